@@ -365,7 +365,7 @@ func number(cols *columns, rec []string, line int, name string, k int) (v float6
 		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: model.Msg("want a number, got %q", s)}
 	case math.IsNaN(v) || math.IsInf(v, 0):
 		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: model.Msg("want a finite number, got %q", s)}
-	case !decimalText(s):
+	case !model.DecimalText(s):
 		// strconv also reads 0x1p-3 and 0x_1p-3 (Go syntax); a vms.csv
 		// (pandas' to_csv) writes decimals only (issue 29).
 		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: model.Msg("want a decimal number such as 3.06, got %q", s)}
@@ -415,45 +415,6 @@ func parseDecimal(s string) (v float64, ok bool) {
 		return float64(mant), true
 	}
 	return float64(mant) / pow10[frac], true
-}
-
-// decimalText reports whether s is a decimal number as a CSV writes one:
-// an optional sign, digits with at most one '.', and an optional
-// exponent (1e-05, as pandas writes small floats). Not hex (0x1p-3),
-// Inf, NaN or digit separators (1_000), which strconv.ParseFloat reads.
-func decimalText(s string) bool {
-	i := 0
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	digits, dot := 0, false
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c >= '0' && c <= '9' {
-			digits++
-		} else if c == '.' && !dot {
-			dot = true
-		} else {
-			break
-		}
-	}
-	if digits == 0 {
-		return false
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		exp := 0
-		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-			exp++
-		}
-		if exp == 0 {
-			return false
-		}
-	}
-	return i == len(s)
 }
 
 // pow10 holds the exact powers of ten parseDecimal divides by.

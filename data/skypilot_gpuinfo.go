@@ -71,7 +71,7 @@ func pyNumber(v any) float64 {
 		return x
 	case string:
 		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
-		if err == nil && decimalText(strings.TrimSpace(x)) { // not 0x1p3, Inf or 1_0
+		if err == nil && model.DecimalText(strings.TrimSpace(x)) { // not 0x1p3, Inf or 1_0
 			return f
 		}
 	}
@@ -242,7 +242,7 @@ func (p *pyParser) bare() (any, error) {
 	case "None":
 		return nil, nil
 	}
-	if f, err := strconv.ParseFloat(w, 64); err == nil && decimalText(w) { // Python's decimals, not Go's 0x1p3 or 1_0
+	if f, err := strconv.ParseFloat(w, 64); err == nil && model.DecimalText(w) { // Python's decimals, not Go's 0x1p3 or 1_0
 		return f, nil
 	}
 	return w, nil

@@ -68,43 +68,13 @@ func (f floatValue) Set(s string) error {
 var errDecimal = model.Msg("want a decimal number such as 0.4 or 2.5e-3 (digits, at most one '.', an optional exponent)")
 
 // decimalFloat parses a float flag's value in the form data's vms.csv
-// reader takes (data.decimalText): an optional sign, digits with at most
+// reader takes (model.DecimalText): an optional sign, digits with at most
 // one '.', and an optional exponent. strconv.ParseFloat also reads Go's
 // hex floats (0x1p-3 = 0.125), digit separators (1_0 = 10), Inf and NaN,
 // none of which is a number a user means (attack r29b F4).
 func decimalFloat(s string) (float64, bool) {
 	s = strings.TrimSpace(s)
-	i := 0
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	digits, dot := 0, false
-	for ; i < len(s); i++ {
-		if c := s[i]; c >= '0' && c <= '9' {
-			digits++
-		} else if c == '.' && !dot {
-			dot = true
-		} else {
-			break
-		}
-	}
-	if digits == 0 {
-		return 0, false
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		exp := 0
-		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-			exp++
-		}
-		if exp == 0 {
-			return 0, false
-		}
-	}
-	if i != len(s) {
+	if !model.DecimalText(s) {
 		return 0, false
 	}
 	v, err := strconv.ParseFloat(s, 64)
