@@ -153,6 +153,17 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 				if e.Memory.Total() <= capBytes {
 					break
 				}
+				// On these GPUs at a smaller micro-batch with more
+				// accumulation (the same global batch) before more GPUs:
+				// an 8-GPU fine-tune was told FSDP over 32 at micro-batch
+				// 1 where FSDP over its 8 at 1 × 4 fits (new-user walk).
+				if m, err := MaxMicroBatch(v, capBytes); err == nil && m >= 1 && m < v.MicroBatch && !v.BatchPerGPU {
+					global := v.MicroBatch * v.GradAccum
+					v.MicroBatch, v.GradAccum = sameGlobalBatch(global, m)
+					if e, err := model.Compute(v, nil); err == nil && e.Memory.Total() <= capBytes {
+						return v
+					}
+				}
 			}
 			return shard
 		}

@@ -111,3 +111,28 @@ func TestFitAdviceKeepsGPUCount(t *testing.T) {
 		t.Error("no ZeRO-3 advice for an 8-GPU DDP job that does not fit")
 	}
 }
+
+// Sharding tries a smaller micro-batch with more accumulation on the
+// job's own GPUs before more GPUs: Llama 3.1 8B fully fine-tuned on 8 H100s
+// at micro-batch 4 × 4096 tokens needs ~300 GiB a GPU under DDP; ZeRO-3
+// over 8 at micro-batch 4 still holds four samples' activations, but at
+// micro-batch 1 × accumulation 4 (the same global batch of 32) it fits,
+// where the advice said ZeRO-3 over 32 GPUs (new-user walk).
+func TestFitAdviceShardsOnItsGPUsAtSmallerMicroBatch(t *testing.T) {
+	w := model.Workload{Settings: model.Settings{Task: model.TaskFinetune, GPUs: 8, Strategy: model.DDP, MicroBatch: 4, GradAccum: 1, SeqLen: 4096}, Model: modeltest.Llama31_8B}
+	capBytes := 79.19 * model.GiB * (1 - model.FitMargin)
+	var saw bool
+	for _, a := range FitAdvice(w, capBytes) {
+		if a.Workload.Strategy != model.ZeRO3 {
+			continue
+		}
+		saw = true
+		v := a.Workload
+		if v.GPUs != 8 || v.MicroBatch*v.GradAccum*v.GPUs != 32 || !a.Fits {
+			t.Errorf("%q: ZeRO-3 over %d GPUs at %d × %d (fits %v); want over the job's 8 at the same global batch of 32, fitting", a.Change, v.GPUs, v.MicroBatch, v.GradAccum, a.Fits)
+		}
+	}
+	if !saw {
+		t.Error("no ZeRO-3 advice")
+	}
+}
