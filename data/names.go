@@ -240,7 +240,7 @@ func sepsShown(seps string) string {
 // and digits, regionPunct, and Latin letters beyond ASCII (Vast's "Bács-
 // Kiskun, HU, EU", "Hafnarfjarðarkaupstaður, IS, EU": every non-ASCII
 // letter of the embedded catalog's regions and of SkyPilot's v6–v8 files
-// in ../shared/reference is Latin). Another script — a right-to-left one
+// (skypilot-org/skypilot-catalog) is Latin). Another script — a right-to-left one
 // that reorders the line it is printed in, Cyrillic that reads as Latin —
 // is no provider's region identifier (attack r29).
 func regionRune(r rune) bool {

@@ -12,7 +12,7 @@ import (
 
 // awsRetiredCSV is two real rows of skypilot-org/skypilot-catalog
 // catalogs/v8/aws/vms.csv (g5.xlarge, and the retired p3.2xlarge in
-// us-east-1, as ../shared/reference holds them) with p3's row changed by
+// us-east-1, as the catalog snapshot holds them) with p3's row changed by
 // the caller.
 func awsRetiredCSV(p3 string) string {
 	const info = `"{'Gpus': [{'Name': 'V100', 'Manufacturer': 'NVIDIA', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 16384}}], 'TotalGpuMemoryInMiB': 16384}"`

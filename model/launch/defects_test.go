@@ -10,7 +10,7 @@ import (
 	"github.com/gpuplan/gpuplan/model/launch/cloud"
 )
 
-// The named defects of issue 18 (shared/research/launch-audit.md), one test
+// The named defects of issue 18 (the round-2 launch audit), one test
 // each, on the embedded catalog's own rows.
 
 func catalogOffer(t *testing.T, provider, typ string, nodes int, pricing model.Pricing) (*model.Catalog, *model.Offer) {
