@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model/serve"
 )
 
@@ -18,18 +17,7 @@ import (
 // (TP 1 × PP 1), with the target reported missed — never a multi-node
 // pipeline for latency.
 func TestPlanSaysWhyItPipelines(t *testing.T) {
-	cat, err := data.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := cat.Model("llama-3.1-8b")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := cat.GPU("rtx-3090")
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, g := modelGPU(t, "llama-3.1-8b", "rtx-3090")
 	o := serve.Offer{Name: "1×RTX 3090", GPU: g, GPUsPerNode: 1}
 
 	long := serve.Serving{MaxModelLen: 29000, PromptTokens: 28744, OutputTokens: 256, MaxNumBatchedTokens: 29000, Concurrency: 1}

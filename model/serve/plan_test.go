@@ -11,6 +11,25 @@ import (
 
 // servingOffers are nodes of the embedded catalog's GPUs. The hourly
 // prices are test inputs of the order clouds charge (on-demand, 2026), not
+// modelGPU is the embedded catalog's model and GPU the test names,
+// failing it on an error.
+func modelGPU(tb testing.TB, modelKey, gpuKey string) (*model.Architecture, *model.GPU) {
+	tb.Helper()
+	cat, err := data.Load()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	a, err := cat.Model(modelKey)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g, err := cat.GPU(gpuKey)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return a, g
+}
+
 // catalog figures: the test checks the ranking's logic, not the prices.
 func servingOffers(tb testing.TB, cat *model.Catalog) []serve.Offer {
 	tb.Helper()

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model/serve"
 )
 
@@ -15,18 +14,7 @@ import (
 // and its GPUs, which PlanServing on the same offer rents; --replicas
 // given is planned as asked.
 func TestPlanOnNodesBinds(t *testing.T) {
-	cat, err := data.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := cat.Model("llama-3.1-8b")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := cat.GPU("l4")
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, g := modelGPU(t, "llama-3.1-8b", "l4")
 	base := serve.Serving{MaxModelLen: 4096, PromptTokens: 1024, OutputTokens: 256, TP: 1}
 	for _, tc := range []struct {
 		name            string
