@@ -324,6 +324,17 @@ func errTextIn(lang *i18n.Printer, err error) string {
 	if errors.As(err, &m) && m.String() == err.Error() {
 		return printable(lang.Message(m))
 	}
+	// An error that carries its message (a *model.FieldError: "framework:
+	// qlora quantizes with bitsandbytes…") through the catalogue, as the
+	// CLI renders it (i18n.Printer.Error); by its English text it was
+	// never found, and the Chinese panel printed English.
+	var mm interface{ Message() model.Message }
+	if errors.As(err, &mm) {
+		// Not when errText rewrites it for the configurator (head_dim).
+		if e, ok := mm.(error); ok && errText(err) == e.Error() {
+			return printable(lang.Message(mm.Message()))
+		}
+	}
 	return lang.T(errText(err))
 }
 
