@@ -6,6 +6,7 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
@@ -19,5 +20,9 @@ func TestErrTextInFieldErrorShows(t *testing.T) {
 	}
 	if got := errTextIn(nil, err); got != err.Error() {
 		t.Errorf("English: %q", got)
+	}
+	// As the panel gets it: a config error keyed "workload.framework".
+	if got := errTextIn(i18n.New(language.SimplifiedChinese), config.AsError(err)); got != want {
+		t.Errorf("config error:\ngot  %q\nwant %q", got, want)
 	}
 }

@@ -324,15 +324,18 @@ func errTextIn(lang *i18n.Printer, err error) string {
 	if errors.As(err, &m) && m.String() == err.Error() {
 		return printable(lang.Message(m))
 	}
-	// An error that carries its message (a *model.FieldError: "framework:
+	// An error that carries its message (a *config.Error or
+	// *model.FieldError: "framework:
 	// qlora quantizes with bitsandbytes…") through the catalogue, as the
 	// CLI renders it (i18n.Printer.Error); by its English text it was
 	// never found, and the Chinese panel printed English.
 	var mm interface{ Message() model.Message }
 	if errors.As(err, &mm) {
-		// Not when errText rewrites it for the configurator (head_dim).
-		if e, ok := mm.(error); ok && errText(err) == e.Error() {
-			return printable(lang.Message(mm.Message()))
+		// Not when errText rewrites it for the configurator (head_dim);
+		// its key loses "workload." as errText drops it (a config.Error
+		// keys the field so).
+		if e, ok := mm.(error); ok && errText(err) == strings.TrimPrefix(e.Error(), "workload.") {
+			return printable(strings.TrimPrefix(lang.Message(mm.Message()), "workload."))
 		}
 	}
 	return lang.T(errText(err))
