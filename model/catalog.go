@@ -741,23 +741,25 @@ func NormKey(s string) string {
 
 // Index builds the lookup tables for GPU and Model from keys and aliases.
 // A Hugging Face id ("meta-llama/Llama-3.1-8B") also matches by its part
-// after the slash.
+// after the slash. The tables are built aside and then put in place, so
+// a reader never sees one half built; still, call Index before sharing c
+// between goroutines (EnsureIndex does it once).
 func (c *Catalog) Index() {
-	c.gpus = make(map[string]int, len(c.GPUs)*2)
-	c.gpuByKey = make(map[string]int, len(c.GPUs))
+	gpus := make(map[string]int, len(c.GPUs)*2)
+	gpuByKey := make(map[string]int, len(c.GPUs))
 	for i := range c.GPUs {
 		g := &c.GPUs[i]
 		for _, k := range append([]string{g.Key, g.Name}, g.Aliases...) {
-			c.gpus[NormKey(k)] = i
+			gpus[NormKey(k)] = i
 		}
 	}
-	c.models = make(map[string]int, len(c.Models)*3)
+	models := make(map[string]int, len(c.Models)*3)
 	add := func(k string, i int) {
-		c.models[NormKey(k)] = i
+		models[NormKey(k)] = i
 		if _, after, ok := strings.Cut(k, "/"); ok {
 			a := NormKey(after)
-			if _, taken := c.models[a]; !taken {
-				c.models[a] = i
+			if _, taken := models[a]; !taken {
+				models[a] = i
 			}
 		}
 	}
@@ -771,13 +773,24 @@ func (c *Catalog) Index() {
 	}
 	// Keys win over aliases of other entries.
 	for i := range c.Models {
-		c.models[NormKey(c.Models[i].Key)] = i
+		models[NormKey(c.Models[i].Key)] = i
 	}
 	for i := range c.GPUs {
-		c.gpus[NormKey(c.GPUs[i].Key)] = i
-		c.gpuByKey[c.GPUs[i].Key] = i
+		gpus[NormKey(c.GPUs[i].Key)] = i
+		gpuByKey[c.GPUs[i].Key] = i
 	}
+	c.gpus, c.gpuByKey, c.models = gpus, gpuByKey, models
 	c.indexGeo()
+}
+
+// EnsureIndex indexes c unless it is indexed already. The configurator
+// calls it rather than Index: a catalog it is given may already be read by
+// another program's goroutines (the tests run several configurators on one
+// loaded catalog), and rebuilding the tables under them would race.
+func (c *Catalog) EnsureIndex() {
+	if c.gpus == nil || c.models == nil || c.gpuByKey == nil || c.geo == nil {
+		c.Index()
+	}
 }
 
 // GPU returns the GPU with that key or alias. The error wraps ErrNotFound

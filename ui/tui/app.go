@@ -118,7 +118,7 @@ type app struct {
 // defaults, and computes the first estimate synchronously so that the
 // first frame already shows an answer.
 func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme) app {
-	cat.Index() // before any command goroutine reads the lookup tables
+	cat.EnsureIndex() // before any command goroutine reads the lookup tables
 	a := defaultAnswers(cat)
 	if opts.Config != nil {
 		a = answersFromConfig(cat, opts.Config)

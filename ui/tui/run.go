@@ -309,7 +309,7 @@ func shownDefault(f huh.Field, inputs []boundInput, lang *i18n.Printer) (string,
 // to export. When the input ends early it prints the answers given so far
 // (as a file to reopen) and returns ErrInputEnded.
 func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *report.Styles) error {
-	cat.Index()
+	cat.EnsureIndex()
 	a := defaultAnswers(cat)
 	if opts.Config != nil {
 		a = answersFromConfig(cat, opts.Config)
