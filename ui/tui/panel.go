@@ -57,6 +57,21 @@ func (r *result) best() *model.Offer {
 	return &r.rec.Offers[0]
 }
 
+// same is r's offer of o's instance type, region, pricing and GPU count,
+// nil when r ranks none such: o as the current result has it.
+func (r *result) same(o *model.Offer) *model.Offer {
+	if r == nil || o == nil {
+		return nil
+	}
+	for i := range r.rec.Offers {
+		x := &r.rec.Offers[i]
+		if x.Instance == o.Instance && x.Region == o.Region && x.Pricing == o.Pricing && x.GPUs == o.GPUs && x.Instances == o.Instances {
+			return x
+		}
+	}
+	return nil
+}
+
 // hfReader reads config.json files once per path: the path input changes
 // a letter at a time, and files are read in command goroutines. The lock
 // guards the cache only, never a read: a slow file (a FIFO, a stalled
