@@ -353,7 +353,14 @@ func errTextIn(lang *i18n.Printer, err error) string {
 			return printable(strings.TrimPrefix(lang.Message(mm.Message()), "workload."))
 		}
 	}
-	return lang.T(errText(err))
+	s := errText(err)
+	if t := lang.T(s); t != s || !lang.Chinese() {
+		return t
+	}
+	// Not a sentence of the catalogue (a wrapper's own words around a
+	// message, a *fs.PathError): rendered by its structure, as the CLI
+	// prints it (i18n.Printer.Error), not left in English.
+	return printable(lang.Error(err))
 }
 
 // errText is an error as a sentence for the panel and footer.
