@@ -136,3 +136,22 @@ func TestCustomModelErrorTranslates(t *testing.T) {
 		}
 	}
 }
+
+// A phase whose answers name a config.json anywhere is added (the plan's
+// folder is the export's to know); the export of a plan that names one
+// outside its folder says why it would not reopen, as gpuplan plan would.
+func TestPhaseFilesLeftToTheExport(t *testing.T) {
+	p := plan.Phase{Provider: "aws", Instance: "g6.xlarge", Region: "us-east-1", Pricing: "on-demand", Instances: 1,
+		USDPerHour: 0.8, JobHours: 2, Answers: map[string]string{"hf_config": "/models/x/config.json", "task": "lora"}}
+	if err := phaseReopens(p); err != nil {
+		t.Errorf("a phase with a config.json path refused: %v", err)
+	}
+	if p.Name != "" || p.Answers["hf_config"] == "" {
+		t.Errorf("the check changed the phase: %+v", p)
+	}
+	p.Name = "fine-tune"
+	err := planReopens(&plan.Plan{Phases: []plan.Phase{p}})
+	if err == nil || !strings.Contains(err.Error(), "outside the plan's folder") {
+		t.Errorf("the plan's export: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -141,9 +142,20 @@ func newPhase(a *answers, cat *model.Catalog, o *model.Offer) (plan.Phase, error
 // phaseReopens reports why phase p, alone in a plan, would not reopen
 // from the plan file (plan.Decode's bounds: a job of more than
 // plan.MaxJobHours, say); nil when it would. Its name is a stand-in: the
-// prompt asks for it next, and checks it there.
+// prompt asks for it next, and checks it there. The files its answers
+// name (a config.json) are left to the export, with a stand-in name:
+// they must be in the plan's folder, which the export names.
 func phaseReopens(p plan.Phase) error {
 	p.Name = "phase"
+	p.Answers = maps.Clone(p.Answers)
+	for k, v := range p.Answers {
+		switch strings.TrimPrefix(k, "workload.") {
+		case "hf_config", "safetensors":
+			if v != "" {
+				p.Answers[k] = filepath.Base(filepath.FromSlash(v))
+			}
+		}
+	}
 	return planReopens(&plan.Plan{Phases: []plan.Phase{p}})
 }
 
