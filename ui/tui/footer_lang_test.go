@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/text/language"
 
+	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
@@ -153,5 +154,26 @@ func TestPhaseFilesLeftToTheExport(t *testing.T) {
 	err := planReopens(&plan.Plan{Phases: []plan.Phase{p}})
 	if err == nil || !strings.Contains(err.Error(), "outside the plan's folder") {
 		t.Errorf("the plan's export: %v", err)
+	}
+}
+
+// The config.json question's error and a serving plan's reasons are
+// messages: their English as before ("; " between reasons), their
+// wrappers Chinese.
+func TestWrappedErrorsAreMessages(t *testing.T) {
+	zh := i18n.New(language.SimplifiedChinese)
+	reasons := []string{"a", "b"}
+	msgs := []model.Message{model.Msg("a"), model.Msg("b")}
+	for _, ms := range [][]model.Message{msgs, nil} {
+		if got := joinReasons(reasons, ms).String(); got != "a; b" {
+			t.Errorf("joinReasons: %q, want %q", got, "a; b")
+		}
+	}
+	if got := zh.Message(model.Msg("%s cannot serve the model: %v", "g6.xlarge", joinReasons(reasons, msgs))); got != "g6.xlarge 无法为该模型提供推理服务：a；b" {
+		t.Errorf("serve: %q", got)
+	}
+	inner := model.Msg("config.json: give a path")
+	if got := errIn(zh, model.Msg("config.json: %v", inner)); got != "config.json：config.json：请给出路径" {
+		t.Errorf("config.json: %q", got)
 	}
 }
