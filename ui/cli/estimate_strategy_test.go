@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -98,6 +100,39 @@ func TestEpochsWithoutDataset(t *testing.T) {
 		}
 		if c.args[0] == "export" && !strings.Contains(out, "--num_train_epochs 3") {
 			t.Errorf("export --epochs 3: the script does not pass --num_train_epochs 3:\n%s", out)
+		}
+	}
+}
+
+// TestOutputPathControls: an -o file name with a control character (C0,
+// DEL, C1), a bidirectional or invisible format character, or a byte that
+// is not UTF-8 is refused before anything is written: exit 2, one line
+// naming the character as an escape, no file. Plain names (spaces, CJK)
+// are written.
+func TestOutputPathControls(t *testing.T) {
+	export := []string{"export", "--model", "llama-3.1-8b", "--task", "qlora", "--instance", "aws/g5.2xlarge", "--format", "skypilot"}
+	for _, c := range []struct{ name, esc string }{
+		{"a\nb.yaml", `\n`}, {"x\x1b[31m.yaml", `\x1b`}, {"cr\r.yaml", `\r`}, {"del\x7f.yaml", `\x7f`},
+		{"c1\u009b.yaml", `\u009b`}, {"rlo\u202elmay.txt", `\u202e`}, {"zw\u200b.yaml", `\u200b`}, {"ff\xff.yaml", `\xff`},
+	} {
+		for _, args := range [][]string{export, {"probe", "export"}} {
+			dir := t.TempDir()
+			path := filepath.Join(dir, c.name)
+			code, out, errs := runCLI(t, append(append([]string{}, args...), "-o", path)...)
+			if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "the file name holds "+c.esc+",") {
+				t.Errorf("%s -o %q: exit %d, stdout %q, stderr %q; want exit 2 and one line naming %s", args[0], c.name, code, out, errs, c.esc)
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+				t.Errorf("%s -o %q: %d files written", args[0], c.name, len(ents))
+			}
+		}
+	}
+	for _, name := range []string{"two words.yaml", "任务.yaml"} {
+		path := filepath.Join(t.TempDir(), name)
+		if code, _, errs := runCLI(t, append(append([]string{}, export...), "-o", path)...); code != 0 {
+			t.Errorf("-o %q: exit %d: %s", name, code, errs)
+		} else if _, err := os.Stat(path); err != nil {
+			t.Errorf("-o %q: %v", name, err)
 		}
 	}
 }
