@@ -115,7 +115,7 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.Sequences} }},
 	{name: "gen-tokens", key: "workload.gen_tokens", usage: "inference: tokens generated per sequence; 1K is 1024, 1k 1000 (default 256, at most half the context)",
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.GenTokens} }},
-	{name: "mfu", key: "workload.mfu", usage: "model FLOPs utilisation 0–1 for time estimates (default: calibrated per family and precision)",
+	{name: "mfu", key: "workload.mfu", usage: "model FLOPs utilisation 0.01–1 for time estimates (default: calibrated per family and precision)",
 		check: fraction("0.4 means 40% of peak"), value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.MFU} }},
 	{name: "gpu", usage: "GPU for time and fit, e.g. a100-80gb (list: gpuplan catalog gpus)",
 		value: func(f *workloadFlags) pflag.Value { return stringValue{&f.gpu} }},
