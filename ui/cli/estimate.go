@@ -92,7 +92,7 @@ when it does not. Every formula is listed under Assumptions.`,
 			}
 			var strategyNote model.Message
 			if file.phase == nil && !file.req.NamesStrategy() {
-				e, strategyNote = openStrategy(e, gpu)
+				e, strategyNote = openStrategy(w, e, gpu)
 			}
 			var fit *advice.Fit
 			if gpu != nil {
@@ -130,9 +130,10 @@ when it does not. Every formula is listed under Assumptions.`,
 	return cmd
 }
 
-// openStrategy is the layout estimate takes for e's training on several
-// data-parallel GPUs when no strategy is named (no --strategy, no
-// strategy in the file), and the note that says so. With a GPU it is
+// openStrategy is the layout estimate takes for w's training on several
+// data-parallel GPUs (e its estimate on gpu, nil for none) when no
+// strategy is named (no --strategy, no strategy in the file), and the
+// note that says so. With a GPU it is
 // recommend's and export's rule (model.Query.KeepStrategy unset: the
 // matcher tries DDP, then FSDP over the same GPUs): FSDP where DDP does
 // not fit that GPU and FSDP does; else DDP, and when neither fits the
@@ -140,9 +141,8 @@ when it does not. Every formula is listed under Assumptions.`,
 // the default (Workload.Defaults), and the note says it was assumed and
 // how to change it. A plan's phase is left as gpuplan plan estimates it
 // (plan.OnOfferGPUs: DDP) and the caller does not call this for one.
-func openStrategy(e model.Estimate, gpu *model.GPU) (model.Estimate, model.Message) {
-	w := e.Workload
-	if !w.Task.Training() || w.Strategy != model.DDP || w.GPUs/max(w.TP, 1) < 2 {
+func openStrategy(w model.Workload, e model.Estimate, gpu *model.GPU) (model.Estimate, model.Message) {
+	if d := e.Workload; !d.Task.Training() || d.Strategy != model.DDP || d.GPUs/max(d.TP, 1) < 2 {
 		return e, model.Message{}
 	}
 	if gpu == nil {
