@@ -253,6 +253,7 @@ hosts the framework cannot run on only when nothing else is left.`,
 				if err != nil {
 					return err
 				}
+				sl.warnings = append(sl.warnings, unusedEpochs(cmd.Flags(), &sl.w, true)...)
 				return runServeRecommend(cmd, env, sl, &wf, &qf, asJSON)
 			}
 			if asJSON || output == outJSON {
@@ -262,6 +263,7 @@ hosts the framework cannot run on only when nothing else is left.`,
 			if err != nil {
 				return err
 			}
+			warnings = append(warnings, unusedEpochs(cmd.Flags(), &w, false)...)
 			baseQuery := file.query() // as the configurator's, for the same request
 			q, err := qf.query(cmd.Flags(), cat, baseQuery.AutoGPUs, baseQuery)
 			if err != nil {
