@@ -458,7 +458,7 @@ type Discount struct {
 // HeldFor reports whether the guards held the reserved price d gives
 // instanceType in region (Discount.Held).
 func (d *Discount) HeldFor(instanceType, region string) bool {
-	return d != nil && d.Held[instanceType+" "+region]
+	return d != nil && len(d.Held) > 0 && d.Held[instanceType+" "+region]
 }
 
 // Applies reports whether d covers an instance type.
@@ -592,10 +592,17 @@ func (r *Redefinition) Warning() Message {
 // c.TrustOverlays. Non-USD prices need a rate in rates (USD per unit of the
 // currency).
 func (c *Catalog) Price(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) (float64, bool) {
-	if !in.Offered() || !c.TrustOverlays && (HeldAt(in, r, rates) || c.DiscountFor(in, p).HeldFor(in.Type, r.Region)) {
+	if !in.Offered() {
 		return 0, false
 	}
-	return c.ListPrice(in, r, p, rates)
+	// The discount is looked for once, for the held check and the price
+	// (a walk of c.Discounts for a reserved mode; recommend --json prices
+	// both terms for each of ~1,100 offers, decide.CommitmentPricesFor).
+	d := c.DiscountFor(in, p)
+	if !c.TrustOverlays && (HeldAt(in, r, rates) || d.HeldFor(in.Type, r.Region)) {
+		return 0, false
+	}
+	return listPrice(in, r, p, rates, d)
 }
 
 // DiscountFor returns the discount ListPrice applies to in's reserved
@@ -655,6 +662,11 @@ func (c *Catalog) ConvertedHeld(rates map[string]float64) ConvertedHeld {
 // ListPrice is Price without the retirement rule: what a retired type
 // cost, for listings that show it marked (catalog instances --all).
 func (c *Catalog) ListPrice(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) (float64, bool) {
+	return listPrice(in, r, p, rates, c.DiscountFor(in, p))
+}
+
+// listPrice is ListPrice with in's discount for p, d (Catalog.DiscountFor).
+func listPrice(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64, d *Discount) (float64, bool) {
 	fx := 1.0
 	if cur := in.PriceCurrency(); cur != "USD" {
 		if fx = rates[cur]; !(fx > 0) {
@@ -669,7 +681,7 @@ func (c *Catalog) ListPrice(in *Instance, r *RegionPrice, p Pricing, rates map[s
 		if r.OnDemandUSD <= 0 {
 			return 0, false
 		}
-		if d := c.DiscountFor(in, p); d != nil {
+		if d != nil {
 			return r.OnDemandUSD * (1 - d.Fraction) * fx, true
 		}
 		return 0, false
