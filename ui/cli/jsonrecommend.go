@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -12,7 +13,6 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/gpuplan/gpuplan/model/advice"
 	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -32,7 +32,7 @@ func writeRecommendJSON(w io.Writer, j *report.RecommendJSON, probes []report.Pr
 	// on top would be 64 KB more of fresh pages and a copy.
 	o := jsonOut{w: w, b: make([]byte, 0, 72<<10)}
 	o.begin('{')
-	o.value("estimate", j.Estimate)
+	o.member("estimate", j.Estimate, func(w *jsonOut) { w.estimateJSON(&j.Estimate) })
 	o.str("sort", j.Sort)
 	if err := o.list("offers", j.Offers == nil && !j.Streamed(), func() error {
 		return o.offers(j)
@@ -40,18 +40,29 @@ func writeRecommendJSON(w io.Writer, j *report.RecommendJSON, probes []report.Pr
 		return err
 	}
 	j.EndOffers()
-	o.value("rejected", j.Rejected)
+	o.member("rejected", j.Rejected, func(w *jsonOut) {
+		if j.Rejected == nil {
+			w.raw("null")
+			return
+		}
+		w.begin('[')
+		for i := range j.Rejected {
+			w.elem()
+			w.rejectionJSON(&j.Rejected[i])
+		}
+		w.end(']')
+	})
 	if j.RiskyAhead != nil {
-		o.value("risky_ahead", j.RiskyAhead)
+		o.member("risky_ahead", j.RiskyAhead, func(w *jsonOut) { w.riskyAheadJSON(j.RiskyAhead) })
 	}
 	if j.Assumptions != nil {
-		o.value("spot_assumptions", j.Assumptions)
+		o.member("spot_assumptions", j.Assumptions, func(w *jsonOut) { w.assumptionsJSON(j.Assumptions) })
 	}
 	if len(j.Pareto) != 0 {
 		o.value("pareto", j.Pareto)
 	}
 	if j.Savings != nil {
-		o.value("savings", j.Savings)
+		o.member("savings", j.Savings, func(w *jsonOut) { w.savingsJSON(j.Savings) })
 	}
 	if len(j.Answers) != 0 {
 		o.value("answers", j.Answers)
@@ -66,32 +77,6 @@ func writeRecommendJSON(w io.Writer, j *report.RecommendJSON, probes []report.Pr
 	o.raw("\n")
 	o.flush()
 	return o.err
-}
-
-// warmJSONTypes marshals, to nothing, a zero value of each type of
-// recommend's document that writeRecommendJSON leaves to the encoder (the
-// workload's estimate; the GPU fit and time members it may lack; the
-// near misses, spot assumptions, savings), so that go-json-experiment
-// builds their encoders (cached per type) on the machine's other core
-// while this one loads the catalog and ranks: EstimateJSON's type tree
-// took ~0.45 ms on first use. A zero value reaches every member but
-// those behind a pointer or in a slice, which wait for a value that has
-// them (warmJSON). Started as recommend --json starts, before the
-// catalog is loaded (and not after the workload's estimate, as before),
-// its work is done before the ranking's second goroutine (model's
-// splitScan) needs the core. The bytes written later do not depend on it.
-func warmJSONTypes() {
-	for _, v := range []any{report.EstimateJSON{}, report.FitJSON{}, report.TimeJSON{}, []report.RejectionJSON{{}},
-		report.AssumptionsJSON{}, report.SavingsJSON{Changes: []advice.Saving{{}}}} {
-		_ = jsonv2.MarshalWrite(io.Discard, v, jsonIndentOpts)
-	}
-}
-
-// warmJSON marshals est (the workload's estimate as NewRecommendJSON
-// builds it) to nothing, for the encoders of its members that a zero
-// value does not reach (warmJSONTypes).
-func warmJSON(est report.EstimateJSON) {
-	_ = jsonv2.MarshalWrite(io.Discard, est, jsonIndentOpts)
 }
 
 // jsonOut appends an indented JSON document as encoding/json's
@@ -382,6 +367,25 @@ func (o *jsonOut) strsValue(v []string) {
 		o.strValue(s)
 	}
 	o.end(']')
+}
+
+// member appends member n as write writes it (jsondoc.go), into a buffer
+// of its own at this depth; should write fail (a figure that is not a
+// finite number), v goes through the encoder instead (value), whose
+// error the command reports as before.
+func (o *jsonOut) member(n string, v any, write func(w *jsonOut)) {
+	if o.err != nil {
+		return
+	}
+	w := jsonOut{indent: slices.Clone(o.indent), plain: o.plain, next: o.next}
+	write(&w)
+	if w.err != nil {
+		o.value(n, v)
+		return
+	}
+	o.name(n)
+	o.b = append(o.b, w.b...)
+	o.plain, o.next = w.plain, w.next
 }
 
 // value appends v through writeJSONStream's encoder, indented to this
