@@ -598,8 +598,14 @@ func (c *Catalog) Price(in *Instance, r *RegionPrice, p Pricing, rates map[strin
 	// The discount is looked for once, for the held check and the price
 	// (a walk of c.Discounts for a reserved mode; recommend --json prices
 	// both terms for each of ~1,100 offers, decide.CommitmentPricesFor).
-	d := c.DiscountFor(in, p)
-	if !c.TrustOverlays && (HeldAt(in, r, rates) || d.HeldFor(in.Type, r.Region)) {
+	return c.priceWith(in, r, p, rates, c.DiscountFor(in, p))
+}
+
+// priceWith is Price with d, in's discount for p (DiscountFor), which a
+// scan of in's regions looks for once, not at each region's price (a
+// reserved ranking walked c.Discounts at each of ~2,700 prices).
+func (c *Catalog) priceWith(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64, d *Discount) (float64, bool) {
+	if !in.Offered() || !c.TrustOverlays && (HeldAt(in, r, rates) || d.HeldFor(in.Type, r.Region)) {
 		return 0, false
 	}
 	return listPrice(in, r, p, rates, d)
