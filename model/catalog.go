@@ -60,6 +60,12 @@ func (g *GPU) MemoryBytes() float64 {
 // Non-NVIDIA GPUs (empty capability) are treated by architecture name in
 // Supports.
 func (g *GPU) CCAtLeast(major, minor int) bool {
+	// "8.0": one digit each side, as every catalog GPU has it, read
+	// without strconv (asked for each offer's warnings, ~1,100 a ranking).
+	if c := g.ComputeCapability; len(c) == 3 && c[1] == '.' && isDigit(c[0]) && isDigit(c[2]) {
+		ma, mi := int(c[0]-'0'), int(c[2]-'0')
+		return ma > major || ma == major && mi >= minor
+	}
 	a, b, ok := strings.Cut(g.ComputeCapability, ".")
 	ma, err1 := strconv.Atoi(a)
 	mi, err2 := strconv.Atoi(b)
@@ -68,6 +74,8 @@ func (g *GPU) CCAtLeast(major, minor int) bool {
 	}
 	return ma > major || ma == major && mi >= minor
 }
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // Supports reports whether the GPU runs p natively, and if not, what the
 // frameworks fall back to. bf16 and tf32 need compute capability ≥ 8.0
