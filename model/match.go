@@ -644,7 +644,15 @@ func (m *matcher) estimate(g *GPU, n int, s Strategy) *estimateResult {
 // in time and ranking (multi-node collectives, the vision input
 // pipeline). Instance types with the same host share one retime.
 func (m *matcher) estimateOn(in *Instance, g *GPU, n int, s Strategy) *estimateResult {
-	h := timingHost(&m.w, n, m.host(in, g))
+	// The node network counts only across nodes (timingHost clears it on
+	// one), so a type without a figure looks up the network its nodes
+	// are timed at (m.host, a map of GPU and node size) only for a job
+	// that spans them: on one node HostOf's host is the same timing host.
+	h := HostOf(in, g)
+	if n > h.GPUsPerNode {
+		h = m.host(in, g)
+	}
+	h = timingHost(&m.w, n, h)
 	k := estimateKey{g, n, s, h}
 	if r, ok := m.cached(k); ok {
 		return r
