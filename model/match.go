@@ -586,6 +586,21 @@ func (k *recentEstimates) keep(r *estimateResult, e *Estimate) {
 	k.next = (k.next + 1) % len(k.r)
 }
 
+// lend returns the ring's own Estimate of r, nil when it holds none. It
+// stays r's only until the next keep: an offer points at it while the
+// scan weighs it, and one kept gets r's whole Estimate (fullEstimate).
+func (k *recentEstimates) lend(r *estimateResult) *Estimate {
+	if k == nil {
+		return nil
+	}
+	for i, kr := range k.r {
+		if kr == r {
+			return &k.e[i]
+		}
+	}
+	return nil
+}
+
 // fullEstimate is r.fullEstimate, from a copy of the ring's Estimate of
 // r when it holds one: the same Estimate, made from the same inputs
 // (TestFullEstimateSame).
@@ -1065,7 +1080,7 @@ func (m *matcher) scanInstance(in *Instance, sc *offerScan, best map[offerGroup]
 				NetworkAssumed: kind == RejectDeadline && netAssumed(&m.w, in, shape.nodes)})
 			continue
 		}
-		o := m.offer(in, g, rp.Region, unit, shape)
+		o, lent := m.offer(in, g, rp.Region, unit, shape)
 		o.SizedGPUs = sized
 		if q.Pricing != OnDemand {
 			if od, ok := m.cat.Price(in, rp, OnDemand, q.ExchangeRates); ok {
@@ -1082,7 +1097,9 @@ func (m *matcher) scanInstance(in *Instance, sc *offerScan, best map[offerGroup]
 			continue
 		}
 		sc.pos = j
-		sc.add(best, &o, offerGroup{in.Provider, rp.Region, g, o.SizedGPUs > 0 && o.GPUs > o.SizedGPUs})
+		if i := sc.add(best, &o, offerGroup{in.Provider, rp.Region, g, o.SizedGPUs > 0 && o.GPUs > o.SizedGPUs}); i >= 0 && lent {
+			sc.offers[i].Estimate = m.fullEstimate(shape.r) // kept: its own Estimate, not the ring's
+		}
 	}
 }
 
@@ -1127,8 +1144,9 @@ type offerScan struct {
 const nearMissCount = 10
 
 // add keeps o when it is the best of its group k so far; best indexes
-// the offers by group.
-func (sc *offerScan) add(best map[offerGroup]int, o *Offer, k offerGroup) {
+// the offers by group. It returns where o went in sc.offers, -1 when it
+// was not kept.
+func (sc *offerScan) add(best map[offerGroup]int, o *Offer, k offerGroup) int {
 	if sc.cheapestOnly {
 		// The least offer by compareOffers, which orders every pair (it
 		// ends on provider, type and region): the same Offers[0] as the
@@ -1137,23 +1155,27 @@ func (sc *offerScan) add(best map[offerGroup]int, o *Offer, k offerGroup) {
 			sc.offers = append(sc.offers, *o)
 		} else if lessOffer(o, &sc.offers[0], sc.sort) {
 			sc.offers[0] = *o
+		} else {
+			return -1
 		}
-		return
+		return 0
 	}
 	if at, ok := best[k]; ok {
 		if lessHost(o, &sc.offers[at], sc.sort) {
 			sc.offers[at] = *o
+			return at
 		}
-		return
+		return -1
 	}
 	if sc.split != nil { // sc.offers is the split's shared list, as long as its prices
 		i := sc.split.claim(sc.at, sc.pos)
 		sc.offers[i] = *o
 		best[k] = i
-		return
+		return i
 	}
 	best[k] = len(sc.offers)
 	sc.offers = append(sc.offers, *o)
+	return len(sc.offers) - 1
 }
 
 // beyond reports, in a cheapestOnly scan on a cost key (price, monthly),
@@ -1414,9 +1436,22 @@ func (m *matcher) hostRAM(in *Instance, r *estimateResult) Message {
 	return Message{}
 }
 
-// offer prices a deployment in one region.
-func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d deployment) Offer {
-	e := m.fullEstimate(d.r)
+// offer prices a deployment in one region. Its Estimate is the ring's
+// (lent) when d's whole Estimate is not built yet and the ring holds it:
+// an offer the scan drops (a group keeps one host; about a quarter of
+// the estimates offers carry in a ranking of the embedded catalog are
+// only ever those of dropped offers, each ~1.9 KB of fresh pages) then
+// builds none, and the caller gives one it keeps its own (fullEstimate)
+// before the ring moves on.
+func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d deployment) (Offer, bool) {
+	e, lent := d.r.full.Load(), false
+	if e == nil {
+		if e = m.recent.lend(d.r); e != nil {
+			lent = true
+		} else {
+			e = m.fullEstimate(d.r)
+		}
+	}
 	o := Offer{
 		Instance: in, GPU: g, Region: region, Pricing: m.q.Pricing, Discount: m.cat.DiscountFor(in, m.q.Pricing),
 		Instances: d.nodes, GPUs: d.gpus, Strategy: e.Workload.Strategy,
@@ -1440,7 +1475,7 @@ func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d dep
 	} else {
 		_, o.CommitmentUSD = jobBill(o.Pricing, o.USDPerHour, 0)
 	}
-	return o
+	return o, lent
 }
 
 // limits checks the price, budget and deadline filters.
