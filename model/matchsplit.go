@@ -196,16 +196,41 @@ func (s *splitScan) run(m *matcher, sc *offerScan, counts map[RejectKind]int) {
 	n := int(s.slots.Load())
 	sc.offers, sc.split = s.offers[:n], nil
 	// One scan appends a group's offer where its first offer was found.
-	s.order = make([]int32, n)
-	for i := range s.order {
-		s.order[i] = int32(i)
-	}
-	slices.SortFunc(s.order, func(a, b int32) int { return cmp.Compare(s.seqs[a], s.seqs[b]) })
+	s.order = orderBySeq(s.seqs[:n])
 	sc.kept, sc.keptAt = mergeNearMisses(sc.kept, sc.keptAt, o.kept, o.keptAt, nearMissCount)
 	for k, n := range oCounts {
 		counts[k] += n
 	}
 	sc.considered += o.considered
+}
+
+// orderBySeq returns the indexes of seqs (each at<<32 | pos, all
+// distinct) in the order of their values. Each is packed with its index
+// into one number, at in the top 24 bits, pos in the next 16 and the
+// index in the last 24, when they fit (the embedded catalog's ~1,100
+// offers of 842 types do, by far), and the numbers are sorted as they
+// are: the same order as sorting the indexes by seqs, with no call to a
+// comparison per step (that sort was ~1% of recommend --json's CPU
+// samples, on the ranking's goroutine with the other core idle).
+func orderBySeq(seqs []int64) []int32 {
+	order := make([]int32, len(seqs))
+	keys := make([]uint64, len(seqs))
+	for i, q := range seqs {
+		at, pos := uint64(q)>>32, uint64(q)&(1<<32-1)
+		if at >= 1<<24 || pos >= 1<<16 || i >= 1<<24 {
+			for i := range order {
+				order[i] = int32(i)
+			}
+			slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(seqs[a], seqs[b]) })
+			return order
+		}
+		keys[i] = at<<40 | pos<<24 | uint64(i)
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		order[i] = int32(k & (1<<24 - 1))
+	}
+	return order
 }
 
 // mergeNearMisses returns the first n of a and b together as one scan

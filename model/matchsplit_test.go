@@ -231,3 +231,44 @@ func TestSortHalvesSame(t *testing.T) {
 		}
 	}
 }
+
+// TestOrderBySeq holds orderBySeq to sorting the indexes by their seqs,
+// on packed keys and on the fallback (an at, a pos beyond the packing).
+func TestOrderBySeq(t *testing.T) {
+	seq := func(at, pos int) int64 { return int64(at)<<32 | int64(pos) }
+	for _, tc := range []struct {
+		name string
+		seqs []int64
+		want []int32
+	}{
+		{"empty", nil, []int32{}},
+		{"one", []int64{seq(5, 2)}, []int32{0}},
+		{"by type, then price", []int64{seq(7, 1), seq(3, 9), seq(7, 0), seq(0, 4)}, []int32{3, 1, 2, 0}},
+		{"type beyond 24 bits", []int64{seq(1<<24, 0), seq(2, 3), seq(1, 70000)}, []int32{2, 1, 0}},
+		{"price beyond 16 bits", []int64{seq(4, 1<<16), seq(4, 3)}, []int32{1, 0}},
+	} {
+		if got := orderBySeq(tc.seqs); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: orderBySeq = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 50 {
+		seen := map[int64]bool{}
+		var seqs []int64
+		for range r.IntN(3000) {
+			q := seq(r.IntN(900), r.IntN(40))
+			if !seen[q] {
+				seen[q] = true
+				seqs = append(seqs, q)
+			}
+		}
+		want := make([]int32, len(seqs))
+		for i := range want {
+			want[i] = int32(i)
+		}
+		slices.SortFunc(want, func(a, b int32) int { return cmp.Compare(seqs[a], seqs[b]) })
+		if got := orderBySeq(seqs); !slices.Equal(got, want) {
+			t.Fatalf("orderBySeq of %d seqs differs from the sort by seq", len(seqs))
+		}
+	}
+}
