@@ -1,11 +1,102 @@
 package tui
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"golang.org/x/text/language"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
+
+// readConfig decodes the file at path and returns its configuration.
+func readConfig(t *testing.T, path string) config.Config {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := config.Decode(b)
+	if err != nil || c.Selection == nil {
+		t.Fatalf("%v, selection %v:\n%s", err, c.Selection, b)
+	}
+	return c
+}
+
+func isSelection(o *model.Offer, s *config.Selection) bool {
+	return o != nil && o.Instance.Provider == s.Provider && o.Instance.Type == s.InstanceType && o.Region == s.Region &&
+		o.Pricing == s.Pricing && o.GPUs == s.GPUs && o.Instances == s.Instances
+}
+
+// New-user walk (issue 34): an offer picked in ctrl+o (not the best) and
+// exported reopened (--config) on the best offer: the panel showed it,
+// ctrl+o's cursor sat on it and ctrl+e wrote it, silently swapping the
+// pick. The file's [selection] is now the offer chosen on reopen.
+func TestReopenedSelectionStaysPicked(t *testing.T) {
+	cat := testCatalog(t)
+	m := start(t, newTestApp(t, cat, Options{}), size(120, 40), ctrlO, down, down, down, enter)
+	if m.screen != screenDetail || m.detail.offer == nil || m.detail.offer == m.res.best() {
+		t.Fatalf("no fourth offer's details:\n%s", screenText(m))
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "pick.toml")
+	m = drive(t, m, msgs(ctrlE, enter, replace(path), enter)...)
+	c := roundTrip(t, cat, m, path)
+	s := c.Selection
+	if best := m.res.best(); isSelection(best, s) {
+		t.Fatalf("the test needs a pick other than the best; wrote %+v", *s)
+	}
+
+	r := start(t, newTestApp(t, cat, Options{Config: &c, ConfigPath: path}), size(120, 40))
+	if !isSelection(r.panel.chosen, s) {
+		t.Fatalf("reopened: the panel's offer is %v, want %s %s %s", r.panel.chosen, s.Provider, s.InstanceType, s.Region)
+	}
+	if text := screenText(r); !strings.Contains(text, "Picked offer") || !strings.Contains(text, s.InstanceType) {
+		t.Errorf("the panel does not show the pick:\n%s", text)
+	}
+	o := drive(t, r, ctrlO)
+	if !isSelection(o.offers.selected(), s) {
+		t.Errorf("ctrl+o's cursor on %v, want the file's %s", o.offers.selected(), s.InstanceType)
+	}
+	// ctrl+e straight away, from the questions: the file's pick again.
+	again := filepath.Join(dir, "again.toml")
+	r = drive(t, r, msgs(ctrlE, enter, replace(again), enter)...)
+	if got := readConfig(t, again).Selection; got.Provider != s.Provider || got.InstanceType != s.InstanceType ||
+		got.Region != s.Region || got.GPUs != s.GPUs || got.Pricing != s.Pricing {
+		t.Errorf("re-export wrote %s %s %s, want %s %s %s", got.Provider, got.InstanceType, got.Region, s.Provider, s.InstanceType, s.Region)
+	}
+	// Other answers: the pick was of the file's; the best again.
+	r = toPage(t, r, "Batch and length")
+	r = drive(t, r, replace("3")...)
+	if r.panel.chosen != nil {
+		t.Errorf("after a change of answers the panel still shows the file's pick")
+	}
+}
+
+// A [selection] the answers no longer rank (another catalog) is said once
+// in the footer, and the best offer is shown and exported.
+func TestReopenedSelectionGone(t *testing.T) {
+	cat := testCatalog(t)
+	m := start(t, newTestApp(t, cat, Options{}), size(120, 40))
+	path := filepath.Join(t.TempDir(), "x.toml")
+	m = drive(t, m, msgs(ctrlE, enter, replace(path), enter)...)
+	c := readConfig(t, path)
+	c.Selection.Region = "gone-1"
+	r := start(t, newTestApp(t, cat, Options{Config: &c, ConfigPath: path}), size(120, 40))
+	if r.panel.chosen != nil {
+		t.Fatal("an offer not ranked is shown as picked")
+	}
+	if text := screenText(r); !strings.Contains(text, "is no longer offered") {
+		t.Errorf("the footer does not say the pick is gone:\n%s", text)
+	}
+	zh := start(t, newTestApp(t, cat, Options{Config: &c, ConfigPath: path, Lang: language.SimplifiedChinese}), size(120, 40))
+	if text := screenText(zh); !strings.Contains(text, "已不再提供") {
+		t.Errorf("Chinese footer:\n%s", text)
+	}
+}
 
 // The length's message says what the configurator reads: 8k is 8000
 // (config.ParseTokens), as the command line says; and a length the

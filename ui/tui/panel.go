@@ -256,12 +256,17 @@ type panel struct {
 	cache         *panelCache   // shared by copies: View has a value receiver
 	lang          *i18n.Printer // the panel's language (nil: English)
 	probes        []probe.Kept  // the user's kept probe runs (Options.Probes)
+	// chosen is the offer a reopened file's [selection] picked, as res
+	// ranks it (app.keptOffer); nil when none is, and the panel shows
+	// the best offer's figures.
+	chosen *model.Offer
 }
 
 // panelCache keeps the last drawing: the panel changes only with its
 // result or size, not with every keystroke (recomputes arrive later).
 type panelCache struct {
 	res           *result
+	chosen        *model.Offer
 	width, height int
 	compact       bool
 	out           string
@@ -286,12 +291,12 @@ func modelTitle(lang *i18n.Printer, r *result) string {
 // view renders the panel inside its border, width × height cells; compact
 // (under the form) shows the essentials in fewer lines.
 func (p panel) view(compact bool) string {
-	if c := p.cache; c != nil && c.res == p.res && c.width == p.width && c.height == p.height && c.compact == compact && c.out != "" {
+	if c := p.cache; c != nil && c.res == p.res && c.chosen == p.chosen && c.width == p.width && c.height == p.height && c.compact == compact && c.out != "" {
 		return c.out
 	}
 	out := p.render(compact)
 	if p.cache != nil {
-		*p.cache = panelCache{res: p.res, width: p.width, height: p.height, compact: compact, out: out}
+		*p.cache = panelCache{res: p.res, chosen: p.chosen, width: p.width, height: p.height, compact: compact, out: out}
 	}
 	return out
 }
@@ -384,6 +389,11 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	e := r.est
 	w := &r.workload
 	best := r.best()
+	if p.chosen != nil {
+		// The offer the reopened file picked: its figures, as the file
+		// wrote them ([estimate] is the picked offer's).
+		best = p.chosen
+	}
 	if best != nil && best.Estimate != nil {
 		head := best.Estimate.Workload // with "auto" GPUs, the count and strategy the best offer uses
 		// The precision asked for, as the CLI's header: a GPU's fallback
@@ -417,8 +427,11 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		if best != nil {
 			notes = panelNotes(p.lang, &r.rec, r.rec.Offers)
 		}
-		if tips := p.tipLines(r, best); len(tips) > 1 && ih-len(lines) >= 3+len(notes) { // the top tip, the best offer, the notes and the count
+		if tips := p.tipLines(r, r.best()); len(tips) > 1 && ih-len(lines) >= 3+len(notes) { // the top tip, the best offer, the notes and the count
 			add(tips[1])
+		}
+		if p.chosen != nil && ih-len(lines) >= 3+len(notes) { // the pick, the best offer and the count
+			add(st.Good.Render(padCells(T("picked"), 7)) + offerLine(p.lang, p.chosen, iw-7))
 		}
 		if best != nil {
 			// The job cost's range, when two offers keep their room under it.
@@ -482,7 +495,11 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	if best == nil {
 		add(p.noFitLines(r, iw)...)
 	} else {
-		add(p.tipLines(r, best)...)
+		add(p.tipLines(r, r.best())...) // the tips are the best offer's GPU's (compute)
+		if p.chosen != nil {
+			add("", st.Heading.Render(T("Picked offer"))+st.Muted.Render(" · "+p.lang.Sprintf("from the file, #%d of %d ranked", chosenRank(r, p.chosen), len(r.rec.Offers))),
+				offerLine(p.lang, p.chosen, iw))
+		}
 		sortName := map[model.SortKey]string{model.SortPrice: "price per hour", model.SortMonthly: "monthly cost",
 			model.SortJob: "job cost", model.SortTime: "job time", model.SortHeadroom: "VRAM headroom"}[r.rec.Sort]
 		head := len(lines) // the count, written once the rows are known
@@ -521,6 +538,16 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		}
 	}
 	return lines
+}
+
+// chosenRank is the 1-based place of o among r's offers (0: not there).
+func chosenRank(r *result, o *model.Offer) int {
+	for i := range r.rec.Offers {
+		if &r.rec.Offers[i] == o {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // compactCountLine is the compact panel's last line: how many offers fit,
