@@ -395,6 +395,18 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.dialog.init()
 	case key.Matches(msg, m.keys.Export):
 		return m.openExport()
+	case slices.Contains(m.keys.Export.Keys(), msg.String()) && m.screen != screenBrowse:
+		// ctrl+e is off while an answer does not parse (layout): say
+		// which, rather than nothing.
+		if _, err := m.a.config(); err != nil {
+			where := m.invalidPage()
+			if where == "" {
+				where = m.lang.T("the answers")
+			}
+			m.footer.say(m.lang.Sprintf("✗ nothing exported: fix %s first (%s)", where, errIn(m.lang, err)), true)
+			m.formErr = true
+			return m, nil
+		}
 	case key.Matches(msg, m.keys.Help) && !typing,
 		msg.String() == "esc" && m.fullHelp && !(m.screen == screenWizard && m.filtering()):
 		// esc closes the full help first, as huh and bubbles close an

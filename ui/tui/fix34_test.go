@@ -135,3 +135,26 @@ func TestLengthMessageAndWalk(t *testing.T) {
 		}
 	}
 }
+
+// ctrl+e while an answer is invalid says what to fix, in the UI's
+// language, instead of nothing.
+func TestExportRefusedSaysWhy(t *testing.T) {
+	for _, tt := range []struct {
+		lang language.Tag
+		want string
+	}{
+		{language.English, "nothing exported: fix question page"},
+		{language.SimplifiedChinese, "未导出：请先改正"},
+	} {
+		m := start(t, newTestApp(t, testCatalog(t), Options{Lang: tt.lang}), size(120, 40))
+		m = toPage(t, m, "Batch and length")
+		m = drive(t, m, replace("xy")...)
+		m = drive(t, m, ctrlE)
+		if m.dialog != nil {
+			t.Fatal("an export opened on an invalid answer")
+		}
+		if text := screenText(m); !strings.Contains(text, tt.want) {
+			t.Errorf("footer lacks %q:\n%s", tt.want, text)
+		}
+	}
+}
