@@ -57,6 +57,14 @@ func TestReopenedSelectionStaysPicked(t *testing.T) {
 	if text := screenText(r); !strings.Contains(text, "Picked offer") || !strings.Contains(text, s.InstanceType) {
 		t.Errorf("the panel does not show the pick:\n%s", text)
 	}
+	// Under the form (80×24), the pick's row stands before the best's.
+	if text := screenText(drive(t, r, size(80, 24))); !strings.Contains(text, "picked "+s.Provider+" "+s.InstanceType) {
+		t.Errorf("the compact panel does not show the pick:\n%s", text)
+	}
+	zh := start(t, newTestApp(t, cat, Options{Config: &c, ConfigPath: path, Lang: language.SimplifiedChinese}), size(120, 40))
+	if text := screenText(zh); !strings.Contains(text, "已选报价") {
+		t.Errorf("the Chinese panel does not show the pick:\n%s", text)
+	}
 	o := drive(t, r, ctrlO)
 	if !isSelection(o.offers.selected(), s) {
 		t.Errorf("ctrl+o's cursor on %v, want the file's %s", o.offers.selected(), s.InstanceType)

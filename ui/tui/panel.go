@@ -427,11 +427,17 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		if best != nil {
 			notes = panelNotes(p.lang, &r.rec, r.rec.Offers)
 		}
+		// The reopened file's pick first (the figures above are its): on
+		// a short panel it takes the best offer's row and its notes.
+		picked := p.chosen != nil && ih-len(lines) >= 2 // the pick and the count
+		if picked {
+			add(st.Good.Render(padCells(T("picked"), 7)) + offerLine(p.lang, p.chosen, iw-7))
+			if ih-len(lines)-1-len(notes) < 1 {
+				notes = nil
+			}
+		}
 		if tips := p.tipLines(r, r.best()); len(tips) > 1 && ih-len(lines) >= 3+len(notes) { // the top tip, the best offer, the notes and the count
 			add(tips[1])
-		}
-		if p.chosen != nil && ih-len(lines) >= 3+len(notes) { // the pick, the best offer and the count
-			add(st.Good.Render(padCells(T("picked"), 7)) + offerLine(p.lang, p.chosen, iw-7))
 		}
 		if best != nil {
 			// The job cost's range, when two offers keep their room under it.
@@ -439,7 +445,11 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 				notes = append(notes, n)
 			}
 			room := ih - len(lines) - 1 - len(notes) // the count under the list, and the notes of the "~" rows and risky offers
-			shown, used := report.CollapseRegions(r.rec.Offers, max(room, 1))
+			var shown []model.Offer
+			used := 0
+			if n := max(room, 1); !picked || room > 0 {
+				shown, used = report.CollapseRegions(r.rec.Offers, n)
+			}
 			for i, g := range shown {
 				prefix := st.Muted.Render("     ")
 				switch i {
@@ -497,7 +507,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	} else {
 		add(p.tipLines(r, r.best())...) // the tips are the best offer's GPU's (compute)
 		if p.chosen != nil {
-			add("", st.Heading.Render(T("Picked offer"))+st.Muted.Render(" · "+p.lang.Sprintf("from the file, #%d of %d ranked", chosenRank(r, p.chosen), len(r.rec.Offers))),
+			add("", st.Heading.Render(T("Picked offer"))+st.Muted.Render(" · "+T("the file's, as ctrl+o lists it")),
 				offerLine(p.lang, p.chosen, iw))
 		}
 		sortName := map[model.SortKey]string{model.SortPrice: "price per hour", model.SortMonthly: "monthly cost",
@@ -538,16 +548,6 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		}
 	}
 	return lines
-}
-
-// chosenRank is the 1-based place of o among r's offers (0: not there).
-func chosenRank(r *result, o *model.Offer) int {
-	for i := range r.rec.Offers {
-		if &r.rec.Offers[i] == o {
-			return i + 1
-		}
-	}
-	return 0
 }
 
 // compactCountLine is the compact panel's last line: how many offers fit,
