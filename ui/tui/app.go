@@ -115,6 +115,9 @@ type app struct {
 	// so the file's [workload] and [selection] are of the same answers.
 	// Any other key drops the wait.
 	exportWait bool
+	// exportRefused is the footer's line of ctrl+e refused for an invalid
+	// answer: the form's messages leave it, the next key replaces it.
+	exportRefused string
 	// kept is the offer the opened file's [selection] picked (or the
 	// last TOML export's): while the answers are keptKey, and the result
 	// ranks it, it is the offer chosen (keptOffer): the panel shows it,
@@ -403,7 +406,8 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			if where == "" {
 				where = m.lang.T("the answers")
 			}
-			m.footer.say(m.lang.Sprintf("✗ nothing exported: fix %s first (%s)", where, errIn(m.lang, err)), true)
+			m.exportRefused = m.lang.Sprintf("✗ nothing exported: fix %s first (%s)", where, errIn(m.lang, err))
+			m.footer.say(m.exportRefused, true)
 			m.formErr = true
 			return m, nil
 		}
@@ -708,7 +712,11 @@ func (m app) updateForm(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if checkErr == nil {
 			checkErr = errs[0]
 		}
-		m.footer.say("✗ "+errIn(m.lang, checkErr), true)
+		// Not over ctrl+e's refusal, which says the error too, on a
+		// message that is no key (the cursor's blink): the next key's.
+		if _, key := msg.(tea.KeyPressMsg); key || m.exportRefused == "" || m.footer.status != m.exportRefused {
+			m.footer.say("✗ "+errIn(m.lang, checkErr), true)
+		}
 		m.formErr = true
 	} else if _, key := msg.(tea.KeyPressMsg); m.formErr && key { // the next key clears it
 		m.footer.say("", false)

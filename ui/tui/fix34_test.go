@@ -157,12 +157,19 @@ func TestExportRefusedSaysWhy(t *testing.T) {
 		m := start(t, newTestApp(t, testCatalog(t), Options{Lang: tt.lang}), size(120, 40))
 		m = toPage(t, m, "Batch and length")
 		m = drive(t, m, replace("xy")...)
+		m = drive(t, m, tab) // refused: the form holds the field's error
 		m = drive(t, m, ctrlE)
 		if m.dialog != nil {
 			t.Fatal("an export opened on an invalid answer")
 		}
 		if text := screenText(m); !strings.Contains(text, tt.want) {
 			t.Errorf("footer lacks %q:\n%s", tt.want, text)
+		}
+		// A message that is no key (the cursor's blink) leaves it: the
+		// form's error once overwrote it at once.
+		m = drive(t, m, struct{ nudge int }{})
+		if text := screenText(m); !strings.Contains(text, tt.want) {
+			t.Errorf("after a blink the footer lacks %q:\n%s", tt.want, text)
 		}
 	}
 }
