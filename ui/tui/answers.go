@@ -608,6 +608,25 @@ func clipped(s string) string {
 	return s
 }
 
+// parseLength reads the sequence length (tokens, as the command line and
+// config files read them: config.ParseTokens, "8K" 8192, "8k" 8000, "1.5K"
+// refused) or, for a vision model, the image size in pixels; "" is the
+// model's default (0). The length's field and the answers (config) both
+// check with it, so a length the form lets pass is one the estimate takes.
+func (a *answers) parseLength(s string) (int, error) {
+	if a.fill.vision {
+		return parseWhole(a.lengthLabel(), s, 1, 1<<24)
+	}
+	if strings.TrimSpace(s) == "" {
+		return 0, nil
+	}
+	if n, err := config.ParseTokens(s); err == nil && n >= 1 && n <= 1<<24 {
+		return n, nil
+	}
+	// The command line's wording (ui/cli values.go): 8k is 8000, not 8192.
+	return 0, model.Msg("%s: want a whole number of tokens from 1 to 16777216 such as 2048, 8K (8192) or 8k (8000), got %q", model.Msg(a.lengthLabel()), clipped(s))
+}
+
 func parseWhole(label, s string, lo, hi int) (int, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -757,14 +776,9 @@ func (a *answers) config() (config.Config, error) {
 		// as on the command line with no --batch-size: not a batch given.
 		w.MicroBatch = 0
 	}
-	length, err := parseWhole("length", a.Length, 1, 1<<24)
-	if !a.fill.vision && strings.TrimSpace(a.Length) != "" { // tokens: 8k is 8192, as model cards say
-		if length, err = config.ParseTokens(a.Length); err == nil && (length < 1 || length > 1<<24) {
-			err = errors.New("out of range")
-		}
-	}
+	length, err := a.parseLength(a.Length)
 	if err != nil {
-		return c, model.Msg("%s: want a whole number from 1 to 16777216 such as 2048 or 8k (8192), got %q", model.Msg(a.lengthLabel()), clipped(a.Length))
+		return c, err
 	}
 	if a.fill.vision {
 		w.ImageSize = length

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"runtime/debug"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
 	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/i18n"
@@ -113,11 +115,22 @@ type app struct {
 	// so the file's [workload] and [selection] are of the same answers.
 	// Any other key drops the wait.
 	exportWait bool
-	async      bool // recompute in a command (false in tests)
-	hf         *hfReader
-	crash      *crashBox
-	stops      *stopper   // ctrl+z and kill -TSTP; shared by copies
-	widths     *widthMemo // of the lines of the last frames (frame.go)
+	// exportRefused is the footer's line of ctrl+e refused for an invalid
+	// answer: the form's messages leave it, the next key replaces it.
+	exportRefused string
+	// kept is the offer the opened file's [selection] picked (or the
+	// last TOML export's): while the answers are keptKey, and the result
+	// ranks it, it is the offer chosen (keptOffer): the panel shows it,
+	// ctrl+o opens on it, ctrl+e exports it. keptGone: the footer said
+	// once that it is no longer offered.
+	kept     *config.Selection
+	keptKey  string
+	keptGone bool
+	async    bool // recompute in a command (false in tests)
+	hf       *hfReader
+	crash    *crashBox
+	stops    *stopper   // ctrl+z and kill -TSTP; shared by copies
+	widths   *widthMemo // of the lines of the last frames (frame.go)
 }
 
 // newApp builds the configurator with answers from opts.Config or the
@@ -160,6 +173,10 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 	m.notice = newNotice(opts.Warnings)
 	m.lastKey = a.key()
 	m.savedKey = m.lastKey
+	if opts.Config != nil && opts.Config.Selection != nil && opts.Plan == nil { // a plan's phase keeps its offer in the plan (phases.go)
+		sel := *opts.Config.Selection
+		m.kept, m.keptKey = &sel, m.lastKey
+	}
 	cfg, err := a.config()
 	func() {
 		defer func() {
@@ -178,6 +195,10 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 		m.a.fill.vision = m.a.hf.arch.Family.Vision()
 		m.lastKey = m.a.key()
 		m.savedKey = m.lastKey
+		if m.kept != nil {
+			m.keptKey = m.lastKey
+			m.panel.chosen = m.keptOffer()
+		}
 	}
 	m.layout()
 	return m
@@ -273,7 +294,12 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	case exportedMsg:
 		if d := m.dialog; d == nil || d.format == launch.FormatTOML || d.plan != nil {
-			m.savedKey, m.launchOnly = m.a.key(), false // only the TOML reopens the answers (--config)
+			m.savedKey, m.launchOnly = m.a.key(), false              // only the TOML reopens the answers (--config)
+			if d != nil && d.plan == nil && d.cfg.Selection != nil { // what the file reopens to is the offer chosen here too
+				sel := *d.cfg.Selection
+				m.kept, m.keptKey, m.keptGone = &sel, m.a.key(), false
+				m.panel.chosen = m.keptOffer()
+			}
 		} else {
 			m.launchOnly = true // a launch file does not: the answers are still to save
 		}
@@ -372,6 +398,19 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.dialog.init()
 	case key.Matches(msg, m.keys.Export):
 		return m.openExport()
+	case slices.Contains(m.keys.Export.Keys(), msg.String()) && m.screen != screenBrowse:
+		// ctrl+e is off while an answer does not parse (layout): say
+		// which, rather than nothing.
+		if _, err := m.a.config(); err != nil {
+			where := m.invalidPage()
+			if where == "" {
+				where = m.lang.T("the answers")
+			}
+			m.exportRefused = m.lang.Sprintf("✗ nothing exported: fix %s first (%s)", where, errIn(m.lang, err))
+			m.footer.say(m.exportRefused, true)
+			m.formErr = true
+			return m, nil
+		}
 	case key.Matches(msg, m.keys.Help) && !typing,
 		msg.String() == "esc" && m.fullHelp && !(m.screen == screenWizard && m.filtering()):
 		// esc closes the full help first, as huh and bubbles close an
@@ -581,6 +620,9 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 	}
+	if picked == nil {
+		picked = m.keptOffer()
+	}
 	cfg, err := exportConfigOf(m.a, m.res, picked, m.cat.AsOf)
 	if err != nil {
 		m.footer.say(errTextIn(m.lang, err), true)
@@ -591,7 +633,7 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 		path = defaultExport
 	}
 	if picked == nil {
-		picked = m.res.best()
+		picked = cmp.Or(m.keptOffer(), m.res.best()) // the file's pick, while it stands
 	}
 	m.dialog = newExportDialog(path, cfg, picked, launch.FormatTOML, m.theme, m.dialogWidth(), m.lang)
 	m.dialog.serving, m.dialog.cat = m.res.serving, m.cat
@@ -611,6 +653,9 @@ func (m app) toOffers() (tea.Model, tea.Cmd) {
 	m.screen = screenOffers
 	m.offers.setResult(m.res)
 	m.offers.where = m.invalidPage()
+	if o := m.keptOffer(); o != nil {
+		m.offers.refresh(o) // the cursor on the file's pick
+	}
 	m.layout()
 	return m, nil
 }
@@ -667,7 +712,11 @@ func (m app) updateForm(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if checkErr == nil {
 			checkErr = errs[0]
 		}
-		m.footer.say("✗ "+errIn(m.lang, checkErr), true)
+		// Not over ctrl+e's refusal, which says the error too, on a
+		// message that is no key (the cursor's blink): the next key's.
+		if _, key := msg.(tea.KeyPressMsg); key || m.exportRefused == "" || m.footer.status != m.exportRefused {
+			m.footer.say("✗ "+errIn(m.lang, checkErr), true)
+		}
 		m.formErr = true
 	} else if _, key := msg.(tea.KeyPressMsg); m.formErr && key { // the next key clears it
 		m.footer.say("", false)
@@ -771,10 +820,34 @@ func (m app) invalidPage() string {
 	return ""
 }
 
+// keptOffer is the offer kept (the file's [selection]) as the result
+// on screen ranks it: nil when there is none, the answers changed since,
+// the result is not of the answers, or it no longer ranks that offer.
+func (m *app) keptOffer() *model.Offer {
+	s, r := m.kept, m.res
+	if s == nil || !r.ok() || r.seq != m.seq || m.a.key() != m.keptKey {
+		return nil
+	}
+	for i := range r.rec.Offers {
+		o := &r.rec.Offers[i]
+		if o.Instance.Provider == s.Provider && o.Instance.Type == s.InstanceType && o.Region == s.Region &&
+			o.Pricing == s.Pricing && (s.GPUs == 0 || o.GPUs == s.GPUs) && (s.Instances == 0 || o.Instances == s.Instances) {
+			return o
+		}
+	}
+	return nil
+}
+
 // apply shows a result in the panel and the offers table.
 func (m *app) apply(r *result) {
 	m.res = r
 	m.panel.res, m.panel.pending = r, false
+	m.panel.chosen = m.keptOffer()
+	if m.kept != nil && m.panel.chosen == nil && !m.keptGone && r.ok() && r.seq == m.seq && m.a.key() == m.keptKey {
+		m.keptGone = true // said once
+		s := m.kept
+		m.footer.say(printable(m.lang.Sprintf("the file's offer %s %s %s is no longer offered: the best is shown", s.Provider, s.InstanceType, s.Region)), true)
+	}
 	if m.screen != screenWizard {
 		m.offers.setResult(r)
 		m.offers.where = m.invalidPage()

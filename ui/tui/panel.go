@@ -256,12 +256,17 @@ type panel struct {
 	cache         *panelCache   // shared by copies: View has a value receiver
 	lang          *i18n.Printer // the panel's language (nil: English)
 	probes        []probe.Kept  // the user's kept probe runs (Options.Probes)
+	// chosen is the offer a reopened file's [selection] picked, as res
+	// ranks it (app.keptOffer); nil when none is, and the panel shows
+	// the best offer's figures.
+	chosen *model.Offer
 }
 
 // panelCache keeps the last drawing: the panel changes only with its
 // result or size, not with every keystroke (recomputes arrive later).
 type panelCache struct {
 	res           *result
+	chosen        *model.Offer
 	width, height int
 	compact       bool
 	out           string
@@ -286,12 +291,12 @@ func modelTitle(lang *i18n.Printer, r *result) string {
 // view renders the panel inside its border, width × height cells; compact
 // (under the form) shows the essentials in fewer lines.
 func (p panel) view(compact bool) string {
-	if c := p.cache; c != nil && c.res == p.res && c.width == p.width && c.height == p.height && c.compact == compact && c.out != "" {
+	if c := p.cache; c != nil && c.res == p.res && c.chosen == p.chosen && c.width == p.width && c.height == p.height && c.compact == compact && c.out != "" {
 		return c.out
 	}
 	out := p.render(compact)
 	if p.cache != nil {
-		*p.cache = panelCache{res: p.res, width: p.width, height: p.height, compact: compact, out: out}
+		*p.cache = panelCache{res: p.res, chosen: p.chosen, width: p.width, height: p.height, compact: compact, out: out}
 	}
 	return out
 }
@@ -384,6 +389,11 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	e := r.est
 	w := &r.workload
 	best := r.best()
+	if p.chosen != nil {
+		// The offer the reopened file picked: its figures, as the file
+		// wrote them ([estimate] is the picked offer's).
+		best = p.chosen
+	}
 	if best != nil && best.Estimate != nil {
 		head := best.Estimate.Workload // with "auto" GPUs, the count and strategy the best offer uses
 		// The precision asked for, as the CLI's header: a GPU's fallback
@@ -417,7 +427,16 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		if best != nil {
 			notes = panelNotes(p.lang, &r.rec, r.rec.Offers)
 		}
-		if tips := p.tipLines(r, best); len(tips) > 1 && ih-len(lines) >= 3+len(notes) { // the top tip, the best offer, the notes and the count
+		// The reopened file's pick first (the figures above are its): on
+		// a short panel it takes the best offer's row and its notes.
+		picked := p.chosen != nil && ih-len(lines) >= 2 // the pick and the count
+		if picked {
+			add(st.Good.Render(padCells(T("picked"), 7)) + offerLine(p.lang, p.chosen, iw-7))
+			if ih-len(lines)-1-len(notes) < 1 {
+				notes = nil
+			}
+		}
+		if tips := p.tipLines(r, r.best()); len(tips) > 1 && ih-len(lines) >= 3+len(notes) { // the top tip, the best offer, the notes and the count
 			add(tips[1])
 		}
 		if best != nil {
@@ -426,7 +445,11 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 				notes = append(notes, n)
 			}
 			room := ih - len(lines) - 1 - len(notes) // the count under the list, and the notes of the "~" rows and risky offers
-			shown, used := report.CollapseRegions(r.rec.Offers, max(room, 1))
+			var shown []model.Offer
+			used := 0
+			if n := max(room, 1); !picked || room > 0 {
+				shown, used = report.CollapseRegions(r.rec.Offers, n)
+			}
 			for i, g := range shown {
 				prefix := st.Muted.Render("     ")
 				switch i {
@@ -482,7 +505,11 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	if best == nil {
 		add(p.noFitLines(r, iw)...)
 	} else {
-		add(p.tipLines(r, best)...)
+		add(p.tipLines(r, r.best())...) // the tips are the best offer's GPU's (compute)
+		if p.chosen != nil {
+			add("", st.Heading.Render(T("Picked offer"))+st.Muted.Render(" · "+T("the file's, as ctrl+o lists it")),
+				offerLine(p.lang, p.chosen, iw))
+		}
 		sortName := map[model.SortKey]string{model.SortPrice: "price per hour", model.SortMonthly: "monthly cost",
 			model.SortJob: "job cost", model.SortTime: "job time", model.SortHeadroom: "VRAM headroom"}[r.rec.Sort]
 		head := len(lines) // the count, written once the rows are known

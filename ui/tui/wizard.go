@@ -571,10 +571,8 @@ func (w *wizard) trainingPages() []page {
 				return T("Batch size per GPU")
 			}, bind)
 			length := input(T("Sequence length (tokens)"), T("the model's default until changed"), &a.Length, func(s string) error {
-				if _, err := parseWhole("length", s, 1, 1<<24); err != nil {
-					return model.Msg("%s: want a whole number such as 2048, got %q", model.Msg(a.lengthLabel()), clipped(s))
-				}
-				return nil
+				_, err := a.parseLength(s) // as the answers read it: a length that passes here is estimated
+				return err
 			})
 			length.TitleFunc(func() string {
 				switch {
