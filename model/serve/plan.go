@@ -136,6 +136,12 @@ type Plan struct {
 	Reasons   []string // why not, in words
 	// ReasonMsgs are Reasons as messages, for translation (same order).
 	ReasonMsgs []model.Message
+	// NoExport says why gpuplan writes no launch files for the plan: one
+	// replica spans instances (pipeline parallel across nodes, allowed by
+	// Serving.AllowMultiNode), which vLLM runs on a Ray cluster ("Distributed
+	// inference and serving": multi-node needs Ray) that gpuplan's exports
+	// do not write (model/launch NewServe refuses it). Zero otherwise.
+	NoExport model.Message
 	// OverBudget: the plan meets the question but costs more a month than
 	// Serving.BudgetMonthUSD (applyBudget); it ranks first of the near
 	// misses, cheapest first, as it carries the load.
@@ -649,6 +655,10 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 	}
 	if p.Nodes > serveMaxNodes {
 		p.reason("needs %d nodes, more than %d", p.Nodes, serveMaxNodes)
+	}
+	if nodesPerReplica > 1 && s.AllowMultiNode {
+		p.NoExport = model.Msg("one replica spans %d instances (TP %d × PP %d over %s each): vLLM runs it on a Ray cluster, which gpuplan does not export",
+			nodesPerReplica, tp, pp, model.CountMsg(o.GPUsPerNode, "GPU"))
 	}
 	if nodesPerReplica > 1 && !s.AllowMultiNode {
 		p.reason("one replica spans %d instances (TP %d × PP %d over %s each): pipeline parallel across nodes needs a Ray cluster (allow_multi_node)",
