@@ -268,7 +268,7 @@ func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workload
 		q.GPUs = []string{g.Key}
 	}
 	sl.s.BudgetMonthUSD, sl.s.HoursPerMonth = q.BudgetMonthUSD, q.HoursPerMonth // a plan over it is a near miss
-	for _, n := range []string{"gpus", "deadline-hours", "sort"} { // --allow-multi-node is the search's: a replica may span instances (serve.Serving.AllowMultiNode)
+	for _, n := range []string{"gpus", "deadline-hours", "sort"} {              // --allow-multi-node is the search's: a replica may span instances (serve.Serving.AllowMultiNode)
 		if fs.Changed(n) {
 			sl.warnings = append(sl.warnings, model.Msg("--%s ignored: serving picks nodes, TP and replicas for the load (--tp, --pp, --replicas) and ranks by the cost of the load given (per hour), or per million output tokens without one", n))
 		}
