@@ -216,7 +216,13 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	} else if gpus > 0 && sl.s.PP == 0 {
 		sl.s.PP = 1 // --gpus is one node: no pipeline across nodes unless --pp says so
 	}
-	if sl.s.TP > 0 && gpus > 0 && gpus%(sl.s.TP*max(sl.s.PP, 1)) != 0 {
+	if per := sl.s.TP * max(sl.s.PP, 1); sl.s.TP > 0 && gpus > 0 && gpus%per != 0 {
+		switch {
+		case sl.s.PP > 1 && per > gpus: // a replica is TP × PP GPUs (a new user read "--tp 2 does not divide --gpus 2")
+			return usage(model.Msg("one replica is TP × PP = %d × %d = %d GPUs, more than --gpus %d", sl.s.TP, sl.s.PP, per, gpus))
+		case sl.s.PP > 1:
+			return usage(model.Msg("one replica is TP × PP = %d × %d = %d GPUs, which does not divide --gpus %d", sl.s.TP, sl.s.PP, per, gpus))
+		}
 		return usage(model.Msg("--tp %d does not divide --gpus %d", sl.s.TP, gpus))
 	}
 	var p serve.Plan
