@@ -9,7 +9,7 @@ import (
 // bound or a flag given: --batch-size 1e300 says the flag's own bound
 // (1048576, as 1e14 does), not int64's; --layers 0 says --layers must
 // be ≥ 1, not that --layers is missing; TP × PP past --gpus says the
-// GPUs one replica needs; --gpu ” is refused as --model ” is.
+// GPUs one replica needs; an empty --gpu is refused as an empty --model is.
 func TestRefusalsSayTheBound(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
