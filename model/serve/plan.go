@@ -526,6 +526,13 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 	p := Plan{Offer: o, Serving: s, TP: tp, PP: pp, USDPerMOutput: math.Inf(1), USDPerMInput: math.Inf(1)}
 	p.Memory = MemoryOn(a, &s, o.GPU, tp, pp)
 	hw := o.hardware()
+	if s.Nodes > 0 {
+		// The GPUs given bind (Serving.Nodes): a plan that does not fit
+		// still names them, not 0 GPUs on 0 nodes (a new user's
+		// estimate --gpus 4 --json); a plan that fits sets them below.
+		p.Nodes, p.GPUs = s.Nodes, s.Nodes*o.GPUsPerNode
+		p.Replicas = max(s.Replicas, 1)
+	}
 	if tp > o.GPUsPerNode {
 		// Tensor parallelism all-reduces twice per layer: vLLM runs it
 		// inside a node, pipeline parallelism across nodes (vLLM docs,

@@ -497,17 +497,23 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *serve.
 
 // ServeRow is one offers-table row of a serving plan, the instance and
 // region cut to 26 and 18 cells.
-func ServeRow(p *serve.Plan) []string { return serveRow(p, Truncate) }
+func ServeRow(p *serve.Plan) []string { return ServeRowIn(nil, p) }
+
+// ServeRowIn is ServeRow in lang's language (the node count's word).
+func ServeRowIn(lang *i18n.Printer, p *serve.Plan) []string { return serveRow(lang, p, Truncate) }
 
 // serveRow is ServeRow with the names cut by cut (Renderer.Cut keeps them
 // whole on plain output).
-func serveRow(p *serve.Plan, cut func(string, int) string) []string {
-	// No words: the same in every language.
+func serveRow(lang *i18n.Printer, p *serve.Plan, cut func(string, int) string) []string {
+	// No words but the node count's: the same in every language.
 	split := fmt.Sprintf("TP%d×PP%d×%d", p.TP, p.PP, p.Replicas)
 	if !p.NoExport.IsZero() { // a replica across instances: a Ray cluster gpuplan does not export
 		split += " " + RayMark
 	}
 	gpus := fmt.Sprintf("%d×%s", p.GPUs, p.Offer.GPU.Key)
+	if p.Nodes > 1 { // the instances rented, as training's rows say them (OfferGPUsIn)
+		gpus += lang.Sprintf(" (%d nodes)", p.Nodes)
+	}
 	if p.FallbackFrom != "" { // the GPU cannot run the format asked for: what vLLM loads there
 		gpus += " ↺" + string(p.Serving.WeightFormat)
 	}
@@ -596,7 +602,7 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 			}
 			in := p.Offer.Instance
 			marked = append(marked, in != nil && overlays.add(p.Offer.Provenance()))
-			rows = append(rows, serveRow(p, r.Cut))
+			rows = append(rows, serveRow(lang, p, r.Cut))
 			fallback = fallback || p.FallbackFrom != ""
 			slow = slow || p.SlowerThanReading()
 			ray = ray || !p.NoExport.IsZero()
