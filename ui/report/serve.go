@@ -497,21 +497,25 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *serve.
 
 // ServeRow is one offers-table row of a serving plan, the instance and
 // region cut to 26 and 18 cells.
-func ServeRow(p *serve.Plan) []string { return ServeRowIn(nil, p) }
+// It names no node count (the configurator's panel, which has no printer
+// here); ServeRowIn does.
+func ServeRow(p *serve.Plan) []string { return serveRow(nil, p, Truncate, false) }
 
-// ServeRowIn is ServeRow in lang's language (the node count's word).
-func ServeRowIn(lang *i18n.Printer, p *serve.Plan) []string { return serveRow(lang, p, Truncate) }
+// ServeRowIn is ServeRow in lang's language, the GPUs cell naming the
+// instances rented when more than one ("8×h100-sxm (2 nodes)"), as
+// recommend's table does.
+func ServeRowIn(lang *i18n.Printer, p *serve.Plan) []string { return serveRow(lang, p, Truncate, true) }
 
 // serveRow is ServeRow with the names cut by cut (Renderer.Cut keeps them
 // whole on plain output).
-func serveRow(lang *i18n.Printer, p *serve.Plan, cut func(string, int) string) []string {
+func serveRow(lang *i18n.Printer, p *serve.Plan, cut func(string, int) string, nodes bool) []string {
 	// No words but the node count's: the same in every language.
 	split := fmt.Sprintf("TP%d×PP%d×%d", p.TP, p.PP, p.Replicas)
 	if !p.NoExport.IsZero() { // a replica across instances: a Ray cluster gpuplan does not export
 		split += " " + RayMark
 	}
 	gpus := fmt.Sprintf("%d×%s", p.GPUs, p.Offer.GPU.Key)
-	if p.Nodes > 1 { // the instances rented, as training's rows say them (OfferGPUsIn)
+	if p.Nodes > 1 && nodes { // the instances rented, as training's rows say them (OfferGPUsIn)
 		gpus += lang.Sprintf(" (%d nodes)", p.Nodes)
 	}
 	if p.FallbackFrom != "" { // the GPU cannot run the format asked for: what vLLM loads there
@@ -602,7 +606,7 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 			}
 			in := p.Offer.Instance
 			marked = append(marked, in != nil && overlays.add(p.Offer.Provenance()))
-			rows = append(rows, serveRow(lang, p, r.Cut))
+			rows = append(rows, serveRow(lang, p, r.Cut, true))
 			fallback = fallback || p.FallbackFrom != ""
 			slow = slow || p.SlowerThanReading()
 			ray = ray || !p.NoExport.IsZero()
