@@ -70,7 +70,7 @@ func TestAdapterDefaults(t *testing.T) {
 		{TaskLoRA, 2, 0, 4, 1, 4, false, "batch: micro-batch 1 (the LoRA/QLoRA recipe's; no --batch-size given) × the accumulation 4 given × 2 data-parallel GPUs = global batch 8"},
 		{TaskLoRA, 1, 1, 0, 1, 16, false, "batch: micro-batch 1 given is the LoRA/QLoRA recipe's, so its accumulation 16 stays (global batch 16 on 1 data-parallel GPUs); give --grad-accum 1 for none"},
 		{TaskLoRA, 4, 1, 0, 1, 4, false, "batch: micro-batch 1 given is the LoRA/QLoRA recipe's, so its accumulation 4 stays (global batch 16 on 4 data-parallel GPUs); give --grad-accum 1 for none"},
-		{TaskLoRA, 1, 4, 0, 4, 1, true, ""},  // per GPU, as Trainer's
+		{TaskLoRA, 1, 4, 0, 4, 1, true, "batch: micro-batch 4 given is per GPU with no accumulation (Trainer's gradient_accumulation_steps=1), global batch 4 on 1 data-parallel GPUs, not the LoRA/QLoRA recipe's 16 (micro-batch 1 × accumulation 16); give --grad-accum to accumulate"}, // per GPU, as Trainer's, and said (a new user's --batch-size 2 lost accumulation 16 silently)
 		{TaskLoRA, 3, 1, 0, 1, 1, true, ""},  // 3 GPUs cannot share 16
 		{TaskLoRA, 1, 2, 3, 2, 3, false, ""}, // both given: left alone
 		{TaskLoRA, 3, 0, 0, 1, 1, true, "batch: 3 data-parallel GPUs cannot share the LoRA/QLoRA recipe's global batch of 16: micro-batch 1 per GPU, no accumulation"},

@@ -305,7 +305,8 @@ func (w *Workload) Defaults() {
 //     when none is given (the configurator shows 1 and means the recipe);
 //   - another micro-batch given: per GPU, no accumulation (Trainer's
 //     per_device_train_batch_size with its default
-//     gradient_accumulation_steps=1), which grows nothing not given;
+//     gradient_accumulation_steps=1), which grows nothing not given, and
+//     BatchNote says the recipe's global batch was left;
 //   - both given: left alone.
 //
 // BatchNote says which applied. Optimizer-in-backward steps every
@@ -329,6 +330,11 @@ func (w *Workload) adapterBatch() {
 	case w.GradAccum == 0 && w.MicroBatch == 1 && AdapterGradAccum%dp == 0 && !w.OptimizerInBackward:
 		w.GradAccum = AdapterGradAccum / dp
 		w.BatchNote = Msg("batch: micro-batch 1 given is the LoRA/QLoRA recipe's, so its accumulation %d stays (global batch %d on %d data-parallel GPUs); give --grad-accum 1 for none", w.GradAccum, AdapterGradAccum, dp)
+	case w.GradAccum == 0 && w.MicroBatch > 1 && !w.OptimizerInBackward:
+		// The recipe's accumulation is dropped: said, not silent (a new
+		// user's --batch-size 2 turned the global batch 16 into 2).
+		w.BatchNote = Msg("batch: micro-batch %d given is per GPU with no accumulation (Trainer's gradient_accumulation_steps=1), global batch %d on %d data-parallel GPUs, not the LoRA/QLoRA recipe's %d (micro-batch 1 × accumulation %d); give --grad-accum to accumulate",
+			w.MicroBatch, w.MicroBatch*dp, dp, AdapterGradAccum, AdapterGradAccum)
 	}
 }
 

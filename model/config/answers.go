@@ -110,7 +110,7 @@ func answerValue(rt reflect.Type, key, v string) string {
 		}
 	}
 	switch ft {
-	case reflect.TypeFor[tInt](), reflect.TypeFor[tFloat]():
+	case reflect.TypeFor[tInt](), reflect.TypeFor[tFloat](), reflect.TypeFor[tCount]():
 		if x, err := ParseQuantity(s); err == nil {
 			return strconv.FormatFloat(x, 'g', -1, 64)
 		}

@@ -886,8 +886,8 @@ type rawWorkload struct {
 	FlashAttention tBool           `toml:"flash_attention"`
 	LoRARank       tInt            `toml:"lora_rank"`
 	LoRATargets    tStrings        `toml:"lora_targets"`
-	DatasetSamples tFloat          `toml:"dataset_samples"`
-	DatasetTokens  tFloat          `toml:"dataset_tokens"`
+	DatasetSamples tCount          `toml:"dataset_samples"`
+	DatasetTokens  tCount          `toml:"dataset_tokens"`
 	Epochs         tFloat          `toml:"epochs"`
 	GPUs           tGPUs           `toml:"gpus"`
 	Strategy       model.Strategy  `toml:"strategy"`
@@ -1340,6 +1340,23 @@ func (t *tFloat) UnmarshalTOML(v any) error {
 		return nil
 	}
 	return badValue("want a number such as 3 or 0.5, got %s", model.DescribeTOML(v))
+}
+
+// tCount is a count of samples or tokens: a number, or a quantity as the
+// flags and a plan's answers read it (ParseQuantity: "20M" = 2e7); anything
+// else is refused as a count, not as "a number such as 3 or 0.5" (a new
+// user's plan with dataset_tokens = "NaN").
+type tCount struct{ tFloat }
+
+func (t *tCount) UnmarshalTOML(v any) error {
+	if x, ok := v.(string); ok {
+		if q, err := ParseQuantity(x); err == nil && q >= 0 && !math.IsInf(q, 0) && !math.IsNaN(q) {
+			t.v, t.set = q, true
+			return nil
+		}
+		return badValue("want a count such as 20M or 2e7, got %s", model.DescribeTOML(v))
+	}
+	return t.tFloat.UnmarshalTOML(v)
 }
 
 type tBool struct {

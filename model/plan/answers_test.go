@@ -21,7 +21,8 @@ func TestDecodeRefusesBadAnswers(t *testing.T) {
 		{"epochs 0", `epochs = "0"`, `phase "fine-tune" answers.epochs: must be > 0 and ≤ 1e+06, got 0; leave the key out for the default`},
 		{"dotted pricing", `search.pricing = "free"`, `phase "fine-tune" answers.search.pricing: pricing "free": want on-demand, spot, reserved-1y or reserved-3y`},
 		{"batch size NaN", `batch_size = "NaN"`, `phase "fine-tune" answers.batch_size: want a whole number such as 8, got "NaN"`},
-		{"negative tokens", `dataset_tokens = "-100M"`, `phase "fine-tune" answers.dataset_tokens: want a number such as 3 or 0.5, got "-100M"`},
+		{"negative tokens", `dataset_tokens = "-100M"`, `phase "fine-tune" answers.dataset_tokens: want a count such as 20M or 2e7, got "-100M"`},
+		{"tokens NaN", `dataset_tokens = "NaN"`, `phase "fine-tune" answers.dataset_tokens: want a count such as 20M or 2e7, got "NaN"`},
 		{"unknown key", `evil = "x"`, `phase "fine-tune" answers.evil: unknown key "evil"`},
 		{"search pricing", `"search.pricing" = "free"`, `phase "fine-tune" answers.search.pricing: pricing "free": want on-demand, spot, reserved-1y or reserved-3y`},
 	}

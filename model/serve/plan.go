@@ -136,6 +136,12 @@ type Plan struct {
 	Reasons   []string // why not, in words
 	// ReasonMsgs are Reasons as messages, for translation (same order).
 	ReasonMsgs []model.Message
+	// NoExport says why gpuplan writes no launch files for the plan: one
+	// replica spans instances (pipeline parallel across nodes, allowed by
+	// Serving.AllowMultiNode), which vLLM runs on a Ray cluster ("Distributed
+	// inference and serving": multi-node needs Ray) that gpuplan's exports
+	// do not write (model/launch NewServe refuses it). Zero otherwise.
+	NoExport model.Message
 	// OverBudget: the plan meets the question but costs more a month than
 	// Serving.BudgetMonthUSD (applyBudget); it ranks first of the near
 	// misses, cheapest first, as it carries the load.
@@ -520,6 +526,13 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 	p := Plan{Offer: o, Serving: s, TP: tp, PP: pp, USDPerMOutput: math.Inf(1), USDPerMInput: math.Inf(1)}
 	p.Memory = MemoryOn(a, &s, o.GPU, tp, pp)
 	hw := o.hardware()
+	if s.Nodes > 0 {
+		// The GPUs given bind (Serving.Nodes): a plan that does not fit
+		// still names them, not 0 GPUs on 0 nodes (a new user's
+		// estimate --gpus 4 --json); a plan that fits sets them below.
+		p.Nodes, p.GPUs = s.Nodes, s.Nodes*o.GPUsPerNode
+		p.Replicas = max(s.Replicas, 1)
+	}
 	if tp > o.GPUsPerNode {
 		// Tensor parallelism all-reduces twice per layer: vLLM runs it
 		// inside a node, pipeline parallelism across nodes (vLLM docs,
@@ -649,6 +662,10 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 	}
 	if p.Nodes > serveMaxNodes {
 		p.reason("needs %d nodes, more than %d", p.Nodes, serveMaxNodes)
+	}
+	if nodesPerReplica > 1 && s.AllowMultiNode {
+		p.NoExport = model.Msg("one replica spans %d instances (TP %d × PP %d over %s each): vLLM runs it on a Ray cluster, which gpuplan does not export",
+			nodesPerReplica, tp, pp, model.CountMsg(o.GPUsPerNode, "GPU"))
 	}
 	if nodesPerReplica > 1 && !s.AllowMultiNode {
 		p.reason("one replica spans %d instances (TP %d × PP %d over %s each): pipeline parallel across nodes needs a Ray cluster (allow_multi_node)",

@@ -159,9 +159,11 @@ func openStrategy(w model.Workload, e model.Estimate, gpu *model.GPU) (model.Est
 		return e, model.Msg("no --strategy: estimated as DDP, which does not fit %s; --strategy fsdp shards the model", gpu.Name)
 	}
 	if fsdp := advice.CheckFit(&s, gpu); !fsdp.Fits {
-		return e, model.Msg("no --strategy: estimated as DDP; FSDP over the same %v at this batch needs %.1f GiB per GPU and does not fit %s either (%.1f GiB usable); the fit advice says what does",
+		// Rounded as the fit advice and the verdict line print GiB (two
+		// decimals): a new user read 269.2 here and 269.13 in the advice.
+		return e, model.Msg("no --strategy: estimated as DDP; FSDP over the same %v at this batch needs %.2f GiB per GPU and does not fit %s either (%.2f GiB usable); the fit advice says what does",
 			model.CountMsg(w.GPUs, "GPU"), s.ResidentNeed()/model.GiB, gpu.Name, fsdp.UsableBytes/model.GiB)
 	}
-	return s, model.Msg("no --strategy: DDP needs %.1f GiB per GPU, more than the %.1f GiB usable on %s; estimated as FSDP over the same %v, as recommend takes it (--strategy ddp keeps DDP)",
+	return s, model.Msg("no --strategy: DDP needs %.2f GiB per GPU, more than the %.2f GiB usable on %s; estimated as FSDP over the same %v, as recommend takes it (--strategy ddp keeps DDP)",
 		e.ResidentNeed()/model.GiB, ddp.UsableBytes/model.GiB, gpu.Name, model.CountMsg(w.GPUs, "GPU"))
 }

@@ -29,7 +29,7 @@ func TestEstimateOpenStrategy(t *testing.T) {
 		fits     bool
 		note     string // on stderr; "" for none
 	}{
-		{"gpu, no strategy", []string{"--gpu", "h100-sxm"}, "fsdp", true, "no --strategy: DDP needs 183.2 GiB per GPU, more than the 75.2 GiB usable on NVIDIA H100 SXM5 80GB; estimated as FSDP over the same 8 GPUs, as recommend takes it (--strategy ddp keeps DDP)"},
+		{"gpu, no strategy", []string{"--gpu", "h100-sxm"}, "fsdp", true, "no --strategy: DDP needs 183.22 GiB per GPU, more than the 75.23 GiB usable on NVIDIA H100 SXM5 80GB; estimated as FSDP over the same 8 GPUs, as recommend takes it (--strategy ddp keeps DDP)"},
 		{"ddp named", []string{"--gpu", "h100-sxm", "--strategy", "ddp"}, "ddp", false, ""},
 		{"zero2 named", []string{"--gpu", "h100-sxm", "--strategy", "zero2"}, "zero2", true, ""},
 		{"no gpu", nil, "ddp", false, "no --strategy: 8 GPUs estimated as DDP"},

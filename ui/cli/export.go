@@ -115,7 +115,7 @@ without --force; -o - (the default) writes to stdout.`,
 	fs.StringVar(&ef.name, "name", "", "job, task and cluster name (default gpuplan-MODEL)")
 	fs.StringVar(&ef.script, "script", "", "your training script for torchrun (default: TRL's SFT script, "+launch.TRLSFTModule+", for fine-tuning a decoder LM; other workloads need one)")
 	fs.StringVar(&ef.scriptArgs, "script-args", "", "arguments for the script, replacing the Hugging Face Trainer flags derived from the plan ('' passes none)")
-	fs.Var(intValue{&ef.diskGB}, "disk-gb", "root disk per node in GB (default: sized from the weights, checkpoints and dataset)")
+	fs.Var(intValue{v: &ef.diskGB}, "disk-gb", "root disk per node in GB (default: sized from the weights, checkpoints and dataset)")
 	fs.StringVar(&ef.image, "image", "", "container image for docker and k8s (default: the NGC PyTorch image for the GPU)")
 	fs.StringVar(&ef.wheel, "wheel", "", "PyTorch wheel variant SkyPilot installs, e.g. cu126 (default: the one for the GPU)")
 	_ = cmd.RegisterFlagCompletionFunc("wheel", func(_ *cobra.Command, _ []string, s string) ([]cobra.Completion, cobra.ShellCompDirective) {

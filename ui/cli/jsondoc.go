@@ -569,6 +569,8 @@ func (o *jsonOut) adviceJSON(v *report.AdviceJSON) {
 	o.b = strconv.AppendInt(o.b, int64(v.PerGPUBytes), 10)
 	o.name("fits")
 	o.b = strconv.AppendBool(o.b, v.Fits)
+	o.name("verdict")
+	o.strValue(v.Verdict)
 	o.end('}')
 }
 

@@ -308,7 +308,7 @@ func TestPlanRefusesBadPhase(t *testing.T) {
 	for _, tc := range []struct{ name, plan, want string }{
 		{"batch size 0", answers(`batch_size = "0"`), `phase "fine-tune" answers.batch_size: must be 1–1048576, got 0`},
 		{"batch size NaN", answers(`batch_size = "NaN"`), `phase "fine-tune" answers.batch_size: want a whole number such as 8, got "NaN"`},
-		{"negative tokens", strings.Replace(twoPhases(t), `dataset_tokens = "100M"`, `dataset_tokens = "-100M"`, 1), `phase "fine-tune" answers.dataset_tokens: want a number such as 3 or 0.5, got "-100M"`},
+		{"negative tokens", strings.Replace(twoPhases(t), `dataset_tokens = "100M"`, `dataset_tokens = "-100M"`, 1), `phase "fine-tune" answers.dataset_tokens: want a count such as 20M or 2e7, got "-100M"`},
 		{"unknown key", answers(`evil = "x"`), `phase "fine-tune" answers.evil: unknown key "evil"`},
 		{"search pricing", answers(`"search.pricing" = "free"`), `phase "fine-tune" answers.search.pricing: pricing "free"`},
 		{"/dev/zero", config("/dev/zero"), `phase "serve" config: "/dev/zero" is outside the plan's folder; put the configuration file beside the plan (or in a folder under it) and give its relative path, without a leading / or ..`},

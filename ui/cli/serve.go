@@ -216,7 +216,13 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	} else if gpus > 0 && sl.s.PP == 0 {
 		sl.s.PP = 1 // --gpus is one node: no pipeline across nodes unless --pp says so
 	}
-	if sl.s.TP > 0 && gpus > 0 && gpus%(sl.s.TP*max(sl.s.PP, 1)) != 0 {
+	if per := sl.s.TP * max(sl.s.PP, 1); sl.s.TP > 0 && gpus > 0 && gpus%per != 0 {
+		switch {
+		case sl.s.PP > 1 && per > gpus: // a replica is TP × PP GPUs (a new user read "--tp 2 does not divide --gpus 2")
+			return usage(model.Msg("one replica is TP × PP = %d × %d = %d GPUs, more than --gpus %d", sl.s.TP, sl.s.PP, per, gpus))
+		case sl.s.PP > 1:
+			return usage(model.Msg("one replica is TP × PP = %d × %d = %d GPUs, which does not divide --gpus %d", sl.s.TP, sl.s.PP, per, gpus))
+		}
 		return usage(model.Msg("--tp %d does not divide --gpus %d", sl.s.TP, gpus))
 	}
 	var p serve.Plan
@@ -268,7 +274,7 @@ func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workload
 		q.GPUs = []string{g.Key}
 	}
 	sl.s.BudgetMonthUSD, sl.s.HoursPerMonth = q.BudgetMonthUSD, q.HoursPerMonth // a plan over it is a near miss
-	for _, n := range []string{"gpus", "deadline-hours", "sort", "allow-multi-node"} {
+	for _, n := range []string{"gpus", "deadline-hours", "sort"} {              // --allow-multi-node is the search's: a replica may span instances (serve.Serving.AllowMultiNode)
 		if fs.Changed(n) {
 			sl.warnings = append(sl.warnings, model.Msg("--%s ignored: serving picks nodes, TP and replicas for the load (--tp, --pp, --replicas) and ranks by the cost of the load given (per hour), or per million output tokens without one", n))
 		}

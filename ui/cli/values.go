@@ -14,8 +14,14 @@ import (
 // Flag values with messages that say what is valid. pflag's own numeric
 // flags report strconv errors ("parsing "x": invalid syntax").
 
-// intValue is a whole-number flag.
-type intValue struct{ v *int }
+// intValue is a whole-number flag; max, when not 0, is the bound its key
+// has in a configuration file (config.CheckRanges), said when the value
+// is past any int (--batch-size 1e300: "at most 1048576", as 1e14 says,
+// not int64's bound).
+type intValue struct {
+	v   *int
+	max int
+}
 
 func (i intValue) String() string {
 	if i.v == nil {
@@ -36,6 +42,8 @@ func (i intValue) Set(s string) error {
 	switch {
 	case err != nil || q != math.Trunc(q):
 		return model.Msg("want a whole number such as 8 or 2k")
+	case math.Abs(q) >= 1<<63 && i.max > 0:
+		return model.Msg("out of range: at most %d", i.max)
 	case math.Abs(q) >= 1<<63:
 		return model.Msg("out of range: at most %d", math.MaxInt64)
 	}
@@ -191,7 +199,7 @@ func joinOr[T ~string](names []T) model.Message {
 // convention: 8K is 8192, 8k 8000; other forms as intValue.
 type tokensValue struct{ v *int }
 
-func (t tokensValue) String() string { return intValue(t).String() }
+func (t tokensValue) String() string { return intValue{v: t.v}.String() }
 
 func (t tokensValue) Set(s string) error {
 	if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil {

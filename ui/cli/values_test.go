@@ -33,7 +33,7 @@ func TestCountFlagsInExponentForm(t *testing.T) {
 		want string
 	}{
 		{append(train, "--batch-size", "1e14"), "gpuplan: --batch-size: must be 1–1048576, got 100000000000000\n"},
-		{append(train, "--batch-size", "1e30"), "gpuplan: --batch-size \"1e30\": out of range: at most 9223372036854775807\n"},
+		{append(train, "--batch-size", "1e30"), "gpuplan: --batch-size \"1e30\": out of range: at most 1048576\n"},
 		{append(train, "--grad-accum", "1e14"), "gpuplan: --grad-accum: must be 1–1048576, got 100000000000000\n"},
 		{append(train, "--gpus", "1e14"), "gpuplan: --gpus: must be 1–131072, got 100000000000000\n"},
 		{append(train, "--lora-rank", "1e14"), "gpuplan: --lora-rank: must be 1–65536, got 100000000000000\n"},

@@ -47,12 +47,12 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value { return quantityValue{&f.custom.Params} }},
 	{name: "family", usage: "custom model family: decoder, encoder, encoder-decoder, vit, cnn or unet (default decoder)",
 		value: func(f *workloadFlags) pflag.Value { return stringValue{&f.family} }},
-	{name: "layers", usage: "custom model: transformer blocks", value: func(f *workloadFlags) pflag.Value { return intValue{&f.custom.Layers} }},
-	{name: "hidden", usage: "custom model: hidden size (d_model)", value: func(f *workloadFlags) pflag.Value { return intValue{&f.custom.Hidden} }},
-	{name: "heads", usage: "custom model: attention heads", value: func(f *workloadFlags) pflag.Value { return intValue{&f.custom.Heads} }},
-	{name: "kv-heads", usage: "custom model: key/value heads for GQA/MQA (default: heads)", value: func(f *workloadFlags) pflag.Value { return intValue{&f.custom.KVHeads} }},
-	{name: "ffn", usage: "custom model: MLP inner size (default 4 × hidden)", value: func(f *workloadFlags) pflag.Value { return intValue{&f.custom.FFN} }},
-	{name: "vocab", usage: "custom model: vocabulary size (default 32000)", value: func(f *workloadFlags) pflag.Value { return intValue{&f.custom.Vocab} }},
+	{name: "layers", usage: "custom model: transformer blocks", value: func(f *workloadFlags) pflag.Value { return intValue{v: &f.custom.Layers, max: 1 << 24} }},
+	{name: "hidden", usage: "custom model: hidden size (d_model)", value: func(f *workloadFlags) pflag.Value { return intValue{v: &f.custom.Hidden, max: 1 << 24} }},
+	{name: "heads", usage: "custom model: attention heads", value: func(f *workloadFlags) pflag.Value { return intValue{v: &f.custom.Heads, max: 1 << 24} }},
+	{name: "kv-heads", usage: "custom model: key/value heads for GQA/MQA (default: heads)", value: func(f *workloadFlags) pflag.Value { return intValue{v: &f.custom.KVHeads, max: 1 << 24} }},
+	{name: "ffn", usage: "custom model: MLP inner size (default 4 × hidden)", value: func(f *workloadFlags) pflag.Value { return intValue{v: &f.custom.FFN, max: 1 << 24} }},
+	{name: "vocab", usage: "custom model: vocabulary size (default 32000)", value: func(f *workloadFlags) pflag.Value { return intValue{v: &f.custom.Vocab, max: 1 << 24} }},
 	{name: "hf-config", usage: "read the architecture from a Hugging Face config.json (file or directory)",
 		value: func(f *workloadFlags) pflag.Value { return stringValue{&f.set.HFConfig} }},
 	{name: "safetensors", usage: "count parameters from .safetensors headers (file or directory)",
@@ -80,19 +80,19 @@ var workloadTable = []workloadFlag{
 		}},
 
 	{name: "batch-size", key: "workload.batch_size", usage: "micro-batch per GPU (default: 1 for LoRA/QLoRA, the recipe's; else the model's)", check: atLeast1,
-		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.MicroBatch} }},
+		value: func(f *workloadFlags) pflag.Value { return intValue{v: &f.set.MicroBatch, max: model.MaxBatch} }},
 	{name: "seq-len", key: "workload.seq_len", usage: "tokens per sample; 8K is 8192, 8k 8000 (default: the model's)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.SeqLen} }},
 	{name: "image-size", key: "workload.image_size", usage: "pixels per side for vision models (default: the model's)", check: atLeast1,
-		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.ImageSize} }},
+		value: func(f *workloadFlags) pflag.Value { return intValue{v: &f.set.ImageSize, max: model.MaxImage} }},
 	{name: "grad-accum", key: "workload.grad_accum", usage: "micro-batches per optimizer step (default: the recipe's, e.g. 16 ÷ GPUs for LoRA/QLoRA at micro-batch 1 (artidoro/qlora); else 1, as with a --batch-size other than 1. Given alone it keeps the micro-batch: 1 for LoRA/QLoRA", check: atLeast1,
-		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.GradAccum} }},
+		value: func(f *workloadFlags) pflag.Value { return intValue{v: &f.set.GradAccum, max: model.MaxBatch} }},
 	{name: "checkpointing", key: "workload.checkpointing", usage: "full activation checkpointing (default on for qlora, as PEFT does)",
 		value: func(f *workloadFlags) pflag.Value { return boolValue{&f.set.Checkpointing} }},
 	{name: "flash-attention", key: "workload.flash_attention", usage: "fused (flash) attention; =false stores the attention matrix (default: on for PyTorch, off for TensorFlow and JAX)",
 		value: func(f *workloadFlags) pflag.Value { return boolValue{&f.set.FlashAttention} }},
 	{name: "lora-rank", key: "workload.lora_rank", usage: "LoRA rank r (default 16)", check: atLeast1,
-		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.LoRARank} }},
+		value: func(f *workloadFlags) pflag.Value { return intValue{v: &f.set.LoRARank, max: model.MaxRank} }},
 	{name: "lora-targets", key: "workload.lora_targets", usage: "LoRA target projections: q,k,v,o,gate,up,down (default q,k,v,o)",
 		value: func(f *workloadFlags) pflag.Value { return listValue{&f.set.LoRATargets, &f.listed} }},
 	{name: "dataset-samples", key: "workload.dataset_samples", usage: "samples (images, sequences, requests) per epoch: 1.28M", check: atLeastOne,
@@ -102,17 +102,17 @@ var workloadTable = []workloadFlag{
 	{name: "epochs", key: "workload.epochs", usage: "passes over the dataset (default 1)", check: positive,
 		value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.Epochs} }},
 	{name: "gpus", key: "workload.gpus", usage: "total GPUs (default 1)", check: atLeast1,
-		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.GPUs} }},
+		value: func(f *workloadFlags) pflag.Value { return intValue{v: &f.set.GPUs, max: model.MaxGPUs} }},
 	{name: "tp", key: "workload.tp", usage: "tensor-parallel degree (default 1; serving: auto, the cheapest split that meets the targets)", check: atLeast1,
-		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.TP} }},
+		value: func(f *workloadFlags) pflag.Value { return intValue{v: &f.set.TP, max: model.MaxGPUs} }},
 	{name: "gpus-per-node", key: "workload.gpus_per_node", usage: "estimate: GPUs per node, for the time of a job on more GPUs than one node holds (default 8, an HGX board; recommend times each instance type with its own)", check: between1(model.MaxGPUsPerNode),
-		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.GPUsPerNode} }},
+		value: func(f *workloadFlags) pflag.Value { return intValue{v: &f.set.GPUsPerNode, max: model.MaxGPUsPerNode} }},
 	{name: "network-gbps", key: "workload.network_gbps", usage: "node-to-node network, Gbps per node, for the time of a job on several nodes (default: the median of the catalog's full-node instance types of the GPU, else 10); recommend and plan time an instance type with its own figure, and one without at this", check: networkGbps,
 		value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.NetworkGbps} }},
 	{name: "context-len", key: "workload.context_len", usage: "inference: tokens per sequence in the KV cache, prompt + generated; 8K is 8192, 8k 8000 (default: seq-len)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.ContextLen} }},
 	{name: "sequences", key: "workload.sequences", usage: "inference: sequences decoded concurrently (default: batch-size)", check: between1(model.MaxBatch),
-		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.Sequences} }},
+		value: func(f *workloadFlags) pflag.Value { return intValue{v: &f.set.Sequences, max: model.MaxBatch} }},
 	{name: "gen-tokens", key: "workload.gen_tokens", usage: "inference: tokens generated per sequence; 1K is 1024, 1k 1000 (default 256, at most half the context)",
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.GenTokens} }},
 	{name: "mfu", key: "workload.mfu", usage: "model FLOPs utilisation 0.01–1 for time estimates (default: calibrated per family and precision)",
@@ -179,7 +179,7 @@ var workloadTable = []workloadFlag{
 	{name: "shared-prefix-tokens", key: "serve.shared_prefix_tokens", usage: "serving: prompt tokens every request starts with alike, such as a system prompt (vLLM computes them once; default 0)",
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.Serve.SharedPrefixTokens} }},
 	{name: "concurrency", key: "serve.concurrency", usage: "serving: requests in flight (default: --sequences)", check: between1(model.MaxBatch),
-		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.Serve.Concurrency} }},
+		value: func(f *workloadFlags) pflag.Value { return intValue{v: &f.set.Serve.Concurrency, max: model.MaxBatch} }},
 	{name: "rps", key: "serve.requests_per_sec", usage: "serving: requests per second, instead of --concurrency", check: positive,
 		value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.Serve.RequestsPerSec} }},
 	{name: "ttft-ms", key: "serve.ttft_ms", usage: "serving: target time to first token, ms", check: latencyMs,
@@ -187,7 +187,7 @@ var workloadTable = []workloadFlag{
 	{name: "tpot-ms", key: "serve.tpot_ms", usage: "serving: target time per output token, ms, or none (default 100: 10 tokens/s, faster than people read)", check: positiveOrNone,
 		value: func(f *workloadFlags) pflag.Value { return noneFloatValue{&f.set.Serve.TPOTTargetMs} }},
 	{name: "pp", key: "serve.pipeline_parallel_size", usage: "serving: pipeline-parallel stages across nodes (default: 1 unless the model needs more; estimate with --gpus: 1)", check: atLeast1,
-		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.Serve.PP} }},
+		value: func(f *workloadFlags) pflag.Value { return intValue{v: &f.set.Serve.PP, max: model.MaxGPUs} }},
 	{name: "replicas", key: "serve.replicas", usage: "serving: model copies behind a load balancer, or auto",
 		value: func(f *workloadFlags) pflag.Value { return autoInt{&f.set.Serve.Replicas} }},
 	{name: "gpu-memory-utilization", key: "serve.gpu_memory_utilization", usage: "serving: vLLM's share of GPU memory, 0–1 (default 0.9)",
@@ -195,7 +195,7 @@ var workloadTable = []workloadFlag{
 	{name: "max-num-batched-tokens", key: "serve.max_num_batched_tokens", usage: "serving: tokens per scheduler step (default: vLLM's for the GPU, 8192 or 2048)", check: between1(model.MaxSeqLen),
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.Serve.MaxNumBatchedTokens} }},
 	{name: "max-num-seqs", key: "serve.max_num_seqs", usage: "serving: sequences per scheduler step (default: vLLM's for the GPU, 1024 or 256)", check: between1(model.MaxBatch),
-		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.Serve.MaxNumSeqs} }},
+		value: func(f *workloadFlags) pflag.Value { return intValue{v: &f.set.Serve.MaxNumSeqs, max: model.MaxBatch} }},
 }
 
 // serveFlagNames are every serving flag, for "ignored" warnings.
@@ -378,6 +378,9 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 	if sources > 1 {
 		return w, nil, usage(model.Msg("give one of --model, --params or --hf-config"))
 	}
+	if changed("gpu") && f.gpu == "" { // --gpu '' names no GPU: refused as --model '' is, not read as no --gpu
+		return w, nil, usage(model.Msg("--gpu '': no GPU named; give one such as a100-80gb (list: gpuplan catalog gpus), or leave --gpu out"))
+	}
 	replaceModel := func() { w.Model, w.HFConfig, w.Custom, w.Safetensors = "", "", nil, "" }
 	switch {
 	case changed("model"):
@@ -436,6 +439,11 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 		}{{"layers", &c.Layers, f.custom.Layers}, {"hidden", &c.Hidden, f.custom.Hidden}, {"heads", &c.Heads, f.custom.Heads},
 			{"kv-heads", &c.KVHeads, f.custom.KVHeads}, {"ffn", &c.FFN, f.custom.FFN}, {"vocab", &c.Vocab, f.custom.Vocab}} {
 			if changed(s.name) {
+				if s.v < 1 && (s.name == "layers" || s.name == "hidden" || s.name == "heads") {
+					// given, so not missing: say its bound (a new user's
+					// --layers 0 was told "needs --layers").
+					return w, nil, usage(model.Msg("--%s: %v", s.name, model.Msg("must be ≥ 1, got %d", s.v)))
+				}
 				*s.dst = s.v
 			}
 		}

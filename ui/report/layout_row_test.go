@@ -62,7 +62,7 @@ func TestRecommendNamesRowLayout(t *testing.T) {
 	}{
 		{nil, `Qwen3 8B · lora · bf16 · adamw · 1 GPU · pytorch
 batch 1 × 2048 tokens · activation checkpointing · LoRA r=16 on q,k,v,o
-VRAM 20.75 GiB per GPU on 1 GPU as asked (each offer uses the GPU count it shows; the strategy column names another layout and its VRAM per GPU); ranked by job
+VRAM 20.75 GiB per GPU on 1 GPU before the search picks GPUs (each offer uses the GPU count it shows; the strategy column names another layout and its VRAM per GPU); ranked by job
 no gradient accumulation given: the micro-batch of 1 is per GPU, so the global batch is 1 × each offer's GPUs (--grad-accum fixes it)
 2 offers of 2 priced
 
@@ -74,7 +74,7 @@ best: primeintellect datacrunch__4xV100_16GB__20__90 in FI: $0.55 per hour, $402
 `},
 		{i18n.New(language.SimplifiedChinese), `Qwen3 8B · LoRA 微调 · bf16 · adamw · 1 块 GPU · pytorch
 批大小 1 × 2048 token · 梯度检查点 · LoRA r=16，作用于 q,k,v,o
-显存 每卡 20.75 GiB，共 1 块 GPU，按所要求的布局计（每个报价按其所示 GPU 数计；策略一列给出报价所用的其他布局及其每卡显存）；按作业费用排序
+显存 每卡 20.75 GiB，共 1 块 GPU，按搜索选定 GPU 数之前的布局计（每个报价按其所示 GPU 数计；策略一列给出报价所用的其他布局及其每卡显存）；按作业费用排序
 未给出梯度累积：微批次 1 按每卡计，全局批大小为 1 × 各报价的 GPU 数（用 --grad-accum 可固定它）
 2 个有价格的报价中，2 个报价入选
 

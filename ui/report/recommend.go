@@ -875,7 +875,7 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 	}
 	switch {
 	case otherLayout && rec.AutoGPUs: // the figure is the asked layout's; rows that shard say so (new-user report: FSDP ×4 never named)
-		gpus += p.T(" as asked (each offer uses the GPU count it shows; the strategy column names another layout and its VRAM per GPU)")
+		gpus += p.T(" before the search picks GPUs (each offer uses the GPU count it shows; the strategy column names another layout and its VRAM per GPU)") // no GPU count was asked
 	case otherLayout:
 		gpus += p.T(" as asked (the strategy column names another layout and its VRAM per GPU)")
 	case rec.AutoGPUs:

@@ -215,6 +215,9 @@ type AdviceJSON struct {
 	Change      string `json:"change"`
 	PerGPUBytes int64  `json:"per_gpu_bytes"`
 	Fits        bool   `json:"fits"`
+	// Verdict is the change's fit verdict with its 90% band (fits,
+	// borderline, does not fit), as estimate gives it with the change made.
+	Verdict string `json:"verdict"`
 }
 
 func i64(v float64) int64 { return int64(math.Round(v)) }
@@ -276,7 +279,7 @@ func NewEstimateJSON(e *model.Estimate, f *advice.Fit) EstimateJSON {
 		fj := &FitJSON{Key: f.GPU.Key, Name: f.GPU.Name, MemoryGiB: f.GPU.MemoryGiB, UsableBytes: i64(f.UsableBytes), VisibleBytes: i64(f.OOMBytes),
 			Fits: f.Fits, MaxMicroBatch: f.MaxMicroBatch, Advice: []AdviceJSON{}}
 		for _, a := range f.Advice {
-			fj.Advice = append(fj.Advice, AdviceJSON{Change: a.Change, PerGPUBytes: i64(a.Total), Fits: a.Fits})
+			fj.Advice = append(fj.Advice, AdviceJSON{Change: a.Change, PerGPUBytes: i64(a.Total), Fits: a.Fits, Verdict: string(a.Verdict)})
 		}
 		fj.Tips = []TipJSON{}
 		for _, t := range f.Tips {
@@ -525,7 +528,10 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *advice.Fit,
 				line("  %s", st.Heading.Render(p.T("fit advice (each change alone):")))
 				for _, a := range f.Advice {
 					mark := st.Bad.Render("✗")
-					if a.Fits {
+					switch {
+					case a.Fits && a.Verdict == model.VerdictBorderline: // as estimate says with the change made
+						mark = st.Warn.Render("~")
+					case a.Fits:
 						mark = st.Good.Render("✓")
 					}
 					line("  %s %s → %s", mark, PadRight(AdviceChange(p, a), 62), GiB(a.Total))

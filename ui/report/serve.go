@@ -124,6 +124,11 @@ type ServePlanJSON struct {
 	// empty when the range meets them too, or the plan does not meet.
 	Borderline string   `json:"borderline,omitempty"`
 	Reasons    []string `json:"reasons"`
+	// Exportable: gpuplan export writes launch files for the plan; false
+	// when one replica spans instances (a Ray cluster, allowed by
+	// --allow-multi-node), with NotExported saying so (serve.Plan.NoExport).
+	Exportable  bool   `json:"exportable"`
+	NotExported string `json:"not_exported,omitempty"`
 	// Grown says why an automatic pipeline has more than one stage: what
 	// the smaller pipeline lacked (serve.Plan.Grown); empty otherwise.
 	Grown string `json:"grown,omitempty"`
@@ -181,7 +186,8 @@ func NewServePlanJSON(p *serve.Plan) ServePlanJSON {
 		OutputTokensPerS: Round(p.OutputTokensPerSec, 4), InputTokensPerS: Round(p.InputTokensPerSec, 4),
 		RequestsPerS: Round(p.RequestsPerSec, 4), USDPerHour: finite(p.USDPerHour, 6),
 		Fits: p.Fits, Meets: p.Meets, SlowerThanReading: p.SlowerThanReading(), Borderline: p.Borderline.String(), Reasons: append([]string{}, p.Reasons...), Grown: p.Grown.String(),
-		WeightFormat: string(p.Serving.WeightFormat), FallbackFrom: string(p.FallbackFrom), Fallback: p.Fallback.String()}
+		WeightFormat: string(p.Serving.WeightFormat), FallbackFrom: string(p.FallbackFrom), Fallback: p.Fallback.String(),
+		Exportable: p.NoExport.IsZero(), NotExported: p.NoExport.String()}
 	if o.GPU != nil {
 		j.GPU = o.GPU.Key
 	}
@@ -491,14 +497,27 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *serve.
 
 // ServeRow is one offers-table row of a serving plan, the instance and
 // region cut to 26 and 18 cells.
-func ServeRow(p *serve.Plan) []string { return serveRow(p, Truncate) }
+// It names no node count (the configurator's panel, which has no printer
+// here); ServeRowIn does.
+func ServeRow(p *serve.Plan) []string { return serveRow(nil, p, Truncate, false) }
+
+// ServeRowIn is ServeRow in lang's language, the GPUs cell naming the
+// instances rented when more than one ("8×h100-sxm (2 nodes)"), as
+// recommend's table does.
+func ServeRowIn(lang *i18n.Printer, p *serve.Plan) []string { return serveRow(lang, p, Truncate, true) }
 
 // serveRow is ServeRow with the names cut by cut (Renderer.Cut keeps them
 // whole on plain output).
-func serveRow(p *serve.Plan, cut func(string, int) string) []string {
-	// No words: the same in every language.
+func serveRow(lang *i18n.Printer, p *serve.Plan, cut func(string, int) string, nodes bool) []string {
+	// No words but the node count's: the same in every language.
 	split := fmt.Sprintf("TP%d×PP%d×%d", p.TP, p.PP, p.Replicas)
+	if !p.NoExport.IsZero() { // a replica across instances: a Ray cluster gpuplan does not export
+		split += " " + RayMark
+	}
 	gpus := fmt.Sprintf("%d×%s", p.GPUs, p.Offer.GPU.Key)
+	if p.Nodes > 1 && nodes { // the instances rented, as training's rows say them (OfferGPUsIn)
+		gpus += lang.Sprintf(" (%d nodes)", p.Nodes)
+	}
 	if p.FallbackFrom != "" { // the GPU cannot run the format asked for: what vLLM loads there
 		gpus += " ↺" + string(p.Serving.WeightFormat)
 	}
@@ -521,6 +540,10 @@ func serveRow(p *serve.Plan, cut func(string, int) string) []string {
 	return []string{provider, cut(typ, 26), cut(p.Offer.Region, 18), gpus, split,
 		model.FormatCount(float64(p.Memory.KVTokens)), ttft, tpot, tps, USD(p.USDPerHour), usdOut}
 }
+
+// RayMark marks a split whose replica spans instances (serve.Plan.NoExport):
+// vLLM runs it on a Ray cluster, which gpuplan's export does not write.
+const RayMark = "§"
 
 // SlowMark marks a TPOT slower than people read (serve.ReadingTPOTMs).
 const SlowMark = "‡"
@@ -566,7 +589,7 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 	var misses []*serve.Plan
 	var overlays overlayPrices
 	var marked []bool
-	fallback, slow := false, false
+	fallback, slow, ray := false, false, false
 	borderline, sure := 0, 0
 	for i := range plans {
 		p := &plans[i]
@@ -583,9 +606,10 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 			}
 			in := p.Offer.Instance
 			marked = append(marked, in != nil && overlays.add(p.Offer.Provenance()))
-			rows = append(rows, serveRow(p, r.Cut))
+			rows = append(rows, serveRow(lang, p, r.Cut, true))
 			fallback = fallback || p.FallbackFrom != ""
 			slow = slow || p.SlowerThanReading()
+			ray = ray || !p.NoExport.IsZero()
 		}
 	}
 	markPrices(rows, 9, marked)
@@ -609,6 +633,9 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 	if slow {
 		line("%s", st.Warn.Render(lang.Sprintf("%s TPOT slower than people read: above %.0f ms per token (238 words a minute, Brysbaert 2019, at 0.75 words per token)", SlowMark, serve.ReadingTPOTMs)))
 	}
+	if ray {
+		line("%s", st.Warn.Render(lang.Sprintf("%s one replica spans instances (--allow-multi-node): vLLM runs it on a Ray cluster, which gpuplan does not export (export refuses it)", RayMark)))
+	}
 	if borderline > 0 {
 		line("%s", st.Warn.Render(lang.Sprintf("~ borderline (%d %s): meets the targets at the estimate, not across its 90%% range (serving calibration); ranked after the offers that meet them with their range",
 			borderline, lang.T(marketPlural(borderline, "offer", "offers")))))
@@ -623,6 +650,9 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 		writeServeBest(&b, lang, st, &plans[i], cmp.Or(hoursPerMonth, model.HoursPerMonth))
 		if bl := plans[i].Borderline; !bl.IsZero() {
 			line("%s", st.Warn.Render(lang.Sprintf("  borderline: %s", lang.Message(bl))))
+		}
+		if ne := plans[i].NoExport; !ne.IsZero() {
+			line("%s", st.Warn.Render(lang.Sprintf("  not exported: %s", lang.Message(ne))))
 		}
 	}
 	if len(misses) > 0 {
