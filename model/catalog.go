@@ -60,6 +60,12 @@ func (g *GPU) MemoryBytes() float64 {
 // Non-NVIDIA GPUs (empty capability) are treated by architecture name in
 // Supports.
 func (g *GPU) CCAtLeast(major, minor int) bool {
+	// "8.0": one digit each side, as every catalog GPU has it, read
+	// without strconv (asked for each offer's warnings, ~1,100 a ranking).
+	if c := g.ComputeCapability; len(c) == 3 && c[1] == '.' && isDigit(c[0]) && isDigit(c[2]) {
+		ma, mi := int(c[0]-'0'), int(c[2]-'0')
+		return ma > major || ma == major && mi >= minor
+	}
 	a, b, ok := strings.Cut(g.ComputeCapability, ".")
 	ma, err1 := strconv.Atoi(a)
 	mi, err2 := strconv.Atoi(b)
@@ -68,6 +74,8 @@ func (g *GPU) CCAtLeast(major, minor int) bool {
 	}
 	return ma > major || ma == major && mi >= minor
 }
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // Supports reports whether the GPU runs p natively, and if not, what the
 // frameworks fall back to. bf16 and tf32 need compute capability ≥ 8.0
@@ -458,7 +466,7 @@ type Discount struct {
 // HeldFor reports whether the guards held the reserved price d gives
 // instanceType in region (Discount.Held).
 func (d *Discount) HeldFor(instanceType, region string) bool {
-	return d != nil && d.Held[instanceType+" "+region]
+	return d != nil && len(d.Held) > 0 && d.Held[instanceType+" "+region]
 }
 
 // Applies reports whether d covers an instance type.
@@ -592,10 +600,23 @@ func (r *Redefinition) Warning() Message {
 // c.TrustOverlays. Non-USD prices need a rate in rates (USD per unit of the
 // currency).
 func (c *Catalog) Price(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) (float64, bool) {
-	if !in.Offered() || !c.TrustOverlays && (HeldAt(in, r, rates) || c.DiscountFor(in, p).HeldFor(in.Type, r.Region)) {
+	if !in.Offered() {
 		return 0, false
 	}
-	return c.ListPrice(in, r, p, rates)
+	// The discount is looked for once, for the held check and the price
+	// (a walk of c.Discounts for a reserved mode; recommend --json prices
+	// both terms for each of ~1,100 offers, decide.CommitmentPricesFor).
+	return c.priceWith(in, r, p, rates, c.DiscountFor(in, p))
+}
+
+// priceWith is Price with d, in's discount for p (DiscountFor), which a
+// scan of in's regions looks for once, not at each region's price (a
+// reserved ranking walked c.Discounts at each of ~2,700 prices).
+func (c *Catalog) priceWith(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64, d *Discount) (float64, bool) {
+	if !in.Offered() || !c.TrustOverlays && (HeldAt(in, r, rates) || d.HeldFor(in.Type, r.Region)) {
+		return 0, false
+	}
+	return listPrice(in, r, p, rates, d)
 }
 
 // DiscountFor returns the discount ListPrice applies to in's reserved
@@ -655,6 +676,11 @@ func (c *Catalog) ConvertedHeld(rates map[string]float64) ConvertedHeld {
 // ListPrice is Price without the retirement rule: what a retired type
 // cost, for listings that show it marked (catalog instances --all).
 func (c *Catalog) ListPrice(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) (float64, bool) {
+	return listPrice(in, r, p, rates, c.DiscountFor(in, p))
+}
+
+// listPrice is ListPrice with in's discount for p, d (Catalog.DiscountFor).
+func listPrice(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64, d *Discount) (float64, bool) {
 	fx := 1.0
 	if cur := in.PriceCurrency(); cur != "USD" {
 		if fx = rates[cur]; !(fx > 0) {
@@ -669,7 +695,7 @@ func (c *Catalog) ListPrice(in *Instance, r *RegionPrice, p Pricing, rates map[s
 		if r.OnDemandUSD <= 0 {
 			return 0, false
 		}
-		if d := c.DiscountFor(in, p); d != nil {
+		if d != nil {
 			return r.OnDemandUSD * (1 - d.Fraction) * fx, true
 		}
 		return 0, false

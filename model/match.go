@@ -1027,12 +1027,13 @@ func (m *matcher) scanInstance(in *Instance, sc *offerScan, best map[offerGroup]
 		reason Message
 		sized  int
 	)
+	disc := m.cat.DiscountFor(in, q.Pricing) // a reserved mode's, once for all regions (nil otherwise)
 	for j := range in.Prices {
 		rp := &in.Prices[j]
 		if !m.regions.Match(in.Provider, rp.Region) {
 			continue
 		}
-		unit, ok := m.cat.Price(in, rp, q.Pricing, q.ExchangeRates)
+		unit, ok := m.cat.priceWith(in, rp, q.Pricing, q.ExchangeRates, disc)
 		if !ok {
 			continue // no price in this mode here: not an offer
 		}

@@ -14,6 +14,10 @@ func (o *Offer) PriceAsOf() string {
 	return asOf
 }
 
+// PriceProvenance is Provenance and PriceAsOf at once: the source,
+// origin and as_of of the offer's price.
+func (o *Offer) PriceProvenance() (source, origin, asOf string) { return o.priceProvenance() }
+
 func (o *Offer) priceProvenance() (source, origin, asOf string) {
 	if d := o.Discount; d != nil && FromOverlay(d.Origin) { // a reserved price off an overlay's discount is the overlay's
 		return d.Source, d.Origin, d.AsOf

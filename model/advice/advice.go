@@ -180,6 +180,28 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 				try(model.Msg("shard with ZeRO-3 or FSDP over %d GPUs (micro-batch %d per GPU: a global batch of %d)", shard.GPUs, shard.MicroBatch, shard.GlobalBatch()), shard)
 			}
 		}
+		// A job already split with tensor parallelism: a larger degree
+		// over its own GPUs (one node's NVLink domain at most, 8 GPUs,
+		// where Megatron-LM runs it: Narayanan et al. 2021, §3.2), the
+		// accumulation raised to keep the global batch (fewer
+		// data-parallel replicas), the smallest that fits, else the
+		// largest tried; it names the flag, as serving's split hint does.
+		if w.TP > 1 && w.Model.HasShape() {
+			for n := 2 * w.TP; n <= 8 && n <= w.GPUs && w.GPUs%n == 0 && w.Model.Heads%n == 0; n *= 2 {
+				v = w
+				v.TP = n
+				v.GradAccum = w.GradAccum * n / w.TP
+				e, err := model.Compute(v, nil)
+				if err != nil {
+					break
+				}
+				last := 2*n > 8 || 2*n > w.GPUs || w.GPUs%(2*n) != 0 || w.Model.Heads%(2*n) != 0
+				if e.Memory.Total() <= capBytes || last {
+					try(model.Msg("tensor parallelism over %d GPUs (--tp %d) with gradient accumulation %d (same global batch)", n, n, v.GradAccum), v)
+					break
+				}
+			}
+		}
 		// LoRA or QLoRA instead of the task asked are not advice: they
 		// train another model (issue 31: advice keeps the job).
 		if w.MicroBatch > 1 {

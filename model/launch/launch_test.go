@@ -503,8 +503,9 @@ func TestServeRefusesWhatItCannotWrite(t *testing.T) {
 	}
 }
 
-// TestServeVoltaNote: a serving file for a Volta GPU says to pin a CUDA 12
-// vLLM (CUDA 13.0 dropped Volta); an H100's does not.
+// TestServeVoltaNote: a serving file for a Volta GPU says its vLLM install is
+// unpinned and to pin a CUDA 12 vLLM (CUDA 13.0 dropped Volta), and the
+// SkyPilot setup says it above its pip install; an H100's says neither.
 func TestServeVoltaNote(t *testing.T) {
 	cat := testCatalog()
 	in := cat.Instances[2]
@@ -529,8 +530,21 @@ func TestServeVoltaNote(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := strings.Contains(string(out), "CUDA 13.0 dropped Maxwell, Pascal and Volta"); got != tt.note {
+		if got := strings.Contains(string(out), "CUDA 13.0 dropped Maxwell, Pascal and Volta; this file installs vLLM unpinned"); got != tt.note {
 			t.Errorf("%s: CUDA 12 note %v, want %v:\n%s", tt.gpu.Key, got, tt.note, out)
+		}
+		// SkyPilot's setup installs vLLM unpinned, as every format does:
+		// on Volta it says so where it installs, never reading as pinned.
+		sky, err := s.Render(launch.FormatSkyPilot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		setup := "setup: |\n  set -e\n  pip install vllm\n"
+		if tt.note {
+			setup = "setup: |\n  set -e\n  # unpinned: pin a vLLM release built for CUDA 12.x here (see the note at the top of the file)\n  pip install vllm\n"
+		}
+		if !strings.Contains(string(sky), setup) {
+			t.Errorf("%s: SkyPilot setup is not %q:\n%s", tt.gpu.Key, setup, sky)
 		}
 	}
 }

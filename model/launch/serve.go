@@ -322,7 +322,11 @@ func (s *Serve) HeaderLines() []string {
 		lines = append(lines, "note: "+model.ArmHostWarning)
 	}
 	if s.LastCUDA != "" {
-		lines = append(lines, fmt.Sprintf("note: %s needs a CUDA %s build of vLLM: CUDA 13.0 dropped Maxwell, Pascal and Volta, and the vllm/vllm-openai image and pip wheel may be built for CUDA 13; pin a CUDA 12 release", s.Accelerator, s.LastCUDA))
+		// gpuplan pins no vLLM release (no format does: pip install vllm,
+		// the image's tag): the note says the install is unpinned and
+		// what to pin, and SkyPilot's setup repeats it where it installs
+		// (vllmInstall), rather than read as pinned.
+		lines = append(lines, fmt.Sprintf("note: %s needs a CUDA %s build of vLLM: CUDA 13.0 dropped Maxwell, Pascal and Volta; this file installs vLLM unpinned (pip install vllm, or the image's tag), and the newest wheel and vllm/vllm-openai image may be built for CUDA 13: pin a vLLM release built for CUDA 12 before launch", s.Accelerator, s.LastCUDA))
 	}
 	switch s.Serving.WeightFormat {
 	case serve.WeightAWQ, serve.WeightGPTQ, serve.WeightInt8:
@@ -423,7 +427,7 @@ func (s *Serve) SkyPilot() ([]byte, error) {
 		return nil, model.Errorf(ErrPlan, "%s; pick another instance type or format", why)
 	}
 	run := []string{"set -e", hfHomeExport, continued(s.words(), "  ")}
-	setup := "set -e\npip install vllm\n"
+	setup := "set -e\n" + s.vllmInstall()
 	if s.ROCm { // PyPI's vllm is CUDA's: run vLLM's ROCm image on the node
 		setup = "set -e\ndocker pull " + shellQuote(s.Image) + "\n"
 		run = []string{"set -e", "mkdir -p \"$HOME/.cache/huggingface\"", continued(s.dockerWords(), "  ")}
@@ -452,6 +456,17 @@ func (s *Serve) SkyPilot() ([]byte, error) {
 		kv{"run", str(strings.Join(run, "\n") + "\n")},
 	)
 	return encodeYAML(append(s.HeaderLines(), "launch: sky serve up -n "+s.Name+" --secret HF_TOKEN <this file>"), doc)
+}
+
+// vllmInstall is the setup's install of vLLM from PyPI: unpinned, the
+// newest release; on a GPU whose last CUDA line is 12 (LastCUDA) a
+// comment above it says to pin a CUDA 12 build there, as the header note
+// does, so the line is not read as pinned.
+func (s *Serve) vllmInstall() string {
+	if s.LastCUDA != "" {
+		return "# unpinned: pin a vLLM release built for CUDA " + s.LastCUDA + " here (see the note at the top of the file)\npip install vllm\n"
+	}
+	return "pip install vllm\n"
 }
 
 // Kubernetes returns an apps/v1 Deployment of Replicas pods, each one vLLM

@@ -230,6 +230,9 @@ func PlanOnNodes(a *model.Architecture, s Serving, o Offer, n int) (Plan, error)
 		held.Nodes = max(n, 1)
 	}
 	p, err := PlanServing(a, held, o)
+	if err == nil && !p.Fits && p.Memory.TotalBytes > 0 && (s.TP > 0 || s.PP > 1) {
+		p.Would = splitThatFits(a, held, o, max(n, 1))
+	}
 	if err != nil || held.Nodes == 0 || !p.Fits || p.Meets {
 		return p, err
 	}
@@ -248,6 +251,31 @@ func PlanOnNodes(a *model.Architecture, s Serving, o Offer, n int) (Plan, error)
 		}
 	}
 	return p, nil
+}
+
+// splitThatFits names the split of the same GPUs (n nodes of o, as held)
+// that holds the model when the one the user pinned (--tp, --pp) does
+// not: the plan PlanServing picks with TP left to it, then with PP left to
+// it too, as recommend would choose on these GPUs, and its flags, so the
+// run can be repeated with them ("--tp 4 --pp 1 fits these 4 GPUs"). When
+// no split of them holds the model, it says so: more GPUs, a larger GPU or
+// smaller weights are what help. A new user's walk: Llama 3.1 70B at
+// --gpus 4 --tp 2 on L40S said "does not fit" and nothing of TP 4.
+func splitThatFits(a *model.Architecture, held Serving, o Offer, n int) model.Message {
+	gpus := n * o.GPUsPerNode
+	tries := []Serving{held}
+	tries[0].TP = 0
+	if held.PP > 1 || n > 1 {
+		t := tries[0]
+		t.PP = 0
+		tries = append(tries, t)
+	}
+	for _, t := range tries {
+		if q, err := PlanServing(a, t, o); err == nil && q.Fits {
+			return model.Msg("--tp %d --pp %d fits these %d GPUs (as recommend would split them)", q.TP, q.PP, gpus)
+		}
+	}
+	return model.Msg("no --tp or --pp split of these %d GPUs holds the model: more GPUs (--gpus), a GPU with more memory or smaller weights (--weight-format) would", gpus)
 }
 
 // GPUOffer is a node of n GPUs of g with no instance type, price or

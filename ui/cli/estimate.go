@@ -40,6 +40,7 @@ when it does not. Every formula is listed under Assumptions.`,
 				if err != nil {
 					return err
 				}
+				sl.warnings = append(sl.warnings, unusedEpochs(cmd.Flags(), &sl.w, true)...)
 				return runServeEstimate(cmd, env, sl, &wf, asJSON)
 			case serving:
 				printWarningsIn(env.lang, env.Stderr, []model.Message{model.Msg("without --gpu this is the batch estimate; give --gpu NAME for vLLM's serving layout (KV capacity, concurrent sequences, TTFT/TPOT, tokens/s)")})
@@ -48,6 +49,7 @@ when it does not. Every formula is listed under Assumptions.`,
 			if err != nil {
 				return err
 			}
+			warnings = append(warnings, unusedEpochs(cmd.Flags(), &w, false)...)
 			var gpu *model.GPU
 			switch {
 			case wf.gpu != "":
@@ -88,6 +90,10 @@ when it does not. Every formula is listed under Assumptions.`,
 			if err != nil {
 				return err
 			}
+			var strategyNote model.Message
+			if file.phase == nil && !file.req.NamesStrategy() {
+				e, strategyNote = openStrategy(w, e, gpu)
+			}
 			var fit *advice.Fit
 			if gpu != nil {
 				f := advice.CheckFit(&e, gpu)
@@ -96,6 +102,9 @@ when it does not. Every formula is listed under Assumptions.`,
 			probeText, probeJSON, pw := estimateProbe(env, cat, &e) // the user's kept probes close to it
 			warnings = append(warnings, pw...)
 			printWarningsIn(env.lang, env.Stderr, warnings)
+			if !strategyNote.IsZero() {
+				notef(env.lang, env.Stderr, strategyNote)
+			}
 			if output, err = outputFormat(cmd, asJSON, output); err != nil {
 				return err
 			}
@@ -119,4 +128,40 @@ when it does not. Every formula is listed under Assumptions.`,
 	addOutputFlag(cmd, &output, outTable, outJSON)
 	cmd.Flags().SortFlags = false
 	return cmd
+}
+
+// openStrategy is the layout estimate takes for w's training on several
+// data-parallel GPUs (e its estimate on gpu, nil for none) when no
+// strategy is named (no --strategy, no strategy in the file), and the
+// note that says so. With a GPU it is
+// recommend's and export's rule (model.Query.KeepStrategy unset: the
+// matcher tries DDP, then FSDP over the same GPUs): FSDP where DDP does
+// not fit that GPU and FSDP does; else DDP, and when neither fits the
+// note says FSDP's need too. Without a GPU nothing says what fits: DDP,
+// the default (Workload.Defaults), and the note says it was assumed and
+// how to change it. A plan's phase is left as gpuplan plan estimates it
+// (plan.OnOfferGPUs: DDP) and the caller does not call this for one.
+func openStrategy(w model.Workload, e model.Estimate, gpu *model.GPU) (model.Estimate, model.Message) {
+	if d := e.Workload; !d.Task.Training() || d.Strategy != model.DDP || d.GPUs/max(d.TP, 1) < 2 {
+		return e, model.Message{}
+	}
+	if gpu == nil {
+		return e, model.Msg("no --strategy: %v estimated as DDP, each holding the whole model; --strategy fsdp shards it, and with --gpu NAME estimate takes FSDP where DDP does not fit, as recommend does", model.CountMsg(w.GPUs, "GPU"))
+	}
+	ddp := advice.CheckFit(&e, gpu)
+	if ddp.Fits || !ddp.Refused.IsZero() {
+		return e, model.Message{}
+	}
+	v := w
+	v.Strategy = model.FSDP
+	s, err := model.Compute(v, gpu)
+	if err != nil {
+		return e, model.Msg("no --strategy: estimated as DDP, which does not fit %s; --strategy fsdp shards the model", gpu.Name)
+	}
+	if fsdp := advice.CheckFit(&s, gpu); !fsdp.Fits {
+		return e, model.Msg("no --strategy: estimated as DDP; FSDP over the same %v at this batch needs %.1f GiB per GPU and does not fit %s either (%.1f GiB usable); the fit advice says what does",
+			model.CountMsg(w.GPUs, "GPU"), s.ResidentNeed()/model.GiB, gpu.Name, fsdp.UsableBytes/model.GiB)
+	}
+	return s, model.Msg("no --strategy: DDP needs %.1f GiB per GPU, more than the %.1f GiB usable on %s; estimated as FSDP over the same %v, as recommend takes it (--strategy ddp keeps DDP)",
+		e.ResidentNeed()/model.GiB, ddp.UsableBytes/model.GiB, gpu.Name, model.CountMsg(w.GPUs, "GPU"))
 }

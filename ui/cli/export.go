@@ -144,6 +144,9 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if ef.json && ef.output == "-" {
 		return usage(model.Msg("--json prints a summary on stdout, where -o - would write the file: give -o FILE"))
 	}
+	if err := checkOutputPath(ef.output); err != nil {
+		return err
+	}
 	cat, warnings, err := env.LoadCatalog(overlays)
 	if err != nil {
 		return err

@@ -145,6 +145,21 @@ func memberKeys(indent []byte, names []string) []string {
 	return keys
 }
 
+// keySet is memberKeys of one object's names at one indentation, made
+// at the first object and again when the indentation changes.
+type keySet struct {
+	keys   []string
+	indent int
+}
+
+// at returns the keys of names at indent.
+func (s *keySet) at(indent []byte, names []string) []string {
+	if s.keys == nil || s.indent != len(indent) {
+		s.keys, s.indent = memberKeys(indent, names), len(indent)
+	}
+	return s.keys
+}
+
 // key starts a member from memberKeys.
 func (o *jsonOut) key(k string) {
 	o.b = append(o.b, k...)

@@ -152,7 +152,7 @@ func fillRow(v reflect.Value, seed int) {
 				k++
 			}
 			f.SetString(strs[k%len(strs)])
-		case reflect.Int:
+		case reflect.Int, reflect.Int64:
 			f.SetInt(int64([]int{0, 1, 8, -2, 1 << 40}[k%5]))
 		case reflect.Float64:
 			f.SetFloat(floats[k%len(floats)])

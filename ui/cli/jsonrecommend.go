@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -12,7 +13,6 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/gpuplan/gpuplan/model/advice"
 	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -32,7 +32,7 @@ func writeRecommendJSON(w io.Writer, j *report.RecommendJSON, probes []report.Pr
 	// on top would be 64 KB more of fresh pages and a copy.
 	o := jsonOut{w: w, b: make([]byte, 0, 72<<10)}
 	o.begin('{')
-	o.value("estimate", j.Estimate)
+	o.member("estimate", j.Estimate, func(w *jsonOut) { w.estimateJSON(&j.Estimate) })
 	o.str("sort", j.Sort)
 	if err := o.list("offers", j.Offers == nil && !j.Streamed(), func() error {
 		return o.offers(j)
@@ -40,18 +40,29 @@ func writeRecommendJSON(w io.Writer, j *report.RecommendJSON, probes []report.Pr
 		return err
 	}
 	j.EndOffers()
-	o.value("rejected", j.Rejected)
+	o.member("rejected", j.Rejected, func(w *jsonOut) {
+		if j.Rejected == nil {
+			w.raw("null")
+			return
+		}
+		w.begin('[')
+		for i := range j.Rejected {
+			w.elem()
+			w.rejectionJSON(&j.Rejected[i])
+		}
+		w.end(']')
+	})
 	if j.RiskyAhead != nil {
-		o.value("risky_ahead", j.RiskyAhead)
+		o.member("risky_ahead", j.RiskyAhead, func(w *jsonOut) { w.riskyAheadJSON(j.RiskyAhead) })
 	}
 	if j.Assumptions != nil {
-		o.value("spot_assumptions", j.Assumptions)
+		o.member("spot_assumptions", j.Assumptions, func(w *jsonOut) { w.assumptionsJSON(j.Assumptions) })
 	}
 	if len(j.Pareto) != 0 {
 		o.value("pareto", j.Pareto)
 	}
 	if j.Savings != nil {
-		o.value("savings", j.Savings)
+		o.member("savings", j.Savings, func(w *jsonOut) { w.savingsJSON(j.Savings) })
 	}
 	if len(j.Answers) != 0 {
 		o.value("answers", j.Answers)
@@ -68,32 +79,6 @@ func writeRecommendJSON(w io.Writer, j *report.RecommendJSON, probes []report.Pr
 	return o.err
 }
 
-// warmJSONTypes marshals, to nothing, a zero value of each type of
-// recommend's document that writeRecommendJSON leaves to the encoder (the
-// workload's estimate; the GPU fit and time members it may lack; the
-// near misses, spot assumptions, savings), so that go-json-experiment
-// builds their encoders (cached per type) on the machine's other core
-// while this one loads the catalog and ranks: EstimateJSON's type tree
-// took ~0.45 ms on first use. A zero value reaches every member but
-// those behind a pointer or in a slice, which wait for a value that has
-// them (warmJSON). Started as recommend --json starts, before the
-// catalog is loaded (and not after the workload's estimate, as before),
-// its work is done before the ranking's second goroutine (model's
-// splitScan) needs the core. The bytes written later do not depend on it.
-func warmJSONTypes() {
-	for _, v := range []any{report.EstimateJSON{}, report.FitJSON{}, report.TimeJSON{}, []report.RejectionJSON{{}},
-		report.AssumptionsJSON{}, report.SavingsJSON{Changes: []advice.Saving{{}}}} {
-		_ = jsonv2.MarshalWrite(io.Discard, v, jsonIndentOpts)
-	}
-}
-
-// warmJSON marshals est (the workload's estimate as NewRecommendJSON
-// builds it) to nothing, for the encoders of its members that a zero
-// value does not reach (warmJSONTypes).
-func warmJSON(est report.EstimateJSON) {
-	_ = jsonv2.MarshalWrite(io.Discard, est, jsonIndentOpts)
-}
-
 // jsonOut appends an indented JSON document as encoding/json's
 // Encoder.SetIndent("", "  ") lays it out, flushing to w as it grows.
 type jsonOut struct {
@@ -107,6 +92,8 @@ type jsonOut struct {
 	// of rowKeysIndent bytes.
 	rowKeys       []string
 	rowKeysIndent int
+	// offerKeys and breakEvenKeys are offer's and breakEven's.
+	offerKeys, breakEvenKeys keySet
 
 	// plain are the last long strings strValue found plain (nothing to
 	// escape), next the one to replace (plainStrings).
@@ -249,20 +236,9 @@ func (o *jsonOut) quoteSlow(s string) {
 	o.b = append(o.b, q...)
 }
 
-func (o *jsonOut) int(n string, v int) {
-	o.name(n)
-	o.b = strconv.AppendInt(o.b, int64(v), 10)
-}
-
-// float appends v as encoding/json's float64 encoder does (its
+// floatValue appends v as encoding/json's float64 encoder does (its
 // floatEncoder.encode: %f between 1e-6 and 1e21, else %e with the
 // exponent's leading zero dropped); NaN and ±Inf are its error.
-func (o *jsonOut) float(n string, v float64) {
-	o.name(n)
-	o.floatValue(v)
-}
-
-// floatValue appends v as encoding/json writes a float64.
 func (o *jsonOut) floatValue(v float64) {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		if o.err == nil {
@@ -358,20 +334,6 @@ func (o *jsonOut) floatPtrValue(v *float64) {
 	o.floatValue(*v)
 }
 
-// floatOmit appends member n unless v is nil (a *float64 with omitempty).
-func (o *jsonOut) floatOmit(n string, v *float64) {
-	if v != nil {
-		o.float(n, *v)
-	}
-}
-
-// intOmit appends member n unless v is 0 (an int with omitempty).
-func (o *jsonOut) intOmit(n string, v int) {
-	if v != 0 {
-		o.int(n, v)
-	}
-}
-
 // list appends member n, an array whose elements each appends (each
 // starting with elem), or null; its error is each's.
 func (o *jsonOut) list(n string, null bool, each func() error) error {
@@ -407,6 +369,25 @@ func (o *jsonOut) strsValue(v []string) {
 	o.end(']')
 }
 
+// member appends member n as write writes it (jsondoc.go), into a buffer
+// of its own at this depth; should write fail (a figure that is not a
+// finite number), v goes through the encoder instead (value), whose
+// error the command reports as before.
+func (o *jsonOut) member(n string, v any, write func(w *jsonOut)) {
+	if o.err != nil {
+		return
+	}
+	w := jsonOut{indent: slices.Clone(o.indent), plain: o.plain, next: o.next}
+	write(&w)
+	if w.err != nil {
+		o.value(n, v)
+		return
+	}
+	o.name(n)
+	o.b = append(o.b, w.b...)
+	o.plain, o.next = w.plain, w.next
+}
+
 // value appends v through writeJSONStream's encoder, indented to this
 // depth.
 func (o *jsonOut) value(n string, v any) {
@@ -424,46 +405,70 @@ func (o *jsonOut) value(n string, v any) {
 
 // offer appends one offer as an object, its members in OfferJSON's order
 // with its omitempty (report.OfferJSON.MarshalJSONTo is the same for the
-// token encoder).
+// token encoder). Member starts come from offerNames' keys (memberKeys),
+// one append each: ~1,100 offers of ~27 members are most of recommend's
+// document, and each member started as five appends (elem, name).
 func (o *jsonOut) offer(of *report.OfferJSON) {
 	o.begin('{')
-	o.str("provider", of.Provider)
-	o.str("instance_type", of.InstanceType)
-	o.str("region", of.Region)
-	o.str("gpu", of.GPU)
-	o.int("gpu_count", of.GPUCount)
-	o.int("gpus_per_instance", of.GPUsPerInstance)
-	o.int("instances", of.Instances)
-	o.str("strategy", of.Strategy)
-	o.float("gpu_memory_gib", of.GPUMemoryGiB)
-	o.float("vram_need_gib", of.VRAMNeedGiB)
-	o.float("vram_headroom_pct", of.VRAMHeadroomPct)
-	o.str("verdict", of.Verdict)
-	o.floatOmit("oom_chance", of.OOMChance)
-	o.floatOmit("deadline_miss_chance", of.DeadlineMissChance)
-	o.str("pricing", of.Pricing)
-	o.float("price_per_hour_usd", of.PricePerHourUSD)
-	o.float("monthly_cost_usd", of.MonthlyCostUSD)
-	o.floatPtr("job_hours", of.JobHours)
-	o.floatPtr("job_cost_usd", of.JobCostUSD)
-	o.floatOmit("job_hours_low", of.JobHoursLow)
-	o.floatOmit("job_hours_high", of.JobHoursHigh)
-	o.floatOmit("job_cost_low_usd", of.JobCostLowUSD)
-	o.floatOmit("job_cost_high_usd", of.JobCostHighUSD)
-	o.strs("warnings", of.Warnings)
-	o.str("source", of.Source)
-	o.str("as_of", of.AsOf)
-	o.str("origin", of.Origin)
-	o.floatOmit("commitment_usd", of.CommitmentUSD)
-	o.floatOmit("on_demand_job_usd", of.OnDemandJobUSD)
-	o.intOmit("gpus_needed", of.GPUsNeeded)
-	o.intOmit("batch_size", of.BatchSize)
-	o.intOmit("grad_accum", of.GradAccum)
+	k := o.offerKeys.at(o.indent, offerNames[:])
+	o.key(k[0])
+	o.strValue(of.Provider)
+	o.key(k[1])
+	o.strValue(of.InstanceType)
+	o.key(k[2])
+	o.strValue(of.Region)
+	o.key(k[3])
+	o.strValue(of.GPU)
+	o.key(k[4])
+	o.b = strconv.AppendInt(o.b, int64(of.GPUCount), 10)
+	o.key(k[5])
+	o.b = strconv.AppendInt(o.b, int64(of.GPUsPerInstance), 10)
+	o.key(k[6])
+	o.b = strconv.AppendInt(o.b, int64(of.Instances), 10)
+	o.key(k[7])
+	o.strValue(of.Strategy)
+	o.key(k[8])
+	o.floatValue(of.GPUMemoryGiB)
+	o.key(k[9])
+	o.floatValue(of.VRAMNeedGiB)
+	o.key(k[10])
+	o.floatValue(of.VRAMHeadroomPct)
+	o.key(k[11])
+	o.strValue(of.Verdict)
+	o.floatKeyOmit(k[12], of.OOMChance)
+	o.floatKeyOmit(k[13], of.DeadlineMissChance)
+	o.key(k[14])
+	o.strValue(of.Pricing)
+	o.key(k[15])
+	o.floatValue(of.PricePerHourUSD)
+	o.key(k[16])
+	o.floatValue(of.MonthlyCostUSD)
+	o.key(k[17])
+	o.floatPtrValue(of.JobHours)
+	o.key(k[18])
+	o.floatPtrValue(of.JobCostUSD)
+	o.floatKeyOmit(k[19], of.JobHoursLow)
+	o.floatKeyOmit(k[20], of.JobHoursHigh)
+	o.floatKeyOmit(k[21], of.JobCostLowUSD)
+	o.floatKeyOmit(k[22], of.JobCostHighUSD)
+	o.key(k[23])
+	o.strsValue(of.Warnings)
+	o.key(k[24])
+	o.strValue(of.Source)
+	o.key(k[25])
+	o.strValue(of.AsOf)
+	o.key(k[26])
+	o.strValue(of.Origin)
+	o.floatKeyOmit(k[27], of.CommitmentUSD)
+	o.floatKeyOmit(k[28], of.OnDemandJobUSD)
+	o.intKeyOmit(k[29], of.GPUsNeeded)
+	o.intKeyOmit(k[30], of.BatchSize)
+	o.intKeyOmit(k[31], of.GradAccum)
 	if of.Spot != nil {
 		o.value("spot", of.Spot)
 	}
 	if len(of.Commitment) != 0 {
-		o.name("commitment")
+		o.key(k[33])
 		o.begin('[')
 		for i := range of.Commitment {
 			o.elem()
@@ -474,23 +479,72 @@ func (o *jsonOut) offer(of *report.OfferJSON) {
 	o.end('}')
 }
 
+// offerNames are OfferJSON's members in order (offer writes them by
+// index; spot, 32, goes through the encoder).
+var offerNames = [...]string{
+	"provider", "instance_type", "region", "gpu", "gpu_count", "gpus_per_instance", "instances",
+	"strategy", "gpu_memory_gib", "vram_need_gib", "vram_headroom_pct", "verdict", "oom_chance",
+	"deadline_miss_chance", "pricing", "price_per_hour_usd", "monthly_cost_usd", "job_hours",
+	"job_cost_usd", "job_hours_low", "job_hours_high", "job_cost_low_usd", "job_cost_high_usd",
+	"warnings", "source", "as_of", "origin", "commitment_usd", "on_demand_job_usd", "gpus_needed",
+	"batch_size", "grad_accum", "spot", "commitment",
+}
+
 // breakEven appends a reserved term's break-even (decide.BreakEven, its
 // members in order), which ~140 of the embedded catalog's offers carry.
 func (o *jsonOut) breakEven(b *decide.BreakEven) {
 	o.begin('{')
-	o.str("term", string(b.Term))
-	o.float("usd_per_hour", b.USDPerHour)
-	o.float("monthly_usd", b.MonthlyUSD)
-	o.float("term_usd", b.TermUSD)
-	o.float("break_even_vs_on_demand_hours_per_month", b.VsOnDemandHoursPerMonth)
-	o.float("break_even_vs_spot_hours_per_month", b.VsSpotHoursPerMonth)
-	o.float("used_hours_per_month", b.UsedHoursPerMonth)
-	o.float("on_demand_monthly_usd", b.OnDemandMonthlyUSD)
-	o.float("spot_monthly_usd", b.SpotMonthlyUSD)
-	o.bool("beats_on_demand", b.BeatsOnDemand)
-	o.bool("beats_spot", b.BeatsSpot)
-	o.float("effective_usd_per_used_hour", b.EffectiveUSDPerUsedHour)
+	k := o.breakEvenKeys.at(o.indent, breakEvenNames[:])
+	o.key(k[0])
+	o.strValue(string(b.Term))
+	o.key(k[1])
+	o.floatValue(b.USDPerHour)
+	o.key(k[2])
+	o.floatValue(b.MonthlyUSD)
+	o.key(k[3])
+	o.floatValue(b.TermUSD)
+	o.key(k[4])
+	o.floatValue(b.VsOnDemandHoursPerMonth)
+	o.key(k[5])
+	o.floatValue(b.VsSpotHoursPerMonth)
+	o.key(k[6])
+	o.floatValue(b.UsedHoursPerMonth)
+	o.key(k[7])
+	o.floatValue(b.OnDemandMonthlyUSD)
+	o.key(k[8])
+	o.floatValue(b.SpotMonthlyUSD)
+	o.key(k[9])
+	o.b = strconv.AppendBool(o.b, b.BeatsOnDemand)
+	o.key(k[10])
+	o.b = strconv.AppendBool(o.b, b.BeatsSpot)
+	o.key(k[11])
+	o.floatValue(b.EffectiveUSDPerUsedHour)
 	o.end('}')
+}
+
+// breakEvenNames are decide.BreakEven's members in order.
+var breakEvenNames = [...]string{
+	"term", "usd_per_hour", "monthly_usd", "term_usd", "break_even_vs_on_demand_hours_per_month",
+	"break_even_vs_spot_hours_per_month", "used_hours_per_month", "on_demand_monthly_usd",
+	"spot_monthly_usd", "beats_on_demand", "beats_spot", "effective_usd_per_used_hour",
+}
+
+// floatKeyOmit appends the member keyed k unless v is nil (a *float64
+// with omitempty).
+func (o *jsonOut) floatKeyOmit(k string, v *float64) {
+	if v != nil {
+		o.key(k)
+		o.floatValue(*v)
+	}
+}
+
+// intKeyOmit appends the member keyed k unless v is 0 (an int with
+// omitempty).
+func (o *jsonOut) intKeyOmit(k string, v int) {
+	if v != 0 {
+		o.key(k)
+		o.b = strconv.AppendInt(o.b, int64(v), 10)
+	}
 }
 
 func (o *jsonOut) bool(n string, v bool) {

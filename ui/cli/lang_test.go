@@ -102,7 +102,8 @@ func cliAllowlist(t *testing.T) i18n.Allowlist {
 		table json csv markdown JSON CSV TOML YAML SkyPilot Kubernetes Kubeflow Trainer Training Operator NGC PEFT
 		MLP Transformer ZeRO-Offload safetensors RFC ISO ID GQA MQA
 		AWS Azure OCI Oracle GitHub InfiniBand EFA Elastic Fabric Adapter API URL S3
-		recomend modle x fr help lama h10 extra zzz foo xx
+		recomend modle x fr help lama h10 extra zzz foo xx n xff UTF
+		Megatron-LM
 		phase TiB on-demand reserved-1y reserved-3y cu skypilot Engine
 		nvlink nvswitch pcie efa infiniband infinity-fabric`) // catalog interconnect values, as the offers table prints them
 	return a
@@ -172,6 +173,15 @@ func TestChineseCLILeaksNoEnglish(t *testing.T) {
 			"--format", "skypilot", "--script", "train.py", "-o", filepath.Join(t.TempDir(), "task.yaml")}, 0},
 		{[]string{"export", "--model", "llama-3.1-8b", "--task", "qlora", "--instance", "aws/g6.xlarge", "--batch-size", "1", "--seq-len", "1024",
 			"--format", "docker", "-o", filepath.Join(t.TempDir(), "qlora.sh")}, 0},
+		{[]string{"estimate", "--model", "llama-3.1-8b", "--task", "finetune", "--gpus", "8", "--batch-size", "1", "--gpu", "h100-sxm"}, 0},
+		{[]string{"estimate", "--model", "llama-3.1-8b", "--task", "finetune", "--gpus", "8", "--gpu", "h100-sxm"}, 0},
+		{[]string{"estimate", "--model", "llama-3.1-8b", "--task", "finetune", "--gpus", "8", "--epochs", "2"}, 0},
+		{[]string{"estimate", "--model", "llama-3.1-8b", "--task", "inference", "--gpu", "h100-sxm", "--epochs", "2"}, 0},
+		{[]string{"probe", "export", "-o", filepath.Join(t.TempDir(), "a\nb.toml")}, 2},
+		{[]string{"probe", "export", "-o", filepath.Join(t.TempDir(), "a\xffb.toml")}, 2},
+		{[]string{"estimate", "--model", "llama-3.1-70b", "--task", "inference", "--gpus", "4", "--tp", "2", "--gpu", "l40s"}, 0},
+		{[]string{"estimate", "--model", "llama-3.1-70b", "--task", "inference", "--gpus", "2", "--tp", "2", "--gpu", "l40s"}, 0},
+		{[]string{"estimate", "--model", "llama-3.1-8b", "--task", "finetune", "--gpus", "4", "--tp", "2", "--batch-size", "1", "--strategy", "ddp", "--gpu", "h100-sxm"}, 0},
 		{[]string{"probe", "--help"}, 0},
 		{[]string{"probe", "compare", "testdata/probe/qlora-a10g.json"}, 0},
 		{[]string{"probe", "compare", "testdata/probe/serve-l40s.json"}, 0},

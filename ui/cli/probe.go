@@ -206,6 +206,9 @@ func newProbeExportCmd(env *Env, overlays *[]string) *cobra.Command {
   gpuplan probe export -o my-cases.toml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkOutputPath(output); err != nil {
+				return err
+			}
 			ps, err := probesOf(env)
 			if err != nil {
 				return err

@@ -253,15 +253,14 @@ hosts the framework cannot run on only when nothing else is left.`,
 				if err != nil {
 					return err
 				}
+				sl.warnings = append(sl.warnings, unusedEpochs(cmd.Flags(), &sl.w, true)...)
 				return runServeRecommend(cmd, env, sl, &wf, &qf, asJSON)
-			}
-			if asJSON || output == outJSON {
-				go warmJSONTypes() // on the other core while this one loads and ranks
 			}
 			cat, w, file, warnings, err := loadWorkload(cmd, env, *overlays, &wf, configPath)
 			if err != nil {
 				return err
 			}
+			warnings = append(warnings, unusedEpochs(cmd.Flags(), &w, false)...)
 			baseQuery := file.query() // as the configurator's, for the same request
 			q, err := qf.query(cmd.Flags(), cat, baseQuery.AutoGPUs, baseQuery)
 			if err != nil {
@@ -282,13 +281,8 @@ hosts the framework cannot run on only when nothing else is left.`,
 				return err
 			}
 			// Work that waits on nothing the ranking makes runs beside it,
-			// on the machine's other core: the spot rates decide reads,
-			// and the JSON encoders of the estimate's members that
-			// warmJSONTypes could not reach.
+			// on the machine's other core: the spot rates decide reads.
 			df.spot = startSpotRates(env.SpotRates)
-			if asJSON || output == outJSON {
-				go warmJSON(report.NewEstimateJSON(&base, nil))
-			}
 			stack.Grow() // the ranking goes 64 KB deep: one copy of the stack, not three
 			rec, err := model.Recommend(w, cat, q)
 			if err != nil {

@@ -108,21 +108,20 @@ func TestUpdateSummaryAndProgress(t *testing.T) {
 	}
 }
 
-// The success line of export names the -o path through termsafe: an
-// escape sequence or a newline in it is shown, never acted on.
-func TestExportSuccessLineSanitised(t *testing.T) {
+// An -o path with an escape sequence or a newline is refused before
+// anything is written (TestOutputPathControls): it would be created as
+// typed. The refusal names the path through termsafe, so the sequence is
+// shown, never acted on, and the line is one line.
+func TestExportControlPathRefusedSanitised(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "job\x1b]0;pwned\x07\nforged: wrote.yaml")
 	code, _, errs := runExportCLI(t, append(small, "--instance", "aws/g5.2xlarge", "--format", "skypilot", "-o", path)...)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
+	want := "gpuplan: -o " + dir + "/job\\x1b]0;pwned\\a\\nforged: wrote.yaml: the file name holds \\x1b, a control, bidirectional or invisible character; give a name without it\n"
+	if code != ExitUsage || errs != want {
+		t.Errorf("exit %d, stderr %q; want 2, %q", code, errs, want)
 	}
-	want := "gpuplan: wrote skypilot for aws/g5.2xlarge in us-east-1 (1 × A10G, on-demand) to " + dir + "/job\\x1b]0;pwned\\a\\nforged: wrote.yaml\n"
-	if first, _, _ := strings.Cut(errs, "\n"); first+"\n" != want {
-		t.Errorf("stderr %q, want first line %q", errs, want)
-	}
-	if _, err := os.Stat(path); err != nil {
-		t.Errorf("the file is not where asked: %v", err)
+	if _, err := os.Stat(path); err == nil {
+		t.Errorf("the file was written")
 	}
 }
 

@@ -74,7 +74,7 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value {
 			return enumValue[model.Optimizer]{&f.set.Optimizer, model.ParseOptimizer, model.Optimizers}
 		}},
-	{name: "strategy", key: "workload.strategy", usage: "single, ddp, fsdp, zero1, zero2 or zero3 (default single, ddp with several GPUs; recommend then also tries fsdp where data parallel does not fit, and keeps a strategy you name on every offer)",
+	{name: "strategy", key: "workload.strategy", usage: "single, ddp, fsdp, zero1, zero2 or zero3 (default single, ddp with several GPUs; recommend, and estimate with --gpu, then also try fsdp where data parallel does not fit, and keep a strategy you name)",
 		value: func(f *workloadFlags) pflag.Value {
 			return enumValue[model.Strategy]{&f.set.Strategy, model.ParseStrategy, model.Strategies}
 		}},
@@ -115,7 +115,7 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.Sequences} }},
 	{name: "gen-tokens", key: "workload.gen_tokens", usage: "inference: tokens generated per sequence; 1K is 1024, 1k 1000 (default 256, at most half the context)",
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.GenTokens} }},
-	{name: "mfu", key: "workload.mfu", usage: "model FLOPs utilisation 0–1 for time estimates (default: calibrated per family and precision)",
+	{name: "mfu", key: "workload.mfu", usage: "model FLOPs utilisation 0.01–1 for time estimates (default: calibrated per family and precision)",
 		check: fraction("0.4 means 40% of peak"), value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.MFU} }},
 	{name: "gpu", usage: "GPU for time and fit, e.g. a100-80gb (list: gpuplan catalog gpus)",
 		value: func(f *workloadFlags) pflag.Value { return stringValue{&f.gpu} }},
@@ -530,6 +530,29 @@ func ignoredFlags(fs *pflag.FlagSet, w *model.Workload) []model.Message {
 		}
 	}
 	return append(warnings, ignoredEstimatorFlags(fs, w)...)
+}
+
+// unusedEpochs warns when --epochs is given and no dataset size is
+// (flags or file): estimate and recommend read the epochs only for job
+// time and cost, which need the dataset, so they would take the flag and
+// print nothing of it, as --mfu without --gpu. Serving (vLLM's layout for
+// a load) reads no dataset at all: there the dataset flags are said
+// ignored too. export writes the epochs as the script's
+// --num_train_epochs and does not call this.
+func unusedEpochs(fs *pflag.FlagSet, w *model.Workload, serving bool) []model.Message {
+	if serving {
+		var out []model.Message
+		for _, n := range []string{"dataset-samples", "dataset-tokens", "epochs"} {
+			if fs.Changed(n) {
+				out = append(out, model.Msg("--%s ignored: %v", n, model.Msg("serving is sized for a load (--concurrency or --rps), not a dataset")))
+			}
+		}
+		return out
+	}
+	if !fs.Changed("epochs") || w.DatasetSamples > 0 || w.DatasetTokens > 0 {
+		return nil
+	}
+	return []model.Message{model.Msg("--%s ignored: %v", "epochs", model.Msg("it multiplies a dataset: give --dataset-samples or --dataset-tokens for job time and cost"))}
 }
 
 // flagName maps a TOML key from a model.FieldError to its flag.

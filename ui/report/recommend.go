@@ -149,9 +149,9 @@ func newOfferJSON(o *model.Offer, memo messageMemo) OfferJSON {
 		GPUMemoryGiB: o.GPU.MemoryGiB, VRAMNeedGiB: Round(o.NeedBytes/model.GiB, 2), VRAMHeadroomPct: Round(o.HeadroomPct, 1),
 		Verdict: string(o.Verdict),
 		Pricing: string(o.Pricing), PricePerHourUSD: Round(o.USDPerHour, 4), MonthlyCostUSD: Round(o.MonthlyUSD, 2),
-		Warnings: memo.strings(o.WarningMessages()), Source: o.Instance.Source, AsOf: o.PriceAsOf(),
+		Warnings: memo.strings(o.WarningMessages()),
 	}
-	j.Source, j.Origin = o.Provenance() // an overlay's region price names the overlay
+	j.Source, j.Origin, j.AsOf = o.PriceProvenance() // an overlay's region price names the overlay
 	if o.Verdict == model.VerdictBorderline {
 		j.OOMChance = ptr(model.RoundChance(o.OOMChance))
 	}

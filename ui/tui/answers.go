@@ -932,6 +932,14 @@ func (a *answers) customError(cat *model.Catalog) error {
 	}
 	arch := m.Architecture()
 	if err := arch.Validate(); err != nil {
+		// A message, so the footer and the panel say it in the reader's
+		// language; its sentence without the kind ("invalid
+		// architecture: "), as errText writes it. A sentence errText
+		// rewrites for the configurator (head_dim) stays as rewritten.
+		var ke *model.KindError
+		if errors.As(err, &ke) && ke.Error() == err.Error() && ke.Msg.String() == errText(err) {
+			return model.Msg("custom model: %v", ke.Msg)
+		}
 		return fmt.Errorf("custom model: %s", errText(err))
 	}
 	return adapterError(a, cat)

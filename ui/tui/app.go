@@ -107,6 +107,12 @@ type app struct {
 	// since the answers were last saved as TOML; it does not reopen them,
 	// so quitting still asks, and says so (issue 31).
 	launchOnly bool
+	// exportWait: ctrl+e came while the estimate of the answers was on
+	// its way (a pick in the market browser changes the GPUs at once, the
+	// offers a moment later); the export opens when it is in (resultMsg),
+	// so the file's [workload] and [selection] are of the same answers.
+	// Any other key drops the wait.
+	exportWait bool
 	async      bool // recompute in a command (false in tests)
 	hf         *hfReader
 	crash      *crashBox
@@ -251,6 +257,10 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.afterForm()
 			return m, m.recompute()
 		}
+		if m.exportWait && m.dialog == nil && m.notice == nil {
+			m.exportWait = false
+			return m.openExport()
+		}
 		return m, nil
 	case browsedMsg: // browse.go
 		cmd := m.browse.receive(msg)
@@ -328,6 +338,12 @@ func (m app) recordCrash(r any) {
 func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if msg.String() == "ctrl+z" { // as in a shell: stop here, fg comes back to the same screen
 		return m, m.stops.suspend
+	}
+	if m.exportWait && !key.Matches(msg, m.keys.Export) { // another key: the user moved on
+		m.exportWait = false
+		if m.footer.status == m.lang.T(exportWaitNote) {
+			m.footer.say("", false)
+		}
 	}
 	if m.tooSmall() {
 		if msg.String() == "ctrl+c" || msg.String() == "q" {
@@ -541,12 +557,29 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 		return m.openPlanExport() // phases.go: the whole plan
 	}
 	m.plan.exporting = false
+	if m.res == nil || m.res.seq != m.seq {
+		// The result on screen is of older answers: exported now, the
+		// file's [workload] (the answers) and its [selection] (that
+		// result's offer) would disagree, and reloading it would show
+		// another job. The export opens when the estimate is in.
+		m.exportWait = true
+		m.footer.say(m.lang.T(exportWaitNote), false)
+		return m, nil
+	}
 	var picked *model.Offer
 	switch m.screen {
 	case screenOffers:
 		picked = m.offers.selected()
 	case screenDetail:
 		picked = m.detail.offer
+	}
+	if picked != nil {
+		// The offer as the current result ranks it: one shown before the
+		// result changed (a sort, a late estimate) has older figures.
+		if picked = m.res.same(picked); picked == nil {
+			m.footer.say(m.lang.T("the offers changed since this one was shown: esc, then pick it again"), true)
+			return m, nil
+		}
 	}
 	cfg, err := exportConfigOf(m.a, m.res, picked, m.cat.AsOf)
 	if err != nil {
@@ -562,8 +595,14 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 	}
 	m.dialog = newExportDialog(path, cfg, picked, launch.FormatTOML, m.theme, m.dialogWidth(), m.lang)
 	m.dialog.serving, m.dialog.cat = m.res.serving, m.cat
+	if m.footer.status == m.lang.T(exportWaitNote) {
+		m.footer.say("", false)
+	}
 	return m, m.dialog.init()
 }
+
+// exportWaitNote is the footer's line while ctrl+e waits for the estimate.
+const exportWaitNote = "estimating the answers: the export opens when the offers are in"
 
 func (m app) dialogWidth() int { return max(min(m.width-8, 64), 20) }
 

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"path/filepath"
 	"regexp"
@@ -193,12 +192,12 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 	f, err := render(d.format)
 	if errors.Is(err, launch.ErrNoStack) && d.offer.GPU.Vendor == "amd" {
 		// The CLI's advice (--image) names a flag the configurator lacks.
-		return nil, path, perm, fmt.Errorf("%s is an AMD GPU: no CUDA build applies, so no %s can be written for it; "+
-			"export the gpuplan TOML instead, and write a ROCm image (such as rocm/pytorch) in your launch file", d.offer.GPU.Name, formatName(d.format))
+		return nil, path, perm, model.Msg("%s is an AMD GPU: no CUDA build applies, so no %s can be written for it; "+
+			"export the gpuplan TOML instead, and write a ROCm image (such as rocm/pytorch) in your launch file", d.offer.GPU.Name, model.Msg(formatName(d.format)))
 	}
 	if errors.Is(err, launch.ErrNoEntryPoint) {
 		// The CLI's advice (--script) names a flag the configurator lacks.
-		return nil, path, perm, fmt.Errorf("%w; the configurator takes no script: export the gpuplan TOML, then run gpuplan export --config FILE --script YOUR_SCRIPT --format %s", err, d.format)
+		return nil, path, perm, model.Msg("%v; the configurator takes no script: export the gpuplan TOML, then run gpuplan export --config FILE --script YOUR_SCRIPT --format %s", err, d.format)
 	}
 	if err != nil {
 		return nil, path, perm, err
@@ -315,7 +314,7 @@ func (d *dialog) view(st *report.Styles, height int) string {
 	form := d.form.View()
 	var errText string
 	if d.err != nil {
-		errText = "\n" + st.Bad.Render(wrapCommands("✗ "+printable(errIn(d.lang, d.err)), d.width))
+		errText = "\n" + st.Bad.Render(wrapCommands("✗ "+printable(errTextIn(d.lang, d.err)), d.width))
 	}
 	if room := height - st.Dialog.GetVerticalFrameSize() - 1 - lipgloss.Height(errText) + btoi(errText != ""); room > 0 {
 		if lines := strings.Split(form, "\n"); len(lines) > room {
@@ -393,7 +392,7 @@ func exportConfig(a *answers, r *result, picked *model.Offer, asOf string) ([]by
 func exportConfigOf(a *answers, r *result, picked *model.Offer, asOf string) (config.Config, error) {
 	c, err := a.config()
 	if err != nil {
-		return c, fmt.Errorf("fix the answers first: %w", err)
+		return c, model.Msg("fix the answers first: %v", err) // messages: the footer says them in the reader's language
 	}
 	if picked == nil {
 		picked = r.best()
@@ -417,7 +416,7 @@ func exportConfigOf(a *answers, r *result, picked *model.Offer, asOf string) (co
 		}
 	}
 	if err := c.Validate(); err != nil {
-		return c, fmt.Errorf("cannot export: %w", err)
+		return c, model.Msg("cannot export: %v", err)
 	}
 	return c, nil
 }

@@ -57,6 +57,21 @@ func (r *result) best() *model.Offer {
 	return &r.rec.Offers[0]
 }
 
+// same is r's offer of o's instance type, region, pricing and GPU count,
+// nil when r ranks none such: o as the current result has it.
+func (r *result) same(o *model.Offer) *model.Offer {
+	if r == nil || o == nil {
+		return nil
+	}
+	for i := range r.rec.Offers {
+		x := &r.rec.Offers[i]
+		if x.Instance == o.Instance && x.Region == o.Region && x.Pricing == o.Pricing && x.GPUs == o.GPUs && x.Instances == o.Instances {
+			return x
+		}
+	}
+	return nil
+}
+
 // hfReader reads config.json files once per path: the path input changes
 // a letter at a time, and files are read in command goroutines. The lock
 // guards the cache only, never a read: a slow file (a FIFO, a stalled
@@ -338,7 +353,14 @@ func errTextIn(lang *i18n.Printer, err error) string {
 			return printable(strings.TrimPrefix(lang.Message(mm.Message()), "workload."))
 		}
 	}
-	return lang.T(errText(err))
+	s := errText(err)
+	if t := lang.T(s); t != s || !lang.Chinese() {
+		return t
+	}
+	// Not a sentence of the catalogue (a wrapper's own words around a
+	// message, a *fs.PathError): rendered by its structure, as the CLI
+	// prints it (i18n.Printer.Error), not left in English.
+	return printable(lang.Error(err))
 }
 
 // errText is an error as a sentence for the panel and footer.
@@ -404,7 +426,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 				notes = append(notes, n)
 			}
 			room := ih - len(lines) - 1 - len(notes) // the count under the list, and the notes of the "~" rows and risky offers
-			shown, _ := report.CollapseRegions(r.rec.Offers, max(room, 1))
+			shown, used := report.CollapseRegions(r.rec.Offers, max(room, 1))
 			for i, g := range shown {
 				prefix := st.Muted.Render("     ")
 				switch i {
@@ -418,7 +440,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 			for _, note := range notes {
 				add(st.Warn.Render(report.Truncate(note, iw)))
 			}
-			add(compactCountLine(p.lang, st, shown, len(r.rec.Offers), iw))
+			add(compactCountLine(p.lang, st, shown, used, len(r.rec.Offers), iw))
 		} else {
 			lines = append(lines, p.noFitLines(r, iw)...)
 		}
@@ -463,15 +485,29 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		add(p.tipLines(r, best)...)
 		sortName := map[model.SortKey]string{model.SortPrice: "price per hour", model.SortMonthly: "monthly cost",
 			model.SortJob: "job cost", model.SortTime: "job time", model.SortHeadroom: "VRAM headroom"}[r.rec.Sort]
-		add(st.Heading.Render(p.lang.Sprintf("Offers: %d fit", len(r.rec.Offers))) + st.Muted.Render(" · "+p.lang.Sprintf("ranked by %s", T(sortName))+" · "+T("ctrl+o shows all")))
+		head := len(lines) // the count, written once the rows are known
+		add("")
 		room := ih - len(lines) - 2 // keep two lines for warnings
 		warn := append(offerWorkloadWarnings(p.lang, r, best), p.lang.Messages(best.WarningMessages())...)
 		if len(warn) == 0 {
 			room += 2
 		}
 		notes := panelNoteLines(panelNotes(p.lang, &r.rec, r.rec.Offers), iw)
+		var rows []model.Offer
+		used := 0
 		if n := room - 3 - len(notes); n > 0 { // the notes, and the job cost's range under the list
-			offers, _ := report.CollapseRegions(r.rec.Offers, n)
+			rows, used = report.CollapseRegions(r.rec.Offers, n)
+		}
+		tail := []string{p.lang.Sprintf("ranked by %s", T(sortName)), T("ctrl+o shows all")}
+		count := p.lang.Sprintf("Offers: %d fit", len(r.rec.Offers))
+		if merged := mergedRowsNote(p.lang, len(rows), used, len(r.rec.Offers)); merged != "" {
+			tail = append([]string{merged}, tail...)
+			for len(tail) > 1 && lipgloss.Width(count+" · "+strings.Join(tail, " · ")) > iw {
+				tail = tail[:len(tail)-1] // ctrl+o goes first: the footer has it too
+			}
+		}
+		lines[head] = st.Heading.Render(count) + st.Muted.Render(" · "+strings.Join(tail, " · "))
+		if offers := rows; len(offers) > 0 {
 			add(strings.Split(offersTable(p.lang, offers, iw, st), "\n")...)
 			for _, l := range panelNoteLines(panelNotes(p.lang, &r.rec, offers), iw) {
 				add(st.Warn.Render(l))
@@ -494,8 +530,11 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 // memory). It shares the count's line so the best offer and the next keep
 // theirs at 80×24; "ctrl+o shows them all" goes first when the line is
 // too long (the footer has ctrl+o too).
-func compactCountLine(lang *i18n.Printer, st *report.Styles, shown []model.Offer, fit, width int) string {
+func compactCountLine(lang *i18n.Printer, st *report.Styles, shown []model.Offer, used, fit, width int) string {
 	count := fitCount(lang, fit)
+	if merged := mergedRowsNote(lang, len(shown), used, fit); merged != "" {
+		count += " · " + merged
+	}
 	all := lang.Sprintf("%s · ctrl+o shows them all", count)
 	note := report.BorderlineNoteShort(lang, shown)
 	if note == "" {
@@ -506,6 +545,19 @@ func compactCountLine(lang *i18n.Printer, st *report.Styles, shown []model.Offer
 		rest = " · " + count
 	}
 	return st.Warn.Render(note) + st.Muted.Render(rest)
+}
+
+// mergedRowsNote says why a list of every offer that fits has fewer rows
+// than the count above it ("2 fit" over one row, new-user walk ux33):
+// an offer in several regions at one price is one row ("IN +1",
+// report.CollapseRegions). It is "" when the rows are the offers, and
+// when the list is cut short of them (used < fit: "ctrl+o shows all"
+// says that).
+func mergedRowsNote(lang *i18n.Printer, rows, used, fit int) string {
+	if rows == 0 || used < fit || rows >= fit {
+		return ""
+	}
+	return lang.Sprintf("%s, +%d in other regions", report.Count(lang, rows, "row"), fit-rows)
 }
 
 // panelNotes are the lines under the panel's offers: why offers of

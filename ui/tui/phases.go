@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -87,7 +88,7 @@ func (v *planView) prompting() bool { return v.pending != nil }
 func newPhase(a *answers, cat *model.Catalog, o *model.Offer) (plan.Phase, error) {
 	c, err := a.config()
 	if err != nil {
-		return plan.Phase{}, fmt.Errorf("fix the answers first: %w", err)
+		return plan.Phase{}, model.Msg("fix the answers first: %v", err) // a message: the footer says it in the reader's language
 	}
 	asked := c
 	if !c.Workload.Task.Training() {
@@ -136,6 +137,36 @@ func newPhase(a *answers, cat *model.Catalog, o *model.Offer) (plan.Phase, error
 		}
 	}
 	return p, nil
+}
+
+// phaseReopens reports why phase p, alone in a plan, would not reopen
+// from the plan file (plan.Decode's bounds: a job of more than
+// plan.MaxJobHours, say); nil when it would. Its name is a stand-in: the
+// prompt asks for it next, and checks it there. The files its answers
+// name (a config.json) are left to the export, with a stand-in name:
+// they must be in the plan's folder, which the export names.
+func phaseReopens(p plan.Phase) error {
+	p.Name = "phase"
+	p.Answers = maps.Clone(p.Answers)
+	for k, v := range p.Answers {
+		switch strings.TrimPrefix(k, "workload.") {
+		case "hf_config", "safetensors":
+			if v != "" {
+				p.Answers[k] = filepath.Base(filepath.FromSlash(v))
+			}
+		}
+	}
+	return planReopens(&plan.Plan{Phases: []plan.Phase{p}})
+}
+
+// planReopens reports why pl, exported, would not reopen (plan.Encode
+// writes what plan.Decode refuses: a bound, a name); nil when it would.
+func planReopens(pl *plan.Plan) error {
+	b, err := plan.Encode(pl)
+	if err == nil {
+		_, err = plan.Decode(b)
+	}
+	return err
 }
 
 // phaseRound rounds v to n significant digits, as the export writes prices.
@@ -492,8 +523,18 @@ func (m app) addPhase(o *model.Offer) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	p, err := newPhase(m.a, m.cat, o)
+	if err == nil {
+		err = phaseReopens(p)
+	}
 	if err != nil {
-		m.footer.say(errText(err), true)
+		if p.JobHours > plan.MaxJobHours {
+			// The plan file's bound (job_hours); a job this long is a
+			// typo'd dataset or epochs more often than a plan.
+			m.footer.say(m.lang.Sprintf("the job takes %s, longer than a plan's phase may (%s): a smaller dataset or fewer epochs plans it",
+				report.HoursIn(m.lang, p.JobHours), report.HoursIn(m.lang, plan.MaxJobHours)), true)
+			return m, nil
+		}
+		m.footer.say(errTextIn(m.lang, err), true) // in the reader's language, as the panel's errors
 		return m, nil
 	}
 	m.plan.back = m.screen
@@ -602,8 +643,8 @@ func (m app) openPlanExport() (tea.Model, tea.Cmd) {
 		m.footer.say(m.lang.T("the plan has no phases yet: a on an offer adds one"), true)
 		return m, nil
 	}
-	if _, err := plan.Encode(&m.plan.plan); err != nil {
-		m.footer.say(errText(err), true)
+	if err := planReopens(&m.plan.plan); err != nil {
+		m.footer.say(errTextIn(m.lang, err), true)
 		return m, nil
 	}
 	path := m.plan.path

@@ -418,7 +418,7 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *re
 			err = atomicfile.WriteFileAtomic(abs, data, true)
 		}
 		if err != nil {
-			fmt.Fprintf(prompts, "✗ %s\n", printable(err.Error()))
+			fmt.Fprintf(prompts, "✗ %s\n", printable(errTextIn(lang, err))) // the file writer's reasons are messages
 			continue
 		}
 		fmt.Fprintln(prompts, lang.Sprintf("exported to %s", printable(abs)))

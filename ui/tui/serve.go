@@ -382,6 +382,25 @@ func plainRows(headers []string, rows [][]string, width, names, drop int) string
 // model/launch Serve (vllm serve script, docker run of the vLLM image,
 // SkyServe YAML, Kubernetes Deployment and Service). The TOML is the
 // configuration alone, whose [serve] table reopens the request.
+// joinReasons is a serving plan's reasons as one message, "; " between
+// them, each in the reader's language when it has its message
+// (serve.Plan.ReasonMsgs, in the order of Reasons).
+func joinReasons(reasons []string, msgs []model.Message) model.Message {
+	var out model.Message
+	for i, r := range reasons {
+		m := model.Msg("%s", r)
+		if len(msgs) == len(reasons) {
+			m = msgs[i]
+		}
+		if i == 0 {
+			out = m
+			continue
+		}
+		out = model.Msg("%s; %s", out, m)
+	}
+	return out
+}
+
 func (d *dialog) servePayload() ([]byte, error) {
 	if d.format == launch.FormatTOML {
 		return config.Encode(&d.cfg)
@@ -396,7 +415,7 @@ func (d *dialog) servePayload() ([]byte, error) {
 		return nil, err
 	}
 	if !p.Fits {
-		return nil, fmt.Errorf("%s cannot serve the model: %s", o.Instance.Type, strings.Join(p.Reasons, "; "))
+		return nil, model.Msg("%s cannot serve the model: %v", o.Instance.Type, joinReasons(p.Reasons, p.ReasonMsgs))
 	}
 	srv, err := launch.NewServe(a, &p, launch.ServeOptions{NamedAs: d.cfg.Workload.Model, Region: o.Region, Pricing: o.Pricing})
 	if err != nil {

@@ -461,7 +461,7 @@ func (w *wizard) modelPages(hfEnabled bool) []page {
 				}
 				if w.readHF != nil {
 					if err := w.readHF(path, a.Task); err != nil {
-						return fmt.Errorf("config.json: %w", err)
+						return model.Msg("config.json: %v", err) // a message: the footer says it in the reader's language
 					}
 				}
 				return nil
