@@ -203,16 +203,32 @@ func sweep(runs []*calCaseRun, tn *model.Tuning, weight func(*calCaseRun) float6
 			if !slices.Contains(f.grid, prior) {
 				panic(f.name + ": the prior is not on the grid")
 			}
-			var moved []*calCaseRun
+			// A case moves with the field when any grid value changes its
+			// estimate, not only the grid's two ends: a time that is the
+			// larger of a compute and a memory time (a CNN's convolutions)
+			// is the memory time at both ends of a utilisation's grid and
+			// the compute time in between, so an ends-only test left
+			// MFUConvTF32 at a value every sweep then skipped. Each moved
+			// case's residual at each grid value is kept for the loss.
+			var moved [][]float64 // per moved case, |r| at each grid value
+			var movedW []float64
 			for _, run := range runs {
 				if run.c.Kind != f.kind {
 					continue
 				}
-				*p = f.grid[0]
-				a := run.predict(tn).r
-				*p = f.grid[len(f.grid)-1]
-				if b := run.predict(tn).r; math.Abs(a-b) > 1e-12 {
-					moved = append(moved, run)
+				rs := make([]float64, len(f.grid))
+				varies := false
+				for i, v := range f.grid {
+					*p = v
+					rs[i] = run.predict(tn).r
+					varies = varies || math.Abs(rs[i]-rs[0]) > 1e-12
+				}
+				if varies {
+					for i := range rs {
+						rs[i] = math.Abs(rs[i])
+					}
+					moved = append(moved, rs)
+					movedW = append(movedW, weight(run))
 				}
 			}
 			*p = cur
@@ -220,11 +236,10 @@ func sweep(runs []*calCaseRun, tn *model.Tuning, weight func(*calCaseRun) float6
 				continue
 			}
 			best, bestLoss := cur, math.Inf(1)
-			for _, v := range f.grid {
-				*p = v
+			for i, v := range f.grid {
 				loss := 0.0
-				for _, run := range moved {
-					loss += weight(run) * math.Abs(run.predict(tn).r)
+				for j, rs := range moved {
+					loss += movedW[j] * rs[i]
 				}
 				if loss < bestLoss-1e-12 || math.Abs(loss-bestLoss) <= 1e-12 && tieBetter(v, best, cur, prior) {
 					best, bestLoss = v, loss

@@ -2,9 +2,13 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/model/probe"
 )
 
 // probe compare refuses what probe add refuses, with add's line: one
@@ -41,8 +45,12 @@ func TestProbeCompareChecksAsAdd(t *testing.T) {
 		delete(m, "tokens_per_second")
 		delete(m, "samples_per_step")
 	})
+	// The tiny run's line quotes gpuplan's throughput estimate, which moves
+	// with the fitted constants: taken from the estimate, as probe compare
+	// makes it.
+	est := throughputEstimate(t, tiny)
 	for _, tc := range []struct{ file, want string }{
-		{tiny, "gpuplan: " + tiny + ": case " + id + "aa7bdd42-throughput: measured samples_per_second 1e-300 samples/s is ×2.43e-300 gpuplan's estimate (0.4123 samples/s): outside ×0.2–×5, so not a run of this plan; check the result's batch, model, GPU and units\n"},
+		{tiny, "gpuplan: " + tiny + ": case " + id + fmt.Sprintf("aa7bdd42-throughput: measured samples_per_second 1e-300 samples/s is ×%.3g gpuplan's estimate (%.4g samples/s): outside ×0.2–×5, so not a run of this plan; check the result's batch, model, GPU and units\n", 1e-300/est, est)},
 		{fast, "gpuplan: " + fast + ": case " + id + "f958347f-throughput: measured samples_per_second implies 236% MFU, above the GPUs' dense peak: not a run of this plan; check the result's model, batch and GPU\n"},
 	} {
 		for _, cmd := range []string{"compare", "add"} {
@@ -56,4 +64,33 @@ func TestProbeCompareChecksAsAdd(t *testing.T) {
 	if code, _, errs := runProbeCLI(t, t.TempDir(), "probe", "compare", filepath.Join("testdata", "probe", "serve-l40s.json")); code != 0 {
 		t.Errorf("serving run: exit %d: %s", code, errs)
 	}
+}
+
+// throughputEstimate is gpuplan's samples/s estimate for the probe result
+// at path (probe.Compare's throughput row).
+func throughputEstimate(t *testing.T, path string) float64 {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := probe.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := data.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := probe.Compare(r, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range c.Rows {
+		if row.Term == "throughput" && row.Unit == "samples/s" {
+			return row.Estimated
+		}
+	}
+	t.Fatal("no throughput row")
+	return 0
 }
