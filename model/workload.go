@@ -90,7 +90,7 @@ type Settings struct {
 	Sequences  int // inference: sequences decoded concurrently on each model replica
 	GenTokens  int // inference: tokens generated per sequence (decoders and encoder-decoders only)
 
-	MFU float64 // model FLOPs utilisation override, (0, 1]; 0 picks DefaultMFU
+	MFU float64 // model FLOPs utilisation override, MinMFU–1 (Validate); 0 picks DefaultMFU
 
 	Recipe      Recipe    // training recipe; RecipeAuto picks TrainingRecipe's choice
 	Loss        Loss      // LM loss implementation; LossAuto is Hugging Face's fp32 upcast

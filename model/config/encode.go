@@ -65,7 +65,9 @@ func Encode(c *Config) ([]byte, error) {
 	e.int("context_len", w.ContextLen, "inference: tokens in the KV cache per sequence")
 	e.int("sequences", w.Sequences, "inference: sequences decoded concurrently")
 	e.int("gen_tokens", w.GenTokens, "inference: tokens generated per sequence")
-	e.float("mfu", w.MFU, "model FLOPs utilisation, 0–1")
+	// The range Validate takes (model.MinMFU to 1; 0 is refused, the key
+	// left out is the calibrated default), not "0–1".
+	e.float("mfu", w.MFU, fmt.Sprintf("model FLOPs utilisation, %g–1 (default: calibrated per family and precision)", model.MinMFU))
 	e.str("recipe", string(w.Recipe), "autocast, fsdp-mixed, deepspeed, pure16 or fp32 (default: from precision and strategy)")
 	e.str("loss", string(w.Loss), "hf-fp32, fused, chunked or native (default hf-fp32)")
 	e.str("quant_type", string(w.QuantType), "qlora: nf4 or fp4 (default nf4)")
