@@ -159,13 +159,14 @@ func checkServeRanges(s *serve.Serving) error {
 		key    string
 		v, max float64
 	}{
-		{"requests_per_sec", s.RequestsPerSec, maxServeRate}, {"ttft_ms", s.TTFTTargetMs, maxServeLatency},
-		{"tpot_ms", s.TPOTTargetMs, maxServeLatency}, {"gpu_memory_utilization", s.GPUMemoryUtilization, 1},
+		{"requests_per_sec", s.RequestsPerSec, maxServeRate},
 	} {
 		if err := CheckFloat(f.key, f.v, f.max); err != nil {
 			return err
 		}
 	}
+	// The figures with a floor get one message for every value outside
+	// their range, negative, NaN and too small alike (CheckFloatIn).
 	for _, f := range []struct {
 		key         string
 		v, min, max float64
