@@ -14,6 +14,7 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/i18n"
@@ -400,6 +401,13 @@ func (v *offersView) refresh(keep *model.Offer) {
 		widths[c] = cols[c].Width
 	}
 	cutTable(rows, widths, 3) // cells, as lipgloss measures them (CJK: 2); the region's "+N" kept
+	for i, r := range rows {
+		// A cut GPUs cell lost its "§" (a cut keeps a name's start or
+		// its end): put it back in the same width, as the "~" below.
+		if j := v.shown[i]; v.serving && j < len(v.ray) && v.ray[j] && !strings.HasSuffix(r[4], " "+report.RayMark) && widths[4] > 3 {
+			r[4] = strings.TrimRight(ansi.Truncate(r[4], widths[4]-3, ""), " …") + "… " + report.RayMark
+		}
+	}
 	if cols[9].Width == 0 {
 		// A cut GPUs cell lost its leading "~" to the "…": put it back
 		// in the same width, as the panel's table does.

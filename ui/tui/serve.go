@@ -290,6 +290,7 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	}
 	room := ih - len(lines) - 1 - len(note)
 	var rows [][]string
+	var rays []bool
 	shownRay := false
 	for i := range r.serve {
 		if len(rows) >= room || !r.serve[i].Meets {
@@ -301,14 +302,28 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 			typ = printable(in.Type) // whole: plainRows cuts it to its column (ServeRow cuts at 26 cells, at the end)
 		}
 		rows = append(rows, []string{row[0], typ, row[3], row[4], row[7], row[10]})
-		shownRay = shownRay || !r.serve[i].NoExport.IsZero()
+		rays = append(rays, !r.serve[i].NoExport.IsZero())
+		shownRay = shownRay || rays[len(rays)-1]
 	}
 	if len(rows) > 0 {
-		drop := 3 // the split goes first when the names need room, unless it carries a § row's mark
-		if shownRay {
-			drop = -1
+		headers := []string{T("provider"), T("instance"), T("GPUs"), T("split"), "TPOT ms", "$/Mtok"}
+		whole := make([][]string, len(rows)) // plainRows cuts the cells in place
+		for i := range rows {
+			whole[i] = slices.Clone(rows[i])
 		}
-		add(strings.Split(plainRows([]string{T("provider"), T("instance"), T("GPUs"), T("split"), "TPOT ms", "$/Mtok"}, rows, iw, 3, drop), "\n")...)
+		table := plainRows(headers, rows, iw, 3, 3) // the split goes first when the names need room
+		if head, _, _ := strings.Cut(table, "\n"); shownRay && !strings.Contains(head, T("split")) {
+			// Its "§" stays, alone in the column (the GPUs keep their node count).
+			for i := range whole {
+				whole[i][3] = ""
+				if rays[i] {
+					whole[i][3] = report.RayMark
+				}
+			}
+			headers[3] = ""
+			table = plainRows(headers, whole, iw, 3, -1)
+		}
+		add(strings.Split(table, "\n")...)
 	}
 	if shownRay {
 		add(note...)

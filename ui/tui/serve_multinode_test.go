@@ -152,3 +152,49 @@ func TestServingMultiNodeOffersAndExport(t *testing.T) {
 		})
 	}
 }
+
+// TestServingMultiNodeNarrow: where the names need the room, the panel's
+// split column gives way to a column holding "§" alone (the GPUs keep
+// their node count at 72 cells), and the offers list puts a cut GPUs
+// cell's "§" back: every row keeps its mark.
+func TestServingMultiNodeNarrow(t *testing.T) {
+	for _, w := range []int{56, 64, 72} {
+		m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
+		servingMultiNode(&m)
+		p := m.panel
+		p.cache = nil
+		p.setSize(w, 30)
+		view := ansi.Strip(p.view(false))
+		checkFits(t, view, w, 30)
+		rows := 0
+		for _, l := range strings.Split(view, "\n") {
+			if !strings.HasPrefix(strings.TrimLeft(l, "│ "), "aws ") {
+				continue
+			}
+			rows++
+			if !strings.Contains(l, " § ") || w >= 72 && !strings.Contains(l, "(2 nodes)") {
+				t.Errorf("width %d: a row without its § or node count: %q\n%s", w, l, view)
+			}
+		}
+		if rows != 2 {
+			t.Errorf("width %d: %d rows:\n%s", w, rows, view)
+		}
+	}
+	for _, w := range []int{80, 100} {
+		m := start(t, newTestApp(t, testCatalog(t), Options{}), size(w, 30))
+		servingMultiNode(&m)
+		m = drive(t, m, ctrlO)
+		rows := 0
+		for _, l := range strings.Split(screenText(m), "\n") {
+			if strings.Contains(l, "aws ") && strings.Contains(l, "$") {
+				rows++
+				if !strings.Contains(l, " § ") {
+					t.Errorf("width %d: an offer without its §: %q\n%s", w, l, screenText(m))
+				}
+			}
+		}
+		if rows != 2 {
+			t.Errorf("width %d: %d offers:\n%s", w, rows, screenText(m))
+		}
+	}
+}
