@@ -169,13 +169,14 @@ type Plan struct {
 	// runs Module. Module is the installed Python module torchrun runs
 	// with -m (TRLSFTModule), "" when Script is set or there is none;
 	// NoEntry then says why there is none (pre-training, encoders, vision
-	// models: see entryPoint).
-	Script, Module, NoEntry string
-	ScriptArgs              []string // see Options.ScriptArgs
-	DiskGB                  int
-	Image                   string
-	Wheel                   string
-	Port                    int
+	// models: see entryPoint), as a message a UI translates.
+	Script, Module string
+	NoEntry        model.Message
+	ScriptArgs     []string // see Options.ScriptArgs
+	DiskGB         int
+	Image          string
+	Wheel          string
+	Port           int
 
 	ModelID   string // Hugging Face repo id the script loads
 	Dataset   string // dataset id or path the script trains on

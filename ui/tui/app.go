@@ -620,6 +620,16 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 	}
+	if picked != nil {
+		// An offer chosen on the offers screen or its detail whose
+		// serving replica spans instances: vLLM runs it on a Ray cluster,
+		// which gpuplan does not write (serve.Plan.NoExport, as recommend
+		// marks it and gpuplan export refuses it). Say so, write nothing.
+		if ne := report.NotExportedIn(m.lang, servePlanFor(m.res, picked)); ne != "" {
+			m.footer.say("✗ "+ne, true)
+			return m, nil
+		}
+	}
 	if picked == nil {
 		picked = m.keptOffer()
 	}
@@ -637,6 +647,11 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 	}
 	m.dialog = newExportDialog(path, cfg, picked, launch.FormatTOML, m.theme, m.dialogWidth(), m.lang)
 	m.dialog.serving, m.dialog.cat = m.res.serving, m.cat
+	if picked != nil {
+		// The form's pick (the best offer, or the file's) may be such an
+		// offer: its answers still save as the TOML; a launch format says why not.
+		m.dialog.noExport = report.NotExportedIn(m.lang, servePlanFor(m.res, picked))
+	}
 	if m.footer.status == m.lang.T(exportWaitNote) {
 		m.footer.say("", false)
 	}

@@ -48,7 +48,11 @@ type dialog struct {
 	// serving is the serving request when the answers serve an LLM: the
 	// launch formats are then vLLM's (servePayload).
 	serving *serve.Serving
-	lang    *i18n.Printer // the dialog's language (nil: English)
+	// noExport says why the offer's launch files are not written (its
+	// serving replica spans instances: report.NotExportedIn); "" when
+	// they are. The TOML is written either way.
+	noExport string
+	lang     *i18n.Printer // the dialog's language (nil: English)
 	// cat ranks the SkyPilot file's failover candidates (launch.Alternatives).
 	cat *model.Catalog
 	// writing: the answered dialog's file is being written; until the
@@ -126,6 +130,9 @@ func newExportDialogNamed(tomlPath, name string, cfg config.Config, offer *model
 			if f != launch.FormatTOML && d.offer == nil {
 				return errors.New(T("no offer fits yet: only the TOML can be exported"))
 			}
+			if f != launch.FormatTOML && d.noExport != "" {
+				return errors.New(d.noExport)
+			}
 			return nil
 		})
 	in := huh.NewInput().Title(T("Export to")).Description(T("the file to write; ~ is your home")).
@@ -144,7 +151,7 @@ func newExportDialogNamed(tomlPath, name string, cfg config.Config, offer *model
 // or declined write.
 func (d *dialog) again(theme huh.Theme) *dialog {
 	n := newExportDialogNamed(d.tomlPath, d.path, d.cfg, d.offer, d.format, theme, d.width, d.lang)
-	n.serving, n.plan, n.cat = d.serving, d.plan, d.cat
+	n.serving, n.plan, n.cat, n.noExport = d.serving, d.plan, d.cat, d.noExport
 	return n
 }
 
@@ -164,6 +171,9 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 		}
 		out, err := config.Encode(&d.cfg)
 		return out, path, perm, err
+	}
+	if d.format != launch.FormatTOML && d.noExport != "" { // the form refuses it first (its format's Validate)
+		return nil, path, perm, errors.New(d.noExport)
 	}
 	if d.serving != nil {
 		out, err := d.servePayload()

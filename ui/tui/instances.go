@@ -14,6 +14,7 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/i18n"
@@ -44,6 +45,7 @@ type offersView struct {
 	serving       bool          // the offers are serving plans (headers)
 	perToken      bool          // serving ranked per million output tokens, not per hour of the load (serve.Serving.PerToken)
 	tpot          []float64     // serving: each offer's TPOT in ms, in the last column (headroom is vLLM's constant)
+	ray           []bool        // serving: each offer's replica spans instances (serve.Plan.NoExport): "§", not exported
 	lang          *i18n.Printer // the table's language (nil: English)
 	note          string        // under the table, a line each: why rows have a "~" job time (report.LateNoteShort), a cheaper offer ranked after (report.RiskyAheadNoteShort)
 }
@@ -84,14 +86,14 @@ func (v *offersView) setResult(r *result) {
 	v.all, v.sort, v.problem, v.none = nil, "", "", ""
 	v.serving = r != nil && r.serve != nil
 	v.perToken = v.serving && len(r.serve) > 0 && r.serve[0].Serving.PerToken
-	v.tpot = v.tpot[:0]
+	v.tpot, v.ray = v.tpot[:0], v.ray[:0]
 	if v.serving {
 		for i := range r.rec.Offers {
-			ms := 0.0
+			ms, ray := 0.0, false
 			if p := servePlanFor(r, &r.rec.Offers[i]); p != nil {
-				ms = p.Perf.TPOTSec * 1e3
+				ms, ray = p.Perf.TPOTSec*1e3, !p.NoExport.IsZero()
 			}
-			v.tpot = append(v.tpot, ms)
+			v.tpot, v.ray = append(v.tpot, ms), append(v.ray, ray)
 		}
 	}
 	if r != nil {
@@ -377,6 +379,12 @@ func (v *offersView) refresh(keep *model.Offer) {
 				rows[i][9] = fmt.Sprintf("%.1f", v.tpot[j])
 			}
 		}
+		if v.serving && j < len(v.ray) && v.ray[j] { // the GPUs cell names the nodes (report.OfferGPUsIn); no split column to mark
+			rows[i][4] += " " + report.RayMark
+			if !strings.Contains(v.note, report.RayMark) {
+				v.note = strings.TrimPrefix(v.note+"\n"+report.RayNoteShort(v.lang), "\n")
+			}
+		}
 		if keep != nil && o.Instance == keep.Instance && o.GPUs == keep.GPUs && (o.Region == keep.Region || v.more[i] > 0 && report.SameButRegion(o, keep)) {
 			cursor = i
 		}
@@ -393,6 +401,13 @@ func (v *offersView) refresh(keep *model.Offer) {
 		widths[c] = cols[c].Width
 	}
 	cutTable(rows, widths, 3) // cells, as lipgloss measures them (CJK: 2); the region's "+N" kept
+	for i, r := range rows {
+		// A cut GPUs cell lost its "§" (a cut keeps a name's start or
+		// its end): put it back in the same width, as the "~" below.
+		if j := v.shown[i]; v.serving && j < len(v.ray) && v.ray[j] && !strings.HasSuffix(r[4], " "+report.RayMark) && widths[4] > 3 {
+			r[4] = strings.TrimRight(ansi.Truncate(r[4], widths[4]-3, ""), " …") + "… " + report.RayMark
+		}
+	}
 	if cols[9].Width == 0 {
 		// A cut GPUs cell lost its leading "~" to the "…": put it back
 		// in the same width, as the panel's table does.
@@ -586,6 +601,9 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 	if sp != nil {
 		e = nil // serving: vLLM's layout, not the batch estimate
 		add("  TP %d × PP %d, %s on %s", sp.TP, sp.PP, report.Count(lang, sp.Replicas, "replica"), report.Count(lang, sp.Nodes, "instance"))
+		if ne := report.NotExportedIn(lang, sp); ne != "" { // a Ray cluster, which the export does not write
+			add("  %s", st.Warn.Render(report.RayMark+" "+ne))
+		}
 		if !sp.Fallback.IsZero() { // as report.WriteServeEstimate words it
 			add("  %s", st.Warn.Render("↺ "+lang.Message(sp.Fallback)))
 		}
@@ -659,7 +677,10 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 		src = lang.Sprintf("source: %s", src)
 	}
 	add("%s", st.Muted.Render(printable(src)))
-	if asOf != "" {
+	switch {
+	case asOf != "" && sp != nil && !sp.NoExport.IsZero(): // ctrl+e says why it does not export it
+		add("%s", st.Muted.Render(lang.Sprintf("catalog as of %s: prices change, check before renting", asOf)))
+	case asOf != "":
 		add("%s", st.Muted.Render(lang.Sprintf("catalog as of %s: prices change, check before renting · ctrl+e exports this offer", asOf)))
 	}
 	for i := range lines {

@@ -674,10 +674,7 @@ func (p panel) noFitLines(r *result, width int) []string {
 	} else if len(r.advice) > 0 {
 		lines = append(lines, st.Heading.Render(p.lang.Sprintf("What would fit %s (each change alone):", r.adviceOn.Name)))
 		for _, a := range r.advice {
-			mark := st.Bad.Render("✗")
-			if a.Fits {
-				mark = st.Good.Render("✓")
-			}
+			mark := report.AdviceMark(st, &a) // "~": fits at the estimate, not across its band, as estimate marks it
 			need := " → " + report.GiB(a.Total)
 			lines = append(lines, mark+" "+report.Truncate(adviceChange(p.lang, &a), width-2-lipgloss.Width(need))+need)
 		}

@@ -271,27 +271,62 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	if bl := best.Borderline; !bl.IsZero() { // as recommend's "borderline:" under its best line
 		add(st.Warn.Render("~ ") + lang.Message(bl))
 	}
+	if ne := report.NotExportedIn(lang, best); ne != "" { // as recommend's "not exported:" under its best line
+		add(wrapLines(st.Warn.Render(report.RayMark+" "+ne), iw)...)
+	}
 	add("")
 	order := T("by $ per hour that carries the load") // serve.RankServing's order for the question
 	if bs.PerToken {
 		order = T("by $ per million output tokens")
 	}
 	add(st.Heading.Render(lang.Sprintf("Offers: %d of %d meet the targets", meets, len(r.serve))) + st.Muted.Render(" · "+order))
-	room := ih - len(lines) - 1
+	// A replica across instances (serve.Plan.NoExport) is marked as
+	// recommend marks it (report.ServeRowIn: the node count, "§" on the
+	// split), its note under the rows.
+	ray := slices.ContainsFunc(r.serve, func(p serve.Plan) bool { return p.Meets && !p.NoExport.IsZero() })
+	var note []string
+	if ray {
+		note = wrapLines(st.Warn.Render(report.RayNoteShort(lang)), iw)
+	}
+	room := ih - len(lines) - 1 - len(note)
 	var rows [][]string
+	var rays []bool
+	shownRay := false
 	for i := range r.serve {
 		if len(rows) >= room || !r.serve[i].Meets {
 			break
 		}
-		row := report.ServeRow(&r.serve[i])
+		row := report.ServeRowIn(lang, &r.serve[i])
 		typ := row[1]
 		if in := r.serve[i].Offer.Instance; in != nil {
 			typ = printable(in.Type) // whole: plainRows cuts it to its column (ServeRow cuts at 26 cells, at the end)
 		}
 		rows = append(rows, []string{row[0], typ, row[3], row[4], row[7], row[10]})
+		rays = append(rays, !r.serve[i].NoExport.IsZero())
+		shownRay = shownRay || rays[len(rays)-1]
 	}
 	if len(rows) > 0 {
-		add(strings.Split(plainRows([]string{T("provider"), T("instance"), T("GPUs"), T("split"), "TPOT ms", "$/Mtok"}, rows, iw, 3, 3), "\n")...)
+		headers := []string{T("provider"), T("instance"), T("GPUs"), T("split"), "TPOT ms", "$/Mtok"}
+		whole := make([][]string, len(rows)) // plainRows cuts the cells in place
+		for i := range rows {
+			whole[i] = slices.Clone(rows[i])
+		}
+		table := plainRows(headers, rows, iw, 3, 3) // the split goes first when the names need room
+		if head, _, _ := strings.Cut(table, "\n"); shownRay && !strings.Contains(head, T("split")) {
+			// Its "§" stays, alone in the column (the GPUs keep their node count).
+			for i := range whole {
+				whole[i][3] = ""
+				if rays[i] {
+					whole[i][3] = report.RayMark
+				}
+			}
+			headers[3] = ""
+			table = plainRows(headers, whole, iw, 3, -1)
+		}
+		add(strings.Split(table, "\n")...)
+	}
+	if shownRay {
+		add(note...)
 	}
 	return lines
 }
