@@ -524,7 +524,7 @@ func (w *WorkloadAnswers) CheckRanges() error {
 		v, max float64
 	}{
 		{"dataset_samples", w.DatasetSamples, model.MaxDataset}, {"dataset_tokens", w.DatasetTokens, model.MaxDataset},
-		{"epochs", w.Epochs, model.MaxEpochs}, {"mfu", w.MFU, 1}, {"network_gbps", w.NetworkGbps, model.MaxNetworkGbps},
+		{"epochs", w.Epochs, model.MaxEpochs}, {"network_gbps", w.NetworkGbps, model.MaxNetworkGbps},
 	} {
 		if err := CheckFloat("workload."+f.key, f.v, f.max); err != nil {
 			return err
@@ -533,8 +533,10 @@ func (w *WorkloadAnswers) CheckRanges() error {
 	if w.NetworkGbps > 0 && w.NetworkGbps < model.MinNetworkGbps {
 		return Errorf("workload.network_gbps", "must be %d–%d Gbps per node, got %v", model.MinNetworkGbps, model.MaxNetworkGbps, w.NetworkGbps)
 	}
-	if w.MFU > 0 && w.MFU < model.MinMFU {
-		return Errorf("workload.mfu", "must be at least %v (1%%), got %v; an MFU is a fraction: 0.4 for 40%%", model.MinMFU, w.MFU)
+	// One message for every MFU outside its range, 0.001 and 1.5 alike
+	// (walk35: those said "at least 0.01" and "> 0 and ≤ 1").
+	if w.MFU != 0 && !(w.MFU >= model.MinMFU && w.MFU <= 1) {
+		return Errorf("workload.mfu", "must be %v–1, got %v; an MFU is a fraction: 0.4 for 40%%", model.MinMFU, w.MFU)
 	}
 	for _, f := range []struct {
 		key string
@@ -1158,6 +1160,8 @@ func zeroError(key string) error {
 	r := zeroRanges[key]
 	price := strings.HasSuffix(key, "_usd") || strings.Contains(key, "price") || strings.Contains(key, "budget")
 	switch {
+	case key == "workload.mfu":
+		return Errorf(key, "must be %v–1, got 0; leave the key out for the calibrated default", model.MinMFU)
 	case key == "search.usd_cny":
 		return Errorf(key, "must be %d–%d, got 0; leave the key out for the built-in rate", MinUSDCNY, MaxUSDCNY)
 	case r.max == 0: // a key without a range here: Validate's own words
