@@ -36,9 +36,10 @@ const JobHoursSlack = 2.0
 //     TimeBand[1]×JobHoursSlack, multi-instance offers too (attack round
 //     11: 4× gpu_8x_b200_sxm6 with job_hours = 0.001 was not compared).
 //
-// A service, a serving phase, a job the engine cannot time (no dataset:
-// fit is still checked) or a phase whose instance type cat lacks (Check
-// says so) is not compared. costs may be shorter than the plan (nil:
+// A serving phase, a phase whose instance type cat lacks (Check says
+// so), a job the engine cannot time (no dataset) and a training phase
+// given months (priced as a service; CheckDuration says so) are not
+// compared; the last two are still checked for fit. costs may be shorter than the plan (nil:
 // nothing marked). The plan still prices with its own hours: these are
 // notes, as Check's.
 func CheckJobHours(cat *model.Catalog, pl *Plan, sc Scenario, costs []PhaseCost) []model.Message {
@@ -48,7 +49,7 @@ func CheckJobHours(cat *model.Catalog, pl *Plan, sc Scenario, costs []PhaseCost)
 			break
 		}
 		ph, s := &pl.Phases[i], &sc[i]
-		if ph.JobHours <= 0 || ph.Months > 0 || s.Serve != nil || s.Workload.Task == model.TaskInference {
+		if ph.JobHours <= 0 && ph.Months <= 0 || s.Serve != nil || s.Workload.Task == model.TaskInference {
 			continue
 		}
 		in, n := PhaseOffer(cat, ph)
@@ -88,7 +89,7 @@ func CheckJobHours(cat *model.Catalog, pl *Plan, sc Scenario, costs []PhaseCost)
 				ph.Name, ph.Provider, offer, why))
 			continue
 		}
-		if !o.HasJob || o.Estimate == nil {
+		if ph.JobHours <= 0 || !o.HasJob || o.Estimate == nil { // months: priced as a service (CheckDuration), not timed
 			continue
 		}
 		// A type without a network figure is timed at the network
