@@ -477,6 +477,18 @@ func tpChoices(a *model.Architecture, s Serving, perNode int) []int {
 // fewer GPUs, then to the lower cost per million output tokens (the
 // faster plan); for a price per token the lowest cost
 // per million output tokens; then fewer GPUs per replica.
+//
+// It is the one order every serving path chooses a split by: PlanServing
+// ranks an offer's layouts with it (through betterLayout) for recommend,
+// export, the configurator and estimate --gpus N (PlanOnNodes), and
+// PlanOnGPU its TPs; RankServing ranks offers with it. Plans without a
+// price (estimate's GPUOffer) compare GPU-hours per million output
+// tokens where priced ones compare dollars (perMOutput), so on the same
+// GPUs estimate keeps the split recommend and export pick on an instance
+// type of them, whose hourly price is the same for every layout: the
+// faster (a new user's walk: Llama 3.1 70B at 32 concurrent requests on 8
+// H100s was TP 4 × 2 replicas at 1154 tokens/s in estimate, TP 8 at 1401
+// in recommend and export).
 func betterPlan(p, q *Plan) bool {
 	if p.Meets != q.Meets {
 		return p.Meets
@@ -507,10 +519,24 @@ func betterPlan(p, q *Plan) bool {
 			return c < 0
 		}
 	}
-	if c := cmp.Compare(p.USDPerMOutput, q.USDPerMOutput); c != 0 {
+	if c := cmp.Compare(perMOutput(p, q), perMOutput(q, p)); c != 0 {
 		return c < 0
 	}
 	return p.TP*p.PP < q.TP*q.PP
+}
+
+// perMOutput is what p's output costs per million tokens, compared with
+// q's: dollars (USDPerMOutput) when both have a price, else GPU-hours,
+// GPUs ÷ (output tokens/s × 3600) × 10⁶ (USDPerMillionTokens at $1 per
+// GPU-hour). On one kind of GPU the hourly price is the GPUs rented
+// times a price per GPU, so the two order the same plans alike: without
+// a price (estimate on a GPU) the plan is the one the priced offer would
+// rank first (betterPlan).
+func perMOutput(p, q *Plan) float64 {
+	if p.USDPerHour > 0 && q.USDPerHour > 0 {
+		return p.USDPerMOutput
+	}
+	return USDPerMillionTokens(float64(p.GPUs), p.OutputTokensPerSec)
 }
 
 // SlowerThanReading reports whether p streams text slower than its reader
