@@ -401,7 +401,8 @@ func betterLayout(p, q *Plan) bool {
 // the layout with the best pipeline there): it does not fit (on one GPU:
 // one GPU cannot hold the weights and the KV cache of one request),
 // misses the targets, meets them only at the estimate (its 90% range
-// crosses them), or needs more GPUs for the load. Zero when best does
+// crosses them), needs more GPUs for the load, or serves fewer output
+// tokens/s on as many. Zero when best does
 // not fit or is at the smallest TP.
 func chosenTP(best *Plan, tried []Plan) model.Message {
 	if !best.Fits {
@@ -441,6 +442,11 @@ func chosenTP(best *Plan, tried []Plan) model.Message {
 		why = model.Msg("TP %d meets the targets only at the estimate (%s)", q.TP, q.Borderline)
 	case q.GPUs > best.GPUs:
 		why = model.Msg("TP %d needs %s for the load where TP %d needs %d", q.TP, model.CountMsg(q.GPUs, "GPU"), best.TP, best.GPUs)
+	case q.GPUs == best.GPUs && q.OutputTokensPerSec < best.OutputTokensPerSec:
+		// The tie betterPlan breaks by cost per million output tokens:
+		// on the same GPUs (the same price) that is the output rate, said
+		// as such where an estimate has no price.
+		why = model.Msg("TP %d serves %.0f output tokens/s on the same %s where TP %d serves %.0f", q.TP, q.OutputTokensPerSec, model.CountMsg(q.GPUs, "GPU"), best.TP, best.OutputTokensPerSec)
 	default:
 		why = model.Msg("TP %d ranks after it (cost per million output tokens)", q.TP)
 	}
