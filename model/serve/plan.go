@@ -212,6 +212,7 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 	if s.TP == 0 {
 		best.Chosen = chosenTP(best, tried)
 	}
+	best.spansShort(o)
 	best.applyBudget()
 	if s.WeightFormat != asked {
 		best.FallbackFrom = asked
@@ -221,6 +222,22 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 		}
 	}
 	return *best, nil
+}
+
+// spansShort says how many GPUs p needs when the nearest layout to
+// fitting (betterLayout), whose memory does not fit, is a pipeline over
+// more instances of o than one: the reason planOne gives names TP × PP of
+// GPUs o does not have (a new user's walk: Llama 3.1 405B on one GH200
+// read "TP 1 × PP 8: weights 94.5 GiB … short" of a 1-GPU offer). Its
+// weights per GPU fall with the GPUs a replica spans, so a split of no
+// more of them fits: the replica needs more than TP × PP GPUs.
+func (p *Plan) spansShort(o Offer) {
+	if p.Fits || p.PP < 2 || p.TP*p.PP <= o.GPUsPerNode || p.Memory.TotalBytes == 0 || p.Memory.Fits() || len(p.ReasonMsgs) == 0 {
+		return
+	}
+	m := model.Msg("one replica needs more than %s (%s of %s, the most planned, do not hold it): %s",
+		model.CountMsg(p.TP*p.PP, "GPU"), model.CountMsg((p.TP*p.PP+o.GPUsPerNode-1)/o.GPUsPerNode, "instance"), model.CountMsg(o.GPUsPerNode, "GPU"), p.ReasonMsgs[0])
+	p.Reasons[0], p.ReasonMsgs[0] = m.String(), m
 }
 
 // PlanOnNodes is PlanServing held to n nodes of o (Serving.Nodes): the
@@ -308,9 +325,10 @@ func GPUOffer(g *model.GPU, n int) Offer {
 // (recommend, offers and the configurator's serving panel plan through
 // PlanServing too): meeting the load and latency targets first (and
 // within their 90% ranges before only at the estimate), then the fewest
-// GPUs that carry the load, then, on a tie, the smaller TP (fewer
-// all-reduces per layer and a simpler deployment; not the lower TPOT,
-// which a tie in GPUs usually gives the larger TP). Issue 30: gpt-oss-120b
+// GPUs that carry the load, then, on a tie, the fewer GPU-hours per
+// million output tokens (perMOutput: the more output tokens/s on those
+// GPUs, the split recommend ranks first on an instance type of them at
+// one hourly price), then the smaller TP. Issue 30: gpt-oss-120b
 // at 64 concurrent requests on H100 took 6 replicas at TP 1, whose
 // weights leave 3.4 GiB of KV cache per GPU, where TP 2 on 2 GPUs
 // carries them.
