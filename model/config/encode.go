@@ -39,7 +39,12 @@ func Encode(c *Config) ([]byte, error) {
 	e.str("optimizer", string(w.Optimizer), "")
 	batchNote := "micro-batch per GPU"
 	if w.Task == model.TaskInference {
-		batchNote = "concurrent sequences per model replica"
+		// The load in all (model.Workload.Defaults: Sequences; serving's
+		// Concurrency, WorkloadAnswers.Serving), which the planner spreads
+		// over the replicas (model/serve planOne), not each replica's
+		// (walk35: a file said "per model replica" of 4 requests served
+		// by 8 replicas).
+		batchNote = "concurrent requests in all, spread over the replicas"
 	}
 	e.int("batch_size", w.MicroBatch, batchNote)
 	e.int("seq_len", w.SeqLen, "tokens per sample")
