@@ -64,6 +64,9 @@ func (p *Plan) checkEntry() error {
 
 // entryComment says what the files run, for their header.
 func (p *Plan) entryComment() string {
+	if p.resumes() {
+		return "entry point: TRL's SFT script (python -m " + TRLSFTModule + ", the script `trl sft` runs; pip install \"trl>=" + MinTRL + "\"), started by torchrun with the plan's ranks through " + ResumeScript + ", which resumes it from the newest complete checkpoint"
+	}
 	if p.Module == TRLSFTModule {
 		return "entry point: TRL's SFT script (python -m " + TRLSFTModule + ", the script `trl sft` runs; pip install \"trl>=" + MinTRL + "\"), started by torchrun with the plan's ranks"
 	}

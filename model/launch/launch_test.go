@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -179,8 +180,15 @@ func TestPlanShape(t *testing.T) {
 		if p.Strategy != tc.strategy || p.ZeRO() != tc.zero || p.Spot() != tc.spot || p.Pricing != tc.pricing {
 			t.Errorf("%s: strategy %s zero %d spot %v pricing %s, want %s %d %v %s", tc.c.name, p.Strategy, p.ZeRO(), p.Spot(), p.Pricing, tc.strategy, tc.zero, tc.spot, tc.pricing)
 		}
-		if got := strings.Join(p.ScriptArgs, " "); got != tc.wantArgs {
-			t.Errorf("%s: script args %q, want %q", tc.c.name, got, tc.wantArgs)
+		wantArgs := tc.wantArgs
+		if tc.spot { // every τ of the spot estimate (TestSpotSaveStepsFollowTau checks the steps)
+			if p.SaveSteps <= 0 {
+				t.Errorf("%s: spot plan with no save steps", tc.c.name)
+			}
+			wantArgs += fmt.Sprintf(" --save_strategy steps --save_steps %d --save_total_limit 2", p.SaveSteps)
+		}
+		if got := strings.Join(p.ScriptArgs, " "); got != wantArgs {
+			t.Errorf("%s: script args %q, want %q", tc.c.name, got, wantArgs)
 		}
 		if p.Accelerator != tc.accel || p.Wheel != tc.wheel || p.Region != tc.region || p.Name != tc.name || string(p.Precision) != tc.precision {
 			t.Errorf("%s: accelerator %s wheel %s region %s name %s precision %s", tc.c.name, p.Accelerator, p.Wheel, p.Region, p.Name, p.Precision)

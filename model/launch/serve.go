@@ -478,7 +478,8 @@ func (s *Serve) vllmInstall() string {
 }
 
 // Kubernetes returns an apps/v1 Deployment of Replicas pods, each one vLLM
-// engine on TP × PP GPUs (GPU limits; CPU and memory requests of ¾ of that
+// engine on TP × PP GPUs (no --data-parallel-size: the header says so
+// rather than the other formats' engines-per-node note) (GPU limits; CPU and memory requests of ¾ of that
 // share of the node; memory-backed /dev/shm, which tensor-parallel workers
 // use; a readiness probe on /health), and a ClusterIP Service on port 8000
 // in front of them. HF_TOKEN comes from the Secret hf-token, HF_HOME is an
@@ -496,7 +497,15 @@ func (s *Serve) Kubernetes() ([]byte, error) {
 	one.ReplicasPerNode = 1 // one engine per pod; Kubernetes packs pods on nodes
 	args := append([]string{"--model", s.ModelID}, one.VLLMArgs()...)
 	mounts, volumes := p.volumes()
-	header := append(s.HeaderLines(), "gated models: kubectl create secret generic hf-token --from-literal=token=$HF_TOKEN")
+	// one's header: the pods pass no --data-parallel-size, so the note on
+	// engines sharing a node through it is not this file's.
+	header := one.HeaderLines()
+	if s.Replicas > 1 {
+		perPod := s.TP * s.PP
+		header = append(header, fmt.Sprintf("note: %s as %s of one vLLM engine on %d GPUs each (Deployment replicas: %d; no --data-parallel-size), behind the Service's load balancing; Kubernetes places them by their GPU limits, up to %d on one %s",
+			model.Count(s.Replicas, "replica"), model.Count(s.Replicas, "pod"), perPod, s.Replicas, max(s.GPUsPerInstance/perPod, 1), s.InstanceType))
+	}
+	header = append(header, "gated models: kubectl create secret generic hf-token --from-literal=token=$HF_TOKEN")
 	if !ValidLabelValue(s.InstanceType) {
 		header = append(header, fmt.Sprintf("no node selector: %q is not a valid label value", s.InstanceType))
 	}
