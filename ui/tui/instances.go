@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/table"
@@ -699,12 +701,37 @@ var unitAfterNumber = sync.OnceValue(func() *regexp.Regexp {
 // "432" then "GiB" on the next, issue 31): where the line needs wrapping,
 // the space between a number and its unit becomes a no-break space, which
 // lipgloss's wrap (charmbracelet/x/ansi) does not break at.
+//
+// The lines after the first hang where the first line's text starts
+// (hangAt: its indent and a mark such as "!"), not at column 0 (walk35:
+// at 80 columns a warning's second line read as a line of its own,
+// Chinese especially).
 func wrapKeepingUnits(line string, width int) string {
 	width = max(width, 1)
 	if lipgloss.Width(line) > width {
 		line = unitAfterNumber().ReplaceAllString(line, "$1\u00a0$2")
+		if at := hangAt(ansi.Strip(line)); at > 0 && at <= width/2 {
+			body := strings.Split(lipgloss.Wrap(ansi.TruncateLeft(line, at, ""), width-at, ""), "\n")
+			body[0] = ansi.Cut(line, 0, at) + body[0]
+			pad := strings.Repeat(" ", at)
+			for i := 1; i < len(body); i++ {
+				body[i] = pad + body[i]
+			}
+			line = strings.Join(body, "\n")
+		}
 	}
 	return lipgloss.NewStyle().Width(width).Render(line)
+}
+
+// hangAt is the cell where plain line's text starts: past its leading
+// spaces and a mark before a space ("  ! text", "  ↺ text"), 0 for none.
+func hangAt(plain string) int {
+	text := strings.TrimLeft(plain, " ")
+	at := len(plain) - len(text)
+	if r, n := utf8.DecodeRuneInString(text); n > 0 && !unicode.IsLetter(r) && !unicode.IsDigit(r) && strings.HasPrefix(text[n:], " ") {
+		at += ansi.StringWidth(string(r)) + 1
+	}
+	return at
 }
 
 // sourceIn is a catalog row's source in lang: the importer's fixed
