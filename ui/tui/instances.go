@@ -278,8 +278,18 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 		g, _, _ := strings.Cut(r[4], " ↺")
 		gpusFloor = max(gpusFloor, lipgloss.Width(g))
 	}
+	// A multi-node offer's GPUs keep their count and nodes while its GPU's
+	// name can give way (cutGPUName), but in the last, tightest set.
+	gpuCells, gpuOffers := make([]string, len(rows)), make([]*model.Offer, len(rows))
+	for i, r := range rows {
+		gpuCells[i], gpuOffers[i] = r[4], &v.all[v.shown[i]]
+	}
+	nodes := nodesFloor(gpuCells, gpuOffers)
 	var widths []int
-	for _, at := range attempts {
+	for n, at := range attempts {
+		if n == len(attempts)-1 {
+			nodes = 0
+		}
 		widths = slices.Clone(natural)
 		for _, c := range drops[:at.drop] {
 			widths[c] = 0
@@ -301,6 +311,7 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 			if roomy {
 				floor = min(gpusFloor, 16)
 			}
+			floor = max(floor, nodes)
 			first := append(slices.Clone(at.shrink[:3]), shrinkTo{4, max(at.shrink[3].least, floor)})
 			left := over
 			if roomy {
@@ -312,7 +323,7 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 				left = shrinkWidest(widths, first, left)
 			} else {
 				left = shrinkWidest(widths, first, left)
-				left = shrinkWidest(widths, at.shrink[3:], left)
+				left = shrinkWidest(widths, []shrinkTo{{4, max(at.shrink[3].least, nodes)}}, left)
 			}
 			total -= over - left
 		}
@@ -401,6 +412,11 @@ func (v *offersView) refresh(keep *model.Offer) {
 	widths := make([]int, len(cols))
 	for c := range cols {
 		widths[c] = cols[c].Width
+	}
+	for i, r := range rows { // on several nodes, the GPU's name gives way before its count and nodes
+		if o := &v.all[v.shown[i]]; o.Instances > 1 {
+			r[4] = cutGPUName(r[4], o.GPU.Key, widths[4])
+		}
 	}
 	cutTable(rows, widths, 3) // cells, as lipgloss measures them (CJK: 2); the region's "+N" kept
 	for i, r := range rows {
