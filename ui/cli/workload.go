@@ -224,6 +224,14 @@ func (f *workloadFlags) register(fs *pflag.FlagSet) {
 // as its row says.
 func (f *workloadFlags) merge(fs *pflag.FlagSet, w *config.WorkloadAnswers) error {
 	dst := workloadFlags{set: *w}
+	if fs.Changed("task") && w.Task != "" && (w.Task == model.TaskInference) != (f.set.Task == model.TaskInference) {
+		// A serving file's batch_size is its concurrent requests and its
+		// precision vLLM's dtype; neither is a training micro-batch or
+		// recipe (nor the reverse): --task across them leaves both to the
+		// new task's defaults, as the configurator does (walk35: a serving
+		// file's batch_size = 4 became QLoRA's micro-batch).
+		dst.set.MicroBatch, dst.set.Precision = 0, ""
+	}
 	for _, r := range workloadTable {
 		if r.key == "" || !fs.Changed(r.name) {
 			continue

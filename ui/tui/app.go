@@ -573,7 +573,7 @@ func (m app) dialogDone(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		if d.overwrite {
 			d.writing = true
 			m.footer.say(m.lang.Sprintf("writing %s…", d.path), false)
-			return m, writeConfig(d.path, d.out, d.perm(), true)
+			return m, writeConfig(d.path, d.out, d.perm(), true, fileName(d.format))
 		}
 		m.dialog = d.again(m.theme)
 		return m, m.dialog.toName()
@@ -587,7 +587,7 @@ func (m app) dialogDone(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	}
 	d.path, d.out, d.writing = path, out, true
 	m.footer.say(m.lang.Sprintf("writing %s…", path), false)
-	return m, writeConfig(path, out, perm, false)
+	return m, writeConfig(path, out, perm, false, fileName(d.format))
 }
 
 // openExport opens the export dialog for the offer in view (or the best).

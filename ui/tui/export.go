@@ -97,7 +97,8 @@ func localFormats(lang *i18n.Printer) []huh.Option[launch.Format] {
 }
 
 // defaultNames are the file names a launch format gets when the name is
-// left at a default.
+// left at a default; a directory or an empty name is told to take the
+// format's (fileName).
 var defaultNames = map[launch.Format]string{
 	launch.FormatSkyPilot: "./gpuplan-sky.yaml", launch.FormatTorchrun: "./gpuplan-torchrun.sh",
 	launch.FormatDocker: "./gpuplan-docker.sh", launch.FormatK8s: "./gpuplan-k8s.yaml",
@@ -138,7 +139,7 @@ func newExportDialogNamed(tomlPath, name string, cfg config.Config, offer *model
 	in := huh.NewInput().Title(T("Export to")).Description(T("the file to write; ~ is your home")).
 		Value(&d.path).Validate(func(s string) error {
 		if strings.TrimSpace(s) == "" {
-			return errors.New(T("give a file name such as gpuplan.toml"))
+			return errors.New(d.lang.Sprintf("give a file name such as %s", fileName(d.format)))
 		}
 		return nil
 	})
@@ -272,6 +273,15 @@ func (d *dialog) step(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
+// fileName is the bare file name format f is written to by default:
+// defaultNames' (gpuplan-k8s.yaml), or the TOML's gpuplan.toml.
+func fileName(f launch.Format) string {
+	if n, ok := defaultNames[f]; ok {
+		return filepath.Base(n)
+	}
+	return filepath.Base(defaultExport)
+}
+
 // nameFor is the default file name of format f.
 func (d *dialog) nameFor(f launch.Format) string {
 	if n, ok := defaultNames[f]; ok {
@@ -370,13 +380,14 @@ func wrapCommands(s string, width int) string {
 }
 
 // writeConfig writes data to path in a command: no file I/O in Update.
-func writeConfig(path string, data []byte, perm fs.FileMode, overwrite bool) tea.Cmd {
+// A directory given as path is told to take name in it (fileName).
+func writeConfig(path string, data []byte, perm fs.FileMode, overwrite bool, name string) tea.Cmd {
 	return func() tea.Msg {
 		abs, err := filepath.Abs(path)
 		if err != nil {
 			abs = path
 		}
-		err = atomicfile.WriteFileAtomicMode(abs, data, perm, overwrite)
+		err = atomicfile.WriteFileAtomicNamed(abs, data, perm, overwrite, name)
 		switch {
 		case errors.Is(err, atomicfile.ErrFileExists):
 			return fileExistsMsg{abs}
@@ -420,7 +431,12 @@ func exportConfigOf(a *answers, r *result, picked *model.Offer, asOf string) (co
 		c.Estimate = config.NewEstimateSummary(e)
 	}
 	if picked != nil {
+		// The offer picked pins [search] to its provider and region, a
+		// serving file as a training one and as gpuplan export --format
+		// toml (config.SearchAnswers.PinTo): recommend --config of the
+		// file ranks that offer, not the whole market (walk35).
 		c.Selection = config.NewSelection(picked, asOf)
+		c.Search.PinTo(picked)
 		if serving {
 			c.Selection.JobHours, c.Selection.JobUSD = 0, 0
 		}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/table"
@@ -276,8 +278,18 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 		g, _, _ := strings.Cut(r[4], " ↺")
 		gpusFloor = max(gpusFloor, lipgloss.Width(g))
 	}
+	// A multi-node offer's GPUs keep their count and nodes while its GPU's
+	// name can give way (cutGPUName), but in the last, tightest set.
+	gpuCells, gpuOffers := make([]string, len(rows)), make([]*model.Offer, len(rows))
+	for i, r := range rows {
+		gpuCells[i], gpuOffers[i] = r[4], &v.all[v.shown[i]]
+	}
+	nodes := nodesFloor(gpuCells, gpuOffers)
 	var widths []int
-	for _, at := range attempts {
+	for n, at := range attempts {
+		if n == len(attempts)-1 {
+			nodes = 0
+		}
 		widths = slices.Clone(natural)
 		for _, c := range drops[:at.drop] {
 			widths[c] = 0
@@ -299,6 +311,7 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 			if roomy {
 				floor = min(gpusFloor, 16)
 			}
+			floor = max(floor, nodes)
 			first := append(slices.Clone(at.shrink[:3]), shrinkTo{4, max(at.shrink[3].least, floor)})
 			left := over
 			if roomy {
@@ -310,7 +323,7 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 				left = shrinkWidest(widths, first, left)
 			} else {
 				left = shrinkWidest(widths, first, left)
-				left = shrinkWidest(widths, at.shrink[3:], left)
+				left = shrinkWidest(widths, []shrinkTo{{4, max(at.shrink[3].least, nodes)}}, left)
 			}
 			total -= over - left
 		}
@@ -399,6 +412,11 @@ func (v *offersView) refresh(keep *model.Offer) {
 	widths := make([]int, len(cols))
 	for c := range cols {
 		widths[c] = cols[c].Width
+	}
+	for i, r := range rows { // on several nodes, the GPU's name gives way before its count and nodes
+		if o := &v.all[v.shown[i]]; o.Instances > 1 {
+			r[4] = cutGPUName(r[4], o.GPU.Key, widths[4])
+		}
 	}
 	cutTable(rows, widths, 3) // cells, as lipgloss measures them (CJK: 2); the region's "+N" kept
 	for i, r := range rows {
@@ -699,12 +717,37 @@ var unitAfterNumber = sync.OnceValue(func() *regexp.Regexp {
 // "432" then "GiB" on the next, issue 31): where the line needs wrapping,
 // the space between a number and its unit becomes a no-break space, which
 // lipgloss's wrap (charmbracelet/x/ansi) does not break at.
+//
+// The lines after the first hang where the first line's text starts
+// (hangAt: its indent and a mark such as "!"), not at column 0 (walk35:
+// at 80 columns a warning's second line read as a line of its own,
+// Chinese especially).
 func wrapKeepingUnits(line string, width int) string {
 	width = max(width, 1)
 	if lipgloss.Width(line) > width {
 		line = unitAfterNumber().ReplaceAllString(line, "$1\u00a0$2")
+		if at := hangAt(ansi.Strip(line)); at > 0 && at <= width/2 {
+			body := strings.Split(lipgloss.Wrap(ansi.TruncateLeft(line, at, ""), width-at, ""), "\n")
+			body[0] = ansi.Cut(line, 0, at) + body[0]
+			pad := strings.Repeat(" ", at)
+			for i := 1; i < len(body); i++ {
+				body[i] = pad + body[i]
+			}
+			line = strings.Join(body, "\n")
+		}
 	}
 	return lipgloss.NewStyle().Width(width).Render(line)
+}
+
+// hangAt is the cell where plain line's text starts: past its leading
+// spaces and a mark before a space ("  ! text", "  ↺ text"), 0 for none.
+func hangAt(plain string) int {
+	text := strings.TrimLeft(plain, " ")
+	at := len(plain) - len(text)
+	if r, n := utf8.DecodeRuneInString(text); n > 0 && !unicode.IsLetter(r) && !unicode.IsDigit(r) && strings.HasPrefix(text[n:], " ") {
+		at += ansi.StringWidth(string(r)) + 1
+	}
+	return at
 }
 
 // sourceIn is a catalog row's source in lang: the importer's fixed

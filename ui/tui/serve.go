@@ -291,6 +291,7 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	room := ih - len(lines) - 1 - len(note)
 	var rows [][]string
 	var rays []bool
+	var nodes []string // the GPU key of a row on several nodes (plainRows)
 	shownRay := false
 	for i := range r.serve {
 		if len(rows) >= room || !r.serve[i].Meets {
@@ -303,6 +304,11 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 		}
 		rows = append(rows, []string{row[0], typ, row[3], row[4], row[7], row[10]})
 		rays = append(rays, !r.serve[i].NoExport.IsZero())
+		key := ""
+		if p := &r.serve[i]; p.Nodes > 1 && p.Offer.Instance != nil {
+			key = p.Offer.Instance.GPU
+		}
+		nodes = append(nodes, key)
 		shownRay = shownRay || rays[len(rays)-1]
 	}
 	if len(rows) > 0 {
@@ -311,7 +317,7 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 		for i := range rows {
 			whole[i] = slices.Clone(rows[i])
 		}
-		table := plainRows(headers, rows, iw, 3, 3) // the split goes first when the names need room
+		table := plainRows(headers, rows, iw, 3, 3, nodes) // the split goes first when the names need room
 		if head, _, _ := strings.Cut(table, "\n"); shownRay && !strings.Contains(head, T("split")) {
 			// Its "§" stays, alone in the column (the GPUs keep their node count).
 			for i := range whole {
@@ -321,7 +327,7 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 				}
 			}
 			headers[3] = ""
-			table = plainRows(headers, whole, iw, 3, -1)
+			table = plainRows(headers, whole, iw, 3, -1, nodes)
 		}
 		add(strings.Split(table, "\n")...)
 	}
@@ -339,8 +345,10 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 // (issue 31: "gpu_…200" beside a whole "1×quadro-rtx-6000 ↺fp16"); then
 // the column drop (-1: none) goes; then the names give way down to
 // nameLeast cells. The figures the rows are compared by (TPOT, $/Mtok)
-// stay in view.
-func plainRows(headers []string, rows [][]string, width, names, drop int) string {
+// stay in view. nodes[i], when not "", is the GPU key of row i, whose
+// GPUs cell (column 2) names several nodes: its name gives way before
+// its count and nodes (cutGPUName), which stay while the names can give.
+func plainRows(headers []string, rows [][]string, width, names, drop int, nodes []string) string {
 	// The column drop goes before a name is cut below nameRoomy: at
 	// 120×40 the serving panel kept TP×PP×replicas and read
 	// "primei…llect  datacr…0__45" (#31).
@@ -363,11 +371,21 @@ func plainRows(headers []string, rows [][]string, width, names, drop int) string
 	}
 	// shrink takes a cell from the widest name column above floor, until
 	// the table fits.
+	gpuFloor := 0
+	for i, k := range nodes {
+		if k != "" && names > 2 {
+			gpuFloor = max(gpuFloor, ansi.StringWidth(rows[i][2])-ansi.StringWidth(k)+2)
+		}
+	}
 	shrink := func(floor int) {
 		for total() > width {
 			widest := -1
 			for c := range names {
-				if widths[c] > floor && (widest < 0 || widths[c] > widths[widest]) {
+				f := floor
+				if c == 2 {
+					f = max(f, gpuFloor)
+				}
+				if widths[c] > f && (widest < 0 || widths[c] > widths[widest]) {
 					widest = c
 				}
 			}
@@ -386,6 +404,11 @@ func plainRows(headers []string, rows [][]string, width, names, drop int) string
 	cutWidths := slices.Clone(widths)
 	for c := names; c < len(cutWidths); c++ {
 		cutWidths[c] = math.MaxInt // the figures are never cut
+	}
+	for i, k := range nodes {
+		if k != "" && names > 2 {
+			rows[i][2] = cutGPUName(rows[i][2], k, widths[2])
+		}
 	}
 	cutTable(rows, cutWidths, -1)
 	line := func(r []string) string {
