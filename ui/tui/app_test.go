@@ -189,7 +189,6 @@ func TestCustomModel(t *testing.T) {
 	back := answersFromConfig(cat, &cfg)
 	c1, _ := m.a.config()
 	c2, _ := back.config()
-	pinned(&c1, cfg.Selection) // the export pins [search] to its offer
 	if !reflect.DeepEqual(c1, c2) {
 		t.Errorf("custom model round trip:\n got %+v\nwant %+v", c2.Workload.Custom, c1.Workload.Custom)
 	}
