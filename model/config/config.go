@@ -161,16 +161,6 @@ type SearchAnswers struct {
 	USDCNY float64
 }
 
-// PinTo narrows the search to offer o's provider, region and pricing
-// (and several instances when o rents them), as an export that picked o
-// writes [search], training or serving alike: `gpuplan recommend --config`
-// of the file ranks the picked offer's provider and region, and Encode
-// says which keys to delete to rank every offer again.
-func (a *SearchAnswers) PinTo(o *model.Offer) {
-	a.Providers, a.Regions, a.Pricing = []string{o.Instance.Provider}, []string{o.Region}, o.Pricing
-	a.AllowMultiNode = a.AllowMultiNode || o.Instances > 1
-}
-
 // ServeSearch applies to a serving request the search answers it reads:
 // the precision fallback (on top of vLLM's auto, WorkloadAnswers.Serving),
 // multi-node (a replica across instances) and the monthly budget.

@@ -117,10 +117,9 @@ func exportQuery(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, in *model.
 // sort, fallback), narrowed to the exported offer's provider, region and
 // pricing, so the file reopens on that offer.
 func exportSearch(offer *model.Offer, q model.Query) config.SearchAnswers {
-	s := config.SearchAnswers{MaxPriceHour: q.MaxUSDPerHour, BudgetMonth: q.BudgetMonthUSD, HoursPerMonth: q.HoursPerMonth, DeadlineHours: q.DeadlineHours,
-		AllowMultiNode: q.AllowMultiNode, AllowPrecisionFallback: q.AllowPrecisionFallback, Sort: q.Sort}
-	s.PinTo(offer) // as the configurator's exports pin theirs
-	return s
+	return config.SearchAnswers{Providers: []string{offer.Instance.Provider}, Regions: []string{offer.Region}, Pricing: offer.Pricing,
+		MaxPriceHour: q.MaxUSDPerHour, BudgetMonth: q.BudgetMonthUSD, HoursPerMonth: q.HoursPerMonth, DeadlineHours: q.DeadlineHours,
+		AllowMultiNode: q.AllowMultiNode || offer.Instances > 1, AllowPrecisionFallback: q.AllowPrecisionFallback, Sort: q.Sort}
 }
 
 func (k8sKindValue) choices() []string { return k8sKinds }

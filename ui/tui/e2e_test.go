@@ -183,7 +183,6 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pinned(&want, cfg.Selection) // the export pins [search] to its offer
 	for name, a := range map[string]*answers{
 		"answersFromConfig":     answersFromConfig(cat, &cfg),
 		"gpuplan --config FILE": newTestApp(t, cat, Options{Config: &cfg, ConfigPath: path}).a,

@@ -431,12 +431,7 @@ func exportConfigOf(a *answers, r *result, picked *model.Offer, asOf string) (co
 		c.Estimate = config.NewEstimateSummary(e)
 	}
 	if picked != nil {
-		// The offer picked pins [search] to its provider and region, a
-		// serving file as a training one and as gpuplan export --format
-		// toml (config.SearchAnswers.PinTo): recommend --config of the
-		// file ranks that offer, not the whole market (walk35).
 		c.Selection = config.NewSelection(picked, asOf)
-		c.Search.PinTo(picked)
 		if serving {
 			c.Selection.JobHours, c.Selection.JobUSD = 0, 0
 		}

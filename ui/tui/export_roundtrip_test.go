@@ -142,7 +142,6 @@ func roundTrip(t *testing.T, cat *model.Catalog, m app, path string) config.Conf
 	// (the GPU count of a single GPU) may reload with its default.
 	got, err1 := r.a.config()
 	want, err2 := m.a.config()
-	pinned(&want, s)
 	if err1 != nil || err2 != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("reloaded answers differ (%v, %v):\n got %+v\nwant %+v", err1, err2, got, want)
 	}
@@ -182,14 +181,4 @@ func TestExportDetailOfferFromCurrentResult(t *testing.T) {
 	if !strings.Contains(screenText(m), "the offers changed since this one was shown") {
 		t.Errorf("the footer does not say why:\n%s", screenText(m))
 	}
-}
-
-// pinned is c's [search] pinned to selection s, as an export writes it
-// (config.SearchAnswers.PinTo: the offer's provider, region and pricing):
-// the answers a file with s reloads to.
-func pinned(c *config.Config, s *config.Selection) {
-	if s == nil {
-		return
-	}
-	c.Search.PinTo(&model.Offer{Instance: &model.Instance{Provider: s.Provider}, Region: s.Region, Pricing: s.Pricing, Instances: s.Instances})
 }
