@@ -15,6 +15,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/model/launch"
 	"github.com/gpuplan/gpuplan/model/launch/probescript"
 	"github.com/gpuplan/gpuplan/model/plan"
@@ -55,6 +56,10 @@ type dialog struct {
 	lang     *i18n.Printer // the dialog's language (nil: English)
 	// cat ranks the SkyPilot file's failover candidates (launch.Alternatives).
 	cat *model.Catalog
+	// spotRate is Options.SpotRate: a spot training file saves every τ
+	// of the rate the offer's spot estimate used (launch.Options.SpotRate),
+	// as gpuplan export's; nil assumes launch.FallbackSpotRate.
+	spotRate func(provider, region, instanceType string) decide.InterruptionRate
 	// writing: the answered dialog's file is being written; until the
 	// write answers, what else reaches the dialog (a cursor blink, a key)
 	// must not write it again (dialogDone).
@@ -152,7 +157,7 @@ func newExportDialogNamed(tomlPath, name string, cfg config.Config, offer *model
 // or declined write.
 func (d *dialog) again(theme huh.Theme) *dialog {
 	n := newExportDialogNamed(d.tomlPath, d.path, d.cfg, d.offer, d.format, theme, d.width, d.lang)
-	n.serving, n.plan, n.cat, n.noExport = d.serving, d.plan, d.cat, d.noExport
+	n.serving, n.plan, n.cat, n.noExport, n.spotRate = d.serving, d.plan, d.cat, d.noExport, d.spotRate
 	return n
 }
 
@@ -181,6 +186,10 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 		return out, path, perm, err
 	}
 	var opt launch.Options
+	if o := d.offer; o.Pricing == model.Spot && d.spotRate != nil {
+		r := d.spotRate(o.Instance.Provider, o.Region, o.Instance.Type)
+		opt.SpotRate = &r
+	}
 	if d.format == launch.FormatSkyPilot { // as gpuplan export: the next-best equivalent offers as failover candidates
 		opt.Alternatives = launch.Alternatives(d.offer.Estimate.Workload, d.cat, d.offer, d.cfg.Search.AllowPrecisionFallback)
 	}
