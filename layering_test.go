@@ -32,7 +32,7 @@ var modelImports = map[string][]string{
 	"model/plan":               {"model", "model/advice", "model/config", "model/serve", "model/show"},
 	"model/decide":             {"model", "model/show"},
 	"model/probe":              {"model", "model/serve", "model/show"},
-	"model/launch":             {"model", "model/config", "model/serve", "model/show", "model/launch/stack", "model/launch/cloud", "model/launch/deepspeed"},
+	"model/launch":             {"model", "model/config", "model/decide", "model/serve", "model/show", "model/launch/stack", "model/launch/cloud", "model/launch/deepspeed"},
 	"model/launch/stack":       {"model"},
 	"model/launch/cloud":       {"model"},
 	"model/launch/deepspeed":   {"model"},

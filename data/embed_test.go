@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // catalogFS is the TOML source of the embedded catalog, read from the
@@ -111,5 +113,37 @@ prices = [{ region = %q, on_demand = 0.01 }, { region = "new-region-1", on_deman
 	if !reflect.DeepEqual(shared.Instances, before.Instances) || !reflect.DeepEqual(shared.GPUs, before.GPUs) ||
 		!reflect.DeepEqual(shared.Models, before.Models) || !reflect.DeepEqual(shared.Discounts, before.Discounts) {
 		t.Fatal("an overlay load changed the shared compiled catalog")
+	}
+}
+
+// TestPrefetchThenLoad: a load that comes while Prefetch still indexes
+// the compiled catalog waits for it and gets the same catalog, on any
+// goroutine (run with -race: the index is written once, before any read).
+func TestPrefetchThenLoad(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	t.Setenv("XDG_DATA_HOME", dir)
+	Prefetch()
+	Prefetch() // twice is harmless
+	const n = 4
+	cats := make(chan *model.Catalog, n)
+	for range n {
+		go func() {
+			c, _, err := LoadWith(nil)
+			if err != nil {
+				t.Error(err)
+			}
+			cats <- c
+		}()
+	}
+	shared := sharedCatalog()
+	for range n {
+		c := <-cats
+		if c == nil || len(c.Instances) != len(shared.Instances) || &c.Instances[0] != &shared.Instances[0] {
+			t.Fatal("a load after Prefetch is not the shared compiled catalog")
+		}
+		if _, err := c.Model("llama-3.1-8b"); err != nil {
+			t.Fatalf("a load after Prefetch is not indexed: %v", err)
+		}
 	}
 }

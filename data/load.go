@@ -48,6 +48,14 @@ var sharedCatalog = sync.OnceValue(func() *model.Catalog {
 	return &c
 })
 
+// Prefetch indexes the compiled catalog on another goroutine, so a
+// command that will load it (Load, LoadWith) finds it ready: started as
+// the process starts, the ~0.3 ms of indexing runs on the second core
+// while the command line is parsed (cobra builds every command's flags,
+// about as long). Calling it more than once, or not at all, is harmless:
+// sharedCatalog is built once and a caller that comes first waits for it.
+func Prefetch() { go sharedCatalog() }
+
 // copyCatalog copies src's entries, so a change to the copy (an overlay's
 // price patch, a caller's edit) reaches no other catalog; src must be
 // indexed.

@@ -33,8 +33,9 @@
 //   - model/probe: a probe run's result read back, compared with the
 //     estimate, kept as calibration cases; imports model and serve.
 //   - model/launch: the files that launch one offer (SkyPilot, torchrun,
-//     vllm, docker, Kubernetes, DeepSpeed); imports model, config, serve
-//     and its leaves: model/launch/stack (the CUDA, driver, PyTorch wheel
+//     vllm, docker, Kubernetes, DeepSpeed); imports model, config, serve,
+//     decide (a spot training file saves every τ of decide's spot
+//     estimate) and its leaves: model/launch/stack (the CUDA, driver, PyTorch wheel
 //     and image a GPU needs), model/launch/cloud (providers' accelerator
 //     names and networks) and model/launch/deepspeed (ds_config.json).
 //     model/launch/probescript writes the probe script from a launch

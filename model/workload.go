@@ -90,7 +90,7 @@ type Settings struct {
 	Sequences  int // inference: sequences decoded concurrently on each model replica
 	GenTokens  int // inference: tokens generated per sequence (decoders and encoder-decoders only)
 
-	MFU float64 // model FLOPs utilisation override, (0, 1]; 0 picks DefaultMFU
+	MFU float64 // model FLOPs utilisation override, MinMFU–1 (Validate); 0 picks DefaultMFU
 
 	Recipe      Recipe    // training recipe; RecipeAuto picks TrainingRecipe's choice
 	Loss        Loss      // LM loss implementation; LossAuto is Hugging Face's fp32 upcast
@@ -613,17 +613,14 @@ func (w *Workload) Validate() error {
 	if w.LoRADropout < 0 || w.LoRADropout >= 1 || math.IsNaN(w.LoRADropout) {
 		return bad("lora_dropout", "must be in [0, 1), got %v", w.LoRADropout)
 	}
-	if w.MFU < 0 || w.MFU > 1 || math.IsNaN(w.MFU) {
-		return bad("mfu", "must be in (0, 1], got %v", w.MFU)
-	}
 	if w.GPUsPerNode < 0 || w.GPUsPerNode > MaxGPUsPerNode {
 		return bad("gpus_per_node", "must be 1–%d, got %d", MaxGPUsPerNode, w.GPUsPerNode)
 	}
 	if w.NetworkGbps < 0 || w.NetworkGbps > MaxNetworkGbps || math.IsNaN(w.NetworkGbps) {
 		return bad("network_gbps", "must be in (0, %d], got %v", MaxNetworkGbps, w.NetworkGbps)
 	}
-	if w.MFU > 0 && w.MFU < MinMFU {
-		return bad("mfu", "must be at least %v (1%%), got %v; an MFU is a fraction: 0.4 for 40%%", MinMFU, w.MFU)
+	if w.MFU != 0 && !(w.MFU >= MinMFU && w.MFU <= 1) { // 0: the calibrated default
+		return bad("mfu", "must be %v–1, got %v; an MFU is a fraction: 0.4 for 40%%", MinMFU, w.MFU)
 	}
 	return nil
 }

@@ -117,6 +117,11 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 	if qnote != "" {
 		c.Warnings = append(c.Warnings, qnote)
 	}
+	if c.DType != "" && !knownDType(c.DType) {
+		c.Warnings = append(c.Warnings, fmt.Sprintf(
+			"torch_dtype %q is not a dtype gpuplan knows (bfloat16, float16, float32, float8_e4m3fn, float8_e5m2, int8): the precision is the task's default; give --precision to choose it",
+			c.DType))
+	}
 	a := &c.Arch
 	a.Name = displayName(f.name("_name_or_path"), c.ModelType)
 	a.Source = "config.json"
@@ -673,6 +678,14 @@ func PrecisionFor(dtype string, t model.Task) (model.Precision, bool) {
 		}
 	}
 	return "", false
+}
+
+// knownDType reports whether PrecisionFor maps dtype for some task
+// (int8 is inference-only).
+func knownDType(dtype string) bool {
+	_, train := PrecisionFor(dtype, model.TaskTrain)
+	_, infer := PrecisionFor(dtype, model.TaskInference)
+	return train || infer
 }
 
 // ModelTypes returns the model_type values ParseConfig maps exactly, sorted.

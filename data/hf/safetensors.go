@@ -474,6 +474,9 @@ func readFile(path string) (TensorCounts, error) {
 	for _, t := range tensors {
 		c.add(t)
 	}
+	if c.Params == 0 { // a header of __metadata__ (or buffers) alone counts nothing
+		return TensorCounts{}, model.Msg("%s: %v: no parameter tensors in its header (%d entries); give a checkpoint's weights file, or its directory", path, ErrSafetensors, len(tensors))
+	}
 	c.Files = 1
 	for _, w := range warns {
 		c.Warnings = append(c.Warnings, path+": "+w)

@@ -479,3 +479,19 @@ func TestDTypeAndPrecision(t *testing.T) {
 		t.Error("DType() of nothing is not empty")
 	}
 }
+
+// TestReadSafetensorsMetadataOnly: a header with __metadata__ and no
+// tensor is an error that names the file (walk35: it went on to "invalid
+// architecture: give params, …" with no file named).
+func TestReadSafetensorsMetadataOnly(t *testing.T) {
+	head := []byte(`{"__metadata__": {"format": "pt"}}`)
+	b := binary.LittleEndian.AppendUint64(nil, uint64(len(head)))
+	p := filepath.Join(t.TempDir(), "meta.safetensors")
+	if err := os.WriteFile(p, append(b, head...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadSafetensors(p)
+	if err == nil || !strings.HasPrefix(err.Error(), p+": ") || !errors.Is(err, ErrSafetensors) || !strings.Contains(err.Error(), "no parameter tensors") {
+		t.Errorf("error = %v, want it to name %s, wrap ErrSafetensors and say there are no tensors", err, p)
+	}
+}

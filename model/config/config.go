@@ -524,7 +524,7 @@ func (w *WorkloadAnswers) CheckRanges() error {
 		v, max float64
 	}{
 		{"dataset_samples", w.DatasetSamples, model.MaxDataset}, {"dataset_tokens", w.DatasetTokens, model.MaxDataset},
-		{"epochs", w.Epochs, model.MaxEpochs}, {"mfu", w.MFU, 1}, {"network_gbps", w.NetworkGbps, model.MaxNetworkGbps},
+		{"epochs", w.Epochs, model.MaxEpochs}, {"network_gbps", w.NetworkGbps, model.MaxNetworkGbps},
 	} {
 		if err := CheckFloat("workload."+f.key, f.v, f.max); err != nil {
 			return err
@@ -533,8 +533,10 @@ func (w *WorkloadAnswers) CheckRanges() error {
 	if w.NetworkGbps > 0 && w.NetworkGbps < model.MinNetworkGbps {
 		return Errorf("workload.network_gbps", "must be %d–%d Gbps per node, got %v", model.MinNetworkGbps, model.MaxNetworkGbps, w.NetworkGbps)
 	}
-	if w.MFU > 0 && w.MFU < model.MinMFU {
-		return Errorf("workload.mfu", "must be at least %v (1%%), got %v; an MFU is a fraction: 0.4 for 40%%", model.MinMFU, w.MFU)
+	// One message for every MFU outside its range, 0.001 and 1.5 alike
+	// (walk35: those said "at least 0.01" and "> 0 and ≤ 1").
+	if w.MFU != 0 && !(w.MFU >= model.MinMFU && w.MFU <= 1) {
+		return Errorf("workload.mfu", "must be %v–1, got %v; an MFU is a fraction: 0.4 for 40%%", model.MinMFU, w.MFU)
 	}
 	for _, f := range []struct {
 		key string
@@ -879,7 +881,7 @@ type rawWorkload struct {
 	Precision      model.Precision `toml:"precision"`
 	Optimizer      model.Optimizer `toml:"optimizer"`
 	BatchSize      tInt            `toml:"batch_size"`
-	SeqLen         tInt            `toml:"seq_len"`
+	SeqLen         tTokens         `toml:"seq_len"`
 	ImageSize      tInt            `toml:"image_size"`
 	GradAccum      tInt            `toml:"grad_accum"`
 	Checkpointing  tBool           `toml:"checkpointing"`
@@ -894,9 +896,9 @@ type rawWorkload struct {
 	TP             tInt            `toml:"tp"`
 	GPUsPerNode    tInt            `toml:"gpus_per_node"`
 	NetworkGbps    tFloat          `toml:"network_gbps"`
-	ContextLen     tInt            `toml:"context_len"`
+	ContextLen     tTokens         `toml:"context_len"`
 	Sequences      tInt            `toml:"sequences"`
-	GenTokens      tInt            `toml:"gen_tokens"`
+	GenTokens      tTokens         `toml:"gen_tokens"`
 	MFU            tFloat          `toml:"mfu"`
 	Recipe         model.Recipe    `toml:"recipe"`
 	Loss           model.Loss      `toml:"loss"`
@@ -1158,6 +1160,8 @@ func zeroError(key string) error {
 	r := zeroRanges[key]
 	price := strings.HasSuffix(key, "_usd") || strings.Contains(key, "price") || strings.Contains(key, "budget")
 	switch {
+	case key == "workload.mfu":
+		return Errorf(key, "must be %v–1, got 0; leave the key out for the calibrated default", model.MinMFU)
 	case key == "search.usd_cny":
 		return Errorf(key, "must be %d–%d, got 0; leave the key out for the built-in rate", MinUSDCNY, MaxUSDCNY)
 	case r.max == 0: // a key without a range here: Validate's own words
@@ -1320,6 +1324,29 @@ func (t *tInt) UnmarshalTOML(v any) error {
 		}
 	}
 	return badValue("want a whole number such as 8, got %s", model.DescribeTOML(v))
+}
+
+// tTokens is a token count (seq_len, context_len, gen_tokens and the
+// serving lengths): a whole number, or a string ParseTokens reads as the
+// flags and a plan's answers do ("8K" = 8192, "8k" = 8000), so docs/cli.md's
+// one rule for token counts holds in configuration files too (walk35:
+// seq_len = "8K" was refused as "want a whole number such as 8").
+type tTokens struct{ tInt }
+
+func (t *tTokens) UnmarshalTOML(v any) error {
+	if x, ok := v.(string); ok {
+		n, err := ParseTokens(x)
+		if err != nil {
+			var m model.Message // ParseTokens' sentence, without its kind's words
+			if errors.As(err, &m) {
+				return badValue("%s", m)
+			}
+			return badValue("%v", err)
+		}
+		t.v, t.set = n, true
+		return nil
+	}
+	return t.tInt.UnmarshalTOML(v)
 }
 
 type tFloat struct {

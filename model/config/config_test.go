@@ -97,6 +97,8 @@ func TestDecodeConfigErrors(t *testing.T) {
 		{"typo in custom", "schema_version = 1\n[workload.custom]\nlayer = 2\n", "workload.custom.layer", 0, `did you mean "layers"?`},
 		{"string for an int", head + "batch_size = \"eight\"\n", "workload.batch_size", 4, `want a whole number such as 8, got "eight"`},
 		{"fraction for an int", head + "batch_size = 8.5\n", "workload.batch_size", 4, "got 8.5"},
+		{"token count not a count", head + "seq_len = \"abc\"\n", "workload.seq_len", 4, `"abc" is not a token count; want e.g. 4096, 8K (8192) or 8k (8000)`},
+		{"binary suffix on a fraction", head + "seq_len = \"1.5K\"\n", "workload.seq_len", 4, "a binary suffix (K, M) takes a whole number"},
 		// Issue 29: 1e14 is a whole number, too large, not "want a whole number".
 		{"exponent for an int", head + "batch_size = 1e14\n", "workload.batch_size", 4, "1e+14 is out of range: at most 2147483647"},
 		{"huge int", head + "batch_size = 100000000000000\n", "workload.batch_size", 4, "100000000000000 is out of range: at most 2147483647"},
@@ -163,6 +165,15 @@ func TestDecodeConfigAccepts(t *testing.T) {
 		{"toml local date", head + "[selection]\nprovider = \"a\"\ninstance_type = \"b\"\nregion = \"c\"\ngpus = 1\ninstances = 1\ncatalog_as_of = 2026-11-30\n",
 			func(c Config) bool { return c.Selection.CatalogAsOf == "2026-11-30" }},
 		{"empty arrays", head + "[search]\nproviders = []\nregions = []\n", func(c Config) bool { return c.Search.Providers == nil }},
+		// Token counts read as the flags read them (ParseTokens): "8K"
+		// binary, "8k" decimal, a number as it is (walk35).
+		{"token suffixes", head + "seq_len = \"8K\"\ncontext_len = \"8k\"\ngen_tokens = \"1k\"\n", func(c Config) bool {
+			return c.Workload.SeqLen == 8192 && c.Workload.ContextLen == 8000 && c.Workload.GenTokens == 1000
+		}},
+		{"serving token suffixes", head + "task = \"inference\"\n[serve]\nmax_model_len = \"128K\"\nprompt_tokens = \"2k\"\noutput_tokens = 512\nmax_num_batched_tokens = \"8K\"\nshared_prefix_tokens = \"1K\"\n", func(c Config) bool {
+			s := c.Workload.Serve
+			return s.MaxModelLen == 131072 && s.PromptTokens == 2000 && s.OutputTokens == 512 && s.MaxNumBatchedTokens == 8192 && s.SharedPrefixTokens == 1024
+		}},
 		{"up to 4 GPUs", head + "gpus = \"auto\"\n[search]\nmax_gpus = 4\n", func(c Config) bool {
 			q := c.Search.Query(c.Workload.AutoGPUs)
 			return c.Search.MaxGPUs == 4 && q.MaxGPUs == 4 && q.AutoGPUs

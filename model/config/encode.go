@@ -39,7 +39,12 @@ func Encode(c *Config) ([]byte, error) {
 	e.str("optimizer", string(w.Optimizer), "")
 	batchNote := "micro-batch per GPU"
 	if w.Task == model.TaskInference {
-		batchNote = "concurrent sequences per model replica"
+		// The load in all (model.Workload.Defaults: Sequences; serving's
+		// Concurrency, WorkloadAnswers.Serving), which the planner spreads
+		// over the replicas (model/serve planOne), not each replica's
+		// (walk35: a file said "per model replica" of 4 requests served
+		// by 8 replicas).
+		batchNote = "concurrent requests in all, spread over the replicas"
 	}
 	e.int("batch_size", w.MicroBatch, batchNote)
 	e.int("seq_len", w.SeqLen, "tokens per sample")
@@ -65,7 +70,9 @@ func Encode(c *Config) ([]byte, error) {
 	e.int("context_len", w.ContextLen, "inference: tokens in the KV cache per sequence")
 	e.int("sequences", w.Sequences, "inference: sequences decoded concurrently")
 	e.int("gen_tokens", w.GenTokens, "inference: tokens generated per sequence")
-	e.float("mfu", w.MFU, "model FLOPs utilisation, 0–1")
+	// The range Validate takes (model.MinMFU to 1; 0 is refused, the key
+	// left out is the calibrated default), not "0–1".
+	e.float("mfu", w.MFU, fmt.Sprintf("model FLOPs utilisation, %g–1 (default: calibrated per family and precision)", model.MinMFU))
 	e.str("recipe", string(w.Recipe), "autocast, fsdp-mixed, deepspeed, pure16 or fp32 (default: from precision and strategy)")
 	e.str("loss", string(w.Loss), "hf-fp32, fused, chunked or native (default hf-fp32)")
 	e.str("quant_type", string(w.QuantType), "qlora: nf4 or fp4 (default nf4)")

@@ -18,10 +18,10 @@ import (
 type rawServe struct {
 	WeightFormat         tString  `toml:"weight_format"`
 	KVCacheDType         tString  `toml:"kv_cache_dtype"`
-	MaxModelLen          tInt     `toml:"max_model_len"`
-	PromptTokens         tInt     `toml:"prompt_tokens"`
-	OutputTokens         tInt     `toml:"output_tokens"`
-	SharedPrefixTokens   tInt     `toml:"shared_prefix_tokens"`
+	MaxModelLen          tTokens  `toml:"max_model_len"`
+	PromptTokens         tTokens  `toml:"prompt_tokens"`
+	OutputTokens         tTokens  `toml:"output_tokens"`
+	SharedPrefixTokens   tTokens  `toml:"shared_prefix_tokens"`
 	Concurrency          tInt     `toml:"concurrency"`
 	RequestsPerSec       tFloat   `toml:"requests_per_sec"`
 	TTFTMs               tFloat   `toml:"ttft_ms"`
@@ -30,7 +30,7 @@ type rawServe struct {
 	PipelineParallelSize tInt     `toml:"pipeline_parallel_size"`
 	Replicas             tInt     `toml:"replicas"`
 	GPUMemoryUtilization tFloat   `toml:"gpu_memory_utilization"`
-	MaxNumBatchedTokens  tInt     `toml:"max_num_batched_tokens"`
+	MaxNumBatchedTokens  tTokens  `toml:"max_num_batched_tokens"`
 	MaxNumSeqs           tInt     `toml:"max_num_seqs"`
 	Provider             tString  `toml:"provider"`
 	InstanceType         tString  `toml:"instance_type"`
@@ -159,13 +159,14 @@ func checkServeRanges(s *serve.Serving) error {
 		key    string
 		v, max float64
 	}{
-		{"requests_per_sec", s.RequestsPerSec, maxServeRate}, {"ttft_ms", s.TTFTTargetMs, maxServeLatency},
-		{"tpot_ms", s.TPOTTargetMs, maxServeLatency}, {"gpu_memory_utilization", s.GPUMemoryUtilization, 1},
+		{"requests_per_sec", s.RequestsPerSec, maxServeRate},
 	} {
 		if err := CheckFloat(f.key, f.v, f.max); err != nil {
 			return err
 		}
 	}
+	// The figures with a floor get one message for every value outside
+	// their range, negative, NaN and too small alike (CheckFloatIn).
 	for _, f := range []struct {
 		key         string
 		v, min, max float64

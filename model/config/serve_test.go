@@ -50,6 +50,27 @@ gpu_memory_utilization = 0.92
 	}
 }
 
+// TestServeFloorMessages: a latency target or memory share outside its
+// range says the range, whichever side it is on (walk35: -1 said "> 0
+// and ≤ 3.6e+06", 0.01 "0.1–3600000").
+func TestServeFloorMessages(t *testing.T) {
+	head := "schema_version = 1\n[workload]\ntask = \"inference\"\nmodel = \"llama-3.1-8b\"\n[serve]\n"
+	for _, tc := range []struct{ body, want string }{
+		{"tpot_ms = -1.0", "serve.tpot_ms: must be 0.1–3600000, got -1"},
+		{"tpot_ms = 0.01", "serve.tpot_ms: must be 0.1–3600000, got 0.01"},
+		{"tpot_ms = nan", "serve.tpot_ms (line 6): want a finite number, got NaN"},
+		{"ttft_ms = -5.0", "serve.ttft_ms: must be 0.1–3600000, got -5"},
+		{"ttft_ms = 4e6", "serve.ttft_ms: must be 0.1–3600000, got 4e+06"},
+		{"gpu_memory_utilization = -0.5", "serve.gpu_memory_utilization: must be 0.01–1, got -0.5"},
+		{"gpu_memory_utilization = 1.5", "serve.gpu_memory_utilization: must be 0.01–1, got 1.5"},
+	} {
+		_, err := Decode([]byte(head + tc.body + "\n"))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.body, err, tc.want)
+		}
+	}
+}
+
 func TestServeConfigErrors(t *testing.T) {
 	head := "schema_version = 1\n[workload]\ntask = \"inference\"\nmodel = \"llama-3.1-8b\"\n[serve]\n"
 	for _, tc := range []struct{ body, want string }{

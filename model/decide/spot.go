@@ -123,6 +123,34 @@ func CheckpointWriteHours(bytes, bytesPerSecond float64) (float64, error) {
 	return bytes / bytesPerSecond / 3600, nil
 }
 
+// CheckpointInterval returns τ, the compute hours between checkpoints
+// SpotExpectedCost assumes for in, without pricing the job: the given
+// in.CheckpointEveryHours, else DalyInterval(δ, 1/λ) with λ = Nodes ×
+// Rate.PerHour(); at most in.JobHours when that is known (> 0), as a
+// period longer than the job is one checkpoint at the end. It is 0 when
+// the job is not interrupted (λ = 0: no periodic checkpoint is needed),
+// when every instance is (λ infinite) and when neither δ nor τ is given.
+// A launch file writes its checkpoints every τ with it (model/launch), so
+// the file saves as often as the spot estimate assumed; without a job
+// length (no dataset) the uncapped interval applies.
+func CheckpointInterval(in SpotInput) float64 {
+	lambda := float64(max(in.Nodes, 1)) * in.Rate.PerHour()
+	if !(lambda > 0) || math.IsInf(lambda, 1) {
+		return 0
+	}
+	tau := in.CheckpointEveryHours
+	if !(tau > 0) {
+		if !(in.CheckpointWriteHours > 0) {
+			return 0
+		}
+		tau = DalyInterval(in.CheckpointWriteHours, 1/lambda)
+	}
+	if in.JobHours > 0 {
+		tau = min(tau, in.JobHours)
+	}
+	return tau
+}
+
 // SpotInput is one job on spot capacity.
 type SpotInput struct {
 	JobHours           float64 // uninterrupted wall-clock hours of the job (Offer.JobHours)

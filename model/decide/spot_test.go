@@ -291,3 +291,42 @@ func TestSpotHighRate(t *testing.T) {
 		t.Errorf("the bucket's upper rate costs %.4g, not more than its middle %.4g", e.HighRateExpectedUSD, e.ExpectedUSD)
 	}
 }
+
+// TestCheckpointInterval: the τ a launch file checkpoints at is the one
+// SpotExpectedCost prices. Hand-worked: the "5-10%" bucket is 7.5% a month,
+// λ = 4 nodes × −ln(0.925)/730 = 4.2719e-4 /h, M = 1/λ = 2340.9 h; with
+// δ = 0.001 h Young's √(2δM) = 2.16375 h and Daly's
+// 2.16375·(1 + √(δ/2M)/3 + δ/(18M)) − δ = 2.16308 h.
+func TestCheckpointInterval(t *testing.T) {
+	rate, err := RateFromBucket("5-10%", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := SpotInput{JobHours: 100, SpotUSDPerHour: 10, Nodes: 4, Rate: rate, CheckpointWriteHours: 0.001, RestartHours: 0.25}
+	for _, tc := range []struct {
+		name string
+		edit func(*SpotInput)
+		want float64
+	}{
+		{"daly", func(*SpotInput) {}, 2.163079},
+		{"capped at the job", func(in *SpotInput) { in.JobHours = 1.5 }, 1.5},
+		{"no job length", func(in *SpotInput) { in.JobHours = 0 }, 2.163079},
+		{"given τ", func(in *SpotInput) { in.CheckpointEveryHours = 0.5 }, 0.5},
+		{"no interruptions", func(in *SpotInput) { in.Rate = InterruptionRate{} }, 0},
+		{"no δ", func(in *SpotInput) { in.CheckpointWriteHours = 0 }, 0},
+		{"every instance reclaimed", func(in *SpotInput) { in.Rate.PerMonth = 1 }, 0},
+	} {
+		in := base
+		tc.edit(&in)
+		got := CheckpointInterval(in)
+		if !near(got, tc.want, 1e-6) {
+			t.Errorf("%s: τ = %.7g h, want %.7g", tc.name, got, tc.want)
+		}
+		if in.JobHours == 0 || got == 0 {
+			continue
+		}
+		if e, err := SpotExpectedCost(in); err != nil || e.CheckpointEveryHours != got {
+			t.Errorf("%s: SpotExpectedCost's τ = %g (%v), CheckpointInterval's %g", tc.name, e.CheckpointEveryHours, err, got)
+		}
+	}
+}

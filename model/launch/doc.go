@@ -12,8 +12,9 @@
 // Build a Plan with NewPlan from a model.Workload and a model.Offer that
 // model.Recommend returned, then call Render with a Format; the probe
 // script (FormatProbe) is model/launch/probescript's, which builds on
-// this package. It imports model, model/show, model/config, model/serve
-// and the packages below it: model/launch/stack, model/launch/cloud (the
+// this package. It imports model, model/show, model/config, model/serve,
+// model/decide (the spot checkpoint interval a spot training file saves
+// at, resume.go) and the packages below it: model/launch/stack, model/launch/cloud (the
 // providers' accelerator names and networks) and model/launch/deepspeed
 // (ds_config.json).
 // Like package model it is plain

@@ -61,6 +61,7 @@ func (p *Plan) Docker() ([]byte, error) {
 	if ds := p.DeepSpeedConfig(); ds != nil {
 		b.WriteString(heredoc(DeepSpeedFile, string(ds)))
 	}
+	b.WriteString(p.resumeFile()) // in $PWD, the container's /workspace
 	inner := p.dockerInner(rdzv)
 	run := dockerRunFlags
 	if p.ROCm() {

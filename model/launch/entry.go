@@ -2,7 +2,6 @@ package launch
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/gpuplan/gpuplan/model"
 )
@@ -39,22 +38,19 @@ var ErrNoEntryPoint = errors.New("no training entry point")
 // exist (transformers' examples/pytorch such as run_clm.py and run_glue.py,
 // torchvision's references/classification/train.py) live in the
 // repositories and are not installed with the wheels.
-func entryPoint(w *model.Workload) (module, why string) {
+func entryPoint(w *model.Workload) (module string, why model.Message) {
 	name := ModelName(&w.Model)
 	switch {
 	case w.Task == model.TaskInference:
-		return "", fmt.Sprintf("%s inference has no script to run: gpuplan writes serving files (vllm serve) for the decoder LMs vLLM serves; name your inference script with --script", name)
+		return "", model.Msg("%s inference has no script to run: gpuplan writes serving files (vllm serve) for the decoder LMs vLLM serves; name your inference script with --script", name)
 	case w.Task == model.TaskTrain:
-		return "", fmt.Sprintf("pre-training %s has no entry point installed with PyTorch, transformers or TRL "+
-			"(TRL's SFT script, the one `trl sft` runs, fine-tunes pretrained weights; transformers' run_clm.py example is not in the package): name your training script with --script", name)
+		return "", model.Msg("pre-training %s has no entry point installed with PyTorch, transformers or TRL (TRL's SFT script, the one `trl sft` runs, fine-tunes pretrained weights; transformers' run_clm.py example is not in the package): name your training script with --script", name)
 	case w.Model.Family.Vision():
-		return "", fmt.Sprintf("%s (%s) has no training entry point installed with PyTorch or torchvision "+
-			"(torchvision's references/classification/train.py is in its repository, not in the package): name your training script with --script", name, w.Model.Family)
+		return "", model.Msg("%s (%s) has no training entry point installed with PyTorch or torchvision (torchvision's references/classification/train.py is in its repository, not in the package): name your training script with --script", name, model.Msg(string(w.Model.Family)))
 	case w.Model.Family != model.FamilyDecoder:
-		return "", fmt.Sprintf("%s (%s) has no training entry point installed with transformers or TRL "+
-			"(TRL's SFT script trains decoder-only causal LMs; transformers' examples such as run_glue.py are not in the package): name your training script with --script", name, w.Model.Family)
+		return "", model.Msg("%s (%s) has no training entry point installed with transformers or TRL (TRL's SFT script trains decoder-only causal LMs; transformers' examples such as run_glue.py are not in the package): name your training script with --script", name, model.Msg(string(w.Model.Family)))
 	}
-	return TRLSFTModule, ""
+	return TRLSFTModule, model.Message{}
 }
 
 // checkEntry is the error of the formats that start the job when the plan
@@ -68,6 +64,9 @@ func (p *Plan) checkEntry() error {
 
 // entryComment says what the files run, for their header.
 func (p *Plan) entryComment() string {
+	if p.resumes() {
+		return "entry point: TRL's SFT script (python -m " + TRLSFTModule + ", the script `trl sft` runs; pip install \"trl>=" + MinTRL + "\"), started by torchrun with the plan's ranks through " + ResumeScript + ", which resumes it from the newest complete checkpoint"
+	}
 	if p.Module == TRLSFTModule {
 		return "entry point: TRL's SFT script (python -m " + TRLSFTModule + ", the script `trl sft` runs; pip install \"trl>=" + MinTRL + "\"), started by torchrun with the plan's ranks"
 	}

@@ -3,6 +3,7 @@ package launch
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -100,7 +101,7 @@ func (p *Plan) NoteMessages() []model.Message {
 		out = append(out, model.Msg("the name %q is written as %s: SkyPilot and Kubernetes names take lower-case letters, digits and '-' (at most 52)", p.NameGiven, p.Name))
 	}
 	if p.Spot() {
-		out = append(out, model.Msg("spot capacity can be reclaimed at short notice: checkpoint often to storage that outlives the node and resume from the last checkpoint"))
+		out = append(out, p.spotNote())
 	}
 	if p.CatalogType != p.InstanceType {
 		out = append(out, model.Msg("%s is GCP's %s with %d × %s attached", p.CatalogType, p.InstanceType, p.GPUsPerInstance, p.Accelerator))
@@ -202,4 +203,45 @@ func (p *Plan) HeaderLines() []string {
 		lines = append(lines, "note: "+n)
 	}
 	return lines
+}
+
+// spotNote is the spot note: where and how often the Trainer saves, as the
+// spot estimate assumed (spotCheckpoints), and what resumes the job. The
+// keys spell ResumeScript's name out, so ui/i18n finds them.
+func (p *Plan) spotNote() model.Message {
+	why := model.Msg("the interval the spot estimate assumes, Daly's for %.3g%% interruptions a month on %d nodes and %.2g h to write one",
+		p.SpotRate.PerMonth*100, p.Nodes, p.CheckpointWriteHours)
+	if p.SpotRateAssumed {
+		why = model.Msg("Daly's interval for an assumed %.3g%% interruptions a month (AWS Spot Instance Advisor's highest bucket: no rate was given) on %d nodes and %.2g h to write one",
+			p.SpotRate.PerMonth*100, p.Nodes, p.CheckpointWriteHours)
+	}
+	switch {
+	case p.savesEveryTau() && p.resumes():
+		return model.Msg("spot capacity can be reclaimed at short notice: a checkpoint goes to %s every %d steps (%.2g h of %.3g s steps: %v), "+
+			"and gpuplan_sft_resume.py resumes TRL's SFT script from the newest complete checkpoint when the job starts again",
+			p.OutputDir, p.SaveSteps, p.CheckpointEveryHours, p.StepSeconds, why)
+	case p.savesEveryTau():
+		return model.Msg("spot capacity can be reclaimed at short notice: a checkpoint goes to %s every %d steps (%.2g h of %.3g s steps: %v); "+
+			"your script must resume from the newest one when the job starts again (Trainer.train(resume_from_checkpoint=PATH))",
+			p.OutputDir, p.SaveSteps, p.CheckpointEveryHours, p.StepSeconds, why)
+	case p.resumes():
+		return model.Msg("spot capacity can be reclaimed at short notice: gpuplan_sft_resume.py resumes TRL's SFT script from the newest complete checkpoint in %s when the job starts again", p.OutputDir)
+	}
+	return model.Msg("spot capacity can be reclaimed at short notice: checkpoint often to storage that outlives the node and resume from the last checkpoint")
+}
+
+// resumeClause says what resumes a relaunched spot job, for the
+// formats' restart comments.
+func (p *Plan) resumeClause() string {
+	if p.resumes() {
+		return ResumeScript + " resumes from the newest complete checkpoint in " + p.OutputDir
+	}
+	return "resume from your last checkpoint in " + p.OutputDir
+}
+
+// savesEveryTau reports whether the script arguments save every SaveSteps
+// steps: the derived ones on spot, not the user's own (--script-args).
+func (p *Plan) savesEveryTau() bool {
+	i := slices.Index(p.ScriptArgs, "--save_steps")
+	return p.SaveSteps > 0 && i >= 0 && i+1 < len(p.ScriptArgs) && p.ScriptArgs[i+1] == fmt.Sprint(p.SaveSteps)
 }

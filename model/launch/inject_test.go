@@ -277,7 +277,8 @@ func FuzzScriptInjection(f *testing.F) {
 		torchrunArgv := expectArgv(p.torchrunArgv(rdzv, p.ScriptArgs))
 
 		// Torchrun: set -e, [HEAD_IP check], export HF_HOME, [EFA
-		// exports], [rm -f and the DeepSpeed heredoc], torchrun.
+		// exports], [rm -f and the DeepSpeed heredoc], [rm -f and the
+		// ResumeScript heredoc], torchrun.
 		want := [][]string{{"set", "-e"}}
 		if p.Nodes > 1 {
 			want = append(want, []string{":", "10.0.0.1"})
@@ -289,6 +290,11 @@ func FuzzScriptInjection(f *testing.F) {
 		}
 		if p.ZeRO() > 0 {
 			heredoc := [][]string{{"rm", "-f", DeepSpeedFile}, {"cat"}}
+			want = append(want, heredoc...)
+			dockerWant = append(dockerWant, heredoc...)
+		}
+		if p.resumes() { // spot with TRL's script: the resuming wrapper (resume.go)
+			heredoc := [][]string{{"rm", "-f", ResumeScript}, {"cat"}}
 			want = append(want, heredoc...)
 			dockerWant = append(dockerWant, heredoc...)
 		}

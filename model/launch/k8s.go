@@ -129,7 +129,7 @@ func (p *Plan) Kubernetes() ([]byte, error) {
 		backoff := 0
 		if p.Spot() {
 			backoff = 3
-			header = append(header, "spot: a pod the cluster disrupts is recreated (podFailurePolicy); other failures are retried up to 3 times; resume from your last checkpoint")
+			header = append(header, "spot: a pod the cluster disrupts is recreated (podFailurePolicy); other failures are retried up to 3 times; "+p.resumeClause())
 		}
 		script := p.k8sScript(rendezvous{nproc: fmt.Sprint(p.ProcsPerNode), standalone: true}, args)
 		docs = append(docs, mapping(
@@ -168,7 +168,7 @@ const (
 func (p *Plan) trainJob(labels *yaml.Node, args []string, header *[]string) *yaml.Node {
 	*header = append(*header, "Kubeflow Trainer v2: needs the "+TrainJobRuntime+" ClusterTrainingRuntime installed (kubeflow/trainer manifests)")
 	if p.Spot() {
-		*header = append(*header, "spot: restarts after preemption follow the runtime's JobSet failurePolicy; resume from your last checkpoint")
+		*header = append(*header, "spot: restarts after preemption follow the runtime's JobSet failurePolicy; "+p.resumeClause())
 	}
 	// The trainer has no workingDir field, so the script changes to it.
 	script := "cd " + workDir + "\n" + p.k8sScript(rendezvous{
@@ -218,7 +218,7 @@ func (p *Plan) pytorchJob(labels *yaml.Node, args []string, header *[]string) *y
 	backoff := 0
 	if p.Spot() {
 		backoff = 3
-		*header = append(*header, "spot: the operator restarts failed pods (restartPolicy OnFailure, backoffLimit 3); resume from your last checkpoint")
+		*header = append(*header, "spot: the operator restarts failed pods (restartPolicy OnFailure, backoffLimit 3); "+p.resumeClause())
 	}
 	script := p.k8sScript(rendezvous{
 		nnodes: fmt.Sprint(p.Nodes), nproc: fmt.Sprint(p.ProcsPerNode),
@@ -251,10 +251,15 @@ func (p *Plan) pytorchJob(labels *yaml.Node, args []string, header *[]string) *y
 
 func (p *Plan) configMapName() string { return p.Name + "-deepspeed" }
 
-// k8sScript is the container's bash script: requirements, DeepSpeed, then
-// exec torchrun (exec so the pod's signals reach it).
+// k8sScript is the container's bash script: requirements, DeepSpeed, on
+// spot ResumeScript, then exec torchrun (exec so the pod's signals reach
+// it).
 func (p *Plan) k8sScript(rdzv rendezvous, args []string) string {
-	lines := append(p.setupLines(), "exec "+continued(p.torchrunWords(rdzv, args), "  "))
+	lines := p.setupLines()
+	if f := p.resumeFile(); f != "" { // in the working directory, /workspace
+		lines = append(lines, strings.TrimSuffix(f, "\n"))
+	}
+	lines = append(lines, "exec "+continued(p.torchrunWords(rdzv, args), "  "))
 	return strings.Join(lines, "\n") + "\n"
 }
 

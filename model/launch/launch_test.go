@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -179,8 +180,15 @@ func TestPlanShape(t *testing.T) {
 		if p.Strategy != tc.strategy || p.ZeRO() != tc.zero || p.Spot() != tc.spot || p.Pricing != tc.pricing {
 			t.Errorf("%s: strategy %s zero %d spot %v pricing %s, want %s %d %v %s", tc.c.name, p.Strategy, p.ZeRO(), p.Spot(), p.Pricing, tc.strategy, tc.zero, tc.spot, tc.pricing)
 		}
-		if got := strings.Join(p.ScriptArgs, " "); got != tc.wantArgs {
-			t.Errorf("%s: script args %q, want %q", tc.c.name, got, tc.wantArgs)
+		wantArgs := tc.wantArgs
+		if tc.spot { // every τ of the spot estimate (TestSpotSaveStepsFollowTau checks the steps)
+			if p.SaveSteps <= 0 {
+				t.Errorf("%s: spot plan with no save steps", tc.c.name)
+			}
+			wantArgs += fmt.Sprintf(" --save_strategy steps --save_steps %d --save_total_limit 2", p.SaveSteps)
+		}
+		if got := strings.Join(p.ScriptArgs, " "); got != wantArgs {
+			t.Errorf("%s: script args %q, want %q", tc.c.name, got, wantArgs)
 		}
 		if p.Accelerator != tc.accel || p.Wheel != tc.wheel || p.Region != tc.region || p.Name != tc.name || string(p.Precision) != tc.precision {
 			t.Errorf("%s: accelerator %s wheel %s region %s name %s precision %s", tc.c.name, p.Accelerator, p.Wheel, p.Region, p.Name, p.Precision)
@@ -504,7 +512,8 @@ func TestServeRefusesWhatItCannotWrite(t *testing.T) {
 }
 
 // TestServeVoltaNote: a serving file for a Volta GPU says its vLLM install is
-// unpinned and to pin a CUDA 12 vLLM (CUDA 13.0 dropped Volta), and the
+// unpinned and to pin a release before v0.20.0 (CUDA 13.0 dropped Volta,
+// and vLLM v0.20.0 its builds for compute capability 7.0), and the
 // SkyPilot setup says it above its pip install; an H100's says neither.
 func TestServeVoltaNote(t *testing.T) {
 	cat := testCatalog()
@@ -530,7 +539,8 @@ func TestServeVoltaNote(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := strings.Contains(string(out), "CUDA 13.0 dropped Maxwell, Pascal and Volta; this file installs vLLM unpinned"); got != tt.note {
+		if got := strings.Contains(string(out), "needs a vLLM release before v0.20.0, built for CUDA 12.x: CUDA 13.0 dropped Maxwell, Pascal and Volta") &&
+			strings.Contains(string(out), "this file installs vLLM unpinned (pip install vllm, or the image's tag), which is newer: pin a release before v0.20.0 (pip install 'vllm<0.20'"); got != tt.note {
 			t.Errorf("%s: CUDA 12 note %v, want %v:\n%s", tt.gpu.Key, got, tt.note, out)
 		}
 		// SkyPilot's setup installs vLLM unpinned, as every format does:
@@ -541,7 +551,7 @@ func TestServeVoltaNote(t *testing.T) {
 		}
 		setup := "setup: |\n  set -e\n  pip install vllm\n"
 		if tt.note {
-			setup = "setup: |\n  set -e\n  # unpinned: pin a vLLM release built for CUDA 12.x here (see the note at the top of the file)\n  pip install vllm\n"
+			setup = "setup: |\n  set -e\n  # unpinned: pin a vLLM release before v0.20.0 (CUDA 12.x) here: pip install 'vllm<0.20' (see the note at the top of the file)\n  pip install vllm\n"
 		}
 		if !strings.Contains(string(sky), setup) {
 			t.Errorf("%s: SkyPilot setup is not %q:\n%s", tt.gpu.Key, setup, sky)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/model/launch/cloud"
 	"github.com/gpuplan/gpuplan/model/launch/deepspeed"
 	"github.com/gpuplan/gpuplan/model/launch/stack"
@@ -59,6 +60,16 @@ type Options struct {
 	// mounts at the output directory, so the trained model outlives the
 	// pod; "" is DefaultOutputClaim. It must be a DNS-1123 subdomain.
 	OutputClaim string
+	// SpotRate is the interruption rate the spot estimate priced the offer
+	// with (gpuplan export passes its spot data's rate for the offer's
+	// provider, region and instance type); nil is FallbackSpotRate. A
+	// spot training plan saves a checkpoint every τ of that estimate
+	// (Plan.SaveSteps).
+	SpotRate *decide.InterruptionRate
+	// CheckpointWriteBytesPerSecond is the bandwidth a node writes a
+	// checkpoint at, as the spot estimate assumed (--checkpoint-write-gbps
+	// × 10⁹); 0 is decide.DefaultCheckpointWriteBytesPerSecond.
+	CheckpointWriteBytesPerSecond float64
 }
 
 // DefaultOutputClaim is the PersistentVolumeClaim the Kubernetes export
@@ -169,13 +180,14 @@ type Plan struct {
 	// runs Module. Module is the installed Python module torchrun runs
 	// with -m (TRLSFTModule), "" when Script is set or there is none;
 	// NoEntry then says why there is none (pre-training, encoders, vision
-	// models: see entryPoint).
-	Script, Module, NoEntry string
-	ScriptArgs              []string // see Options.ScriptArgs
-	DiskGB                  int
-	Image                   string
-	Wheel                   string
-	Port                    int
+	// models: see entryPoint), as a message a UI translates.
+	Script, Module string
+	NoEntry        model.Message
+	ScriptArgs     []string // see Options.ScriptArgs
+	DiskGB         int
+	Image          string
+	Wheel          string
+	Port           int
 
 	ModelID   string // Hugging Face repo id the script loads
 	Dataset   string // dataset id or path the script trains on
@@ -190,6 +202,19 @@ type Plan struct {
 	OutputClaim string
 
 	Stack stack.Stack
+
+	// Spot training checkpoints (spotCheckpoints): SaveSteps is the
+	// Trainer's --save_steps, ⌊τ / StepSeconds⌋ and at least 1, so a
+	// checkpoint lands every CheckpointEveryHours (τ) of compute, the
+	// interval the spot cost model assumes for the offer with SpotRate and
+	// CheckpointWriteHours (δ); all zero off spot, for inference and
+	// without a step time.
+	SaveSteps                                               int
+	CheckpointEveryHours, CheckpointWriteHours, StepSeconds float64
+	SpotRate                                                decide.InterruptionRate
+	// SpotRateAssumed is true when the caller gave no rate
+	// (Options.SpotRate nil) and SpotRate is FallbackSpotRate.
+	SpotRateAssumed bool
 
 	// Estimate is the offer's estimate the plan launches: the shape and
 	// figures the probe script builds and compares with (probescript.Train).
@@ -344,6 +369,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	if p.Port <= 0 {
 		p.Port = DefaultPort
 	}
+	p.spotCheckpoints(o, opt)
 	p.ScriptArgs = opt.ScriptArgs
 	if p.ScriptArgs == nil {
 		p.ScriptArgs = p.derivedArgs(DeepSpeedFile)
@@ -396,7 +422,9 @@ func (p *Plan) DeepSpeedConfig() []byte {
 // TRL example scripts parse them): --use_peft, --lora_r, --lora_alpha
 // (loraAlphaPerRank × r), --lora_target_modules, and for QLoRA --load_in_4bit with the estimated
 // 4-bit type and double quantization (NF4 with nested quantization by
-// default, as the QLoRA paper trains). A script with its own flags takes
+// default, as the QLoRA paper trains). On spot, --save_strategy steps,
+// --save_steps SaveSteps and --save_total_limit 2 checkpoint every τ of
+// the spot cost model (resume.go). A script with its own flags takes
 // Options.ScriptArgs instead. Inference gets none.
 //
 // Every setting whose default differs between TrainingArguments and TRL's
@@ -483,8 +511,16 @@ func (p *Plan) derivedArgs(deepspeedPath string) []string {
 	if p.MaxLength > 0 {
 		a = append(a, "--max_length", fmt.Sprint(p.MaxLength))
 	}
-	return append(a, "--per_device_train_batch_size", fmt.Sprint(p.MicroBatch),
+	a = append(a, "--per_device_train_batch_size", fmt.Sprint(p.MicroBatch),
 		"--gradient_accumulation_steps", fmt.Sprint(p.GradAccum))
+	if p.SaveSteps > 0 {
+		// spot: a checkpoint every τ (resume.go), the last checkpointsKept
+		// kept; the Trainer deletes older ones only after a new one is
+		// complete (Trainer._save_checkpoint, _rotate_checkpoints).
+		a = append(a, "--save_strategy", "steps", "--save_steps", fmt.Sprint(p.SaveSteps),
+			"--save_total_limit", fmt.Sprint(checkpointsKept))
+	}
+	return a
 }
 
 // LoadDtype is the dtype the estimate sized the weights in, spelled as

@@ -326,7 +326,14 @@ func (s *Serve) HeaderLines() []string {
 		// the image's tag): the note says the install is unpinned and
 		// what to pin, and SkyPilot's setup repeats it where it installs
 		// (vllmInstall), rather than read as pinned.
-		lines = append(lines, fmt.Sprintf("note: %s needs a CUDA %s build of vLLM: CUDA 13.0 dropped Maxwell, Pascal and Volta; this file installs vLLM unpinned (pip install vllm, or the image's tag), and the newest wheel and vllm/vllm-openai image may be built for CUDA 13: pin a vLLM release built for CUDA 12 before launch", s.Accelerator, s.LastCUDA))
+		// Which release: vLLM v0.20.0 made CUDA 13.0 the default wheel and
+		// image and took compute capability 7.0 out of the image's
+		// TORCH_CUDA_ARCH_LIST (vllm-project/vllm#39878, docker/versions.json;
+		// vllm-project/router#154 dates the switch to v0.20.0), and vLLM's
+		// installation docs need 7.5 from v0.21.0
+		// (docs/getting_started/installation/gpu.cuda.inc.md at that tag; v0.14.0's
+		// still list the V100). See serve.Unservable.
+		lines = append(lines, fmt.Sprintf("note: %s needs a vLLM release before v0.20.0, built for CUDA %s: CUDA 13.0 dropped Maxwell, Pascal and Volta, vLLM v0.20.0 made CUDA 13 its default and took compute capability 7.0 out of its image, and its docs from v0.21.0 need 7.5; this file installs vLLM unpinned (pip install vllm, or the image's tag), which is newer: pin a release before v0.20.0 (pip install 'vllm<0.20', or that release's vllm/vllm-openai tag) before launch", s.Accelerator, s.LastCUDA))
 	}
 	switch s.Serving.WeightFormat {
 	case serve.WeightAWQ, serve.WeightGPTQ, serve.WeightInt8:
@@ -460,17 +467,19 @@ func (s *Serve) SkyPilot() ([]byte, error) {
 
 // vllmInstall is the setup's install of vLLM from PyPI: unpinned, the
 // newest release; on a GPU whose last CUDA line is 12 (LastCUDA) a
-// comment above it says to pin a CUDA 12 build there, as the header note
+// comment above it says to pin a release before v0.20.0 there (the last
+// built for compute capability 7.0, see HeaderLines), as the header note
 // does, so the line is not read as pinned.
 func (s *Serve) vllmInstall() string {
 	if s.LastCUDA != "" {
-		return "# unpinned: pin a vLLM release built for CUDA " + s.LastCUDA + " here (see the note at the top of the file)\npip install vllm\n"
+		return "# unpinned: pin a vLLM release before v0.20.0 (CUDA " + s.LastCUDA + ") here: pip install 'vllm<0.20' (see the note at the top of the file)\npip install vllm\n"
 	}
 	return "pip install vllm\n"
 }
 
 // Kubernetes returns an apps/v1 Deployment of Replicas pods, each one vLLM
-// engine on TP × PP GPUs (GPU limits; CPU and memory requests of ¾ of that
+// engine on TP × PP GPUs (no --data-parallel-size: the header says so
+// rather than the other formats' engines-per-node note) (GPU limits; CPU and memory requests of ¾ of that
 // share of the node; memory-backed /dev/shm, which tensor-parallel workers
 // use; a readiness probe on /health), and a ClusterIP Service on port 8000
 // in front of them. HF_TOKEN comes from the Secret hf-token, HF_HOME is an
@@ -488,7 +497,15 @@ func (s *Serve) Kubernetes() ([]byte, error) {
 	one.ReplicasPerNode = 1 // one engine per pod; Kubernetes packs pods on nodes
 	args := append([]string{"--model", s.ModelID}, one.VLLMArgs()...)
 	mounts, volumes := p.volumes()
-	header := append(s.HeaderLines(), "gated models: kubectl create secret generic hf-token --from-literal=token=$HF_TOKEN")
+	// one's header: the pods pass no --data-parallel-size, so the note on
+	// engines sharing a node through it is not this file's.
+	header := one.HeaderLines()
+	if s.Replicas > 1 {
+		perPod := s.TP * s.PP
+		header = append(header, fmt.Sprintf("note: %s as %s of one vLLM engine on %d GPUs each (Deployment replicas: %d; no --data-parallel-size), behind the Service's load balancing; Kubernetes places them by their GPU limits, up to %d on one %s",
+			model.Count(s.Replicas, "replica"), model.Count(s.Replicas, "pod"), perPod, s.Replicas, max(s.GPUsPerInstance/perPod, 1), s.InstanceType))
+	}
+	header = append(header, "gated models: kubectl create secret generic hf-token --from-literal=token=$HF_TOKEN")
 	if !ValidLabelValue(s.InstanceType) {
 		header = append(header, fmt.Sprintf("no node selector: %q is not a valid label value", s.InstanceType))
 	}

@@ -75,9 +75,13 @@ func (p *Plan) torchrunArgv(rdzv rendezvous, scriptArgs []string) []word {
 	return append(w, lits(scriptArgs)...)
 }
 
-// entryWords are what torchrun starts: the user's script, or -m MODULE for
-// the installed entry point.
+// entryWords are what torchrun starts: the user's script, -m MODULE for
+// the installed entry point, or on spot ResumeScript, which runs TRL's SFT
+// script resuming from the last checkpoint (resume.go).
 func (p *Plan) entryWords() []word {
+	if p.resumes() {
+		return []word{lit(ResumeScript)}
+	}
 	if p.Script == "" && p.Module != "" {
 		return []word{rawWord("-m"), lit(p.Module)}
 	}
@@ -227,7 +231,8 @@ func (p *Plan) checkShellWords() error {
 
 // heredoc writes content to file with a quoted here-document, so the shell
 // expands nothing inside it. content is gpuplan's own JSON, whose lines
-// never equal the delimiter (every line is indented or a brace).
+// never equal the delimiter (every line is indented or a brace), or
+// ResumeSource, which has no line "EOF".
 // The file is removed first: cat > follows a symlink planted under its
 // name and would write through it (attack round 9); rm -f takes the link,
 // never its target, and the file is ours (DeepSpeedFile's name).

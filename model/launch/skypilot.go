@@ -36,7 +36,9 @@ const (
 // spot, job_recovery asks the managed-jobs controller to relaunch a
 // preempted job (EAGER_NEXT_REGION when the candidates span regions, else
 // FAILOVER), and file_mounts mounts the checkpoint bucket at
-// CheckpointDir, where the script's --output_dir points.
+// CheckpointDir, where the script's --output_dir points; the Trainer saves
+// there every SaveSteps steps and, for TRL's SFT script, run writes
+// ResumeScript and starts it, so the relaunched job resumes (resume.go).
 //
 // secrets declares HF_TOKEN with no value: SkyPilot requires it at launch
 // (sky launch --secret HF_TOKEN reads it from the local environment) and
@@ -88,13 +90,16 @@ func (p *Plan) SkyPilot() ([]byte, error) {
 		"set -e",
 		hfHomeExport,
 		fmt.Sprintf(`MASTER_ADDR=$(echo "%s" | head -n1)`, skyNodeIPs),
-		continued(p.torchrunWords(rendezvous{nnodes: skyNumNodes, nproc: nproc, nodeRank: skyNodeRank, master: "$MASTER_ADDR"}, p.ScriptArgs), "  "),
 	}
+	if f := p.resumeFile(); f != "" { // every node, in the synced workdir
+		run = append(run, strings.TrimSuffix(f, "\n"))
+	}
+	run = append(run, continued(p.torchrunWords(rendezvous{nnodes: skyNumNodes, nproc: nproc, nodeRank: skyNodeRank, master: "$MASTER_ADDR"}, p.ScriptArgs), "  "))
 	header := p.HeaderLines()
 	if p.Spot() {
 		header = append(header,
 			"spot: launch with `sky jobs launch --secret HF_TOKEN <this file>`; the managed job is relaunched after a preemption (job_recovery)",
-			"spot: checkpoints go to the bucket mounted at "+CheckpointDir+"; replace the bucket name "+p.Bucket+" with yours and resume from the last checkpoint in "+p.OutputDir)
+			"spot: checkpoints go to the bucket mounted at "+CheckpointDir+"; replace the bucket name "+p.Bucket+" with yours; "+p.resumeClause())
 	} else {
 		header = append(header, "launch: sky launch -c "+p.Name+" --secret HF_TOKEN <this file>")
 	}

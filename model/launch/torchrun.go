@@ -13,7 +13,7 @@ import (
 // torchrun assigns the ranks. It exports HF_HOME (the Hugging Face cache)
 // and, on EFA nodes, the libfabric variables NCCL needs (see Network);
 // HF_TOKEN comes from the caller's environment. For ZeRO the script first writes the DeepSpeed
-// config. Every value is quoted with mvdan.cc/sh's syntax.Quote; the error
+// config, and on spot ResumeScript (resume.go). Every value is quoted with mvdan.cc/sh's syntax.Quote; the error
 // wraps ErrPlan when one cannot be a shell word (see checkShellWords).
 func (p *Plan) Torchrun() ([]byte, error) {
 	if err := p.checkEntry(); err != nil {
@@ -47,6 +47,7 @@ func (p *Plan) Torchrun() ([]byte, error) {
 	if ds := p.DeepSpeedConfig(); ds != nil {
 		b.WriteString(heredoc(DeepSpeedFile, string(ds)))
 	}
+	b.WriteString(p.resumeFile())
 	b.WriteString(continued(p.torchrunWords(rdzv, p.ScriptArgs), "  ") + "\n")
 	return []byte(b.String()), nil
 }

@@ -95,11 +95,17 @@ func TestCostRangesStated(t *testing.T) {
 		want string
 	}{
 		{Phase{Name: "a", Months: 1}, `invalid plan: phase "a": usd_per_hour must be 0.001–1e+07 USD per hour, got 0`},
-		{Phase{Name: "a", USDPerHour: 1, Months: 1, HoursPerMonth: 800}, `invalid plan: phase "a": hours_per_month must be 0.001–730, got 800`},
-		{Phase{Name: "a", USDPerHour: 1, Months: -1}, `invalid plan: phase "a": job_hours must be 0.001–1e+07, months 0.001–120 and hours_per_month 0.001–730 (or 0, left out), got 0, -1 and 0`},
+		{Phase{Name: "a", USDPerHour: 1, Months: 1, HoursPerMonth: 800}, `invalid plan: phase "a": hours_per_month must be 0.001–744, got 800`},
+		{Phase{Name: "a", USDPerHour: 1, Months: -1}, `invalid plan: phase "a": job_hours must be 0.001–1e+07, months 0.001–120 and hours_per_month 0.001–744 (or 0, left out), got 0, -1 and 0`},
 	} {
 		if _, err := tc.p.Cost(); err == nil || err.Error() != tc.want {
 			t.Errorf("%+v: %v\nwant %s", tc.p, err, tc.want)
 		}
+	}
+	// What Decode takes, Cost prices: a 31-day month's 744 hours (it
+	// refused anything past 730 that Decode had let through).
+	c, err := (&Phase{Name: "a", USDPerHour: 2, Months: 1, HoursPerMonth: 744}).Cost()
+	if err != nil || c.Hours != 744 || c.USD != 1488 {
+		t.Errorf("744 h a month: %+v, %v; want 744 h, $1488", c, err)
 	}
 }

@@ -2,7 +2,9 @@ package plan
 
 import (
 	"cmp"
+	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/show"
@@ -42,6 +44,10 @@ func Check(cat *model.Catalog, pl *Plan) []model.Message {
 		case in == nil:
 			if m, ok := lookAlike(cat, ph); ok {
 				out = append(out, m)
+				continue
+			}
+			if near := nearOffer(cat, ph); len(near) > 0 {
+				out = append(out, model.Msg("phase %q: %s %s is not in the catalog (as of %s): the plan's price for it is unchecked; did you mean %s?", ph.Name, ph.Provider, ph.Instance, cat.AsOf, model.OrMsg(near)))
 				continue
 			}
 			out = append(out, model.Msg("phase %q: %s %s is not in the catalog (as of %s): the plan's price for it is unchecked", ph.Name, ph.Provider, ph.Instance, cat.AsOf))
@@ -119,4 +125,37 @@ func regionLookAlike(in *model.Instance, region string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// nearOffer names what a phase's provider and instance type not in cat
+// may be a slip for (walk35: "lamda" got no hint): the closest providers
+// when the provider is unknown, else the provider's closest instance
+// types, each as "provider type" (model.Closest: at most three, none
+// further than a typo).
+func nearOffer(cat *model.Catalog, ph *Phase) []string {
+	var providers, types []string
+	known := false
+	for i := range cat.Instances {
+		in := &cat.Instances[i]
+		if in.Provider == ph.Provider {
+			known = true
+			types = append(types, in.Type)
+		} else if !slices.Contains(providers, in.Provider) {
+			providers = append(providers, in.Provider)
+		}
+	}
+	var out []string
+	if known {
+		for _, t := range model.Closest(ph.Instance, types, 3) {
+			out = append(out, fmt.Sprintf("%s %s", ph.Provider, t))
+		}
+		return out
+	}
+	for _, p := range model.Closest(ph.Provider, providers, 3) {
+		if slices.ContainsFunc(cat.Instances, func(in model.Instance) bool { return in.Provider == p && in.Type == ph.Instance }) {
+			p = fmt.Sprintf("%s %s", p, ph.Instance) // the whole offer, when the type is the provider's
+		}
+		out = append(out, p)
+	}
+	return out
 }

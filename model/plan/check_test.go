@@ -23,6 +23,8 @@ func TestCheckPlan(t *testing.T) {
 		phase("reserved as listed", "p2", "huge.8", "us-east-1", model.Reserved1y, 1, 60),
 		phase("cheaper than listed", "p1", "small.1", "eu-west-1", model.OnDemand, 1, 0.5),
 		phase("typo", "p1", "smal.1", "us-east-1", model.OnDemand, 1, 1),
+		phase("provider typo", "pp1", "small.1", "us-east-1", model.OnDemand, 1, 1),
+		phase("far off", "nothing-like-it", "x", "us-east-1", model.OnDemand, 1, 1),
 		phase("retired", "p2", "old.1", "us-east-1", model.OnDemand, 1, 0.01),
 		phase("wrong region", "p1", "big.8", "eu-west-1", model.OnDemand, 1, 8),
 		phase("no spot", "p1", "big.8", "us-east-1", model.Spot, 1, 3),
@@ -31,7 +33,9 @@ func TestCheckPlan(t *testing.T) {
 	got := Check(cat, &pl)
 	want := []string{
 		`phase "cheaper than listed": the plan prices p1 small.1 in eu-west-1 (on-demand) at $0.5/h; the catalog (as of 2026-11-30) says $0.9/h`,
-		`phase "typo": p1 smal.1 is not in the catalog (as of 2026-11-30): the plan's price for it is unchecked`,
+		`phase "typo": p1 smal.1 is not in the catalog (as of 2026-11-30): the plan's price for it is unchecked; did you mean p1 small.1 or p1 mid.1?`,
+		`phase "provider typo": pp1 small.1 is not in the catalog (as of 2026-11-30): the plan's price for it is unchecked; did you mean p1 small.1 or p2?`,
+		`phase "far off": nothing-like-it x is not in the catalog (as of 2026-11-30): the plan's price for it is unchecked`,
 		`phase "retired": p2 old.1 was retired on 2025-01-01`,
 		`phase "wrong region": the catalog has no price for p1 big.8 in eu-west-1`,
 		`phase "no spot": the catalog has no spot price for p1 big.8 in us-east-1`,

@@ -85,21 +85,39 @@ func Decode(b []byte) (Plan, error) {
 	if f.SchemaVersion != config.SchemaVersion {
 		return Plan{}, config.Errorf("schema_version", "want schema_version = %d at the top, got %d", config.SchemaVersion, f.SchemaVersion)
 	}
-	if len(f.Phases) == 0 {
-		return Plan{}, config.Errorf("phase", "no phases: add a [[phase]] table for each step")
-	}
-	if len(f.Phases) > MaxPhases {
-		return Plan{}, config.Errorf("phase", "%d phases; at most %d", len(f.Phases), MaxPhases)
-	}
-	if err := planText("name", f.Name, false); err != nil {
+	if err := check(f.Name, f.Phases); err != nil {
 		return Plan{}, err
 	}
-	if len(f.Name) > MaxOfferBytes {
-		// The name is not quoted: it is what is too long.
-		return Plan{}, config.Errorf("name", "%d bytes long; a plan's name is a title line of at most %d", len(f.Name), MaxOfferBytes)
+	if err := checkGivenZero(b, f.Phases); err != nil { // floors.go
+		return Plan{}, err
 	}
-	for i := range f.Phases {
-		p := &f.Phases[i]
+	return Plan{Name: f.Name, Phases: f.Phases}, nil
+}
+
+// check is what Decode and Encode both hold a plan to, so a file Encode
+// writes is one Decode reads back: at least one and at most MaxPhases
+// phases, text without control or invisible characters and within its
+// bounds, paths inside the plan's folder, config or answers but not both,
+// a pricing mode that exists, distinct names (checkFile), money and
+// durations within bounds (checkBounds) and answers the configuration
+// decoder takes (checkAnswers). What only the bytes show (an unknown key,
+// the schema version, a figure written as 0) is Decode's alone.
+func check(name string, phases []Phase) error {
+	if len(phases) == 0 {
+		return config.Errorf("phase", "no phases: add a [[phase]] table for each step")
+	}
+	if len(phases) > MaxPhases {
+		return config.Errorf("phase", "%d phases; at most %d", len(phases), MaxPhases)
+	}
+	if err := planText("name", name, false); err != nil {
+		return err
+	}
+	if len(name) > MaxOfferBytes {
+		// The name is not quoted: it is what is too long.
+		return config.Errorf("name", "%d bytes long; a plan's name is a title line of at most %d", len(name), MaxOfferBytes)
+	}
+	for i := range phases {
+		p := &phases[i]
 		key := func(k string) string { return fmt.Sprintf("phase[%d].%s", i, k) }
 		for _, t := range []struct {
 			k, v string
@@ -107,7 +125,7 @@ func Decode(b []byte) (Plan, error) {
 		}{{"name", p.Name, true}, {"config", p.Config, false}, {"provider", p.Provider, false},
 			{"instance", p.Instance, false}, {"region", p.Region, false}} {
 			if err := planText(key(t.k), t.v, t.req); err != nil {
-				return Plan{}, err
+				return err
 			}
 		}
 		for _, t := range []struct {
@@ -115,33 +133,33 @@ func Decode(b []byte) (Plan, error) {
 			max  int
 		}{{"provider", p.Provider, MaxOfferBytes}, {"instance", p.Instance, MaxOfferBytes}, {"region", p.Region, MaxOfferBytes}, {"config", p.Config, MaxPathBytes}} {
 			if len(t.v) > t.max {
-				return Plan{}, config.Errorf(key(t.k), "%d bytes long; at most %d (the catalog's names have at most 256 bytes)", len(t.v), t.max)
+				return config.Errorf(key(t.k), "%d bytes long; at most %d (the catalog's names have at most 256 bytes)", len(t.v), t.max)
 			}
 		}
 		for k, v := range p.Answers {
 			if len(k) > MaxOfferBytes || len(v) > MaxPathBytes {
-				return Plan{}, config.Errorf(key("answers"), "an answer of %d bytes under a key of %d; at most %d and %d", len(v), len(k), MaxPathBytes, MaxOfferBytes)
+				return config.Errorf(key("answers"), "an answer of %d bytes under a key of %d; at most %d and %d", len(v), len(k), MaxPathBytes, MaxOfferBytes)
 			}
 		}
 		if n := utf8.RuneCountInString(p.Name); n > MaxNameChars {
 			// The name is not quoted: it is what is too long.
-			return Plan{}, config.Errorf(key("name"), "%d characters long; a phase's name has at most %d, such as fine-tune or serve", n, MaxNameChars)
+			return config.Errorf(key("name"), "%d characters long; a phase's name has at most %d, such as fine-tune or serve", n, MaxNameChars)
 		}
 		for k, v := range p.Answers {
 			// The key and the value apart: an error quotes the one at fault
 			// and counts bytes in it.
 			if err := planText(key("answers"), k, false); err != nil {
-				return Plan{}, err
+				return err
 			}
 			if err := planText(key("answers."+k), v, false); err != nil {
-				return Plan{}, err
+				return err
 			}
 		}
 		if p.Config != "" && !filepath.IsLocal(filepath.FromSlash(p.Config)) {
 			// A plan is shared like a configuration; its files stay in its
 			// folder, so one received cannot read /etc/passwd or ~/.ssh
 			// and show a fragment in a parse error (issue 29).
-			return Plan{}, config.Errorf(fmt.Sprintf("phase %s config", quoted(p.Name)), "%q is outside the plan's folder; put the configuration file beside the plan (or in a folder under it) and give its relative path, without a leading / or ..", p.Config)
+			return config.Errorf(fmt.Sprintf("phase %s config", quoted(p.Name)), "%q is outside the plan's folder; put the configuration file beside the plan (or in a folder under it) and give its relative path, without a leading / or ..", p.Config)
 		}
 		for k, v := range p.Answers {
 			// The files answers name are held to the folder as config is
@@ -149,29 +167,26 @@ func Decode(b []byte) (Plan, error) {
 			switch strings.TrimPrefix(k, "workload.") {
 			case "hf_config", "safetensors":
 				if v != "" && !filepath.IsLocal(filepath.FromSlash(v)) {
-					return Plan{}, config.Errorf(key("answers."+k), "%q is outside the plan's folder; put the file beside the plan (or in a folder under it) and give its relative path, without a leading / or ..", v)
+					return config.Errorf(key("answers."+k), "%q is outside the plan's folder; put the file beside the plan (or in a folder under it) and give its relative path, without a leading / or ..", v)
 				}
 			}
 		}
 		if p.Config != "" && len(p.Answers) > 0 {
-			return Plan{}, config.Errorf(key("config"), "give config or answers, not both: a phase is one configuration")
+			return config.Errorf(key("config"), "give config or answers, not both: a phase is one configuration")
 		}
 		if p.Pricing != "" {
 			if _, err := model.ParsePricing(string(p.Pricing)); err != nil {
-				return Plan{}, config.Errorf(key("pricing"), "%q: want one of %s", p.Pricing, joinPricing())
+				return config.Errorf(key("pricing"), "%q: want one of %s", p.Pricing, joinPricing())
 			}
 		}
 	}
-	if err := checkFile(f.Name, f.Phases); err != nil { // names.go
-		return Plan{}, err
+	if err := checkFile(name, phases); err != nil { // names.go
+		return err
 	}
-	if err := checkAnswers(f.Phases); err != nil { // answers.go
-		return Plan{}, err
+	if err := checkAnswers(phases); err != nil { // answers.go
+		return err
 	}
-	if err := checkGivenZero(b, f.Phases); err != nil { // floors.go
-		return Plan{}, err
-	}
-	return Plan{Name: f.Name, Phases: f.Phases}, nil
+	return nil
 }
 
 func joinPricing() string {
@@ -183,8 +198,14 @@ func joinPricing() string {
 }
 
 // Encode writes p as Decode reads it; decoding the result and
-// encoding again gives the same bytes.
+// encoding again gives the same bytes. A plan Decode would refuse (a
+// bound, a name, an answer: check) is an error naming the key, as
+// Decode's, and nothing is written: no caller can save a plan that does
+// not reopen.
 func Encode(p *Plan) ([]byte, error) {
+	if err := check(p.Name, p.Phases); err != nil {
+		return nil, err
+	}
 	var b bytes.Buffer
 	enc := toml.NewEncoder(&b)
 	enc.Indent = ""

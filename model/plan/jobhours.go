@@ -29,16 +29,17 @@ const JobHoursSlack = 2.0
 //   - a note when the answers' GPU count is not the offer's;
 //   - a note, and costs[i].Targets set (the ✗ mark a serving phase that
 //     misses its targets gets, PinnedServeNote), when the job does not
-//     fit the offer: the matcher's reason (model.Recommend's near miss
-//     for that instance type: memory, host RAM, precision or framework
+//     fit the offer: the matcher's reason on that instance type
+//     (model.OnInstance: memory, host RAM, precision or framework
 //     support);
 //   - a note when job_hours is below TimeBand[0]/JobHoursSlack or above
 //     TimeBand[1]×JobHoursSlack, multi-instance offers too (attack round
 //     11: 4× gpu_8x_b200_sxm6 with job_hours = 0.001 was not compared).
 //
-// A service, a serving phase, a job the engine cannot time (no dataset:
-// fit is still checked) or a phase whose instance type cat lacks (Check
-// says so) is not compared. costs may be shorter than the plan (nil:
+// A serving phase, a phase whose instance type cat lacks (Check says
+// so), a job the engine cannot time (no dataset) and a training phase
+// given months (priced as a service; CheckDuration says so) are not
+// compared; the last two are still checked for fit. costs may be shorter than the plan (nil:
 // nothing marked). The plan still prices with its own hours: these are
 // notes, as Check's.
 func CheckJobHours(cat *model.Catalog, pl *Plan, sc Scenario, costs []PhaseCost) []model.Message {
@@ -48,7 +49,7 @@ func CheckJobHours(cat *model.Catalog, pl *Plan, sc Scenario, costs []PhaseCost)
 			break
 		}
 		ph, s := &pl.Phases[i], &sc[i]
-		if ph.JobHours <= 0 || ph.Months > 0 || s.Serve != nil || s.Workload.Task == model.TaskInference {
+		if ph.JobHours <= 0 && ph.Months <= 0 || s.Serve != nil || s.Workload.Task == model.TaskInference {
 			continue
 		}
 		in, n := PhaseOffer(cat, ph)
@@ -68,14 +69,17 @@ func CheckJobHours(cat *model.Catalog, pl *Plan, sc Scenario, costs []PhaseCost)
 		q.AutoGPUs, q.MaxGPUs, q.AllowMultiNode = false, 0, nodes > 1
 		q.MaxNodes = max(q.MaxNodes, nodes, 1)
 		q.MaxUSDPerHour, q.BudgetMonthUSD, q.BudgetJobUSD, q.DeadlineHours, q.Sort = 0, 0, 0, 0, ""
-		rec, err := model.Recommend(w, cat, q)
+		// The job on the type itself (model.OnInstance), not looked up
+		// among Recommend's offers: those keep one type per provider,
+		// region and GPU, so a dearer host of a GPU already listed (aws
+		// g5.2xlarge beside g5.xlarge) was in neither its offers nor its
+		// near misses, and its job_hours went unchecked (walk35).
+		o, kind, why, err := model.OnInstance(w, cat, in, ph.Region, ph.USDPerHour/float64(nodes), q)
 		if err != nil {
 			continue
 		}
-		o := pinnedOffer(&rec, ph, nodes)
-		if o == nil {
-			why := pinnedMiss(&rec, ph)
-			if why.IsZero() {
+		if !why.IsZero() {
+			if !jobOwnMiss(kind) {
 				continue
 			}
 			if i < len(costs) {
@@ -85,7 +89,7 @@ func CheckJobHours(cat *model.Catalog, pl *Plan, sc Scenario, costs []PhaseCost)
 				ph.Name, ph.Provider, offer, why))
 			continue
 		}
-		if !o.HasJob || o.Estimate == nil {
+		if ph.JobHours <= 0 || !o.HasJob || o.Estimate == nil { // months: priced as a service (CheckDuration), not timed
 			continue
 		}
 		// A type without a network figure is timed at the network
@@ -188,34 +192,13 @@ func answeredGPUs(ph *Phase, w *model.Workload, auto bool) int {
 	return 0
 }
 
-// pinnedOffer is the phase's own offer among rec's: its instance type,
-// region (any when the phase names none) and instance count.
-func pinnedOffer(rec *model.Recommendation, ph *Phase, nodes int) *model.Offer {
-	for j := range rec.Offers {
-		o := &rec.Offers[j]
-		if o.Instance != nil && o.Instance.Type == ph.Instance && (ph.Region == "" || o.Region == ph.Region) && max(o.Instances, 1) == nodes {
-			return o
-		}
+// jobOwnMiss reports whether a reason of kind (model.OnInstance) is the
+// job's own on the type (memory, host RAM, precision, framework, an
+// invalid layout or batch), not a limit of a search.
+func jobOwnMiss(kind model.RejectKind) bool {
+	switch kind {
+	case model.RejectVRAM, model.RejectHostRAM, model.RejectPrecision, model.RejectSoftware, model.RejectInvalid, model.RejectBatch:
+		return true
 	}
-	return nil
-}
-
-// pinnedMiss is why the job cannot run on the phase's instance type: the
-// near miss rec keeps for it, when its kind is the job's own (memory,
-// host RAM, precision, framework, an invalid layout or batch), not a
-// limit of the search; zero when rec keeps none.
-func pinnedMiss(rec *model.Recommendation, ph *Phase) model.Message {
-	for _, r := range rec.Rejected {
-		if r.Instance == nil || r.Instance.Type != ph.Instance || ph.Region != "" && r.Region != "" && r.Region != ph.Region {
-			continue
-		}
-		switch r.Kind {
-		case model.RejectVRAM, model.RejectHostRAM, model.RejectPrecision, model.RejectSoftware, model.RejectInvalid, model.RejectBatch:
-			if !r.ReasonMsg.IsZero() {
-				return r.ReasonMsg
-			}
-			return model.Msg("%s", r.Reason)
-		}
-	}
-	return model.Message{}
+	return false
 }

@@ -189,3 +189,45 @@ func TestCheckJobHoursOnTheOffer(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckJobHoursDearerHost: a phase pinned to a dearer host of a GPU
+// the same provider and region already offer (mid.1-dear beside mid.1,
+// both one G40) is checked too (walk35: aws g5.2xlarge, left out of
+// Recommend's offers as a dearer host of g5.xlarge's A10G, had its
+// job_hours = 0.01 priced unflagged). The range is the job's on that
+// type, model.Compute on one G40.
+func TestCheckJobHoursDearerHost(t *testing.T) {
+	cat := *modeltest.Catalog()
+	cat.Instances = append([]model.Instance(nil), cat.Instances...)
+	cat.Instances = append(cat.Instances, model.Instance{Provider: "p1", Type: "mid.1-dear", GPU: "g40", GPUCount: 1, VCPUs: 24, MemoryGiB: 170,
+		Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 4.5}}})
+	cat.Index()
+	w := model.Workload{Settings: model.Settings{Task: model.TaskQLoRA, MicroBatch: 1, SeqLen: 2048, DatasetTokens: 1e7}, Model: modeltest.Llama31_8B}
+	ph := Phase{Name: "tune", Provider: "p1", Instance: "mid.1-dear", Region: "us-east-1", Pricing: model.OnDemand, Instances: 1, USDPerHour: 4.5, JobHours: 0.01}
+	sc := PhaseScenarioFor(&ph, w, model.Query{}, &cat)
+	rec, err := model.Recommend(sc.Workload, &cat, sc.Query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range rec.Offers {
+		if o.Instance.Type == "mid.1-dear" {
+			t.Fatal("the test needs mid.1-dear left out of Recommend's offers (a dearer host of G40)")
+		}
+	}
+	w1 := w
+	w1.Defaults()
+	g40, _ := cat.GPU("g40")
+	e, err := model.Compute(w1, g40)
+	if err != nil || !e.HasTime {
+		t.Fatalf("Compute: %v, timed %v", err, e.HasTime)
+	}
+	pl := Plan{Phases: []Phase{ph}}
+	var got []string
+	for _, m := range CheckJobHours(&cat, &pl, Scenario{sc}, nil) {
+		got = append(got, m.String())
+	}
+	want := fmt.Sprintf("phase \"tune\": job_hours = 0.01, but the estimate on p1 mid.1-dear is %.3g h (90%% range %.3g–%.3g h): the plan prices the phase on its own hours; check job_hours (gpuplan estimate --config PLAN --phase NAME times it)", e.Hours, e.TimeBand[0], e.TimeBand[1])
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("notes %q\nwant %q", got, want)
+	}
+}

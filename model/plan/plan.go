@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // Plan is work in phases, each on its own offer: "fine-tune on an A100,
@@ -76,11 +77,11 @@ func (p *Phase) Cost() (PhaseCost, error) {
 	case !finite(p.USDPerHour) || p.USDPerHour == 0:
 		return bad("usd_per_hour must be %g–%g USD per hour, got %g", MinUSDPerHour, MaxUSDPerHour, p.USDPerHour)
 	case !finite(p.JobHours) || !finite(p.Months) || !finite(p.HoursPerMonth):
-		return bad("job_hours must be %g–%g, months %g–%g and hours_per_month %g–%d (or 0, left out), got %g, %g and %g", MinJobHours, MaxJobHours, MinMonths, float64(MaxMonths), MinHoursPerMonth, model.HoursPerMonth, p.JobHours, p.Months, p.HoursPerMonth)
+		return bad("job_hours must be %g–%g, months %g–%g and hours_per_month %g–%d (or 0, left out), got %g, %g and %g", MinJobHours, MaxJobHours, MinMonths, float64(MaxMonths), MinHoursPerMonth, config.MaxHoursPerMonth, p.JobHours, p.Months, p.HoursPerMonth)
 	case (p.JobHours > 0) == (p.Months > 0):
 		return bad("give job_hours (a job) or months (a service), not both or neither")
-	case p.HoursPerMonth > model.HoursPerMonth:
-		return bad("hours_per_month must be %g–%d, got %g", MinHoursPerMonth, model.HoursPerMonth, p.HoursPerMonth)
+	case p.HoursPerMonth > config.MaxHoursPerMonth: // Decode's bound (bounds.go): a 31-day month
+		return bad("hours_per_month must be %g–%d, got %g", MinHoursPerMonth, config.MaxHoursPerMonth, p.HoursPerMonth)
 	}
 	c := PhaseCost{Name: p.Name, Hours: p.JobHours}
 	if p.Months > 0 {

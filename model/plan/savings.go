@@ -280,7 +280,9 @@ func Savings(cat *model.Catalog, pl Scenario, maxEach int) (baseUSD float64, out
 // --task inference marks its rows: zero when the plan meets them across
 // the estimate's 90% range, a borderline message (serve.Plan.Borderline)
 // when it meets them at the estimate only, and the reasons when it misses
-// them or needs more nodes than the phase rents. Zero too when the phase
+// them or needs more nodes than the phase rents; "does not fit" and why
+// when the model does not fit the instances the phase rents
+// (serve.PlanOnNodes, estimate --phase's verdict and figures). Zero too when the phase
 // serves no LLM (Serve nil) or cat does not list the instance type
 // (Check says so).
 func (ph *PhaseScenario) PinnedServeNote(cat *model.Catalog, instance string, instances int) (msg model.Message, borderline bool) {
@@ -292,6 +294,15 @@ func (ph *PhaseScenario) PinnedServeNote(cat *model.Catalog, instance string, in
 		if o.Instance != nil && o.Instance.Type == instance {
 			offers = append(offers, o)
 		}
+	}
+	// First on the instances the phase rents (serve.PlanOnNodes, a
+	// pipeline over no more of them, as estimate --phase plans one
+	// instance: PP 1): a model they cannot hold does not fit, whatever a
+	// pipeline over more instances would do (walk35: 70B on one A10G was
+	// said to miss its latency target at 290 ms, PP 8 over eight
+	// instances, where estimate said 114.2 GiB per GPU short).
+	if m, ok := ph.pinnedNoFit(offers, max(instances, 1)); ok {
+		return m, false
 	}
 	plans, err := serve.RankServing(&ph.Workload.Model, ph.serving(), offers)
 	if err != nil || len(plans) == 0 {
@@ -309,6 +320,40 @@ func (ph *PhaseScenario) PinnedServeNote(cat *model.Catalog, instance string, in
 		return model.Msg("carries the phase's load on %d instances of its pinned offer; the plan rents %d", p.Nodes, max(instances, 1)), false
 	case !p.Borderline.IsZero():
 		return model.Msg("borderline on its pinned offer: %v", p.Borderline), true
+	}
+	return model.Message{}, false
+}
+
+// pinnedNoFit says why the phase's model does not fit n instances of its
+// pinned offers (PlanOnNodes, PP up to n unless the request pins it; the
+// first split's reason, PP 1's, which is estimate --phase's on one
+// instance); ok is false when one of them holds it or none can be planned.
+func (ph *PhaseScenario) pinnedNoFit(offers []serve.Offer, n int) (msg model.Message, ok bool) {
+	s := ph.serving()
+	pps := []int{s.PP}
+	if s.PP == 0 {
+		pps = nil
+		for pp := 1; pp <= n && pp <= max(ph.Workload.Model.Layers, 1); pp *= 2 {
+			pps = append(pps, pp)
+		}
+	}
+	for i := range offers {
+		for j, pp := range pps {
+			held := s
+			held.PP = pp
+			p, err := serve.PlanOnNodes(&ph.Workload.Model, held, offers[i], n)
+			switch {
+			case err != nil:
+				return model.Message{}, false
+			case p.Fits:
+				return model.Message{}, false
+			case j == 0 && len(p.ReasonMsgs) > 0:
+				msg = model.Msg("does not fit its pinned offer: %v", p.ReasonMsgs[0])
+			case j == 0:
+				msg = model.Msg("does not fit its pinned offer")
+			}
+		}
+		return msg, !msg.IsZero()
 	}
 	return model.Message{}, false
 }

@@ -97,9 +97,22 @@ var vllmROCmArchitectures = []string{"cdna2", "cdna3", "cdna4", "rdna3", "rdna4"
 // Unservable returns why vLLM cannot serve on g at all, whatever the model
 // and format, or a zero Message when it can:
 //   - an NVIDIA GPU below compute capability 7.0 (Pascal, Maxwell,
-//     Kepler): vLLM's CUDA build needs "compute capability 7.0 or higher
-//     (e.g., V100, T4, RTX20xx, A100, L4, H100, etc.)" (vLLM docs,
-//     getting_started/installation/gpu.cuda.inc.md, requirements);
+//     Kepler): no vLLM release builds for it. Releases up to v0.14.0
+//     at least need "compute capability 7.0 or higher (e.g., V100, T4,
+//     RTX20xx, A100, L4, H100, etc.)" (vLLM docs, v0.14.0,
+//     getting_started/installation/gpu); current ones need 7.5: "GPU:
+//     compute capability 7.5 or higher (e.g., T4, RTX20xx, A100, L4, H100,
+//     B200, etc.)" (docs/getting_started/installation/gpu.cuda.inc.md at
+//     tag v0.21.0 and on main), and CMakeLists.txt's CUDA_SUPPORTED_ARCHS
+//     start at 7.5 for CUDA 12.8 and 13 (7.0 only below 12.8). v0.20.0
+//     made CUDA 13.0 the default wheel and image (vllm-project/vllm#39878;
+//     vllm-project/router#154: "The vLLM 0.20.0 release has switched to
+//     CUDA 13 for the default wheels"), and #39878 took 7.0 out of the
+//     image's TORCH_CUDA_ARCH_LIST ("7.0 7.5 8.0 8.9 9.0 10.0 12.0" to
+//     "7.5 8.0 8.6 8.9 9.0 10.0 12.0+PTX", docker/versions.json). A Volta
+//     GPU (V100, 7.0) is still planned, for a release before v0.20.0:
+//     the launch files install vLLM unpinned and, on Volta, say to pin
+//     one (launch.Serve's header note); the message says so too;
 //   - an AMD GPU outside vLLM's ROCm list (vllmROCmArchitectures): the
 //     Radeon Pro V520 (RDNA 1), the Instinct MI25 (GCN 5);
 //   - a GPU without the memory bandwidth or 16-bit peak the speed model
@@ -109,7 +122,7 @@ var vllmROCmArchitectures = []string{"cdna2", "cdna3", "cdna4", "rdna3", "rdna4"
 func Unservable(g *model.GPU) model.Message {
 	switch {
 	case g.Vendor == "nvidia" && g.ComputeCapability != "" && !g.CCAtLeast(7, 0):
-		return model.Msg("vLLM needs compute capability 7.0 or newer (Volta, Turing and later); %s is %s", g.Name, g.ComputeCapability)
+		return model.Msg("vLLM needs compute capability 7.0 or newer (Volta with a release before v0.20.0, Turing and later with any); %s is %s", g.Name, g.ComputeCapability)
 	case g.Vendor == "amd" && !slices.Contains(vllmROCmArchitectures, g.Architecture):
 		return model.Msg("vLLM's ROCm build runs on Instinct MI200, MI300 and MI350 and Radeon RX 7900 and 9000 GPUs; %s (%s) is not one of them", g.Name, g.Architecture)
 	case !Timed(g):

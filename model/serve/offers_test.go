@@ -29,7 +29,8 @@ func TestServeTPInsideNode(t *testing.T) {
 }
 
 // TestUnservable: vLLM's own hardware lists decide, not the price list: a
-// CUDA GPU from compute capability 7.0 (V100) serves, 6.x (P100) does not;
+// CUDA GPU from compute capability 7.0 (V100, with a vLLM before v0.20.0,
+// which the refusal says) serves, 6.x (P100) does not;
 // an AMD GPU serves when its architecture is in vLLM's ROCm list (MI300X,
 // CDNA 3), not the RDNA 1 V520; a GPU the speed model cannot time is
 // refused for that.
@@ -39,7 +40,7 @@ func TestUnservable(t *testing.T) {
 		want string // "" serves
 	}{
 		{model.GPU{Name: "V100", Vendor: "nvidia", ComputeCapability: "7.0", MemoryBandwidthGBps: 900, FP16TFLOPS: 125}, ""},
-		{model.GPU{Name: "P100", Vendor: "nvidia", ComputeCapability: "6.0", MemoryBandwidthGBps: 732, FP16TFLOPS: 18.7}, "compute capability 7.0 or newer (Volta, Turing and later); P100 is 6.0"},
+		{model.GPU{Name: "P100", Vendor: "nvidia", ComputeCapability: "6.0", MemoryBandwidthGBps: 732, FP16TFLOPS: 18.7}, "compute capability 7.0 or newer (Volta with a release before v0.20.0, Turing and later with any); P100 is 6.0"},
 		{model.GPU{Name: "MI300X", Vendor: "amd", Architecture: "cdna3", MemoryBandwidthGBps: 5300, BF16TFLOPS: 1307}, ""},
 		{model.GPU{Name: "V520", Vendor: "amd", Architecture: "rdna1"}, "V520 (rdna1) is not one of them"},
 		{model.GPU{Name: "X", Vendor: "nvidia", ComputeCapability: "8.0"}, "no memory bandwidth or 16-bit TFLOPS for X"},

@@ -212,6 +212,7 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 	if s.TP == 0 {
 		best.Chosen = chosenTP(best, tried)
 	}
+	best.spansShort(o)
 	best.applyBudget()
 	if s.WeightFormat != asked {
 		best.FallbackFrom = asked
@@ -221,6 +222,22 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 		}
 	}
 	return *best, nil
+}
+
+// spansShort says how many GPUs p needs when the nearest layout to
+// fitting (betterLayout), whose memory does not fit, is a pipeline over
+// more instances of o than one: the reason planOne gives names TP × PP of
+// GPUs o does not have (a new user's walk: Llama 3.1 405B on one GH200
+// read "TP 1 × PP 8: weights 94.5 GiB … short" of a 1-GPU offer). Its
+// weights per GPU fall with the GPUs a replica spans, so a split of no
+// more of them fits: the replica needs more than TP × PP GPUs.
+func (p *Plan) spansShort(o Offer) {
+	if p.Fits || p.PP < 2 || p.TP*p.PP <= o.GPUsPerNode || p.Memory.TotalBytes == 0 || p.Memory.Fits() || len(p.ReasonMsgs) == 0 {
+		return
+	}
+	m := model.Msg("one replica needs more than %s (%s of %s, the most planned, do not hold it): %s",
+		model.CountMsg(p.TP*p.PP, "GPU"), model.CountMsg((p.TP*p.PP+o.GPUsPerNode-1)/o.GPUsPerNode, "instance"), model.CountMsg(o.GPUsPerNode, "GPU"), p.ReasonMsgs[0])
+	p.Reasons[0], p.ReasonMsgs[0] = m.String(), m
 }
 
 // PlanOnNodes is PlanServing held to n nodes of o (Serving.Nodes): the
@@ -308,9 +325,10 @@ func GPUOffer(g *model.GPU, n int) Offer {
 // (recommend, offers and the configurator's serving panel plan through
 // PlanServing too): meeting the load and latency targets first (and
 // within their 90% ranges before only at the estimate), then the fewest
-// GPUs that carry the load, then, on a tie, the smaller TP (fewer
-// all-reduces per layer and a simpler deployment; not the lower TPOT,
-// which a tie in GPUs usually gives the larger TP). Issue 30: gpt-oss-120b
+// GPUs that carry the load, then, on a tie, the fewer GPU-hours per
+// million output tokens (perMOutput: the more output tokens/s on those
+// GPUs, the split recommend ranks first on an instance type of them at
+// one hourly price), then the smaller TP. Issue 30: gpt-oss-120b
 // at 64 concurrent requests on H100 took 6 replicas at TP 1, whose
 // weights leave 3.4 GiB of KV cache per GPU, where TP 2 on 2 GPUs
 // carries them.
@@ -401,7 +419,8 @@ func betterLayout(p, q *Plan) bool {
 // the layout with the best pipeline there): it does not fit (on one GPU:
 // one GPU cannot hold the weights and the KV cache of one request),
 // misses the targets, meets them only at the estimate (its 90% range
-// crosses them), or needs more GPUs for the load. Zero when best does
+// crosses them), needs more GPUs for the load, or serves fewer output
+// tokens/s on as many. Zero when best does
 // not fit or is at the smallest TP.
 func chosenTP(best *Plan, tried []Plan) model.Message {
 	if !best.Fits {
@@ -441,6 +460,11 @@ func chosenTP(best *Plan, tried []Plan) model.Message {
 		why = model.Msg("TP %d meets the targets only at the estimate (%s)", q.TP, q.Borderline)
 	case q.GPUs > best.GPUs:
 		why = model.Msg("TP %d needs %s for the load where TP %d needs %d", q.TP, model.CountMsg(q.GPUs, "GPU"), best.TP, best.GPUs)
+	case q.GPUs == best.GPUs && q.OutputTokensPerSec < best.OutputTokensPerSec:
+		// The tie betterPlan breaks by cost per million output tokens:
+		// on the same GPUs (the same price) that is the output rate, said
+		// as such where an estimate has no price.
+		why = model.Msg("TP %d serves %.0f output tokens/s on the same %s where TP %d serves %.0f", q.TP, q.OutputTokensPerSec, model.CountMsg(q.GPUs, "GPU"), best.TP, best.OutputTokensPerSec)
 	default:
 		why = model.Msg("TP %d ranks after it (cost per million output tokens)", q.TP)
 	}
@@ -477,6 +501,18 @@ func tpChoices(a *model.Architecture, s Serving, perNode int) []int {
 // fewer GPUs, then to the lower cost per million output tokens (the
 // faster plan); for a price per token the lowest cost
 // per million output tokens; then fewer GPUs per replica.
+//
+// It is the one order every serving path chooses a split by: PlanServing
+// ranks an offer's layouts with it (through betterLayout) for recommend,
+// export, the configurator and estimate --gpus N (PlanOnNodes), and
+// PlanOnGPU its TPs; RankServing ranks offers with it. Plans without a
+// price (estimate's GPUOffer) compare GPU-hours per million output
+// tokens where priced ones compare dollars (perMOutput), so on the same
+// GPUs estimate keeps the split recommend and export pick on an instance
+// type of them, whose hourly price is the same for every layout: the
+// faster (a new user's walk: Llama 3.1 70B at 32 concurrent requests on 8
+// H100s was TP 4 × 2 replicas at 1154 tokens/s in estimate, TP 8 at 1401
+// in recommend and export).
 func betterPlan(p, q *Plan) bool {
 	if p.Meets != q.Meets {
 		return p.Meets
@@ -507,10 +543,24 @@ func betterPlan(p, q *Plan) bool {
 			return c < 0
 		}
 	}
-	if c := cmp.Compare(p.USDPerMOutput, q.USDPerMOutput); c != 0 {
+	if c := cmp.Compare(perMOutput(p, q), perMOutput(q, p)); c != 0 {
 		return c < 0
 	}
 	return p.TP*p.PP < q.TP*q.PP
+}
+
+// perMOutput is what p's output costs per million tokens, compared with
+// q's: dollars (USDPerMOutput) when both have a price, else GPU-hours,
+// GPUs ÷ (output tokens/s × 3600) × 10⁶ (USDPerMillionTokens at $1 per
+// GPU-hour). On one kind of GPU the hourly price is the GPUs rented
+// times a price per GPU, so the two order the same plans alike: without
+// a price (estimate on a GPU) the plan is the one the priced offer would
+// rank first (betterPlan).
+func perMOutput(p, q *Plan) float64 {
+	if p.USDPerHour > 0 && q.USDPerHour > 0 {
+		return p.USDPerMOutput
+	}
+	return USDPerMillionTokens(float64(p.GPUs), p.OutputTokensPerSec)
 }
 
 // SlowerThanReading reports whether p streams text slower than its reader

@@ -3,7 +3,9 @@ package serve
 import "testing"
 
 // PlanOnGPU takes, of TP 1, 2, 4 and 8 planned each on its own GPUs, the
-// plan meeting the targets on the fewest GPUs, the smaller TP on a tie;
+// plan meeting the targets on the fewest GPUs, on a tie the one that
+// serves more output tokens/s (the lower cost per million, as recommend
+// ranks an instance type's layouts), then the smaller TP;
 // a TP the user fixed is the only one tried. Llama 3.1 70B in bf16
 // (131.4 GiB of weights) does not fit one or two H100s at a 4096-token
 // context with room to spare at TP 2 only for a few sequences, so the
@@ -25,8 +27,8 @@ func TestPlanOnGPU(t *testing.T) {
 		}
 		// Each TP alone, on nodes of exactly TP GPUs: the fewest GPUs
 		// among those that meet (within the 90% ranges if any does), the
-		// smallest TP of those.
-		bestTP, bestGPUs, bestBorder := 0, 0, true
+		// most output tokens/s of those, the smallest TP on a tie.
+		bestTP, bestGPUs, bestBorder, bestTok := 0, 0, true, 0.0
 		for _, tp := range []int{1, 2, 4, 8} {
 			if tt.s.TP > 0 && tp != tt.s.TP {
 				continue
@@ -38,8 +40,8 @@ func TestPlanOnGPU(t *testing.T) {
 				t.Fatal(err)
 			}
 			border := !p.Borderline.IsZero()
-			if p.Meets && (bestTP == 0 || bestBorder && !border || border == bestBorder && p.GPUs < bestGPUs) {
-				bestTP, bestGPUs, bestBorder = tp, p.GPUs, border
+			if p.Meets && (bestTP == 0 || bestBorder && !border || border == bestBorder && (p.GPUs < bestGPUs || p.GPUs == bestGPUs && p.OutputTokensPerSec > bestTok)) {
+				bestTP, bestGPUs, bestBorder, bestTok = tp, p.GPUs, border, p.OutputTokensPerSec
 			}
 		}
 		if bestTP == 0 {
@@ -58,10 +60,15 @@ func TestPlanOnGPU(t *testing.T) {
 // betterPlan without a price compares GPUs even when the question is
 // the price of a token (PerToken): an estimate has no price, so all plans
 // cost $0 per million tokens, and the fewer GPUs win; a tie in GPUs goes
-// to the smaller TP.
+// to the more output tokens/s (fewer GPU-hours per million, as a price
+// per GPU would rank them), then to the smaller TP.
 func TestBetterPlanNoPrice(t *testing.T) {
-	mk := func(tp, gpus int) Plan {
-		return Plan{Serving: Serving{PerToken: true}, TP: tp, PP: 1, GPUs: gpus, Fits: true, Meets: true}
+	mk := func(tp, gpus int, tok ...float64) Plan {
+		p := Plan{Serving: Serving{PerToken: true}, TP: tp, PP: 1, GPUs: gpus, Fits: true, Meets: true, OutputTokensPerSec: 1000}
+		if len(tok) > 0 {
+			p.OutputTokensPerSec = tok[0]
+		}
+		return p
 	}
 	for _, tt := range []struct {
 		name string
@@ -72,6 +79,9 @@ func TestBetterPlanNoPrice(t *testing.T) {
 		{"6 GPUs after 2", mk(1, 6), mk(2, 2), false},
 		{"tie in GPUs: TP 4 before TP 8", mk(4, 8), mk(8, 8), true},
 		{"tie in GPUs: TP 8 after TP 4", mk(8, 8), mk(4, 8), false},
+		{"tie in GPUs: 1401 tokens/s before 1154", mk(8, 8, 1401), mk(4, 8, 1154), true},
+		{"tie in GPUs: 1154 tokens/s after 1401", mk(4, 8, 1154), mk(8, 8, 1401), false},
+		{"fewer GPUs before more tokens/s", mk(2, 2, 500), mk(8, 8, 1401), true},
 	} {
 		if got := betterPlan(&tt.p, &tt.q); got != tt.want {
 			t.Errorf("%s: betterPlan %v, want %v", tt.name, got, tt.want)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -31,14 +30,7 @@ func TestShardAdviceReproduces(t *testing.T) {
 	}
 	run := func(args ...string) doc {
 		t.Helper()
-		code, out, errs := runCLI(t, append(append([]string{}, base...), args...)...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, errs)
-		}
-		var d doc
-		if err := json.Unmarshal([]byte(out), &d); err != nil {
-			t.Fatal(err)
-		}
+		d, _ := runCLIJSON[doc](t, base, args...)
 		return d
 	}
 	d := run()

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,6 +29,22 @@ func runCLI(t *testing.T, args ...string) (int, string, string) {
 			return nil
 		}, Probes: testProbes()})
 	return code, out.String(), errb.String()
+}
+
+// runCLIJSON runs the command line base with args after it, which must
+// exit 0, and decodes its stdout (a --json document) into a T; it
+// returns stderr too.
+func runCLIJSON[T any](t *testing.T, base []string, args ...string) (T, string) {
+	t.Helper()
+	code, out, errs := runCLI(t, append(slices.Clone(base), args...)...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errs)
+	}
+	var d T
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	return d, errs
 }
 
 func writeFile(t *testing.T, name, content string) string {

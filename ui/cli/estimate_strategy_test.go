@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,14 +34,7 @@ func TestEstimateOpenStrategy(t *testing.T) {
 		{"no gpu", nil, "ddp", false, "no --strategy: 8 GPUs estimated as DDP"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			code, out, errs := runCLI(t, append(append([]string{}, base...), c.args...)...)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errs)
-			}
-			var d doc
-			if err := json.Unmarshal([]byte(out), &d); err != nil {
-				t.Fatal(err)
-			}
+			d, errs := runCLIJSON[doc](t, base, c.args...)
 			if d.Workload.Strategy != c.strategy {
 				t.Errorf("strategy %q, want %q", d.Workload.Strategy, c.strategy)
 			}

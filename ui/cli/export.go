@@ -15,6 +15,7 @@ import (
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/model/launch"
 	"github.com/gpuplan/gpuplan/model/launch/stack"
 	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
@@ -36,7 +37,10 @@ type exportFlags struct {
 	// Launch options of model/launch.Options.
 	modelID, dataset, bucket string
 	k8sKind, k8sPVC          string
-	json                     bool // --json: a summary of what was written on stdout
+	// writeGBps is --checkpoint-write-gbps, recommend's spot assumption:
+	// with the spot data's rate it sets how often a spot job checkpoints.
+	writeGBps float64
+	json      bool // --json: a summary of what was written on stdout
 }
 
 // exportJSON is export --json: the files written, their formats, and the
@@ -196,6 +200,11 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if err != nil {
 		return err
 	}
+	spotWarnings, err := exportSpotRate(env, offer, &opt)
+	if err != nil {
+		return err
+	}
+	warnings = append(warnings, spotWarnings...)
 	plan, err := launch.NewPlan(w, offer, opt)
 	if err != nil {
 		return usage(err)
@@ -347,7 +356,33 @@ func exportOptions(fs *pflag.FlagSet, cat *model.Catalog, ef *exportFlags, w mod
 	if fs.Changed("disk-gb") && (ef.diskGB <= 0 || ef.diskGB > maxDiskGB) {
 		return opt, usage(model.Msg("--disk-gb must be 1–%d, got %d", maxDiskGB, ef.diskGB))
 	}
+	if fs.Changed("checkpoint-write-gbps") {
+		if !(ef.writeGBps >= decide.MinCheckpointWriteGBps && ef.writeGBps <= decide.MaxCheckpointWriteGBps) {
+			return opt, usage(model.Msg("--checkpoint-write-gbps must be %v–%d (GB/s per node), got %v", decide.MinCheckpointWriteGBps, decide.MaxCheckpointWriteGBps, ef.writeGBps))
+		}
+		opt.CheckpointWriteBytesPerSecond = ef.writeGBps * 1e9
+	}
 	return opt, nil
+}
+
+// exportSpotRate gives a spot offer's plan the interruption rate
+// recommend's spot estimate uses for it (env.SpotRates: the AWS advisor
+// feed if saved, else the embedded defaults), so the file checkpoints
+// every τ of that estimate; it returns the spot data's warnings. Without
+// a loader the plan falls back to launch.FallbackSpotRate.
+func exportSpotRate(env *Env, offer *model.Offer, opt *launch.Options) ([]model.Message, error) {
+	if offer.Pricing != model.Spot || env.SpotRates == nil || offer.Estimate == nil || !offer.Estimate.Workload.Task.Training() {
+		return nil, nil
+	}
+	rate, warnings, err := env.SpotRates()
+	if err != nil {
+		return nil, err
+	}
+	if rate != nil {
+		r := rate(offer.Instance.Provider, offer.Region, offer.Instance.Type)
+		opt.SpotRate = &r
+	}
+	return warnings, nil
 }
 
 // renderExport renders plan in --format: the launch file, or for toml the

@@ -40,18 +40,7 @@ func writeRecommendJSON(w io.Writer, j *report.RecommendJSON, probes []report.Pr
 		return err
 	}
 	j.EndOffers()
-	o.member("rejected", j.Rejected, func(w *jsonOut) {
-		if j.Rejected == nil {
-			w.raw("null")
-			return
-		}
-		w.begin('[')
-		for i := range j.Rejected {
-			w.elem()
-			w.rejectionJSON(&j.Rejected[i])
-		}
-		w.end(']')
-	})
+	o.member("rejected", j.Rejected, func(w *jsonOut) { objsValue(w, j.Rejected, (*jsonOut).rejectionJSON) })
 	if j.RiskyAhead != nil {
 		o.member("risky_ahead", j.RiskyAhead, func(w *jsonOut) { w.riskyAheadJSON(j.RiskyAhead) })
 	}
@@ -88,12 +77,9 @@ type jsonOut struct {
 	indent []byte // the current members' indentation
 	first  bool   // no member written yet in the open object or array
 
-	// rowKeys are marketRow's member starts (memberKeys) for indentation
-	// of rowKeysIndent bytes.
-	rowKeys       []string
-	rowKeysIndent int
-	// offerKeys and breakEvenKeys are offer's and breakEven's.
-	offerKeys, breakEvenKeys keySet
+	// rowKeys, offerKeys and breakEvenKeys are the member starts
+	// (memberKeys) of marketRow, offer and breakEven.
+	rowKeys, offerKeys, breakEvenKeys keySet
 
 	// plain are the last long strings strValue found plain (nothing to
 	// escape), next the one to replace (plainStrings).
@@ -164,9 +150,104 @@ func (o *jsonOut) name(n string) {
 	o.b = append(o.b, `": `...)
 }
 
+// The members of an object, one call each (jsondoc.go's writers): name
+// n, then the value as encoding/json writes the field's type; the …Omit
+// forms leave the member out where omitempty does (0, "", false, nil, an
+// empty list). floatPtr, strs and list are below, with their values.
+
 func (o *jsonOut) str(n, s string) {
 	o.name(n)
 	o.strValue(s)
+}
+
+func (o *jsonOut) strOmit(n, s string) {
+	if s != "" {
+		o.str(n, s)
+	}
+}
+
+func (o *jsonOut) int(n string, v int64) {
+	o.name(n)
+	o.b = strconv.AppendInt(o.b, v, 10)
+}
+
+func (o *jsonOut) intOmit(n string, v int64) {
+	if v != 0 {
+		o.int(n, v)
+	}
+}
+
+func (o *jsonOut) float(n string, v float64) {
+	o.name(n)
+	o.floatValue(v)
+}
+
+func (o *jsonOut) floatOmit(n string, v float64) {
+	if v != 0 {
+		o.float(n, v)
+	}
+}
+
+// floatPtrOmit is a *float64 with omitempty: left out for nil.
+func (o *jsonOut) floatPtrOmit(n string, v *float64) {
+	if v != nil {
+		o.float(n, *v)
+	}
+}
+
+func (o *jsonOut) bool(n string, v bool) {
+	o.name(n)
+	o.b = strconv.AppendBool(o.b, v)
+}
+
+func (o *jsonOut) boolOmit(n string, v bool) {
+	if v {
+		o.bool(n, v)
+	}
+}
+
+// obj appends member n, the object write appends for *v (a struct
+// field); objPtr appends null for a nil v, objOmit leaves the member
+// out. They are functions, not methods, as methods take no type
+// parameters; write is a method expression such as (*jsonOut).bandJSON.
+func obj[T any](o *jsonOut, n string, v *T, write func(*jsonOut, *T)) {
+	o.name(n)
+	write(o, v)
+}
+
+func objPtr[T any](o *jsonOut, n string, v *T, write func(*jsonOut, *T)) {
+	o.name(n)
+	if v == nil {
+		o.raw("null")
+		return
+	}
+	write(o, v)
+}
+
+func objOmit[T any](o *jsonOut, n string, v *T, write func(*jsonOut, *T)) {
+	if v != nil {
+		obj(o, n, v, write)
+	}
+}
+
+// objs appends member n, an array of the objects write appends for the
+// elements of v, or null for a nil v, as encoding/json.
+func objs[T any](o *jsonOut, n string, v []T, write func(*jsonOut, *T)) {
+	o.name(n)
+	objsValue(o, v, write)
+}
+
+func objsValue[T any](o *jsonOut, v []T, write func(*jsonOut, *T)) {
+	if v == nil {
+		o.raw("null")
+		return
+	}
+	o.begin('[')
+	for i := range v {
+		o.elem()
+		write(o, &v[i])
+	}
+	o.end(']')
 }
 
 // strValue appends s quoted as encoding/json does: HTML characters,
@@ -356,6 +437,13 @@ func (o *jsonOut) strs(n string, v []string) {
 	o.strsValue(v)
 }
 
+// strsOmit is a []string with omitempty: left out when empty.
+func (o *jsonOut) strsOmit(n string, v []string) {
+	if len(v) != 0 {
+		o.strs(n, v)
+	}
+}
+
 func (o *jsonOut) strsValue(v []string) {
 	if v == nil {
 		o.raw("null")
@@ -411,70 +499,44 @@ func (o *jsonOut) value(n string, v any) {
 func (o *jsonOut) offer(of *report.OfferJSON) {
 	o.begin('{')
 	k := o.offerKeys.at(o.indent, offerNames[:])
-	o.key(k[0])
-	o.strValue(of.Provider)
-	o.key(k[1])
-	o.strValue(of.InstanceType)
-	o.key(k[2])
-	o.strValue(of.Region)
-	o.key(k[3])
-	o.strValue(of.GPU)
-	o.key(k[4])
-	o.b = strconv.AppendInt(o.b, int64(of.GPUCount), 10)
-	o.key(k[5])
-	o.b = strconv.AppendInt(o.b, int64(of.GPUsPerInstance), 10)
-	o.key(k[6])
-	o.b = strconv.AppendInt(o.b, int64(of.Instances), 10)
-	o.key(k[7])
-	o.strValue(of.Strategy)
-	o.key(k[8])
-	o.floatValue(of.GPUMemoryGiB)
-	o.key(k[9])
-	o.floatValue(of.VRAMNeedGiB)
-	o.key(k[10])
-	o.floatValue(of.VRAMHeadroomPct)
-	o.key(k[11])
-	o.strValue(of.Verdict)
+	o.strKey(k[0], of.Provider)
+	o.strKey(k[1], of.InstanceType)
+	o.strKey(k[2], of.Region)
+	o.strKey(k[3], of.GPU)
+	o.intKey(k[4], int64(of.GPUCount))
+	o.intKey(k[5], int64(of.GPUsPerInstance))
+	o.intKey(k[6], int64(of.Instances))
+	o.strKey(k[7], of.Strategy)
+	o.floatKey(k[8], of.GPUMemoryGiB)
+	o.floatKey(k[9], of.VRAMNeedGiB)
+	o.floatKey(k[10], of.VRAMHeadroomPct)
+	o.strKey(k[11], of.Verdict)
 	o.floatKeyOmit(k[12], of.OOMChance)
 	o.floatKeyOmit(k[13], of.DeadlineMissChance)
-	o.key(k[14])
-	o.strValue(of.Pricing)
-	o.key(k[15])
-	o.floatValue(of.PricePerHourUSD)
-	o.key(k[16])
-	o.floatValue(of.MonthlyCostUSD)
-	o.key(k[17])
-	o.floatPtrValue(of.JobHours)
-	o.key(k[18])
-	o.floatPtrValue(of.JobCostUSD)
+	o.strKey(k[14], of.Pricing)
+	o.floatKey(k[15], of.PricePerHourUSD)
+	o.floatKey(k[16], of.MonthlyCostUSD)
+	o.floatPtrKey(k[17], of.JobHours)
+	o.floatPtrKey(k[18], of.JobCostUSD)
 	o.floatKeyOmit(k[19], of.JobHoursLow)
 	o.floatKeyOmit(k[20], of.JobHoursHigh)
 	o.floatKeyOmit(k[21], of.JobCostLowUSD)
 	o.floatKeyOmit(k[22], of.JobCostHighUSD)
-	o.key(k[23])
-	o.strsValue(of.Warnings)
-	o.key(k[24])
-	o.strValue(of.Source)
-	o.key(k[25])
-	o.strValue(of.AsOf)
-	o.key(k[26])
-	o.strValue(of.Origin)
+	o.strsKey(k[23], of.Warnings)
+	o.strKey(k[24], of.Source)
+	o.strKey(k[25], of.AsOf)
+	o.strKey(k[26], of.Origin)
 	o.floatKeyOmit(k[27], of.CommitmentUSD)
 	o.floatKeyOmit(k[28], of.OnDemandJobUSD)
-	o.intKeyOmit(k[29], of.GPUsNeeded)
-	o.intKeyOmit(k[30], of.BatchSize)
-	o.intKeyOmit(k[31], of.GradAccum)
+	o.intKeyOmit(k[29], int64(of.GPUsNeeded))
+	o.intKeyOmit(k[30], int64(of.BatchSize))
+	o.intKeyOmit(k[31], int64(of.GradAccum))
 	if of.Spot != nil {
 		o.value("spot", of.Spot)
 	}
 	if len(of.Commitment) != 0 {
 		o.key(k[33])
-		o.begin('[')
-		for i := range of.Commitment {
-			o.elem()
-			o.breakEven(&of.Commitment[i])
-		}
-		o.end(']')
+		objsValue(o, of.Commitment, (*jsonOut).breakEven)
 	}
 	o.end('}')
 }
@@ -495,30 +557,18 @@ var offerNames = [...]string{
 func (o *jsonOut) breakEven(b *decide.BreakEven) {
 	o.begin('{')
 	k := o.breakEvenKeys.at(o.indent, breakEvenNames[:])
-	o.key(k[0])
-	o.strValue(string(b.Term))
-	o.key(k[1])
-	o.floatValue(b.USDPerHour)
-	o.key(k[2])
-	o.floatValue(b.MonthlyUSD)
-	o.key(k[3])
-	o.floatValue(b.TermUSD)
-	o.key(k[4])
-	o.floatValue(b.VsOnDemandHoursPerMonth)
-	o.key(k[5])
-	o.floatValue(b.VsSpotHoursPerMonth)
-	o.key(k[6])
-	o.floatValue(b.UsedHoursPerMonth)
-	o.key(k[7])
-	o.floatValue(b.OnDemandMonthlyUSD)
-	o.key(k[8])
-	o.floatValue(b.SpotMonthlyUSD)
-	o.key(k[9])
-	o.b = strconv.AppendBool(o.b, b.BeatsOnDemand)
-	o.key(k[10])
-	o.b = strconv.AppendBool(o.b, b.BeatsSpot)
-	o.key(k[11])
-	o.floatValue(b.EffectiveUSDPerUsedHour)
+	o.strKey(k[0], string(b.Term))
+	o.floatKey(k[1], b.USDPerHour)
+	o.floatKey(k[2], b.MonthlyUSD)
+	o.floatKey(k[3], b.TermUSD)
+	o.floatKey(k[4], b.VsOnDemandHoursPerMonth)
+	o.floatKey(k[5], b.VsSpotHoursPerMonth)
+	o.floatKey(k[6], b.UsedHoursPerMonth)
+	o.floatKey(k[7], b.OnDemandMonthlyUSD)
+	o.floatKey(k[8], b.SpotMonthlyUSD)
+	o.boolKey(k[9], b.BeatsOnDemand)
+	o.boolKey(k[10], b.BeatsSpot)
+	o.floatKey(k[11], b.EffectiveUSDPerUsedHour)
 	o.end('}')
 }
 
@@ -529,8 +579,37 @@ var breakEvenNames = [...]string{
 	"spot_monthly_usd", "beats_on_demand", "beats_spot", "effective_usd_per_used_hour",
 }
 
-// floatKeyOmit appends the member keyed k unless v is nil (a *float64
-// with omitempty).
+// The members of an object whose starts are memberKeys (offer,
+// breakEven, marketRow: the long lists), one call each: key k, then the
+// value as the name-started forms above write it; the …Omit forms leave
+// the member out where omitempty does.
+
+func (o *jsonOut) strKey(k, s string) {
+	o.key(k)
+	o.strValue(s)
+}
+
+// intKey is key and strconv.AppendInt in one expression: so it is
+// inlined (Go's inlining budget), as o.key(k) and an AppendInt are not.
+func (o *jsonOut) intKey(k string, v int64) {
+	o.b = strconv.AppendInt(append(o.b, k...), v, 10)
+	o.first = false
+}
+
+// intKeyOmit is an int with omitempty: left out for 0.
+func (o *jsonOut) intKeyOmit(k string, v int64) {
+	if v != 0 {
+		o.intKey(k, v)
+	}
+}
+
+func (o *jsonOut) floatKey(k string, v float64) {
+	o.key(k)
+	o.floatValue(v)
+}
+
+// floatKeyOmit is a *float64 with omitempty: left out for nil (key and
+// floatValue, not floatKey, which would take it over the inlining budget).
 func (o *jsonOut) floatKeyOmit(k string, v *float64) {
 	if v != nil {
 		o.key(k)
@@ -538,16 +617,19 @@ func (o *jsonOut) floatKeyOmit(k string, v *float64) {
 	}
 }
 
-// intKeyOmit appends the member keyed k unless v is 0 (an int with
-// omitempty).
-func (o *jsonOut) intKeyOmit(k string, v int) {
-	if v != 0 {
-		o.key(k)
-		o.b = strconv.AppendInt(o.b, int64(v), 10)
-	}
+// floatPtrKey appends null for nil.
+func (o *jsonOut) floatPtrKey(k string, v *float64) {
+	o.key(k)
+	o.floatPtrValue(v)
 }
 
-func (o *jsonOut) bool(n string, v bool) {
-	o.name(n)
+func (o *jsonOut) boolKey(k string, v bool) {
+	o.key(k)
 	o.b = strconv.AppendBool(o.b, v)
+}
+
+// strsKey appends null for a nil slice.
+func (o *jsonOut) strsKey(k string, v []string) {
+	o.key(k)
+	o.strsValue(v)
 }

@@ -186,6 +186,11 @@ func TestChineseCLILeaksNoEnglish(t *testing.T) {
 		{[]string{"probe", "compare", "testdata/probe/qlora-a10g.json"}, 0},
 		{[]string{"probe", "compare", "testdata/probe/serve-l40s.json"}, 0},
 		{[]string{"probe", "compare", "testdata/probe/none.json"}, 2},
+		// No entry point to start (model/launch Plan.NoEntry): each reason in Chinese.
+		{[]string{"export", "--model", "bert-large", "--task", "finetune", "--instance", "aws/g6.xlarge", "--format", "torchrun", "-o", filepath.Join(t.TempDir(), "a.sh")}, 2},
+		{[]string{"export", "--model", "resnet50", "--task", "finetune", "--instance", "aws/g6.xlarge", "--format", "torchrun", "-o", filepath.Join(t.TempDir(), "b.sh")}, 2},
+		{[]string{"export", "--model", "gpt2", "--task", "train", "--instance", "aws/g6.xlarge", "--format", "docker", "-o", filepath.Join(t.TempDir(), "c.sh")}, 2},
+		{[]string{"export", "--model", "bert-large", "--task", "inference", "--instance", "aws/g6.xlarge", "--format", "torchrun", "-o", filepath.Join(t.TempDir(), "d.sh")}, 2},
 	} {
 		code, out, errs := runLang(t, zhLocale, tc.args...)
 		name := strings.Join(tc.args, " ")

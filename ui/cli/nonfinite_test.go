@@ -19,7 +19,7 @@ func TestMFUFloor(t *testing.T) {
 		{"estimate", "--model", "llama-3.1-8b", "--dataset-tokens", "1M", "--gpu", "h100", "--mfu", "0.0099"},
 	} {
 		code, out, errOut := runCLI(t, args...)
-		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "--mfu: must be at least 0.01 (1%)") {
+		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "--mfu must be 0.01–1, got ") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line", args, code, out, errOut)
 		}
 	}

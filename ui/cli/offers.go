@@ -389,9 +389,5 @@ func siblingNote(env *Env, cat *model.Catalog, q market.Query, command string) {
 	if len(sibs) == 0 {
 		return
 	}
-	parts := make([]string, len(sibs))
-	for i, s := range sibs {
-		parts[i] = s.Ask + " (" + env.lang.Sprintf("%d "+model.Plural(s.Offers, "offer"), s.Offers) + ")"
-	}
-	notef(env.lang, env.Stderr, model.Msg("also: %s: other variants, not shown; ask for one by name, e.g. gpuplan %s %s", strings.Join(parts, ", "), command, sibs[0].Spec))
+	notef(env.lang, env.Stderr, model.Msg("also: %s: other variants, not shown; ask for one by name, e.g. gpuplan %s %s", report.SiblingList(env.lang, sibs), command, sibs[0].Spec))
 }

@@ -34,7 +34,7 @@ func addPhaseFlag(cmd *cobra.Command) {
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		p, err := plan.Decode(b)
+		p, err := decodePlan(b)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
@@ -81,7 +81,7 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 		}
 		return readFromFileIn(path, in)
 	}
-	pl, err := plan.Decode(b)
+	pl, err := decodePlan(b)
 	if err != nil {
 		return fromFile{}, usage(model.Msg("%s: %v", path, err))
 	}
@@ -271,6 +271,11 @@ func readPhaseConfig(path string, ph *plan.Phase) (config.Config, error) {
 	}
 	b, err := safeio.ReadTOML(file, safeio.Config) // regular file, size and nesting capped, never blocks
 	var c config.Config
+	if err == nil && plan.IsPlan(b) {
+		// A plan is not a configuration: config.Decode would say
+		// `name: unknown key "name"` of its title (walk35).
+		return config.Config{}, usage(model.Msg("%s: phase %q config %s is a plan file ([[phase]] tables), not a configuration: name a configuration file (gpuplan export --format toml writes one), or give the phase's answers in [phase.answers]", path, ph.Name, termsafe.String(file)))
+	}
 	if err == nil {
 		c, err = config.Decode(b)
 	} else if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
@@ -405,7 +410,7 @@ func readConfigOrPlan(path, phase string) (*config.Config, *plan.Plan, string, e
 		}
 		return &c, nil, "", nil
 	}
-	pl, err := plan.Decode(b)
+	pl, err := decodePlan(b)
 	if err != nil {
 		return nil, nil, "", usage(model.Msg("%s: %v", path, err))
 	}

@@ -185,7 +185,7 @@ func TestConfiguratorOpensPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errOut = runCLI(t, "--config", bad)
-	if want := `phase "fine-tune" answers.seq_len: want a whole number such as 8, got "long"`; code != 2 || !strings.Contains(errOut, want) {
+	if want := `phase "fine-tune" answers.seq_len: "long" is not a token count; want e.g. 4096, 8K (8192) or 8k (8000)`; code != 2 || !strings.Contains(errOut, want) {
 		t.Errorf("bad plan: exit %d, stderr %q, want %q", code, errOut, want)
 	}
 }

@@ -43,11 +43,23 @@ func readPlan(path string, in io.Reader) (plan.Plan, error) {
 		}
 		return plan.Plan{}, usage(model.Msg("%s: %v", path, err))
 	}
-	p, err := plan.Decode(b)
+	p, err := decodePlan(b)
 	if err != nil {
 		return plan.Plan{}, usage(model.Msg("%s: %v", path, err))
 	}
 	return p, nil
+}
+
+// decodePlan is plan.Decode after plan.CheckInstances: a phase that names
+// an offer and leaves instances out, or gives a count that is not a whole
+// number, is said so in those words (walk35), not as Decode's range or
+// the TOML decoder's Go types. Every command that reads a plan goes
+// through it (plan, --config PLAN --phase, the configurator's --config).
+func decodePlan(b []byte) (plan.Plan, error) {
+	if err := plan.CheckInstances(b); err != nil {
+		return plan.Plan{}, err
+	}
+	return plan.Decode(b)
 }
 
 func newPlanCmd(env *Env) *cobra.Command {
@@ -156,13 +168,15 @@ func checkPlanModels(cat *model.Catalog, path string, p *plan.Plan) error {
 // gpuplan plan prints it and the configurator's plan page shows it: its
 // offers checked (plan.Check), each serving phase's verdict on its pinned
 // offer and each job phase on its offer as rented (plan.CheckJobHours,
-// which marks a job that does not fit), marked in costs. A phase the
+// which marks a job that does not fit), marked in costs, and a length
+// that is not its task's kind (plan.CheckDuration). A phase the
 // engine cannot read is neither marked nor compared: the savings say why.
 func planNotes(env *Env, cat *model.Catalog, path string, p *plan.Plan, costs []plan.PhaseCost) []model.Message {
 	warnings := plan.Check(cat, p)
 	if sc, err := planScenario(env, cat, path, p); err == nil {
 		markPinnedServing(cat, sc, p, costs)
 		warnings = append(warnings, plan.CheckJobHours(cat, p, sc, costs)...)
+		warnings = append(warnings, plan.CheckDuration(p, sc)...)
 	}
 	return warnings
 }

@@ -37,6 +37,7 @@ func serveEstimateJSON(t *testing.T, args ...string) report.ServeEstimateJSON {
 // + 0.1 non-torch − 20.2 + 0.75 ≈ 9.6 GiB per GPU short. Llama 3.1 8B
 // fits one L4 (15.0 GiB of weights) but its TPOT range, 55.9–124.6 ms,
 // crosses the default 100 ms target, so TP 2 is chosen (betterPlan).
+// On 2 L4s TP 1 cannot fit, so TP 2.
 func TestServeEstimateSaysChosenTP(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -48,8 +49,14 @@ func TestServeEstimateSaysChosenTP(t *testing.T) {
 	}{
 		{"8b on L4, auto", []string{"--model", "llama-3.1-8b", "--gpu", "l4", "--replicas", "1"}, 2, true,
 			[]string{"TP 2 chosen, not TP 1: TP 1 meets the targets only at the estimate", "crosses the 100.0 ms target", "--tp pins the split"}, ""},
-		{"14b on 8 L4s, TP auto", []string{"--model", "qwen2.5-14b", "--gpu", "l4", "--gpus", "8"}, 2, true,
+		{"14b on 2 L4s, TP auto", []string{"--model", "qwen2.5-14b", "--gpu", "l4", "--gpus", "2"}, 2, true,
 			[]string{"TP 2 chosen, not TP 1: one NVIDIA L4 cannot hold the weights and the KV cache of one 4096-token request", "9.6 GiB per GPU short of one 4096-token request", "--tp pins the split"}, ""},
+		// On 8 L4s TP 2, 4 and 8 all fit and fill the 8 GPUs; TP 8 serves
+		// the most output tokens/s on them, the split recommend ranks
+		// first on an 8 × L4 instance (the lower cost per million output
+		// tokens at the same price), and the line says the rates.
+		{"14b on 8 L4s, TP auto", []string{"--model", "qwen2.5-14b", "--gpu", "l4", "--gpus", "8"}, 8, true,
+			[]string{"TP 8 chosen, not TP 4: TP 4 serves ", " output tokens/s on the same 8 GPUs where TP 8 serves ", "--tp pins the split"}, ""},
 		// 70B in bf16 at TP 2 leaves 71.3 − 65.7 − 4.8 − 0.2 GiB, about
 		// 0.6 GiB of KV cache per GPU on an H100 (81089 MiB CUDA total),
 		// 3760 tokens, short of one 4096-token request: TP 4.

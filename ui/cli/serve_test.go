@@ -73,9 +73,11 @@ func TestServeEstimate(t *testing.T) {
 		// profiling step) holds under 8 sequences of 4096 tokens, so TP 1
 		// takes 2 replicas on 2 GPUs, as many as TP 2 on 2: without --gpus
 		// the estimate picks as betterPlan does (serve.PlanOnGPU), the
-		// fewest GPUs, then the smaller TP.
+		// fewest GPUs, then the more output tokens/s on them (the lower
+		// cost per million, as recommend ranks a 2-GPU instance's
+		// layouts): TP 2, one replica.
 		{"older keys", []string{"--model", "llama-3.1-8b", "--context-len", "4096", "--sequences", "8", "--gpu", "a10g"},
-			1, 2, 131072, "bf16", 4096, true, 1},
+			2, 1, 65536, "bf16", 4096, true, 1},
 		{"older keys, --tp 1", []string{"--model", "llama-3.1-8b", "--context-len", "4096", "--sequences", "8", "--gpu", "a10g", "--tp", "1"},
 			1, 2, 131072, "bf16", 4096, true, 1},
 		// A quantized config.json is served in its format.

@@ -116,7 +116,7 @@ var workloadTable = []workloadFlag{
 	{name: "gen-tokens", key: "workload.gen_tokens", usage: "inference: tokens generated per sequence; 1K is 1024, 1k 1000 (default 256, at most half the context)",
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.GenTokens} }},
 	{name: "mfu", key: "workload.mfu", usage: "model FLOPs utilisation 0.01–1 for time estimates (default: calibrated per family and precision)",
-		check: fraction("0.4 means 40% of peak"), value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.MFU} }},
+		check: mfuRange, value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.MFU} }},
 	{name: "gpu", usage: "GPU for time and fit, e.g. a100-80gb (list: gpuplan catalog gpus)",
 		value: func(f *workloadFlags) pflag.Value { return stringValue{&f.gpu} }},
 
@@ -224,6 +224,14 @@ func (f *workloadFlags) register(fs *pflag.FlagSet) {
 // as its row says.
 func (f *workloadFlags) merge(fs *pflag.FlagSet, w *config.WorkloadAnswers) error {
 	dst := workloadFlags{set: *w}
+	if fs.Changed("task") && w.Task != "" && (w.Task == model.TaskInference) != (f.set.Task == model.TaskInference) {
+		// A serving file's batch_size is its concurrent requests and its
+		// precision vLLM's dtype; neither is a training micro-batch or
+		// recipe (nor the reverse): --task across them leaves both to the
+		// new task's defaults, as the configurator does (walk35: a serving
+		// file's batch_size = 4 became QLoRA's micro-batch).
+		dst.set.MicroBatch, dst.set.Precision = 0, ""
+	}
 	for _, r := range workloadTable {
 		if r.key == "" || !fs.Changed(r.name) {
 			continue
@@ -347,14 +355,14 @@ func positive(v pflag.Value) error {
 	return nil
 }
 
-// fraction checks a share in (0, 1]; hint says what a typical value means.
-func fraction(hint string) func(pflag.Value) error {
-	return func(v pflag.Value) error {
-		if x := *v.(target).target().(*float64); !(x > 0 && x <= 1) {
-			return model.Msg("must be in (0, 1], got %v (%s)", x, hint)
-		}
-		return nil
+// mfuRange checks an MFU in [model.MinMFU, 1] with the words
+// Workload.Validate and a configuration file use (walk35: 1.5 and 0.001
+// were told two different ranges).
+func mfuRange(v pflag.Value) error {
+	if x := *v.(target).target().(*float64); !(x >= model.MinMFU && x <= 1) {
+		return model.Msg("must be %v–1, got %v; an MFU is a fraction: 0.4 for 40%%", model.MinMFU, x)
 	}
+	return nil
 }
 
 // request overlays the flags set on the command line on base, the

@@ -29,7 +29,7 @@ func DefaultAllowlist() Allowlist {
 		bf16 fp16 fp32 fp8 tf32 int4 int8 nf4 fp4 NF4 FP4 mxfp4 MXFP4 amp B
 		adamw adam sgd momentum sgd-momentum adafactor bit
 		ddp fsdp zero1 zero2 zero3 pytorch tensorflow jax
-		PyTorch TensorFlow JAX vLLM DeepSpeed Megatron LM Hugging Face FlashAttention bitsandbytes GPTQ AWQ Liger
+		PyTorch TensorFlow JAX vLLM Ray DeepSpeed Megatron LM Hugging Face FlashAttention bitsandbytes GPTQ AWQ Liger
 		torch autocast nvidia smi max_memory_allocated max_memory_reserved scaled_dot_product_attention
 		pure16 fsdp-mixed deepspeed hf upcast fused chunked native eager
 		litgpt LitGPT Lightning Transformers Accelerate PEFT Adam

@@ -1,10 +1,12 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
@@ -41,10 +43,22 @@ type PlanPhaseJSON struct {
 func NewPlanJSON(p *plan.Plan, costs []plan.PhaseCost, total float64) PlanJSON {
 	out := PlanJSON{Name: p.Name, TotalUSD: Round(total, 2), Warnings: []string{}}
 	for i := range costs {
-		out.Phases = append(out.Phases, PlanPhaseJSON{Phase: p.Phases[i], BilledHours: Round(costs[i].Hours, 3),
+		out.Phases = append(out.Phases, PlanPhaseJSON{Phase: p.Phases[i], BilledHours: Round(billedHours(&p.Phases[i], &costs[i]), 3),
 			USD: Round(costs[i].USD, 2), CommitmentUSD: Round(costs[i].CommitmentUSD, 2), Targets: costs[i].Targets.String()})
 	}
 	return out
+}
+
+// billedHours is the hours phase ph is billed for, c being its cost: its
+// own (plan.PhaseCost.Hours), or the reserved term's when the whole term
+// is owed (model.CommitmentHours: 8,760 h for reserved-1y), so the
+// billed hours and the cost agree (walk35: a 10 h job on reserved-1y
+// showed "billed h 10" beside a year's cost).
+func billedHours(ph *plan.Phase, c *plan.PhaseCost) float64 {
+	if c.CommitmentUSD > 0 && c.CommitmentUSD >= c.USD {
+		return max(c.Hours, model.CommitmentHours(ph.Pricing))
+	}
+	return c.Hours
 }
 
 // WritePlan prints each phase (offer, duration, billed hours, cost) and
@@ -67,6 +81,9 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 		dur := lang.Sprintf("%s job", HoursIn(lang, ph.JobHours))
 		if ph.Months > 0 {
 			dur = lang.Sprintf("%g months", ph.Months)
+			if ph.Months == 1 {
+				dur = lang.Sprintf("%g month", ph.Months) // not "1 months" (walk35)
+			}
 			if ph.HoursPerMonth > 0 {
 				dur += fmt.Sprintf(" × %g h", ph.HoursPerMonth)
 			}
@@ -75,6 +92,10 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 		if c.CommitmentUSD > 0 && c.CommitmentUSD >= c.USD {
 			cost += lang.T(" (whole term)")
 		}
+		billed := billedHours(ph, &c)
+		// A phase without pricing is priced, and checked, as on-demand
+		// (plan.Check): the column says so rather than stay blank.
+		pricing := PricingName(lang, cmp.Or(ph.Pricing, model.OnDemand))
 		name := termsafe.String(ph.Name)
 		if !c.Targets.IsZero() {
 			// As recommend marks a serving row: ~ borderline, ✗ a miss;
@@ -86,7 +107,7 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 			name = mark + " " + name
 			notes = append(notes, lang.Sprintf("%s phase %q: %s", mark, ph.Name, lang.Message(c.Targets)))
 		}
-		rows[i] = []string{name, r.Cut(termsafe.String(offer), 44-len([]rune(count))) + count, PricingName(lang, ph.Pricing), USD(ph.USDPerHour), dur, strings.TrimSuffix(fmt.Sprintf("%.1f", c.Hours), ".0"), cost}
+		rows[i] = []string{name, r.Cut(termsafe.String(offer), 44-len([]rune(count))) + count, pricing, USD(ph.USDPerHour), dur, strings.TrimSuffix(fmt.Sprintf("%.1f", billed), ".0"), cost}
 	}
 	headers := translate(lang, "phase", "offer", "pricing", "$/h", "duration", "billed h", "cost")
 	if lang.Chinese() {

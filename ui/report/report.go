@@ -527,14 +527,7 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *advice.Fit,
 			if len(f.Advice) > 0 {
 				line("  %s", st.Heading.Render(p.T("fit advice (each change alone):")))
 				for _, a := range f.Advice {
-					mark := st.Bad.Render("✗")
-					switch {
-					case a.Fits && a.Verdict == model.VerdictBorderline: // as estimate says with the change made
-						mark = st.Warn.Render("~")
-					case a.Fits:
-						mark = st.Good.Render("✓")
-					}
-					line("  %s %s → %s", mark, PadRight(AdviceChange(p, a), 62), GiB(a.Total))
+					line("  %s %s → %s", AdviceMark(&st, &a), PadRight(AdviceChange(p, a), 62), GiB(a.Total))
 				}
 			}
 		}
@@ -725,6 +718,21 @@ func Count(p *i18n.Printer, n int, noun string) string {
 		return model.Count(n, noun)
 	}
 	return fmt.Sprintf(strings.Replace(p.Format("%d "+noun), "%d", "%s", 1), model.Grouped(n))
+}
+
+// AdviceMark is a fit-advice change's verdict, styled: "✓" when it fits
+// across its 90% band, "~" when it fits at the estimate only (its band
+// reaches past the capacity: borderline, as estimate says with the change
+// made, advice.Advice.Verdict), "✗" when it does not fit. estimate's fit
+// advice and the configurator's panel both mark changes with it.
+func AdviceMark(st *Styles, a *advice.Advice) string {
+	switch {
+	case a.Fits && a.Verdict == model.VerdictBorderline:
+		return st.Warn.Render("~")
+	case a.Fits:
+		return st.Good.Render("✓")
+	}
+	return st.Bad.Render("✗")
 }
 
 // AdviceChange is one fit-advice change in p's language (advice.Advice

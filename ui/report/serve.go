@@ -497,14 +497,33 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *serve.
 
 // ServeRow is one offers-table row of a serving plan, the instance and
 // region cut to 26 and 18 cells.
-// It names no node count (the configurator's panel, which has no printer
-// here); ServeRowIn does.
+// It names no node count; ServeRowIn does.
 func ServeRow(p *serve.Plan) []string { return serveRow(nil, p, Truncate, false) }
 
 // ServeRowIn is ServeRow in lang's language, the GPUs cell naming the
 // instances rented when more than one ("8×h100-sxm (2 nodes)"), as
-// recommend's table does.
+// recommend's table and the configurator's panel do.
 func ServeRowIn(lang *i18n.Printer, p *serve.Plan) []string { return serveRow(lang, p, Truncate, true) }
+
+// NotExportedIn says why gpuplan writes no launch files for p, "not
+// exported: one replica spans 2 instances (…): vLLM runs it on a Ray
+// cluster, which gpuplan does not export" (serve.Plan.NoExport), in
+// lang's language; "" when p exports. recommend says it under its best
+// line, the configurator under its best offer, in the offer's detail and
+// when ctrl+e is asked for such an offer.
+func NotExportedIn(lang *i18n.Printer, p *serve.Plan) string {
+	if p == nil || p.NoExport.IsZero() {
+		return ""
+	}
+	return lang.Sprintf("not exported: %s", lang.Message(p.NoExport))
+}
+
+// RayNoteShort is the RayMark's footnote in one line, for the
+// configurator's panel and offers table (recommend's names the flag,
+// --allow-multi-node, which the configurator asks as a question).
+func RayNoteShort(lang *i18n.Printer) string {
+	return lang.Sprintf("%s one replica spans instances: vLLM runs it on a Ray cluster, which gpuplan does not export (ctrl+e refuses it)", RayMark)
+}
 
 // serveRow is ServeRow with the names cut by cut (Renderer.Cut keeps them
 // whole on plain output).
@@ -651,8 +670,8 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 		if bl := plans[i].Borderline; !bl.IsZero() {
 			line("%s", st.Warn.Render(lang.Sprintf("  borderline: %s", lang.Message(bl))))
 		}
-		if ne := plans[i].NoExport; !ne.IsZero() {
-			line("%s", st.Warn.Render(lang.Sprintf("  not exported: %s", lang.Message(ne))))
+		if ne := NotExportedIn(lang, &plans[i]); ne != "" {
+			line("%s", st.Warn.Render("  "+ne))
 		}
 	}
 	if len(misses) > 0 {

@@ -128,12 +128,20 @@ type filled struct {
 	vision                  bool
 	adapters                bool // filled for LoRA/QLoRA, whose default batch is the recipe's (model.AdapterGradAccum)
 	fileBatch, fileLength   bool // the batch (length) is a file's batch_size (seq_len or image_size): the user's own, never refilled
-	noAttention             bool // a CNN: no flash-attention question, no answer sent
-	task                    model.Task
-	framework               model.Framework
-	ckpt, flash             bool
-	basis                   string         // what the dataset answer counts: basisText, basisVision or basisRequests
-	data                    datasetDefault // the dataset defaults last filled in
+	// batchServes: the batch answer is serving's concurrency (task
+	// inference), not a training micro-batch; the two never stand for each
+	// other, so a task switch across them keeps the one left in
+	// otherBatch (the user's own, "" for a default) and brings back the
+	// other's (walk35: a serving file's batch_size = 4 became QLoRA's
+	// micro-batch, 39.41 GiB instead of 14.47).
+	batchServes bool
+	otherBatch  string
+	noAttention bool // a CNN: no flash-attention question, no answer sent
+	task        model.Task
+	framework   model.Framework
+	ckpt, flash bool
+	basis       string         // what the dataset answer counts: basisText, basisVision or basisRequests
+	data        datasetDefault // the dataset defaults last filled in
 	// inferPrec is the inference precision the model filled in (releasedPrecision);
 	// filePrec: a file's precision, the user's own, never refilled. An
 	// inference precision left at what the model filled is no precision
@@ -416,7 +424,17 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []model.
 	if a.Model == modelHF {
 		modelKey += ":" + a.hf.path
 	}
-	if ok && (modelKey != a.fill.modelKey || a.Task.Adapters() != a.fill.adapters) {
+	serves := a.Task == model.TaskInference
+	crossed := ok && a.fill.modelKey != "\x00" && serves != a.fill.batchServes
+	if crossed {
+		own := a.Batch
+		if !a.fill.fileBatch && a.Batch == a.fill.batch {
+			own = "" // a default: the new kind's default follows
+		}
+		a.Batch, a.fill.otherBatch = a.fill.otherBatch, own
+		a.fill.fileBatch = a.Batch != "" // the user's own, kept as a file's is
+	}
+	if ok && (modelKey != a.fill.modelKey || a.Task.Adapters() != a.fill.adapters || crossed) {
 		w := model.Workload{Settings: model.Settings{Task: a.Task}, Model: m}
 		w.Defaults()
 		batch, length := fmtInt(w.MicroBatch), fmtInt(w.SeqLen)
@@ -463,7 +481,7 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []model.
 			a.DatasetUnit = unitOptions(vision)[0]
 		}
 		a.fill.modelKey, a.fill.batch, a.fill.length, a.fill.vision = modelKey, batch, length, vision
-		a.fill.adapters = a.Task.Adapters()
+		a.fill.adapters, a.fill.batchServes = a.Task.Adapters(), serves
 		a.fill.noAttention = !m.Family.HasAttention()
 	}
 	if a.Task != a.fill.task {

@@ -573,7 +573,7 @@ func (m app) dialogDone(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		if d.overwrite {
 			d.writing = true
 			m.footer.say(m.lang.Sprintf("writing %s…", d.path), false)
-			return m, writeConfig(d.path, d.out, d.perm(), true)
+			return m, writeConfig(d.path, d.out, d.perm(), true, fileName(d.format))
 		}
 		m.dialog = d.again(m.theme)
 		return m, m.dialog.toName()
@@ -587,7 +587,7 @@ func (m app) dialogDone(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	}
 	d.path, d.out, d.writing = path, out, true
 	m.footer.say(m.lang.Sprintf("writing %s…", path), false)
-	return m, writeConfig(path, out, perm, false)
+	return m, writeConfig(path, out, perm, false, fileName(d.format))
 }
 
 // openExport opens the export dialog for the offer in view (or the best).
@@ -620,6 +620,16 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 	}
+	if picked != nil {
+		// An offer chosen on the offers screen or its detail whose
+		// serving replica spans instances: vLLM runs it on a Ray cluster,
+		// which gpuplan does not write (serve.Plan.NoExport, as recommend
+		// marks it and gpuplan export refuses it). Say so, write nothing.
+		if ne := report.NotExportedIn(m.lang, servePlanFor(m.res, picked)); ne != "" {
+			m.footer.say("✗ "+ne, true)
+			return m, nil
+		}
+	}
 	if picked == nil {
 		picked = m.keptOffer()
 	}
@@ -636,7 +646,12 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 		picked = cmp.Or(m.keptOffer(), m.res.best()) // the file's pick, while it stands
 	}
 	m.dialog = newExportDialog(path, cfg, picked, launch.FormatTOML, m.theme, m.dialogWidth(), m.lang)
-	m.dialog.serving, m.dialog.cat = m.res.serving, m.cat
+	m.dialog.serving, m.dialog.cat, m.dialog.spotRate = m.res.serving, m.cat, m.opts.SpotRate
+	if picked != nil {
+		// The form's pick (the best offer, or the file's) may be such an
+		// offer: its answers still save as the TOML; a launch format says why not.
+		m.dialog.noExport = report.NotExportedIn(m.lang, servePlanFor(m.res, picked))
+	}
 	if m.footer.status == m.lang.T(exportWaitNote) {
 		m.footer.say("", false)
 	}

@@ -53,6 +53,10 @@ type browseView struct {
 	text    string      // the line res is for
 	err     string      // why the line as typed does not parse; "" when it does
 	res     market.View // the last good result
+	// sibs are the variants of the GPUs res's line names that it leaves
+	// out, with their offers: the note says them as gpuplan offers does
+	// ("also: A100-80GB (10 offers)").
+	sibs []market.Sibling
 	// lines are the list's lines: a row index (≥ 0) or a group header
 	// (-1 - group index); nil when ungrouped (line i is row i).
 	lines  []int32
@@ -89,6 +93,7 @@ type browsedMsg struct {
 	text string
 	res  market.View
 	err  error
+	sibs []market.Sibling // the variants the line's GPUs leave out (market.Siblings)
 }
 
 // maxFilter bounds the filter line, in runes: the longest useful line (a
@@ -173,13 +178,8 @@ func (v *browseView) apply() tea.Cmd {
 		q.Providers = v.base // as gpuplan offers: marketplaces only when named
 	}
 	v.seq++
-	seq, sel := v.seq, v.market
-	browse := func() tea.Msg {
-		res, err := sel.View(q)
-		return browsedMsg{seq: seq, text: text, res: res, err: err}
-	}
 	if !v.async {
-		v.receive(browse().(browsedMsg))
+		v.receive(v.browse(v.seq, text, q)().(browsedMsg))
 		return nil
 	}
 	v.pending, v.pendingText, v.pendingQuery, v.pendingQ = true, text, q.WithDefaults(), q
@@ -192,10 +192,20 @@ func (v *browseView) apply() tea.Cmd {
 // launch starts the browse of the pending line in a command.
 func (v *browseView) launch() tea.Cmd {
 	v.inflight = true
-	seq, sel, q, text := v.seq, v.market, v.pendingQ, v.pendingText
+	return v.browse(v.seq, v.pendingText, v.pendingQ)
+}
+
+// browse is the command browsing q, the line text, tagged seq: the rows,
+// and the variants its GPUs leave out.
+func (v *browseView) browse(seq int, text string, q market.Query) tea.Cmd {
+	sel, cat := v.market, v.cat
 	return func() tea.Msg {
 		res, err := sel.View(q)
-		return browsedMsg{seq: seq, text: text, res: res, err: err}
+		var sibs []market.Sibling
+		if err == nil {
+			sibs = market.Siblings(cat, q)
+		}
+		return browsedMsg{seq: seq, text: text, res: res, err: err, sibs: sibs}
 	}
 }
 
@@ -218,7 +228,7 @@ func (v *browseView) receive(msg browsedMsg) tea.Cmd {
 		return nil
 	}
 	keep := v.selected()
-	v.res, v.text, v.err = msg.res, msg.text, ""
+	v.res, v.text, v.err, v.sibs = msg.res, msg.text, "", msg.sibs
 	v.index(keep)
 	return nil
 }
@@ -452,6 +462,9 @@ func (v *browseView) note() string {
 	}
 	if v.limit != "" {
 		parts = append(parts, v.lang.Sprintf("the offers are limited to %s (ctrl+x clears)", v.limit))
+	}
+	if len(v.sibs) > 0 {
+		parts = append(parts, v.lang.Sprintf("also: %s: other variants, not shown; type one in the filter", report.SiblingList(v.lang, v.sibs)))
 	}
 	if len(v.markets) > 0 && !slices.ContainsFunc(v.res.Query.Providers, func(p string) bool { return slices.Contains(v.markets, p) }) {
 		parts = append(parts, v.lang.Sprintf("marketplaces hidden: %s", "providers="+strings.Join(v.markets, ",")))

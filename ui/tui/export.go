@@ -15,6 +15,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/model/launch"
 	"github.com/gpuplan/gpuplan/model/launch/probescript"
 	"github.com/gpuplan/gpuplan/model/plan"
@@ -48,9 +49,17 @@ type dialog struct {
 	// serving is the serving request when the answers serve an LLM: the
 	// launch formats are then vLLM's (servePayload).
 	serving *serve.Serving
-	lang    *i18n.Printer // the dialog's language (nil: English)
+	// noExport says why the offer's launch files are not written (its
+	// serving replica spans instances: report.NotExportedIn); "" when
+	// they are. The TOML is written either way.
+	noExport string
+	lang     *i18n.Printer // the dialog's language (nil: English)
 	// cat ranks the SkyPilot file's failover candidates (launch.Alternatives).
 	cat *model.Catalog
+	// spotRate is Options.SpotRate: a spot training file saves every τ
+	// of the rate the offer's spot estimate used (launch.Options.SpotRate),
+	// as gpuplan export's; nil assumes launch.FallbackSpotRate.
+	spotRate func(provider, region, instanceType string) decide.InterruptionRate
 	// writing: the answered dialog's file is being written; until the
 	// write answers, what else reaches the dialog (a cursor blink, a key)
 	// must not write it again (dialogDone).
@@ -93,7 +102,8 @@ func localFormats(lang *i18n.Printer) []huh.Option[launch.Format] {
 }
 
 // defaultNames are the file names a launch format gets when the name is
-// left at a default.
+// left at a default; a directory or an empty name is told to take the
+// format's (fileName).
 var defaultNames = map[launch.Format]string{
 	launch.FormatSkyPilot: "./gpuplan-sky.yaml", launch.FormatTorchrun: "./gpuplan-torchrun.sh",
 	launch.FormatDocker: "./gpuplan-docker.sh", launch.FormatK8s: "./gpuplan-k8s.yaml",
@@ -126,12 +136,15 @@ func newExportDialogNamed(tomlPath, name string, cfg config.Config, offer *model
 			if f != launch.FormatTOML && d.offer == nil {
 				return errors.New(T("no offer fits yet: only the TOML can be exported"))
 			}
+			if f != launch.FormatTOML && d.noExport != "" {
+				return errors.New(d.noExport)
+			}
 			return nil
 		})
 	in := huh.NewInput().Title(T("Export to")).Description(T("the file to write; ~ is your home")).
 		Value(&d.path).Validate(func(s string) error {
 		if strings.TrimSpace(s) == "" {
-			return errors.New(T("give a file name such as gpuplan.toml"))
+			return errors.New(d.lang.Sprintf("give a file name such as %s", fileName(d.format)))
 		}
 		return nil
 	})
@@ -144,7 +157,7 @@ func newExportDialogNamed(tomlPath, name string, cfg config.Config, offer *model
 // or declined write.
 func (d *dialog) again(theme huh.Theme) *dialog {
 	n := newExportDialogNamed(d.tomlPath, d.path, d.cfg, d.offer, d.format, theme, d.width, d.lang)
-	n.serving, n.plan, n.cat = d.serving, d.plan, d.cat
+	n.serving, n.plan, n.cat, n.noExport, n.spotRate = d.serving, d.plan, d.cat, d.noExport, d.spotRate
 	return n
 }
 
@@ -165,11 +178,18 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 		out, err := config.Encode(&d.cfg)
 		return out, path, perm, err
 	}
+	if d.format != launch.FormatTOML && d.noExport != "" { // the form refuses it first (its format's Validate)
+		return nil, path, perm, errors.New(d.noExport)
+	}
 	if d.serving != nil {
 		out, err := d.servePayload()
 		return out, path, perm, err
 	}
 	var opt launch.Options
+	if o := d.offer; o.Pricing == model.Spot && d.spotRate != nil {
+		r := d.spotRate(o.Instance.Provider, o.Region, o.Instance.Type)
+		opt.SpotRate = &r
+	}
 	if d.format == launch.FormatSkyPilot { // as gpuplan export: the next-best equivalent offers as failover candidates
 		opt.Alternatives = launch.Alternatives(d.offer.Estimate.Workload, d.cat, d.offer, d.cfg.Search.AllowPrecisionFallback)
 	}
@@ -260,6 +280,15 @@ func (d *dialog) step(msg tea.Msg) tea.Cmd {
 		d.form, cmd = f.(*huh.Form), tea.Batch(cmd, c)
 	}
 	return cmd
+}
+
+// fileName is the bare file name format f is written to by default:
+// defaultNames' (gpuplan-k8s.yaml), or the TOML's gpuplan.toml.
+func fileName(f launch.Format) string {
+	if n, ok := defaultNames[f]; ok {
+		return filepath.Base(n)
+	}
+	return filepath.Base(defaultExport)
 }
 
 // nameFor is the default file name of format f.
@@ -360,13 +389,14 @@ func wrapCommands(s string, width int) string {
 }
 
 // writeConfig writes data to path in a command: no file I/O in Update.
-func writeConfig(path string, data []byte, perm fs.FileMode, overwrite bool) tea.Cmd {
+// A directory given as path is told to take name in it (fileName).
+func writeConfig(path string, data []byte, perm fs.FileMode, overwrite bool, name string) tea.Cmd {
 	return func() tea.Msg {
 		abs, err := filepath.Abs(path)
 		if err != nil {
 			abs = path
 		}
-		err = atomicfile.WriteFileAtomicMode(abs, data, perm, overwrite)
+		err = atomicfile.WriteFileAtomicNamed(abs, data, perm, overwrite, name)
 		switch {
 		case errors.Is(err, atomicfile.ErrFileExists):
 			return fileExistsMsg{abs}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/model/launch"
 )
 
@@ -251,5 +253,49 @@ func TestExportedStays(t *testing.T) {
 	}
 	if text := screenText(m); !strings.Contains(text, "exported to "+path) || m.dialog != nil {
 		t.Errorf("after the write: dialog open %v, footer without \"exported to %s\":\n%s", m.dialog != nil, path, text)
+	}
+}
+
+// TestExportSpotRateReachesPlan: a spot training file written from the
+// configurator saves every τ of the offer's own interruption rate
+// (Options.SpotRate), as gpuplan export's does, not the fallback's
+// (fix35c's open point: the dialog passed no rate).
+func TestExportSpotRateReachesPlan(t *testing.T) {
+	cat := embeddedCatalog(t)
+	a, err := cat.Model("llama-3.1-8b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := model.Workload{Settings: model.Settings{Task: model.TaskLoRA, MicroBatch: 1, SeqLen: 1024, DatasetTokens: 2e9}, Model: *a}
+	rec, err := model.Recommend(w, cat, model.Query{Providers: []string{"aws"}, Pricing: model.Spot})
+	if err != nil || len(rec.Offers) == 0 {
+		t.Fatal(err, len(rec.Offers))
+	}
+	o := &rec.Offers[0]
+	low := decide.InterruptionRate{PerMonth: 0.025, LowPerMonth: 0, HighPerMonth: 0.05, Bucket: "<5%"}
+	want, err := launch.NewPlan(o.Estimate.Workload, o, launch.Options{SpotRate: &low})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fallback, err := launch.NewPlan(o.Estimate.Workload, o, launch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want.SaveSteps == fallback.SaveSteps {
+		t.Fatalf("the <5%% rate and the fallback give one interval (%d steps): the test tells nothing", want.SaveSteps)
+	}
+	d := newExportDialog(defaultExport, config.Config{Workload: config.WorkloadAnswers{Settings: w.Settings, Model: "llama-3.1-8b"}}, o, launch.FormatTorchrun, newTheme(), 60, nil)
+	d.spotRate = func(provider, region, typ string) decide.InterruptionRate {
+		if provider != o.Instance.Provider || region != o.Region || typ != o.Instance.Type {
+			t.Errorf("rate asked for %s %s %s, not the offer's", provider, region, typ)
+		}
+		return low
+	}
+	out, _, _, err := d.payload()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if flag := fmt.Sprintf("--save_steps %d ", want.SaveSteps); !strings.Contains(string(out), flag) {
+		t.Errorf("the file lacks %q (the fallback's is %d steps):\n%s", flag, fallback.SaveSteps, out)
 	}
 }

@@ -95,10 +95,9 @@ func TestChineseFooterErrors(t *testing.T) {
 }
 
 // The export dialog's error (a launch file for a model with no entry
-// point) is Chinese too: the dialog goes through errTextIn. The reason
-// inside it is model/launch's (Plan.NoEntry), a plain English string
-// with no message to translate: left to that package, only the
-// configurator's own words are checked here.
+// point) is Chinese too: the dialog goes through errTextIn, and the
+// reason inside it, model/launch's Plan.NoEntry, is a message with its
+// Chinese (it was an English string inside the Chinese sentence).
 func TestChineseExportDialogError(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.sh")
 	m := start(t, newTestApp(t, testCatalog(t), zhOptions()), append([]tea.Msg{size(120, 40)}, bertAnswers()...)...)
@@ -112,6 +111,18 @@ func TestChineseExportDialogError(t *testing.T) {
 	}
 	if !strings.Contains(flat(screenText(m)), "配置器不接受脚本") {
 		t.Errorf("the dialog does not show it:\n%s", screenText(m))
+	}
+	got := errTextIn(m.lang, m.dialog.err)
+	if !strings.HasPrefix(got, "没有训练入口：") || !strings.Contains(got, "没有随 transformers 或 TRL 安装的训练入口") {
+		t.Errorf("the reason is not Chinese: %q", got)
+	}
+	allow := zhAllowlist(t)
+	allow.Add("BERT-large") // the model's name
+	if leaks := i18n.Leaks(got, allow); len(leaks) > 0 {
+		t.Errorf("English in the Chinese dialog error: %s\n%s", strings.Join(leaks, " "), got)
+	}
+	if en := errTextIn(nil, m.dialog.err); !strings.Contains(en, "has no training entry point installed with transformers or TRL") {
+		t.Errorf("English: %q", en)
 	}
 }
 

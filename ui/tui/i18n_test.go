@@ -67,6 +67,11 @@ func zhScreens() []zhScreen {
 		{name: "serving", set: serving},
 		{name: "serving-detail", set: serving, then: msgs(ctrlO, enter)}, // commitments and the TPOT chart
 		{name: "serving-offers", set: serving, then: msgs(ctrlO)},        // the serving offers list and its columns
+		// A replica across instances (a Ray cluster): "§", the node count, its notes, ctrl+e's refusal.
+		{name: "serving-multinode", set: servingMultiNode},
+		{name: "serving-multinode-offers", set: servingMultiNode, then: msgs(ctrlO)},
+		{name: "serving-multinode-detail", set: servingMultiNode, then: msgs(ctrlO, enter)},
+		{name: "serving-multinode-refused", set: servingMultiNode, then: msgs(ctrlO, ctrlE)},
 	}
 }
 

@@ -8,12 +8,15 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/table"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/i18n"
@@ -44,6 +47,7 @@ type offersView struct {
 	serving       bool          // the offers are serving plans (headers)
 	perToken      bool          // serving ranked per million output tokens, not per hour of the load (serve.Serving.PerToken)
 	tpot          []float64     // serving: each offer's TPOT in ms, in the last column (headroom is vLLM's constant)
+	ray           []bool        // serving: each offer's replica spans instances (serve.Plan.NoExport): "§", not exported
 	lang          *i18n.Printer // the table's language (nil: English)
 	note          string        // under the table, a line each: why rows have a "~" job time (report.LateNoteShort), a cheaper offer ranked after (report.RiskyAheadNoteShort)
 }
@@ -84,14 +88,14 @@ func (v *offersView) setResult(r *result) {
 	v.all, v.sort, v.problem, v.none = nil, "", "", ""
 	v.serving = r != nil && r.serve != nil
 	v.perToken = v.serving && len(r.serve) > 0 && r.serve[0].Serving.PerToken
-	v.tpot = v.tpot[:0]
+	v.tpot, v.ray = v.tpot[:0], v.ray[:0]
 	if v.serving {
 		for i := range r.rec.Offers {
-			ms := 0.0
+			ms, ray := 0.0, false
 			if p := servePlanFor(r, &r.rec.Offers[i]); p != nil {
-				ms = p.Perf.TPOTSec * 1e3
+				ms, ray = p.Perf.TPOTSec*1e3, !p.NoExport.IsZero()
 			}
-			v.tpot = append(v.tpot, ms)
+			v.tpot, v.ray = append(v.tpot, ms), append(v.ray, ray)
 		}
 	}
 	if r != nil {
@@ -274,8 +278,18 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 		g, _, _ := strings.Cut(r[4], " ↺")
 		gpusFloor = max(gpusFloor, lipgloss.Width(g))
 	}
+	// A multi-node offer's GPUs keep their count and nodes while its GPU's
+	// name can give way (cutGPUName), but in the last, tightest set.
+	gpuCells, gpuOffers := make([]string, len(rows)), make([]*model.Offer, len(rows))
+	for i, r := range rows {
+		gpuCells[i], gpuOffers[i] = r[4], &v.all[v.shown[i]]
+	}
+	nodes := nodesFloor(gpuCells, gpuOffers)
 	var widths []int
-	for _, at := range attempts {
+	for n, at := range attempts {
+		if n == len(attempts)-1 {
+			nodes = 0
+		}
 		widths = slices.Clone(natural)
 		for _, c := range drops[:at.drop] {
 			widths[c] = 0
@@ -297,6 +311,7 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 			if roomy {
 				floor = min(gpusFloor, 16)
 			}
+			floor = max(floor, nodes)
 			first := append(slices.Clone(at.shrink[:3]), shrinkTo{4, max(at.shrink[3].least, floor)})
 			left := over
 			if roomy {
@@ -308,7 +323,7 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 				left = shrinkWidest(widths, first, left)
 			} else {
 				left = shrinkWidest(widths, first, left)
-				left = shrinkWidest(widths, at.shrink[3:], left)
+				left = shrinkWidest(widths, []shrinkTo{{4, max(at.shrink[3].least, nodes)}}, left)
 			}
 			total -= over - left
 		}
@@ -377,6 +392,12 @@ func (v *offersView) refresh(keep *model.Offer) {
 				rows[i][9] = fmt.Sprintf("%.1f", v.tpot[j])
 			}
 		}
+		if v.serving && j < len(v.ray) && v.ray[j] { // the GPUs cell names the nodes (report.OfferGPUsIn); no split column to mark
+			rows[i][4] += " " + report.RayMark
+			if !strings.Contains(v.note, report.RayMark) {
+				v.note = strings.TrimPrefix(v.note+"\n"+report.RayNoteShort(v.lang), "\n")
+			}
+		}
 		if keep != nil && o.Instance == keep.Instance && o.GPUs == keep.GPUs && (o.Region == keep.Region || v.more[i] > 0 && report.SameButRegion(o, keep)) {
 			cursor = i
 		}
@@ -392,7 +413,19 @@ func (v *offersView) refresh(keep *model.Offer) {
 	for c := range cols {
 		widths[c] = cols[c].Width
 	}
+	for i, r := range rows { // on several nodes, the GPU's name gives way before its count and nodes
+		if o := &v.all[v.shown[i]]; o.Instances > 1 {
+			r[4] = cutGPUName(r[4], o.GPU.Key, widths[4])
+		}
+	}
 	cutTable(rows, widths, 3) // cells, as lipgloss measures them (CJK: 2); the region's "+N" kept
+	for i, r := range rows {
+		// A cut GPUs cell lost its "§" (a cut keeps a name's start or
+		// its end): put it back in the same width, as the "~" below.
+		if j := v.shown[i]; v.serving && j < len(v.ray) && v.ray[j] && !strings.HasSuffix(r[4], " "+report.RayMark) && widths[4] > 3 {
+			r[4] = strings.TrimRight(ansi.Truncate(r[4], widths[4]-3, ""), " …") + "… " + report.RayMark
+		}
+	}
 	if cols[9].Width == 0 {
 		// A cut GPUs cell lost its leading "~" to the "…": put it back
 		// in the same width, as the panel's table does.
@@ -586,6 +619,9 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 	if sp != nil {
 		e = nil // serving: vLLM's layout, not the batch estimate
 		add("  TP %d × PP %d, %s on %s", sp.TP, sp.PP, report.Count(lang, sp.Replicas, "replica"), report.Count(lang, sp.Nodes, "instance"))
+		if ne := report.NotExportedIn(lang, sp); ne != "" { // a Ray cluster, which the export does not write
+			add("  %s", st.Warn.Render(report.RayMark+" "+ne))
+		}
 		if !sp.Fallback.IsZero() { // as report.WriteServeEstimate words it
 			add("  %s", st.Warn.Render("↺ "+lang.Message(sp.Fallback)))
 		}
@@ -659,7 +695,10 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 		src = lang.Sprintf("source: %s", src)
 	}
 	add("%s", st.Muted.Render(printable(src)))
-	if asOf != "" {
+	switch {
+	case asOf != "" && sp != nil && !sp.NoExport.IsZero(): // ctrl+e says why it does not export it
+		add("%s", st.Muted.Render(lang.Sprintf("catalog as of %s: prices change, check before renting", asOf)))
+	case asOf != "":
 		add("%s", st.Muted.Render(lang.Sprintf("catalog as of %s: prices change, check before renting · ctrl+e exports this offer", asOf)))
 	}
 	for i := range lines {
@@ -678,12 +717,37 @@ var unitAfterNumber = sync.OnceValue(func() *regexp.Regexp {
 // "432" then "GiB" on the next, issue 31): where the line needs wrapping,
 // the space between a number and its unit becomes a no-break space, which
 // lipgloss's wrap (charmbracelet/x/ansi) does not break at.
+//
+// The lines after the first hang where the first line's text starts
+// (hangAt: its indent and a mark such as "!"), not at column 0 (walk35:
+// at 80 columns a warning's second line read as a line of its own,
+// Chinese especially).
 func wrapKeepingUnits(line string, width int) string {
 	width = max(width, 1)
 	if lipgloss.Width(line) > width {
 		line = unitAfterNumber().ReplaceAllString(line, "$1\u00a0$2")
+		if at := hangAt(ansi.Strip(line)); at > 0 && at <= width/2 {
+			body := strings.Split(lipgloss.Wrap(ansi.TruncateLeft(line, at, ""), width-at, ""), "\n")
+			body[0] = ansi.Cut(line, 0, at) + body[0]
+			pad := strings.Repeat(" ", at)
+			for i := 1; i < len(body); i++ {
+				body[i] = pad + body[i]
+			}
+			line = strings.Join(body, "\n")
+		}
 	}
 	return lipgloss.NewStyle().Width(width).Render(line)
+}
+
+// hangAt is the cell where plain line's text starts: past its leading
+// spaces and a mark before a space ("  ! text", "  ↺ text"), 0 for none.
+func hangAt(plain string) int {
+	text := strings.TrimLeft(plain, " ")
+	at := len(plain) - len(text)
+	if r, n := utf8.DecodeRuneInString(text); n > 0 && !unicode.IsLetter(r) && !unicode.IsDigit(r) && strings.HasPrefix(text[n:], " ") {
+		at += ansi.StringWidth(string(r)) + 1
+	}
+	return at
 }
 
 // sourceIn is a catalog row's source in lang: the importer's fixed

@@ -92,7 +92,7 @@ func TestServingPanelNamesBeforeSplit(t *testing.T) {
 		{"primeintellect", "datacrunch__8xH100_80GB__176__1480", "8×h100-sxm", "TP8×PP1×1", "10.7", "$1.46"},
 		{"hyperstack", "n3-H100x8-NVLink", "8×h100-sxm", "TP8×PP1×1", "10.7", "$1.44"},
 	}
-	out := plainRows(headers, rows, 67, 3, 3)
+	out := plainRows(headers, rows, 67, 3, 3, nil)
 	for _, l := range strings.Split(out, "\n") {
 		if ansi.StringWidth(l) > 67 {
 			t.Errorf("wider than 67 cells: %q", l)

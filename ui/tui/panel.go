@@ -674,10 +674,7 @@ func (p panel) noFitLines(r *result, width int) []string {
 	} else if len(r.advice) > 0 {
 		lines = append(lines, st.Heading.Render(p.lang.Sprintf("What would fit %s (each change alone):", r.adviceOn.Name)))
 		for _, a := range r.advice {
-			mark := st.Bad.Render("✗")
-			if a.Fits {
-				mark = st.Good.Render("✓")
-			}
+			mark := report.AdviceMark(st, &a) // "~": fits at the estimate, not across its band, as estimate marks it
 			need := " → " + report.GiB(a.Total)
 			lines = append(lines, mark+" "+report.Truncate(adviceChange(p.lang, &a), width-2-lipgloss.Width(need))+need)
 		}
@@ -878,6 +875,11 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 	for _, cols := range offerColumns {
 		attempts = append(attempts, attempt{cols, shrinkable})
 	}
+	gpuCells, gpuOffers := make([]string, len(rows)), make([]*model.Offer, len(rows))
+	for i, r := range rows {
+		gpuCells[i], gpuOffers[i] = r[3], &offers[i]
+	}
+	nodes := nodesFloor(gpuCells, gpuOffers)
 	for n, at0 := range attempts {
 		cols := at0.cols
 		headers := pick(report.OfferHeadersIn(lang), cols)
@@ -929,6 +931,9 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 			for c := range cols {
 				least, ok := at0.least[cols[c]]
 				least = max(least, lipgloss.Width(headers[c])) // headers are not cut
+				if cols[c] == 3 && n < len(attempts)-1 {       // a multi-node offer's count and nodes stay (cutGPUName)
+					least = max(least, nodes)
+				}
 				if ok && widths[c] > least && (widest < 0 || widths[c] > widths[widest]) {
 					widest = c
 				}
@@ -941,6 +946,13 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 		}
 		if total > width && n < len(attempts)-1 {
 			continue
+		}
+		if g := slices.Index(cols, 3); g >= 0 { // the GPU's name gives way before its count and nodes
+			for i, r := range picked {
+				if offers[i].Instances > 1 { // one node: cutColumn keeps the names apart
+					r[g] = cutGPUName(r[g], offers[i].GPU.Key, widths[g])
+				}
+			}
 		}
 		cutTable(picked, widths, slices.Index(cols, 2)) // the region's name is cut, never its "+N"
 		if at >= 0 {

@@ -271,27 +271,68 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	if bl := best.Borderline; !bl.IsZero() { // as recommend's "borderline:" under its best line
 		add(st.Warn.Render("~ ") + lang.Message(bl))
 	}
+	if ne := report.NotExportedIn(lang, best); ne != "" { // as recommend's "not exported:" under its best line
+		add(wrapLines(st.Warn.Render(report.RayMark+" "+ne), iw)...)
+	}
 	add("")
 	order := T("by $ per hour that carries the load") // serve.RankServing's order for the question
 	if bs.PerToken {
 		order = T("by $ per million output tokens")
 	}
 	add(st.Heading.Render(lang.Sprintf("Offers: %d of %d meet the targets", meets, len(r.serve))) + st.Muted.Render(" · "+order))
-	room := ih - len(lines) - 1
+	// A replica across instances (serve.Plan.NoExport) is marked as
+	// recommend marks it (report.ServeRowIn: the node count, "§" on the
+	// split), its note under the rows.
+	ray := slices.ContainsFunc(r.serve, func(p serve.Plan) bool { return p.Meets && !p.NoExport.IsZero() })
+	var note []string
+	if ray {
+		note = wrapLines(st.Warn.Render(report.RayNoteShort(lang)), iw)
+	}
+	room := ih - len(lines) - 1 - len(note)
 	var rows [][]string
+	var rays []bool
+	var nodes []string // the GPU key of a row on several nodes (plainRows)
+	shownRay := false
 	for i := range r.serve {
 		if len(rows) >= room || !r.serve[i].Meets {
 			break
 		}
-		row := report.ServeRow(&r.serve[i])
+		row := report.ServeRowIn(lang, &r.serve[i])
 		typ := row[1]
 		if in := r.serve[i].Offer.Instance; in != nil {
 			typ = printable(in.Type) // whole: plainRows cuts it to its column (ServeRow cuts at 26 cells, at the end)
 		}
 		rows = append(rows, []string{row[0], typ, row[3], row[4], row[7], row[10]})
+		rays = append(rays, !r.serve[i].NoExport.IsZero())
+		key := ""
+		if p := &r.serve[i]; p.Nodes > 1 && p.Offer.Instance != nil {
+			key = p.Offer.Instance.GPU
+		}
+		nodes = append(nodes, key)
+		shownRay = shownRay || rays[len(rays)-1]
 	}
 	if len(rows) > 0 {
-		add(strings.Split(plainRows([]string{T("provider"), T("instance"), T("GPUs"), T("split"), "TPOT ms", "$/Mtok"}, rows, iw, 3, 3), "\n")...)
+		headers := []string{T("provider"), T("instance"), T("GPUs"), T("split"), "TPOT ms", "$/Mtok"}
+		whole := make([][]string, len(rows)) // plainRows cuts the cells in place
+		for i := range rows {
+			whole[i] = slices.Clone(rows[i])
+		}
+		table := plainRows(headers, rows, iw, 3, 3, nodes) // the split goes first when the names need room
+		if head, _, _ := strings.Cut(table, "\n"); shownRay && !strings.Contains(head, T("split")) {
+			// Its "§" stays, alone in the column (the GPUs keep their node count).
+			for i := range whole {
+				whole[i][3] = ""
+				if rays[i] {
+					whole[i][3] = report.RayMark
+				}
+			}
+			headers[3] = ""
+			table = plainRows(headers, whole, iw, 3, -1, nodes)
+		}
+		add(strings.Split(table, "\n")...)
+	}
+	if shownRay {
+		add(note...)
 	}
 	return lines
 }
@@ -304,8 +345,10 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 // (issue 31: "gpu_…200" beside a whole "1×quadro-rtx-6000 ↺fp16"); then
 // the column drop (-1: none) goes; then the names give way down to
 // nameLeast cells. The figures the rows are compared by (TPOT, $/Mtok)
-// stay in view.
-func plainRows(headers []string, rows [][]string, width, names, drop int) string {
+// stay in view. nodes[i], when not "", is the GPU key of row i, whose
+// GPUs cell (column 2) names several nodes: its name gives way before
+// its count and nodes (cutGPUName), which stay while the names can give.
+func plainRows(headers []string, rows [][]string, width, names, drop int, nodes []string) string {
 	// The column drop goes before a name is cut below nameRoomy: at
 	// 120×40 the serving panel kept TP×PP×replicas and read
 	// "primei…llect  datacr…0__45" (#31).
@@ -328,11 +371,21 @@ func plainRows(headers []string, rows [][]string, width, names, drop int) string
 	}
 	// shrink takes a cell from the widest name column above floor, until
 	// the table fits.
+	gpuFloor := 0
+	for i, k := range nodes {
+		if k != "" && names > 2 {
+			gpuFloor = max(gpuFloor, ansi.StringWidth(rows[i][2])-ansi.StringWidth(k)+2)
+		}
+	}
 	shrink := func(floor int) {
 		for total() > width {
 			widest := -1
 			for c := range names {
-				if widths[c] > floor && (widest < 0 || widths[c] > widths[widest]) {
+				f := floor
+				if c == 2 {
+					f = max(f, gpuFloor)
+				}
+				if widths[c] > f && (widest < 0 || widths[c] > widths[widest]) {
 					widest = c
 				}
 			}
@@ -351,6 +404,11 @@ func plainRows(headers []string, rows [][]string, width, names, drop int) string
 	cutWidths := slices.Clone(widths)
 	for c := names; c < len(cutWidths); c++ {
 		cutWidths[c] = math.MaxInt // the figures are never cut
+	}
+	for i, k := range nodes {
+		if k != "" && names > 2 {
+			rows[i][2] = cutGPUName(rows[i][2], k, widths[2])
+		}
 	}
 	cutTable(rows, cutWidths, -1)
 	line := func(r []string) string {

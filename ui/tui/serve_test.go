@@ -176,7 +176,7 @@ func TestServingOffersTable(t *testing.T) {
 // figures, so TPOT and $/Mtok stay in view in a narrow panel.
 func TestPlainRowsKeepFigures(t *testing.T) {
 	rows := [][]string{{"azure", "Standard_ND96isr_H100_v5_with_a_long_name", "8×h100-sxm", "TP8×PP1×1", "12.5", "$2.53"}}
-	out := plainRows([]string{"provider", "instance", "GPUs", "split", "TPOT ms", "$/Mtok"}, rows, 60, 3, 3)
+	out := plainRows([]string{"provider", "instance", "GPUs", "split", "TPOT ms", "$/Mtok"}, rows, 60, 3, 3, nil)
 	for _, l := range strings.Split(out, "\n") {
 		if w := ansi.StringWidth(l); w > 60 {
 			t.Errorf("line of %d cells, want ≤ 60: %q", w, l)

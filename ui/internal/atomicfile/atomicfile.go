@@ -32,6 +32,13 @@ func WriteFileAtomic(path string, data []byte, overwrite bool) error {
 // (scripts want 0755). Only regular files are replaced: a directory, a
 // symbolic link, a FIFO or a device at path is an error, overwrite or not.
 func WriteFileAtomicMode(path string, data []byte, perm fs.FileMode, overwrite bool) (err error) {
+	return WriteFileAtomicNamed(path, data, perm, overwrite, "gpuplan.toml")
+}
+
+// WriteFileAtomicNamed is WriteFileAtomicMode whose refusal of a
+// directory at path suggests the file name name in it (the format's own
+// default, such as gpuplan-k8s.yaml for a Kubernetes manifest).
+func WriteFileAtomicNamed(path string, data []byte, perm fs.FileMode, overwrite bool, name string) (err error) {
 	if path == "" {
 		return model.Msg("no file name given") // messages: the configurator shows them translated
 	}
@@ -39,7 +46,7 @@ func WriteFileAtomicMode(path string, data []byte, perm fs.FileMode, overwrite b
 	info, statErr := os.Lstat(path)
 	switch {
 	case statErr == nil && info.IsDir():
-		return model.Msg("%s is a directory; give a file name such as %s", path, filepath.Join(path, "gpuplan.toml"))
+		return model.Msg("%s is a directory; give a file name such as %s", path, filepath.Join(path, name))
 	case statErr == nil && info.Mode()&fs.ModeSymlink != 0:
 		return model.Msg("%s is a symbolic link; write to the file it points to instead", path)
 	case statErr == nil && !info.Mode().IsRegular():

@@ -1,0 +1,55 @@
+package plan
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/show"
+)
+
+// CheckInstances reads b's [[phase]] tables as written and refuses, with
+// a line naming the key, a phase that names an offer (provider or
+// instance) and leaves instances out, and an instances that is not a
+// whole number. Decode reads a missing instances as 0 and says "must be
+// 1–131072 …, got 0", and refuses instances = 1.5 with the TOML
+// decoder's Go wording ("incompatible types: TOML value has type float64;
+// destination has type integer"); walk35 met both. The CLI runs it
+// before Decode (ui/cli decodePlan); a file that does not parse is left
+// to Decode, which says why.
+func CheckInstances(b []byte) error {
+	var raw struct {
+		Phase []map[string]any `toml:"phase"`
+	}
+	if _, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&raw); err != nil {
+		return nil
+	}
+	for i, ph := range raw.Phase {
+		key := fmt.Sprintf("phase[%d].instances", i)
+		v, ok := ph["instances"]
+		if !ok {
+			provider, _ := ph["provider"].(string)
+			instance, _ := ph["instance"].(string)
+			if provider == "" && instance == "" {
+				continue // no offer: Decode takes 0
+			}
+			return config.Errorf(key, "missing: give how many instances of the offer %s %s the phase rents (instances = 1 for one; 1–%d), usd_per_hour being for all of them", show.Printable(provider), show.Printable(instance), model.MaxGPUs)
+		}
+		switch n := v.(type) {
+		case int64:
+			// Decode checks the range.
+		case float64:
+			if n == math.Trunc(n) && !math.IsInf(n, 0) && math.Abs(n) <= model.MaxGPUs {
+				return config.Errorf(key, "must be a whole number, written without a decimal point: instances = %d", int64(n))
+			}
+			return config.Errorf(key, "must be a whole number of instances (1–%d), got %v", model.MaxGPUs, n)
+		default:
+			return config.Errorf(key, "must be a whole number of instances (1–%d), got %s", model.MaxGPUs, model.DescribeTOML(v))
+		}
+	}
+	return nil
+}
