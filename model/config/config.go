@@ -1055,12 +1055,20 @@ func Decode(b []byte) (Config, error) {
 		HFConfig: rw.HFConfig.v,
 		AutoGPUs: rw.GPUs.auto,
 	}
-	if raw.Serve != nil {
-		sv, err := raw.Serve.serving()
+	var serveZeros []zeroKey
+	if rv := raw.Serve; rv != nil {
+		sv, err := rv.serving()
 		if err != nil {
 			return Config{}, err
 		}
 		c.Workload.Serve = sv
+		// A length written as 0 is no length (walk35: max_model_len = 0
+		// became the 4096 default without a word, where seq_len = 0 and
+		// --max-model-len 0 are refused).
+		serveZeros = []zeroKey{
+			{"serve.max_model_len", rv.MaxModelLen.set, float64(rv.MaxModelLen.v)}, {"serve.prompt_tokens", rv.PromptTokens.set, float64(rv.PromptTokens.v)},
+			{"serve.output_tokens", rv.OutputTokens.set, float64(rv.OutputTokens.v)}, {"serve.max_num_batched_tokens", rv.MaxNumBatchedTokens.set, float64(rv.MaxNumBatchedTokens.v)},
+		}
 	}
 	if rc := rw.Custom; rc != nil {
 		c.Workload.Custom = &CustomModel{Family: rc.Family, Params: rc.Params.v, Layers: rc.Layers.v, Hidden: rc.Hidden.v,
@@ -1080,6 +1088,7 @@ func Decode(b []byte) (Config, error) {
 	if rw.GPUs.set && !rw.GPUs.auto {
 		zeros = append(zeros, zeroKey{"workload.gpus", true, float64(rw.GPUs.n)})
 	}
+	zeros = append(zeros, serveZeros...)
 	if rs := raw.Search; rs != nil {
 		c.Search = SearchAnswers{Providers: rs.Providers.v, Regions: rs.Regions.v, Pricing: rs.Pricing.v,
 			MaxPriceHour: rs.MaxPriceHour.v, BudgetMonth: rs.BudgetMonth.v, HoursPerMonth: rs.HoursPerMonth.v,
@@ -1152,6 +1161,8 @@ var zeroRanges = map[string]struct {
 	"search.hours_per_month": {MaxHoursPerMonth, false}, "search.deadline_hours": {1e7, false},
 	"selection.price_per_hour_usd": {1e12, false}, "selection.monthly_cost_usd": {1e12, false},
 	"selection.job_hours": {1e12, false}, "selection.job_cost_usd": {1e12, false},
+	"serve.max_model_len": {model.MaxSeqLen, true}, "serve.prompt_tokens": {model.MaxSeqLen, true},
+	"serve.output_tokens": {model.MaxSeqLen, true}, "serve.max_num_batched_tokens": {model.MaxSeqLen, true},
 }
 
 // zeroError is Decode's error for key written as 0: the key's range

@@ -63,6 +63,13 @@ func TestServeFloorMessages(t *testing.T) {
 		{"ttft_ms = 4e6", "serve.ttft_ms: must be 0.1–3600000, got 4e+06"},
 		{"gpu_memory_utilization = -0.5", "serve.gpu_memory_utilization: must be 0.01–1, got -0.5"},
 		{"gpu_memory_utilization = 1.5", "serve.gpu_memory_utilization: must be 0.01–1, got 1.5"},
+		// A length written as 0 is refused, as seq_len = 0 is (walk35:
+		// it became the 4096 default silently).
+		{"max_model_len = 0", "serve.max_model_len: must be 1–16777216, got 0; leave the key out for the default"},
+		{`max_model_len = "0"`, "serve.max_model_len: must be 1–16777216, got 0"},
+		{"prompt_tokens = 0", "serve.prompt_tokens: must be 1–16777216, got 0"},
+		{"output_tokens = 0.0", "serve.output_tokens: must be 1–16777216, got 0"},
+		{"max_num_batched_tokens = 0", "serve.max_num_batched_tokens: must be 1–16777216, got 0"},
 	} {
 		_, err := Decode([]byte(head + tc.body + "\n"))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

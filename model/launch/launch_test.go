@@ -345,9 +345,10 @@ var llama70B = model.Architecture{Key: "llama-3.1-70b", Name: "Llama 3.1 70B", A
 	Family: model.FamilyDecoder, Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, FFN: 28672, GatedMLP: true, Vocab: 128256,
 	Norm: model.RMSNorm, MaxPositions: 131072}
 
-// TestServeGolden: Llama 3.1 70B AWQ at 8k context on p5.48xlarge with
-// TP 2 and four engines on the node, in every format.
-func TestServeGolden(t *testing.T) {
+// serve70BAWQ plans Llama 3.1 70B AWQ at 8k context on the test
+// catalog's p5.48xlarge, TP 2 × 4 engines on the node.
+func serve70BAWQ(t *testing.T) serve.Plan {
+	t.Helper()
 	cat := testCatalog()
 	in := &cat.Instances[2]
 	g, err := cat.GPU(in.GPU)
@@ -359,6 +360,13 @@ func TestServeGolden(t *testing.T) {
 	if err != nil || !sp.Fits {
 		t.Fatalf("%v %v", err, sp.Reasons)
 	}
+	return sp
+}
+
+// TestServeGolden: Llama 3.1 70B AWQ at 8k context on p5.48xlarge with
+// TP 2 and four engines on the node, in every format.
+func TestServeGolden(t *testing.T) {
+	sp := serve70BAWQ(t)
 	s, err := launch.NewServe(&llama70B, &sp, launch.ServeOptions{ModelID: "hugging-quants/Meta-Llama-3.1-70B-Instruct-AWQ-INT4", Region: "us-east-1"})
 	if err != nil {
 		t.Fatal(err)

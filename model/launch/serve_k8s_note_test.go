@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model/launch"
-	"github.com/gpuplan/gpuplan/model/serve"
 )
 
 // TestServeK8sSaysWhatItWrites: four TP-2 engines on a p5.48xlarge. The
@@ -14,17 +13,7 @@ import (
 // one-engine pods (replicas: 4) and passes no --data-parallel-size, so its
 // header says that instead of the engines-per-node note.
 func TestServeK8sSaysWhatItWrites(t *testing.T) {
-	cat := testCatalog()
-	in := &cat.Instances[2]
-	g, err := cat.GPU(in.GPU)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp, err := serve.PlanServing(&llama70B, serve.Serving{WeightFormat: serve.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144,
-		OutputTokens: 2048, Concurrency: 64, TP: 2, Replicas: 4}, serve.OfferFor(in, g, 55.04, "aws p5.48xlarge"))
-	if err != nil || !sp.Fits {
-		t.Fatalf("%v %v", err, sp.Reasons)
-	}
+	sp := serve70BAWQ(t)
 	s, err := launch.NewServe(&llama70B, &sp, launch.ServeOptions{Region: "us-east-1"})
 	if err != nil {
 		t.Fatal(err)

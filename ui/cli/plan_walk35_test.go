@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,18 +16,14 @@ import (
 // note gives estimate --phase's own hours and 90% range for the phase.
 func TestPlanJobHoursDearerHost(t *testing.T) {
 	const file = "testdata/plan-dearer-host.toml"
-	code, out, errOut := runCLI(t, "estimate", "--config", file, "--phase", "tune", "--json")
-	if code != 0 {
-		t.Fatalf("estimate: exit %d: %s", code, errOut)
-	}
-	var e struct {
+	e, _ := runCLIJSON[struct {
 		Time struct {
 			Hours float64
 			Band  struct{ Low, High float64 }
 		}
-	}
-	if err := json.Unmarshal([]byte(out), &e); err != nil || e.Time.Hours <= 0 {
-		t.Fatalf("estimate --json: %v, %+v", err, e)
+	}](t, nil, "estimate", "--config", file, "--phase", "tune", "--json")
+	if e.Time.Hours <= 0 {
+		t.Fatalf("estimate --json: %+v", e)
 	}
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -39,7 +34,7 @@ func TestPlanJobHoursDearerHost(t *testing.T) {
 		if err := os.WriteFile(p, []byte(strings.Replace(string(b), "job_hours = 0.01", "job_hours = "+hours, 1)), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		code, _, errOut = runCLI(t, "plan", p, "--no-savings")
+		code, _, errOut := runCLI(t, "plan", p, "--no-savings")
 		if code != 0 {
 			t.Fatalf("plan: exit %d: %s", code, errOut)
 		}
@@ -58,20 +53,16 @@ func TestPlanJobHoursDearerHost(t *testing.T) {
 // 114.2 GiB per GPU short).
 func TestPlanServingDoesNotFit(t *testing.T) {
 	const file = "testdata/plan-serve-nofit.toml"
-	code, out, errOut := runCLI(t, "estimate", "--config", file, "--phase", "s", "--json")
-	if code != 0 {
-		t.Fatalf("estimate: exit %d: %s", code, errOut)
-	}
-	var e struct {
+	e, _ := runCLIJSON[struct {
 		Plan struct {
 			Fits    bool
 			Reasons []string
 		}
+	}](t, nil, "estimate", "--config", file, "--phase", "s", "--json")
+	if e.Plan.Fits || len(e.Plan.Reasons) == 0 {
+		t.Fatalf("estimate --json: %+v", e.Plan)
 	}
-	if err := json.Unmarshal([]byte(out), &e); err != nil || e.Plan.Fits || len(e.Plan.Reasons) == 0 {
-		t.Fatalf("estimate --json: %v, %+v", err, e.Plan)
-	}
-	code, out, errOut = runCLI(t, "plan", file, "--no-savings")
+	code, out, errOut := runCLI(t, "plan", file, "--no-savings")
 	if code != 0 {
 		t.Fatalf("plan: exit %d: %s", code, errOut)
 	}
