@@ -30,6 +30,19 @@ const (
 	FormatProbe Format = "probe"
 )
 
+// fileNames are the file names a launch format is written to when the
+// user gives none (the configurator's export dialog) or gives a
+// directory (its refusal suggests one there, as gpuplan export -o DIR's).
+var fileNames = map[Format]string{
+	FormatSkyPilot: "gpuplan-sky.yaml", FormatTorchrun: "gpuplan-torchrun.sh",
+	FormatDocker: "gpuplan-docker.sh", FormatK8s: "gpuplan-k8s.yaml", FormatPyTorchJob: "gpuplan-k8s.yaml",
+	FormatProbe: "gpuplan-probe.py",
+}
+
+// FileName is f's default file name (gpuplan-k8s.yaml); "" for the TOML,
+// whose name is the configuration's (gpuplan.toml, or the file opened).
+func (f Format) FileName() string { return fileNames[f] }
+
 // Formats lists the formats, the default first.
 // FormatPyTorchJob is parsed and rendered but not listed here, so the CLI's
 // choices stay as they are until the lead adds it.

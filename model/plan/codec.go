@@ -2,6 +2,7 @@ package plan
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -62,9 +63,16 @@ var planPhaseKeys = []string{"name", "config", "answers", "provider", "instance"
 // *config.Error wrapping config.ErrInvalid). Costs are checked by
 // Plan.Cost.
 func Decode(b []byte) (Plan, error) {
+	// The file as written (raw.go) words what the typed decode reads as Go
+	// types (instances = 1.5) or as 0 (instances left out): checkInstances
+	// says those in its words, where the typed error is about instances.
+	raw := rawPhases(b)
 	var f planFile
 	md, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&f)
 	if err != nil {
+		if ie := checkInstances(raw); ie != nil {
+			return Plan{}, ie
+		}
 		if ce := config.TOMLParseError(err); ce != nil {
 			return Plan{}, ce
 		}
@@ -86,9 +94,15 @@ func Decode(b []byte) (Plan, error) {
 		return Plan{}, config.Errorf("schema_version", "want schema_version = %d at the top, got %d", config.SchemaVersion, f.SchemaVersion)
 	}
 	if err := check(f.Name, f.Phases); err != nil {
+		var ce *config.Error
+		if errors.As(err, &ce) && strings.HasSuffix(ce.Key, ".instances") {
+			if ie := checkInstances(raw); ie != nil {
+				return Plan{}, ie
+			}
+		}
 		return Plan{}, err
 	}
-	if err := checkGivenZero(b, f.Phases); err != nil { // floors.go
+	if err := checkGivenZero(raw, f.Phases); err != nil { // floors.go
 		return Plan{}, err
 	}
 	return Plan{Name: f.Name, Phases: f.Phases}, nil

@@ -1,10 +1,7 @@
 package plan
 
 import (
-	"bytes"
 	"fmt"
-
-	"github.com/BurntSushi/toml"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
@@ -14,20 +11,14 @@ import (
 // writes out as 0 (or 0.0): the decoder cannot tell it from the key left
 // out (for hours_per_month the whole month, 730 h, which it would silently
 // become); checkBounds
-// (bounds.go) holds the ranges of every figure, so b is read again only
-// for the keys each phase gives.
-func checkGivenZero(b []byte, phases []Phase) error {
-	var raw struct {
-		Phase []map[string]any `toml:"phase"`
-	}
-	if _, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&raw); err != nil {
-		return nil // Decode reported it
-	}
+// (bounds.go) holds the ranges of every figure, so the file as written
+// (raw: rawPhases) is read only for the keys each phase gives.
+func checkGivenZero(raw []map[string]any, phases []Phase) error {
 	given := func(i int, k string) bool {
-		if i >= len(raw.Phase) {
+		if i >= len(raw) {
 			return false
 		}
-		_, ok := raw.Phase[i][k]
+		_, ok := raw[i][k]
 		return ok
 	}
 	for i := range phases {

@@ -12,23 +12,29 @@ import (
 	"github.com/gpuplan/gpuplan/model/show"
 )
 
-// CheckInstances reads b's [[phase]] tables as written and refuses, with
-// a line naming the key, a phase that names an offer (provider or
-// instance) and leaves instances out, and an instances that is not a
-// whole number. Decode reads a missing instances as 0 and says "must be
-// 1–131072 …, got 0", and refuses instances = 1.5 with the TOML
-// decoder's Go wording ("incompatible types: TOML value has type float64;
-// destination has type integer"); walk35 met both. The CLI runs it
-// before Decode (ui/cli decodePlan); a file that does not parse is left
-// to Decode, which says why.
-func CheckInstances(b []byte) error {
+// rawPhases reads b's [[phase]] tables as written, for the checks only
+// the bytes allow (checkInstances, checkGivenZero); nil when b does not
+// parse, which Decode reports.
+func rawPhases(b []byte) []map[string]any {
 	var raw struct {
 		Phase []map[string]any `toml:"phase"`
 	}
 	if _, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&raw); err != nil {
 		return nil
 	}
-	for i, ph := range raw.Phase {
+	return raw.Phase
+}
+
+// checkInstances refuses, with a line naming the key, a phase that names
+// an offer (provider or instance) and leaves instances out, and an
+// instances that is not a whole number, as written (raw: rawPhases).
+// Read typed, a missing instances is 0 ("must be 1–131072 …, got 0") and
+// instances = 1.5 the TOML decoder's Go wording ("incompatible types:
+// TOML value has type float64; destination has type integer"); walk35
+// met both. Decode runs it first, so the command line and the
+// configurator say the same.
+func checkInstances(raw []map[string]any) error {
+	for i, ph := range raw {
 		key := fmt.Sprintf("phase[%d].instances", i)
 		v, ok := ph["instances"]
 		if !ok {

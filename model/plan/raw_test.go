@@ -25,7 +25,7 @@ func TestCheckInstances(t *testing.T) {
 		{"not TOML: Decode's", "instances = = 1\n", ""},
 	}
 	for _, tt := range tests {
-		err := CheckInstances([]byte(head + tt.phase))
+		err := checkInstances(rawPhases([]byte(head + tt.phase)))
 		got := ""
 		if err != nil {
 			got = err.Error()
@@ -65,4 +65,22 @@ func TestCheckDuration(t *testing.T) {
 
 func scenarioOf(t model.Task) advice.Scenario {
 	return advice.Scenario{Workload: model.Workload{Settings: model.Settings{Task: t}}}
+}
+
+// TestDecodeWordsInstances: Decode itself says a missing or fractional
+// instances in checkInstances' words, so every reader of a plan (the
+// command line, the configurator) does; a control character in the
+// provider is still the error of that key.
+func TestDecodeWordsInstances(t *testing.T) {
+	const head = "schema_version = 1\n[[phase]]\nname = \"a\"\nusd_per_hour = 1\nmonths = 1\n"
+	for _, tt := range []struct{ phase, want string }{
+		{"provider = \"aws\"\ninstance = \"g5.xlarge\"\n", "phase[0].instances: missing: give how many instances"},
+		{"provider = \"aws\"\ninstance = \"g5.xlarge\"\ninstances = 1.5\n", "phase[0].instances: must be a whole number of instances (1–131072), got 1.5"},
+		{"provider = \"aws\\u001b\"\ninstance = \"g5.xlarge\"\n", "phase[0].provider"},
+	} {
+		_, err := Decode([]byte(head + tt.phase))
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%q: %v, want %q…", tt.phase, err, tt.want)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -437,7 +438,8 @@ func writeExport(env *Env, ef *exportFlags, out []byte) (toFile bool, err error)
 	if ef.format == launch.FormatTorchrun || ef.format == launch.FormatDocker {
 		mode = 0o755 // scripts
 	}
-	if err := atomicfile.WriteFileAtomicMode(ef.output, out, mode, ef.force); err != nil {
+	name := cmp.Or(ef.format.FileName(), "gpuplan.toml") // suggested in a directory given as -o
+	if err := atomicfile.WriteFileAtomicNamed(ef.output, out, mode, ef.force, name); err != nil {
 		if errors.Is(err, atomicfile.ErrFileExists) {
 			return false, usage(model.Msg("%s exists; pass --force to overwrite it", ef.output))
 		}

@@ -240,4 +240,12 @@ func TestExportFile(t *testing.T) {
 	if code != ExitUsage || !strings.Contains(errs, "is a directory") {
 		t.Errorf("directory: exit %d: %s", code, errs)
 	}
+	// A directory is told the format's own file name, as the
+	// configurator's dialog tells it (walk35b: every format said gpuplan.toml).
+	for _, f := range []struct{ format, name string }{{"k8s", "gpuplan-k8s.yaml"}, {"torchrun", "gpuplan-torchrun.sh"}, {"toml", "gpuplan.toml"}} {
+		code, _, errs = runExportCLI(t, append(small, "--instance", "aws/g5.2xlarge", "--format", f.format, "-o", dir)...)
+		if want := filepath.Join(dir, f.name); code != ExitUsage || !strings.Contains(errs, "give a file name such as "+want) {
+			t.Errorf("directory, --format %s: exit %d: %s; want it to suggest %s", f.format, code, errs, want)
+		}
+	}
 }

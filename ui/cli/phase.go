@@ -34,7 +34,7 @@ func addPhaseFlag(cmd *cobra.Command) {
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		p, err := decodePlan(b)
+		p, err := plan.Decode(b)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
@@ -81,7 +81,7 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 		}
 		return readFromFileIn(path, in)
 	}
-	pl, err := decodePlan(b)
+	pl, err := plan.Decode(b)
 	if err != nil {
 		return fromFile{}, usage(model.Msg("%s: %v", path, err))
 	}
@@ -410,7 +410,7 @@ func readConfigOrPlan(path, phase string) (*config.Config, *plan.Plan, string, e
 		}
 		return &c, nil, "", nil
 	}
-	pl, err := decodePlan(b)
+	pl, err := plan.Decode(b)
 	if err != nil {
 		return nil, nil, "", usage(model.Msg("%s: %v", path, err))
 	}

@@ -43,23 +43,11 @@ func readPlan(path string, in io.Reader) (plan.Plan, error) {
 		}
 		return plan.Plan{}, usage(model.Msg("%s: %v", path, err))
 	}
-	p, err := decodePlan(b)
+	p, err := plan.Decode(b)
 	if err != nil {
 		return plan.Plan{}, usage(model.Msg("%s: %v", path, err))
 	}
 	return p, nil
-}
-
-// decodePlan is plan.Decode after plan.CheckInstances: a phase that names
-// an offer and leaves instances out, or gives a count that is not a whole
-// number, is said so in those words (walk35), not as Decode's range or
-// the TOML decoder's Go types. Every command that reads a plan goes
-// through it (plan, --config PLAN --phase, the configurator's --config).
-func decodePlan(b []byte) (plan.Plan, error) {
-	if err := plan.CheckInstances(b); err != nil {
-		return plan.Plan{}, err
-	}
-	return plan.Decode(b)
 }
 
 func newPlanCmd(env *Env) *cobra.Command {

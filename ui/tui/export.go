@@ -101,15 +101,6 @@ func localFormats(lang *i18n.Printer) []huh.Option[launch.Format] {
 	return out
 }
 
-// defaultNames are the file names a launch format gets when the name is
-// left at a default; a directory or an empty name is told to take the
-// format's (fileName).
-var defaultNames = map[launch.Format]string{
-	launch.FormatSkyPilot: "./gpuplan-sky.yaml", launch.FormatTorchrun: "./gpuplan-torchrun.sh",
-	launch.FormatDocker: "./gpuplan-docker.sh", launch.FormatK8s: "./gpuplan-k8s.yaml",
-	launch.FormatProbe: "./gpuplan-probe.py",
-}
-
 // newExportDialog asks for the format and the file name; cfg is the
 // configuration (exportConfigOf), offer the offer launch files are for (nil: none).
 func newExportDialog(path string, cfg config.Config, offer *model.Offer, format launch.Format, theme huh.Theme, width int, lang *i18n.Printer) *dialog {
@@ -283,18 +274,19 @@ func (d *dialog) step(msg tea.Msg) tea.Cmd {
 }
 
 // fileName is the bare file name format f is written to by default:
-// defaultNames' (gpuplan-k8s.yaml), or the TOML's gpuplan.toml.
+// its own (launch.Format.FileName: gpuplan-k8s.yaml), or the TOML's
+// gpuplan.toml.
 func fileName(f launch.Format) string {
-	if n, ok := defaultNames[f]; ok {
-		return filepath.Base(n)
+	if n := f.FileName(); n != "" {
+		return n
 	}
 	return filepath.Base(defaultExport)
 }
 
-// nameFor is the default file name of format f.
+// nameFor is the default file name of format f, in the working directory.
 func (d *dialog) nameFor(f launch.Format) string {
-	if n, ok := defaultNames[f]; ok {
-		return n
+	if n := f.FileName(); n != "" {
+		return "./" + n
 	}
 	return d.tomlPath
 }

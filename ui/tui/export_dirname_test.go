@@ -12,7 +12,7 @@ import (
 // New-user walk (walk35): with Kubernetes chosen in the export dialog, a
 // directory as the name was told "give a file name such as
 // DIR/gpuplan.toml", the TOML's name; the suggestion is the format's own
-// default (defaultNames: gpuplan-k8s.yaml), and so is an empty name's,
+// default (launch.Format.FileName: gpuplan-k8s.yaml), and so is an empty name's,
 // in English and Chinese.
 func TestExportDirectorySuggestsFormatName(t *testing.T) {
 	for _, lang := range []language.Tag{language.English, language.SimplifiedChinese} {

@@ -40,8 +40,8 @@ func ConfiguratorExport(tb testing.TB, cat *model.Catalog, c *config.Config, f l
 		tb.Fatalf("the export dialog is still open:\n%s", screenText(m))
 	}
 	name := defaultExport
-	if n, ok := defaultNames[f]; ok {
-		name = n
+	if n := f.FileName(); n != "" {
+		name = "./" + n
 	}
 	out, err := os.ReadFile(name)
 	if err != nil {
