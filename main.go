@@ -40,18 +40,8 @@ func main() {
 	// (status 141).
 	signal.Ignore(syscall.SIGPIPE)
 	shortGC()
-	if len(os.Args) == 1 || usesCatalog[os.Args[1]] { // no command: the configurator
-		data.Prefetch()
-	}
 	os.Exit(run(os.Args[1:], os.Stdin, closedStdout(), os.Stderr))
 }
-
-// usesCatalog are the commands that load the catalog whatever their
-// flags, for which main starts indexing it as the process starts
-// (data.Prefetch), as it does for the configurator; version, help and
-// completion never read it. Measured: recommend --json 0.12–0.24 ms
-// sooner of ~8.7 ms (docs/speed.md, perf35).
-var usesCatalog = map[string]bool{"recommend": true, "estimate": true, "offers": true, "plan": true, "export": true}
 
 // shortGCPercent paces the collector of a command over a small catalog.
 // Such a command allocates a few MB and ends: at Go's default 100 the

@@ -22,6 +22,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/gpuplan/gpuplan/data/safeio"
+	"github.com/gpuplan/gpuplan/internal/startup"
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 )
@@ -49,12 +50,20 @@ var sharedCatalog = sync.OnceValue(func() *model.Catalog {
 })
 
 // Prefetch indexes the compiled catalog on another goroutine, so a
-// command that will load it (Load, LoadWith) finds it ready: started as
-// the process starts, the ~0.3 ms of indexing runs on the second core
-// while the command line is parsed (cobra builds every command's flags,
-// about as long). Calling it more than once, or not at all, is harmless:
-// sharedCatalog is built once and a caller that comes first waits for it.
+// command that will load it (Load, LoadWith) finds it ready. The package
+// calls it as it is initialised when the command line names such a
+// command (startup.Ranks): the ~0.3 ms of indexing then runs on the
+// second core while the packages after this one initialise and the
+// command line is parsed (docs/speed.md, perf36). Calling it more than
+// once, or not at all, is harmless: sharedCatalog is built once and a
+// caller that comes first waits for it.
 func Prefetch() { go sharedCatalog() }
+
+func init() {
+	if startup.Ranks {
+		Prefetch()
+	}
+}
 
 // copyCatalog copies src's entries, so a change to the copy (an overlay's
 // price patch, a caller's edit) reaches no other catalog; src must be
