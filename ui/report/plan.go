@@ -183,7 +183,11 @@ func WritePlanSavings(out io.Writer, r *Renderer, planUSD, baseUSD float64, savi
 		}
 		name := lang.Sprintf("%s (%s)", termsafe.String(change), strings.Join(s.Phases, ", "))
 		if pinnedKind(s.Kind) {
-			name = lang.Sprintf("%s (%s, on the pinned offer)", termsafe.String(change), strings.Join(s.Phases, ", "))
+			// What is kept, not "the pinned offer": the change is priced
+			// on the best instance type of the GPU there, which need not
+			// be the phase's (walk36: serve int4 weights priced on a
+			// one-GPU g5 beside a phase pinned to g5.12xlarge).
+			name = lang.Sprintf("%s (%s, same provider, region and GPU type)", termsafe.String(change), strings.Join(s.Phases, ", "))
 		}
 		fmt.Fprintf(&b, "  %s %s\n", PadRight(termsafe.String(name), 60), what)
 	}
