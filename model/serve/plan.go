@@ -142,6 +142,13 @@ type Plan struct {
 	// inference and serving": multi-node needs Ray) that gpuplan's exports
 	// do not write (model/launch NewServe refuses it). Zero otherwise.
 	NoExport model.Message
+	// Spans is the reason, among ReasonMsgs, that one replica spans
+	// instances of the offer without Serving.AllowMultiNode: vLLM runs
+	// such a replica on a Ray cluster ("Distributed inference and
+	// serving": multi-node needs Ray). It is a matter of layout, not of
+	// memory or load, so a verdict on a pinned offer names it first
+	// (model/plan PinnedServing). Zero otherwise.
+	Spans model.Message
 	// OverBudget: the plan meets the question but costs more a month than
 	// Serving.BudgetMonthUSD (applyBudget); it ranks first of the near
 	// misses, cheapest first, as it carries the load.
@@ -720,6 +727,7 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 	if nodesPerReplica > 1 && !s.AllowMultiNode {
 		p.reason("one replica spans %d instances (TP %d × PP %d over %s each): pipeline parallel across nodes needs a Ray cluster (allow_multi_node)",
 			nodesPerReplica, tp, pp, model.CountMsg(o.GPUsPerNode, "GPU"))
+		p.Spans = p.ReasonMsgs[len(p.ReasonMsgs)-1]
 	}
 	p.GPUs = p.Nodes * o.GPUsPerNode
 	p.Serving.Replicas = p.Replicas
