@@ -897,6 +897,18 @@ func (p *Plan) applyBudget() {
 }
 
 // reason records why p is not a fit, in English and as a message.
+// ReasonMsg is why p does not serve as one message, "a; b"
+// (model.JoinMsgs), each reason translatable: a refusal that quotes it
+// reads in the user's language (walk36: export joined the English
+// Reasons into a Chinese line). A plan built without messages gives
+// its Reasons' text.
+func (p *Plan) ReasonMsg() model.Message {
+	if len(p.ReasonMsgs) != len(p.Reasons) {
+		return model.Msg("%s", strings.Join(p.Reasons, "; "))
+	}
+	return model.JoinMsgs(p.ReasonMsgs)
+}
+
 func (p *Plan) reason(key string, args ...any) {
 	m := model.Msg(key, args...)
 	p.Reasons = append(p.Reasons, m.String())

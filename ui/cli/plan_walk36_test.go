@@ -42,3 +42,25 @@ func TestPinnedServingAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestServeRefusalChinese: a serving refusal joins the plan's reasons as
+// messages, each translated, not their English text (walk36: export
+// --lang zh-CN of Llama 3.1 405B on one A10G printed "one replica needs
+// more than 8 GPUs … short of one 4096-token request" inside a Chinese
+// line); plan --phase's verdicts are Chinese too.
+func TestServeRefusalChinese(t *testing.T) {
+	for _, args := range [][]string{
+		{"export", "--model", "llama-3.1-405b", "--task", "inference", "--instance", "aws/g5.xlarge", "--format", "torchrun", "-o", "-"},
+		{"export", "--config", "testdata/plan-serve-ray.toml", "--phase", "serve", "--format", "torchrun", "-o", "-"},
+		{"export", "--config", "testdata/plan-serve-nofit.toml", "--phase", "s", "--format", "torchrun", "-o", "-"},
+		{"plan", "testdata/plan-serve-ray.toml", "--no-savings"},
+		{"estimate", "--config", "testdata/plan-serve-ray.toml", "--phase", "serve"},
+	} {
+		_, out, errOut := runCLI(t, append([]string{"--lang", "zh-CN"}, args...)...)
+		for _, english := range []string{"one replica", "GPUs", "short of", "weights", "pipeline parallel", "does not fit", "needs"} {
+			if strings.Contains(out+errOut, english) {
+				t.Errorf("%s: English %q in the Chinese output:\n%s%s", strings.Join(args, " "), english, out, errOut)
+			}
+		}
+	}
+}

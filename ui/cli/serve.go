@@ -435,7 +435,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		}
 	}
 	if !p.Fits {
-		return true, usage(model.Msg("%s/%s cannot serve the model: %s (see gpuplan recommend --task inference)", in.Provider, in.Type, strings.Join(p.Reasons, "; ")))
+		return true, usage(model.Msg("%s/%s cannot serve the model: %v (see gpuplan recommend --task inference)", in.Provider, in.Type, p.ReasonMsg()))
 	}
 	srv, err := launch.NewServe(&sl.w.Model, &p, launch.ServeOptions{Name: ef.name, ModelID: ef.modelID, NamedAs: sl.req.Model,
 		Region: p.Offer.Region, Pricing: p.Offer.Pricing, Image: ef.image})
