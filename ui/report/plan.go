@@ -201,7 +201,7 @@ func WritePlanSavings(out io.Writer, r *Renderer, planUSD, baseUSD float64, savi
 			// on the best instance type of the GPU there, which need not
 			// be the phase's (walk36: serve int4 weights priced on a
 			// one-GPU g5 beside a phase pinned to g5.12xlarge).
-			name = lang.Sprintf("%s (%s, same provider, region and GPU type)", termsafe.String(change), strings.Join(s.Phases, ", "))
+			name = lang.Sprintf("%s (%s, same provider, region, GPU)", termsafe.String(change), strings.Join(s.Phases, ", "))
 		}
 		fmt.Fprintf(&b, "  %s %s\n", PadRight(termsafe.String(name), 60), what)
 	}

@@ -49,7 +49,7 @@ func TestPlanSavingsSaysPinned(t *testing.T) {
 		}
 		for _, l := range strings.Split(out, "\n") {
 			switch {
-			case strings.Contains(l, "activation checkpointing") && !strings.Contains(l, "(lora, same provider, region and GPU type)"):
+			case strings.Contains(l, "activation checkpointing") && !strings.Contains(l, "(lora, same provider, region, GPU)"):
 				t.Errorf("%s: the workload change does not say it stays on the pinned provider, region and GPU type: %q", tc.name, l)
 			case strings.Contains(l, "pinned offer"):
 				// walk36: "serve int4 weights (on the pinned offer)" was
