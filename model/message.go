@@ -37,6 +37,22 @@ func Strings(ms []Message) []string {
 	return out
 }
 
+// JoinMsgs is ms as one message, "a; b; c" (each join "%v; %v", which
+// the UI's catalogue translates), the zero Message for none: a list of
+// reasons put in one line translates item by item, where joining their
+// English strings left English inside a translated line (walk36: a
+// serving refusal under --lang zh-CN).
+func JoinMsgs(ms []Message) Message {
+	if len(ms) == 0 {
+		return Message{}
+	}
+	m := ms[0]
+	for _, n := range ms[1:] {
+		m = Msg("%v; %v", m, n)
+	}
+	return m
+}
+
 // IsZero reports whether m is the empty message ("no message").
 func (m Message) IsZero() bool { return m.Key == "" }
 

@@ -70,3 +70,31 @@ func TestMessageUnwrap(t *testing.T) {
 		t.Error("a message without error arguments unwraps to some")
 	}
 }
+
+// TestJoinMsgs: reasons joined as one message keep each reason a
+// message (walk36: a Chinese refusal held the English reasons).
+func TestJoinMsgs(t *testing.T) {
+	a, b, c := Msg("TP %d short", 1), Msg("needs %d nodes", 2), Msg("late")
+	tests := []struct {
+		name string
+		ms   []Message
+		want string
+		args int // the outer message's arguments
+	}{
+		{"none is the zero message", nil, "", 0},
+		{"one is itself", []Message{a}, "TP 1 short", 1},
+		{"two: a; b", []Message{a, b}, "TP 1 short; needs 2 nodes", 2},
+		{"three: (a; b); c", []Message{a, b, c}, "TP 1 short; needs 2 nodes; late", 2},
+	}
+	for _, tt := range tests {
+		got := JoinMsgs(tt.ms)
+		if got.String() != tt.want || len(got.Args) != tt.args {
+			t.Errorf("%s: JoinMsgs = %q with %d arguments, want %q with %d", tt.name, got.String(), len(got.Args), tt.want, tt.args)
+		}
+		for _, arg := range got.Args {
+			if _, ok := arg.(Message); !ok && len(tt.ms) > 1 {
+				t.Errorf("%s: argument %T, want a Message", tt.name, arg)
+			}
+		}
+	}
+}

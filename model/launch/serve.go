@@ -128,7 +128,7 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 			show.Printable(o.GPU.Name), show.Printable(o.Instance.Type))
 	}
 	if !sp.Fits {
-		return nil, model.Errorf(ErrPlan, "the model does not fit on %s: %s", o.Instance.Type, strings.Join(sp.Reasons, "; "))
+		return nil, model.Errorf(ErrPlan, "the model does not fit on %s: %v", o.Instance.Type, sp.ReasonMsg())
 	}
 	perReplica := sp.TP * sp.PP
 	if perReplica < 1 || perReplica > o.GPUsPerNode {

@@ -95,7 +95,7 @@ func Decode(b []byte) (Plan, error) {
 	}
 	if err := check(f.Name, f.Phases); err != nil {
 		var ce *config.Error
-		if errors.As(err, &ce) && strings.HasSuffix(ce.Key, ".instances") {
+		if errors.As(err, &ce) && strings.HasSuffix(ce.Key, "instances") {
 			if ie := checkInstances(raw); ie != nil {
 				return Plan{}, ie
 			}

@@ -56,7 +56,7 @@ func TestDecodePlanErrors(t *testing.T) {
 		{"control characters", head + "provider = \"a\\u001b[2J\"\n", "phase[0].provider"},
 		{"missing name", "schema_version = 1\n[[phase]]\nusd_per_hour = 1.0\n", "phase[0].name"},
 		{"wrong type", "schema_version = 1\n[[phase]]\nname = 3\n", ""},
-		{"negative instances", head + "instances = -2\n", "phase[0].instances"},
+		{"negative instances", head + "instances = -2\n", "phase \"a\" instances"},
 	}
 	for _, tt := range tests {
 		_, err := Decode([]byte(tt.file))

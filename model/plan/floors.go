@@ -1,8 +1,6 @@
 package plan
 
 import (
-	"fmt"
-
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 )
@@ -23,7 +21,7 @@ func checkGivenZero(raw []map[string]any, phases []Phase) error {
 	}
 	for i := range phases {
 		if given(i, "hours_per_month") && phases[i].HoursPerMonth == 0 {
-			return config.Errorf(fmt.Sprintf("phase[%d].hours_per_month", i), "must be %g–%g hours a month, got 0; leave the key out for the whole month (730 h)", MinHoursPerMonth, float64(config.MaxHoursPerMonth))
+			return config.Errorf(phaseKey(i, phases[i].Name, "hours_per_month"), "must be %g–%g hours a month, got 0; leave the key out for the whole month (730 h)", MinHoursPerMonth, float64(config.MaxHoursPerMonth))
 		}
 		// job_hours = 0.0 or months = 0.0 would otherwise read as left out,
 		// and Cost say "give job_hours or months, not both or neither" of a
@@ -38,7 +36,7 @@ func checkGivenZero(raw []map[string]any, phases []Phase) error {
 			{"months", phases[i].Months, MinMonths, MaxMonths, model.Msg("months")},
 		} {
 			if given(i, f.k) && f.v == 0 {
-				return config.Errorf(fmt.Sprintf("phase[%d].%s", i, f.k), "must be %g–%g %v (or left out), got %v", f.min, f.max, f.unit, f.v)
+				return config.Errorf(phaseKey(i, phases[i].Name, f.k), "must be %g–%g %v (or left out), got %v", f.min, f.max, f.unit, f.v)
 			}
 		}
 	}

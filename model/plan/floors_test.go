@@ -17,16 +17,16 @@ func TestDecodeRefusesTinyFigures(t *testing.T) {
 	tests := []struct {
 		name, phase, want string // want "" is accepted
 	}{
-		{"tiny price", "usd_per_hour = 1e-300\n", "phase[0].usd_per_hour: must be 0.001–1e+07 USD per hour (or left out), got 1e-300"},
+		{"tiny price", "usd_per_hour = 1e-300\n", "phase \"serve\" usd_per_hour: must be 0.001–1e+07 USD per hour (or left out), got 1e-300"},
 		{"price at the floor", "usd_per_hour = 0.001\n", ""},
-		{"tiny hours a month", "usd_per_hour = 1.0\nhours_per_month = 1e-300\n", "phase[0].hours_per_month: must be 0.001–744 hours a month (or left out), got 1e-300"},
-		{"zero hours a month written out", "usd_per_hour = 1.0\nhours_per_month = 0.0\n", "phase[0].hours_per_month: must be 0.001–744 hours a month, got 0; leave the key out for the whole month (730 h)"},
+		{"tiny hours a month", "usd_per_hour = 1.0\nhours_per_month = 1e-300\n", "phase \"serve\" hours_per_month: must be 0.001–744 hours a month (or left out), got 1e-300"},
+		{"zero hours a month written out", "usd_per_hour = 1.0\nhours_per_month = 0.0\n", "phase \"serve\" hours_per_month: must be 0.001–744 hours a month, got 0; leave the key out for the whole month (730 h)"},
 		{"one hour a month", "usd_per_hour = 1.0\nhours_per_month = 1.0\n", ""},
 		{"hours a month left out", "usd_per_hour = 1.0\n", ""},
 		// Attack test 4: a 0 written out read as left out, and the error
 		// said "give job_hours or months, not both or neither".
-		{"zero months written out", "usd_per_hour = 1.0\nmonths = 0.0\n", "phase[0].months: must be 0.001–120 months (or left out), got 0"},
-		{"zero job hours written out", "usd_per_hour = 1.0\njob_hours = 0.0\n", "phase[0].job_hours: must be 0.001–1e+07 hours (or left out), got 0"},
+		{"zero months written out", "usd_per_hour = 1.0\nmonths = 0.0\n", "phase \"serve\" months: must be 0.001–120 months (or left out), got 0"},
+		{"zero job hours written out", "usd_per_hour = 1.0\njob_hours = 0.0\n", "phase \"serve\" job_hours: must be 0.001–1e+07 hours (or left out), got 0"},
 	}
 	for _, tt := range tests {
 		_, err := Decode([]byte(head + tt.phase))

@@ -104,11 +104,26 @@ func checkFile(name string, phases []Phase) error {
 				return config.Errorf(key("name"), "%s reads as the name of phase[%d] (%s) once case, accents, separators (. _ - : / , + and spaces) and look-alike characters (UTS #39) are set aside; give each phase a name that differs in its letters or digits (a phase is picked by its name)", quoteShown(p.Name), j, quoteShown(phases[j].Name))
 			}
 		}
-		if err := checkBounds(p, key); err != nil {
+		if err := checkBounds(p, func(k string) string { return phaseKey(i, p.Name, k) }); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// phaseKey names key k of the i-th phase (0-based) in an error by the
+// phase's name, as the answers' errors do (Phase.ConfigFromAnswers:
+// `phase "tune" answers.batch_size`): `phase "tune" instances`, the
+// name the user wrote and --phase takes, not its index (walk36:
+// "phase[0].instances: missing" of a plan whose one phase is "tune").
+// It is phase[i].k when the name cannot name it in a line: left out,
+// longer than MaxNameChars, or with control or invisible characters
+// (the name's own check says so; a raw read runs before it).
+func phaseKey(i int, name, k string) string {
+	if name == "" || utf8.RuneCountInString(name) > MaxNameChars || planText("name", name, true) != nil || CheckText("name", name) != nil {
+		return fmt.Sprintf("phase[%d].%s", i, k)
+	}
+	return fmt.Sprintf("phase %s %s", quoted(name), k)
 }
 
 // quoted prints as %q does, escaping once: strconv.Quote's escapes

@@ -76,36 +76,36 @@ func TestDecodeRefuses(t *testing.T) {
 		{"config and answers", planWith("name = \"x\"\nconfig = \"a.toml\"\n" + okPhase + "job_hours = 5\n[phase.answers]\nmodel = \"llama-3.1-8b\""),
 			`phase[0].config: give config or answers, not both: a phase is one configuration`},
 		{"price above the cap", planWith("name = \"x\"\n" + strings.Replace(okPhase, "0.8048", "1e300", 1) + "job_hours = 5"),
-			`phase[0].usd_per_hour: must be 0.001–1e+07 USD per hour (or left out), got 1e+300`},
+			`phase "x" usd_per_hour: must be 0.001–1e+07 USD per hour (or left out), got 1e+300`},
 		{"infinite price", planWith("name = \"x\"\n" + strings.Replace(okPhase, "0.8048", "inf", 1) + "job_hours = 5"),
-			`phase[0].usd_per_hour: must be 0.001–1e+07 USD per hour (or left out), got +Inf`},
+			`phase "x" usd_per_hour: must be 0.001–1e+07 USD per hour (or left out), got +Inf`},
 		{"NaN hours", planWith("name = \"x\"\n" + okPhase + "job_hours = nan"),
-			`phase[0].job_hours: must be 0.001–1e+07 hours (or left out), got NaN`},
+			`phase "x" job_hours: must be 0.001–1e+07 hours (or left out), got NaN`},
 		{"a billion months", planWith("name = \"x\"\n" + okPhase + "months = 1e9"),
-			`phase[0].months: must be 0.001–120 months (or left out), got 1e+09`},
+			`phase "x" months: must be 0.001–120 months (or left out), got 1e+09`},
 		{"negative months", planWith("name = \"x\"\n" + okPhase + "months = -1"),
-			`phase[0].months: must be 0.001–120 months (or left out), got -1`},
+			`phase "x" months: must be 0.001–120 months (or left out), got -1`},
 		{"hours_per_month of a 31-day month passes; above is refused", planWith("name = \"x\"\n" + okPhase + "months = 2\nhours_per_month = 744.5"),
-			`phase[0].hours_per_month: must be 0.001–744 hours a month (or left out), got 744.5`},
+			`phase "x" hours_per_month: must be 0.001–744 hours a month (or left out), got 744.5`},
 		{"hours_per_month over a month", planWith("name = \"x\"\n" + okPhase + "months = 2\nhours_per_month = 800"),
-			`phase[0].hours_per_month: must be 0.001–744 hours a month (or left out), got 800`},
+			`phase "x" hours_per_month: must be 0.001–744 hours a month (or left out), got 800`},
 		// Issue 29 item 5: absurdly small values and instance counts.
 		{"subnormal job hours", planWith("name = \"x\"\n" + okPhase + "job_hours = 1e-300"),
-			`phase[0].job_hours: must be 0.001–1e+07 hours (or left out), got 1e-300`},
+			`phase "x" job_hours: must be 0.001–1e+07 hours (or left out), got 1e-300`},
 		{"negative job hours", planWith("name = \"x\"\n" + okPhase + "job_hours = -5"),
-			`phase[0].job_hours: must be 0.001–1e+07 hours (or left out), got -5`},
+			`phase "x" job_hours: must be 0.001–1e+07 hours (or left out), got -5`},
 		{"a price of a nanodollar", planWith("name = \"x\"\n" + strings.Replace(okPhase, "0.8048", "1e-9", 1) + "job_hours = 5"),
-			`phase[0].usd_per_hour: must be 0.001–1e+07 USD per hour (or left out), got 1e-09`},
+			`phase "x" usd_per_hour: must be 0.001–1e+07 USD per hour (or left out), got 1e-09`},
 		{"tiny months", planWith("name = \"x\"\n" + okPhase + "months = 5e-324"),
-			`phase[0].months: must be 0.001–120 months (or left out), got 5e-324`},
+			`phase "x" months: must be 0.001–120 months (or left out), got 5e-324`},
 		{"a tenth of a second a month", planWith("name = \"x\"\n" + okPhase + "months = 2\nhours_per_month = 3e-5"),
-			`phase[0].hours_per_month: must be 0.001–744 hours a month (or left out), got 3e-05`},
+			`phase "x" hours_per_month: must be 0.001–744 hours a month (or left out), got 3e-05`},
 		{"zero instances", planWith("name = \"x\"\n" + strings.Replace(okPhase, "instances = 1", "instances = 0", 1) + "job_hours = 5"),
-			`phase[0].instances: must be 1–131072 for the offer aws g6.xlarge, got 0`},
+			`phase "x" instances: must be 1–131072 for the offer aws g6.xlarge, got 0`},
 		{"negative instances", planWith("name = \"x\"\n" + strings.Replace(okPhase, "instances = 1", "instances = -3", 1) + "job_hours = 5"),
-			`phase[0].instances: must be 1–131072 for the offer aws g6.xlarge, got -3`},
+			`phase "x" instances: must be 1–131072 for the offer aws g6.xlarge, got -3`},
 		{"a million instances", planWith("name = \"x\"\n" + strings.Replace(okPhase, "instances = 1", "instances = 1000000", 1) + "job_hours = 5"),
-			`phase[0].instances: must be 1–131072 for the offer aws g6.xlarge, got 1000000`},
+			`phase "x" instances: must be 1–131072 for the offer aws g6.xlarge, got 1000000`},
 		// Attack round 10: a 5,000-character name wrecked the table; 65
 		// characters are refused, counted in characters (65 CJK too).
 		{"a 5,000-character name", planWith("name = \"" + strings.Repeat("x", 5000) + "\"\n" + okPhase + "job_hours = 5"),
@@ -172,6 +172,27 @@ func TestCheckPlanEveryNote(t *testing.T) {
 	for _, s := range got {
 		if strings.Contains(s, "  ") {
 			t.Errorf("a word is missing: %q", s)
+		}
+	}
+}
+
+// TestPhaseKey: a phase's figure in an error is named by the phase's
+// name, as --phase takes it (walk36: "phase[0].instances: missing" of a
+// plan whose phase is "tune"), unless the name cannot show in a line:
+// then its index, which its own error names.
+func TestPhaseKey(t *testing.T) {
+	tests := []struct{ name, phase, want string }{
+		{"a plain name", "tune", `phase "tune" instances`},
+		{"a name in two scripts", "QLoRA 微调", `phase "QLoRA 微调" instances`},
+		{"a quote is escaped once", `a"b`, `phase "a\"b" instances`},
+		{"no name", "", "phase[2].instances"},
+		{"a control character", "tu\x1bne", "phase[2].instances"},
+		{"a zero-width space", "tu\u200bne", "phase[2].instances"},
+		{"65 characters, one over MaxNameChars", strings.Repeat("n", MaxNameChars+1), "phase[2].instances"},
+	}
+	for _, tt := range tests {
+		if got := phaseKey(2, tt.phase, "instances"); got != tt.want {
+			t.Errorf("%s: phaseKey(2, %q) = %q, want %q", tt.name, tt.phase, got, tt.want)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package plan
 
 import (
 	"bytes"
-	"fmt"
 	"math"
 
 	"github.com/BurntSushi/toml"
@@ -35,7 +34,8 @@ func rawPhases(b []byte) []map[string]any {
 // configurator say the same.
 func checkInstances(raw []map[string]any) error {
 	for i, ph := range raw {
-		key := fmt.Sprintf("phase[%d].instances", i)
+		name, _ := ph["name"].(string)
+		key := phaseKey(i, name, "instances")
 		v, ok := ph["instances"]
 		if !ok {
 			provider, _ := ph["provider"].(string)

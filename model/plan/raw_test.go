@@ -17,11 +17,11 @@ func TestCheckInstances(t *testing.T) {
 		{"given", "provider = \"aws\"\ninstance = \"g5.xlarge\"\ninstances = 2\n", ""},
 		{"no offer", "", ""},
 		{"zero is Decode's", "provider = \"aws\"\ninstance = \"g5.xlarge\"\ninstances = 0\n", ""},
-		{"missing", "provider = \"aws\"\ninstance = \"g5.xlarge\"\n", "phase[0].instances: missing: give how many instances of the offer aws g5.xlarge the phase rents (instances = 1 for one; 1–131072), usd_per_hour being for all of them"},
-		{"instance alone", "instance = \"g5.xlarge\"\n", "phase[0].instances: missing: give how many instances of the offer  g5.xlarge"},
-		{"fraction", "provider = \"aws\"\ninstance = \"g5.xlarge\"\ninstances = 1.5\n", "phase[0].instances: must be a whole number of instances (1–131072), got 1.5"},
-		{"whole float", "provider = \"aws\"\ninstance = \"g5.xlarge\"\ninstances = 3.0\n", "phase[0].instances: must be a whole number, written without a decimal point: instances = 3"},
-		{"string", "provider = \"aws\"\ninstance = \"g5.xlarge\"\ninstances = \"1\"\n", "phase[0].instances: must be a whole number of instances (1–131072), got \"1\""},
+		{"missing", "provider = \"aws\"\ninstance = \"g5.xlarge\"\n", "phase \"a\" instances: missing: give how many instances of the offer aws g5.xlarge the phase rents (instances = 1 for one; 1–131072), usd_per_hour being for all of them"},
+		{"instance alone", "instance = \"g5.xlarge\"\n", "phase \"a\" instances: missing: give how many instances of the offer  g5.xlarge"},
+		{"fraction", "provider = \"aws\"\ninstance = \"g5.xlarge\"\ninstances = 1.5\n", "phase \"a\" instances: must be a whole number of instances (1–131072), got 1.5"},
+		{"whole float", "provider = \"aws\"\ninstance = \"g5.xlarge\"\ninstances = 3.0\n", "phase \"a\" instances: must be a whole number, written without a decimal point: instances = 3"},
+		{"string", "provider = \"aws\"\ninstance = \"g5.xlarge\"\ninstances = \"1\"\n", "phase \"a\" instances: must be a whole number of instances (1–131072), got \"1\""},
 		{"not TOML: Decode's", "instances = = 1\n", ""},
 	}
 	for _, tt := range tests {
@@ -74,8 +74,8 @@ func scenarioOf(t model.Task) advice.Scenario {
 func TestDecodeWordsInstances(t *testing.T) {
 	const head = "schema_version = 1\n[[phase]]\nname = \"a\"\nusd_per_hour = 1\nmonths = 1\n"
 	for _, tt := range []struct{ phase, want string }{
-		{"provider = \"aws\"\ninstance = \"g5.xlarge\"\n", "phase[0].instances: missing: give how many instances"},
-		{"provider = \"aws\"\ninstance = \"g5.xlarge\"\ninstances = 1.5\n", "phase[0].instances: must be a whole number of instances (1–131072), got 1.5"},
+		{"provider = \"aws\"\ninstance = \"g5.xlarge\"\n", "phase \"a\" instances: missing: give how many instances"},
+		{"provider = \"aws\"\ninstance = \"g5.xlarge\"\ninstances = 1.5\n", "phase \"a\" instances: must be a whole number of instances (1–131072), got 1.5"},
 		{"provider = \"aws\\u001b\"\ninstance = \"g5.xlarge\"\n", "phase[0].provider"},
 	} {
 		_, err := Decode([]byte(head + tt.phase))

@@ -142,6 +142,13 @@ type Plan struct {
 	// inference and serving": multi-node needs Ray) that gpuplan's exports
 	// do not write (model/launch NewServe refuses it). Zero otherwise.
 	NoExport model.Message
+	// Spans is the reason, among ReasonMsgs, that one replica spans
+	// instances of the offer without Serving.AllowMultiNode: vLLM runs
+	// such a replica on a Ray cluster ("Distributed inference and
+	// serving": multi-node needs Ray). It is a matter of layout, not of
+	// memory or load, so a verdict on a pinned offer names it first
+	// (model/plan PinnedServing). Zero otherwise.
+	Spans model.Message
 	// OverBudget: the plan meets the question but costs more a month than
 	// Serving.BudgetMonthUSD (applyBudget); it ranks first of the near
 	// misses, cheapest first, as it carries the load.
@@ -720,6 +727,7 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 	if nodesPerReplica > 1 && !s.AllowMultiNode {
 		p.reason("one replica spans %d instances (TP %d × PP %d over %s each): pipeline parallel across nodes needs a Ray cluster (allow_multi_node)",
 			nodesPerReplica, tp, pp, model.CountMsg(o.GPUsPerNode, "GPU"))
+		p.Spans = p.ReasonMsgs[len(p.ReasonMsgs)-1]
 	}
 	p.GPUs = p.Nodes * o.GPUsPerNode
 	p.Serving.Replicas = p.Replicas
@@ -889,6 +897,18 @@ func (p *Plan) applyBudget() {
 }
 
 // reason records why p is not a fit, in English and as a message.
+// ReasonMsg is why p does not serve as one message, "a; b"
+// (model.JoinMsgs), each reason translatable: a refusal that quotes it
+// reads in the user's language (walk36: export joined the English
+// Reasons into a Chinese line). A plan built without messages gives
+// its Reasons' text.
+func (p *Plan) ReasonMsg() model.Message {
+	if len(p.ReasonMsgs) != len(p.Reasons) {
+		return model.Msg("%s", strings.Join(p.Reasons, "; "))
+	}
+	return model.JoinMsgs(p.ReasonMsgs)
+}
+
 func (p *Plan) reason(key string, args ...any) {
 	m := model.Msg(key, args...)
 	p.Reasons = append(p.Reasons, m.String())

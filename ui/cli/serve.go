@@ -11,6 +11,7 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -196,6 +197,16 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	case wf.gpu == "" && sl.file.cfg != nil && sl.file.cfg.Selection != nil && sl.file.cfg.Selection.GPUs > 0: // the picked offer's node
 		gpus = sl.file.cfg.Selection.GPUs / max(sl.file.cfg.Selection.Instances, 1)
 	}
+	if wf.gpu == "" && !cmd.Flags().Changed("gpus") {
+		// A plan's phase on its own offer as rented, as gpuplan plan
+		// judges it (plan.PinnedServing): the instances it rents, a
+		// pipeline over no more of them.
+		if pin, ok, err := sl.pinnedServing(); err != nil {
+			return serveErr(err)
+		} else if ok {
+			return writeServeEstimate(env, sl, &pin.Plan, asJSON)
+		}
+	}
 	perNode := sl.cat.LargestNode(g)
 	nodeGPUs := perNode // GPUs in each node the plan is held to
 	if gpus > perNode {
@@ -241,12 +252,37 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	if err != nil {
 		return serveErr(err)
 	}
+	return writeServeEstimate(env, sl, &p, asJSON)
+}
+
+// writeServeEstimate prints the serving estimate p: the request's
+// warnings on stderr, the plan on stdout (--json: one object).
+func writeServeEstimate(env *Env, sl *serveLoad, p *serve.Plan, asJSON bool) error {
 	printWarningsIn(env.lang, env.Stderr, sl.warnings)
 	if asJSON {
-		return writeJSON(env.Stdout, report.NewServeEstimateJSON(&sl.w, &p))
+		return writeJSON(env.Stdout, report.NewServeEstimateJSON(&sl.w, p))
 	}
 	r, _ := renderer(env, env.Stdout)
-	return report.WriteServeEstimate(env.Stdout, r, &sl.w, &p, nil)
+	return report.WriteServeEstimate(env.Stdout, r, &sl.w, p, nil)
+}
+
+// pinnedServing is a plan phase's serving request on the phase's pinned
+// offer as rented (plan.PinnedServing on its instance type, region and
+// pricing mode, instances nodes), the plan and verdict gpuplan plan
+// gives it; ok is false when the file is no phase or the phase names no
+// offer the catalog prices to serve from.
+func (sl *serveLoad) pinnedServing() (pin plan.Pinned, ok bool, err error) {
+	ph := sl.file.phase
+	if ph == nil || sl.file.cfg == nil || ph.Provider == "" || ph.Instance == "" {
+		return plan.Pinned{}, false, nil
+	}
+	ps := plan.PhaseScenarioFor(ph, sl.w, sl.file.cfg.Query(), sl.cat)
+	offers := ps.PinnedOffers(sl.cat, ph.Instance)
+	if len(offers) == 0 {
+		return plan.Pinned{}, false, nil
+	}
+	pin, err = plan.PinnedServing(&sl.w.Model, sl.s, offers[0], ph.Instances)
+	return pin, err == nil, err
 }
 
 // runServeRecommend ranks the catalog's offers for a serving request
@@ -379,12 +415,27 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	if len(offers) == 0 {
 		return true, usage(model.Msg("%s/%s has no %s price to serve from", in.Provider, in.Type, model.Msg(string(q.Pricing))))
 	}
-	p, err := serve.PlanServing(&sl.w.Model, sl.s, offers[0])
-	if err != nil {
-		return true, serveErr(err)
+	var p serve.Plan
+	if ph := sl.file.phase; ph != nil && ph.Provider == in.Provider && ph.Instance == in.Type && (ef.region == "" || ef.region == ph.Region) {
+		// A plan's phase: on the instances it rents, with gpuplan plan's
+		// verdict and reason when it cannot run there (plan.PinnedServing).
+		pin, ok, err := sl.pinnedServing()
+		switch {
+		case err != nil:
+			return true, serveErr(err)
+		case ok && pin.Refused:
+			return true, usage(model.Msg("phase %q %v (see gpuplan recommend --task inference)", ph.Name, pin.Verdict))
+		case ok:
+			p = pin.Plan
+		}
+	}
+	if p.Offer.GPU == nil {
+		if p, err = serve.PlanServing(&sl.w.Model, sl.s, offers[0]); err != nil {
+			return true, serveErr(err)
+		}
 	}
 	if !p.Fits {
-		return true, usage(model.Msg("%s/%s cannot serve the model: %s (see gpuplan recommend --task inference)", in.Provider, in.Type, strings.Join(p.Reasons, "; ")))
+		return true, usage(model.Msg("%s/%s cannot serve the model: %v (see gpuplan recommend --task inference)", in.Provider, in.Type, p.ReasonMsg()))
 	}
 	srv, err := launch.NewServe(&sl.w.Model, &p, launch.ServeOptions{Name: ef.name, ModelID: ef.modelID, NamedAs: sl.req.Model,
 		Region: p.Offer.Region, Pricing: p.Offer.Pricing, Image: ef.image})

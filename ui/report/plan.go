@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -61,6 +62,19 @@ func billedHours(ph *plan.Phase, c *plan.PhaseCost) float64 {
 	return c.Hours
 }
 
+// billedText is the billed h column's figure: the hours as plan.Phase.Cost
+// bills them, which is unrounded (job_hours, or months × hours_per_month,
+// times usd_per_hour): one decimal from an hour (a whole number without
+// it), two significant digits below, so a job of 0.01 h reads 0.01 beside
+// its cost, not 0 (walk36). plan.MinJobHours, 0.001, is the least a plan
+// bills.
+func billedText(h float64) string {
+	if h > 0 && h < 1 {
+		return strconv.FormatFloat(h, 'g', 2, 64)
+	}
+	return strings.TrimSuffix(fmt.Sprintf("%.1f", h), ".0")
+}
+
 // WritePlan prints each phase (offer, duration, billed hours, cost) and
 // the total.
 func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost, total float64) error {
@@ -107,7 +121,7 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 			name = mark + " " + name
 			notes = append(notes, lang.Sprintf("%s phase %q: %s", mark, ph.Name, lang.Message(c.Targets)))
 		}
-		rows[i] = []string{name, r.Cut(termsafe.String(offer), 44-len([]rune(count))) + count, pricing, USD(ph.USDPerHour), dur, strings.TrimSuffix(fmt.Sprintf("%.1f", billed), ".0"), cost}
+		rows[i] = []string{name, r.Cut(termsafe.String(offer), 44-len([]rune(count))) + count, pricing, USD(ph.USDPerHour), dur, billedText(billed), cost}
 	}
 	headers := translate(lang, "phase", "offer", "pricing", "$/h", "duration", "billed h", "cost")
 	if lang.Chinese() {
@@ -183,7 +197,11 @@ func WritePlanSavings(out io.Writer, r *Renderer, planUSD, baseUSD float64, savi
 		}
 		name := lang.Sprintf("%s (%s)", termsafe.String(change), strings.Join(s.Phases, ", "))
 		if pinnedKind(s.Kind) {
-			name = lang.Sprintf("%s (%s, on the pinned offer)", termsafe.String(change), strings.Join(s.Phases, ", "))
+			// What is kept, not "the pinned offer": the change is priced
+			// on the best instance type of the GPU there, which need not
+			// be the phase's (walk36: serve int4 weights priced on a
+			// one-GPU g5 beside a phase pinned to g5.12xlarge).
+			name = lang.Sprintf("%s (%s, same provider, region, GPU)", termsafe.String(change), strings.Join(s.Phases, ", "))
 		}
 		fmt.Fprintf(&b, "  %s %s\n", PadRight(termsafe.String(name), 60), what)
 	}

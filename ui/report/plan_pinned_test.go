@@ -15,7 +15,10 @@ import (
 // 70B, recommend said checkpointing saves $41.76 and plan that it costs
 // $36.16 more, under a header claiming "best offers". The header and the
 // workload change's line now say the offer is pinned; a change of the
-// offer itself (GPU, region, pricing) does not. The header names the
+// offer itself (GPU, region, pricing) does not. The line names what is
+// kept, the provider, region and GPU type, not "the pinned offer": the
+// change is priced on the best instance type of that GPU there, which
+// need not be the phase's (walk36). The header names the
 // plan's own total beside the re-priced one when they print differently
 // (the example printed Total $4,736, then "now $4,737" with no word on
 // why).
@@ -46,8 +49,13 @@ func TestPlanSavingsSaysPinned(t *testing.T) {
 		}
 		for _, l := range strings.Split(out, "\n") {
 			switch {
-			case strings.Contains(l, "activation checkpointing") && !strings.Contains(l, "on the pinned offer"):
-				t.Errorf("%s: the workload change does not say it stays on the pinned offer: %q", tc.name, l)
+			case strings.Contains(l, "activation checkpointing") && !strings.Contains(l, "(lora, same provider, region, GPU)"):
+				t.Errorf("%s: the workload change does not say it stays on the pinned provider, region and GPU type: %q", tc.name, l)
+			case strings.Contains(l, "pinned offer"):
+				// walk36: "serve int4 weights (on the pinned offer)" was
+				// priced on another instance type of the GPU than the
+				// one the phase pins (the serving ranking's cheapest).
+				t.Errorf("%s: a change is priced on the phase's provider, region and GPU type, not its instance type: %q", tc.name, l)
 			case strings.Contains(l, "run on b200") && strings.Contains(l, "pinned"):
 				t.Errorf("%s: a change of GPU type is not on the pinned offer: %q", tc.name, l)
 			}

@@ -444,6 +444,8 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *serve.
 	switch {
 	case p.Meets:
 		line("%s %s", st.Good.Render(lang.T("✓ serves")), head)
+	case p.Fits && !p.Spans.IsZero(): // fits only across instances: a Ray cluster, not a miss of the targets
+		line("%s %s", st.Bad.Render(lang.T("✗ needs a Ray cluster:")), head)
 	case p.Fits:
 		line("%s %s", st.Warn.Render(lang.T("! fits, misses the targets:")), head)
 	case !sized: // the GPU cannot run the weight format: it is not a matter of memory

@@ -61,8 +61,8 @@ func TestChineseFooterErrors(t *testing.T) {
 				next, _ := m.openPlanExport()
 				return next.(app)
 			},
-			zh: "phase[0].job_hours：必须在 0.001–1e+07 小时 之间（或省略），实际为 2e+08",
-			en: "phase[0].job_hours: must be 0.001–1e+07 hours (or left out), got 2e+08",
+			zh: `phase "fine-tune" job_hours：必须在 0.001–1e+07 小时 之间（或省略），实际为 2e+08`,
+			en: `phase "fine-tune" job_hours: must be 0.001–1e+07 hours (or left out), got 2e+08`,
 		},
 	} {
 		for _, zh := range []bool{true, false} {

@@ -1,0 +1,134 @@
+package plan
+
+import (
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/serve"
+)
+
+// Pinned is a serving phase on its pinned offer as rented: the plan on
+// the instances the phase rents and the verdict every command gives of
+// it (gpuplan plan marks the row with it, estimate --phase prints Plan,
+// export --phase refuses with it).
+type Pinned struct {
+	// Plan is the serving plan held to the phase's instances
+	// (serve.PlanOnNodes): a pipeline over no more of them than it
+	// rents, the shortest that fits (PP 1 first, as serve.PlanServing
+	// grows it), else PP 1's, whose reason is why the model does not fit.
+	Plan serve.Plan
+	// Verdict is zero when Plan meets the phase's load and latency
+	// targets across the estimate's 90% range; else, in this order:
+	// "does not fit its pinned offer" (memory, weight format), "needs
+	// more GPUs than one instance of its pinned offer has" (a replica
+	// over several instances, which vLLM runs on a Ray cluster:
+	// Plan.Spans), "carries the phase's load on N instances" (the
+	// serving ranking on more instances than the phase rents meets it),
+	// "misses the phase's load and latency targets", "borderline".
+	Verdict model.Message
+	// Borderline is true when Verdict is the borderline one: Plan meets
+	// the targets at the estimate only (serve.Plan.Borderline).
+	Borderline bool
+	// Refused is true when the phase cannot run on its pinned offer as
+	// planned: the model does not fit, or a replica spans instances
+	// (without allow_multi_node); export --phase writes nothing then.
+	Refused bool
+}
+
+// PinnedOffers is the serving offers of the phase's pinned instance type
+// among those its query allows (serve.Offers: its provider, region and
+// pricing mode, PhaseScenarioFor), cheapest region first.
+func (ph *PhaseScenario) PinnedOffers(cat *model.Catalog, instance string) []serve.Offer {
+	var offers []serve.Offer
+	for _, o := range serve.Offers(cat, ph.Query) {
+		if o.Instance != nil && o.Instance.Type == instance {
+			offers = append(offers, o)
+		}
+	}
+	return offers
+}
+
+// PinnedServing plans serving request s of model a on n instances of
+// offer o, as a plan phase pinned to o rents them, and gives the verdict
+// of gpuplan plan, estimate --phase and export --phase alike (walk36: plan
+// said a 70B phase on two 4-GPU instances needed a Ray cluster where
+// estimate --phase said 14.7 GiB short on one instance's 4 GPUs, and
+// export --phase said a 70B phase on one A10G needed 8 GPUs and Ray where
+// the other two said 114.2 GiB per GPU short).
+//
+// The plan is serve.PlanOnNodes on the n instances with a pipeline of PP
+// 1, 2, 4 … up to n stages (or s.PP when the request pins it): the first
+// that fits, else PP 1's, whose reason is what one instance lacks. A
+// replica over several instances is pipeline parallel across nodes, which
+// vLLM runs on a Ray cluster (vLLM docs, "Distributed inference and
+// serving": tensor parallel inside a node, pipeline parallel across
+// nodes, multi-node needs Ray): without s.AllowMultiNode it is refused
+// with that reason (serve.Plan.Spans), not judged on memory it does not
+// have. The error wraps serve.ErrInvalid.
+func PinnedServing(a *model.Architecture, s serve.Serving, o serve.Offer, n int) (Pinned, error) {
+	n = max(n, 1)
+	pps := []int{s.PP}
+	if s.PP == 0 {
+		pps = nil
+		for pp := 1; pp <= n && pp <= max(a.Layers, 1); pp *= 2 {
+			pps = append(pps, pp)
+		}
+	}
+	var pin Pinned
+	for j, pp := range pps {
+		held := s
+		held.PP = pp
+		p, err := serve.PlanOnNodes(a, held, o, n)
+		if err != nil {
+			return Pinned{}, err
+		}
+		if j == 0 || p.Fits {
+			pin.Plan = p
+		}
+		if p.Fits {
+			break
+		}
+	}
+	p := &pin.Plan
+	switch {
+	case !p.Fits:
+		pin.Verdict, pin.Refused = model.Msg("does not fit its pinned offer"), true
+		if len(p.ReasonMsgs) > 0 {
+			pin.Verdict = model.Msg("does not fit its pinned offer: %v", p.ReasonMsgs[0])
+		}
+	case !p.Spans.IsZero():
+		pin.Verdict, pin.Refused = model.Msg("needs more GPUs than one instance of its pinned offer has: %v", p.Spans), true
+	case !p.Meets:
+		// More instances of the offer may carry what these do not: the
+		// serving ranking's plan on the offer, its nodes not held.
+		if q, err := serve.PlanServing(a, s, o); err == nil && q.Meets && q.Nodes > n {
+			pin.Verdict = model.Msg("carries the phase's load on %d instances of its pinned offer; the plan rents %d", q.Nodes, n)
+			break
+		}
+		pin.Verdict = model.Msg("misses the phase's load and latency targets on its pinned offer")
+		if len(p.ReasonMsgs) > 0 {
+			pin.Verdict = model.Msg("misses the phase's load and latency targets on its pinned offer: %v", p.ReasonMsgs[0])
+		}
+	case !p.Borderline.IsZero():
+		pin.Verdict, pin.Borderline = model.Msg("borderline on its pinned offer: %v", p.Borderline), true
+	}
+	return pin, nil
+}
+
+// PinnedServeNote is the verdict of the serving phase on its own pinned
+// offer (its instance type, region and pricing mode; instances nodes):
+// PinnedServing's, on the request the phase's current scenario asks.
+// Zero when the phase serves no LLM (Serve nil) or cat does not list the
+// instance type (Check says so).
+func (ph *PhaseScenario) PinnedServeNote(cat *model.Catalog, instance string, instances int) (msg model.Message, borderline bool) {
+	if ph.Serve == nil {
+		return model.Message{}, false
+	}
+	offers := ph.PinnedOffers(cat, instance)
+	if len(offers) == 0 {
+		return model.Message{}, false
+	}
+	pin, err := PinnedServing(&ph.Workload.Model, ph.serving(), offers[0], instances)
+	if err != nil {
+		return model.Message{}, false
+	}
+	return pin.Verdict, pin.Borderline
+}
