@@ -214,7 +214,7 @@ type Plan struct {
 	// CheckpointAtEnd is true when τ reaches the whole job: SaveSteps is
 	// then the job's steps, one checkpoint at its end.
 	CheckpointAtEnd bool
-	SpotRate                                                decide.InterruptionRate
+	SpotRate        decide.InterruptionRate
 	// SpotRateAssumed is true when the caller gave no rate
 	// (Options.SpotRate nil) and SpotRate is FallbackSpotRate.
 	SpotRateAssumed bool
