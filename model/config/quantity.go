@@ -118,7 +118,10 @@ func ParseTokens(s string) (int, error) {
 		return 0, model.Errorf(model.ErrBadQuantity, "%q: a binary suffix (K, M) takes a whole number, as vLLM does; write %s or a decimal suffix", s, strings.ToLower(s))
 	}
 	v *= mult
-	if v != math.Trunc(v) || v > math.MaxInt32 {
+	switch {
+	case v > math.MaxInt32:
+		return 0, model.Errorf(model.ErrBadQuantity, "%q is too many tokens: at most %d", s, math.MaxInt32)
+	case v != math.Trunc(v):
 		return 0, model.Errorf(model.ErrBadQuantity, "%q is not a whole number of tokens", s)
 	}
 	return int(v), nil

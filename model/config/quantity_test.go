@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -86,5 +87,18 @@ func TestParseTokens(t *testing.T) {
 		if (err != nil) != tt.err || !tt.err && got != tt.want {
 			t.Errorf("ParseTokens(%q) = %d, %v; want %d (error %v)", tt.in, got, err, tt.want, tt.err)
 		}
+	}
+	// A count past int32 is too large, not "not whole" (walk35b: a
+	// 999999999999K was called not whole); a fraction is not whole.
+	for in, want := range map[string]string{
+		"999999999999K": "too many tokens: at most 2147483647", "3T": "too many tokens", "2147483648": "too many tokens",
+		"1.0001k": "not a whole number", "1.5": "not a whole number",
+	} {
+		if _, err := ParseTokens(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseTokens(%q): %v, want %q", in, err, want)
+		}
+	}
+	if n, err := ParseTokens("2147483647"); err != nil || n != math.MaxInt32 {
+		t.Errorf("ParseTokens(2147483647) = %d, %v", n, err)
 	}
 }

@@ -228,15 +228,21 @@ func (p *Plan) spotNote() model.Message {
 		why = model.Msg("Daly's interval for an assumed %.3g%% interruptions a month (AWS Spot Instance Advisor's highest bucket: no rate was given) on %d nodes and %.2g h to write one",
 			p.SpotRate.PerMonth*100, p.Nodes, p.CheckpointWriteHours)
 	}
+	every := model.Msg("every %d steps (%.2g h of %.3g s steps: %v)", p.SaveSteps, p.CheckpointEveryHours, p.StepSeconds, why)
+	if p.CheckpointAtEnd {
+		// τ reaches past the job: saying "every N steps (τ h)" would
+		// promise checkpoints the job never writes (walk35b).
+		every = model.Msg("at the end of the job only, after its %d steps: %v is %.2g h, longer than the job", p.SaveSteps, why, p.CheckpointEveryHours)
+	}
 	switch {
 	case p.savesEveryTau() && p.resumes():
-		return model.Msg("spot capacity can be reclaimed at short notice: a checkpoint goes to %s every %d steps (%.2g h of %.3g s steps: %v), "+
+		return model.Msg("spot capacity can be reclaimed at short notice: a checkpoint goes to %s %v, "+
 			"and gpuplan_sft_resume.py resumes TRL's SFT script from the newest complete checkpoint when the job starts again",
-			p.OutputDir, p.SaveSteps, p.CheckpointEveryHours, p.StepSeconds, why)
+			p.OutputDir, every)
 	case p.savesEveryTau():
-		return model.Msg("spot capacity can be reclaimed at short notice: a checkpoint goes to %s every %d steps (%.2g h of %.3g s steps: %v); "+
+		return model.Msg("spot capacity can be reclaimed at short notice: a checkpoint goes to %s %v; "+
 			"your script must resume from the newest one when the job starts again (Trainer.train(resume_from_checkpoint=PATH))",
-			p.OutputDir, p.SaveSteps, p.CheckpointEveryHours, p.StepSeconds, why)
+			p.OutputDir, every)
 	case p.resumes():
 		return model.Msg("spot capacity can be reclaimed at short notice: gpuplan_sft_resume.py resumes TRL's SFT script from the newest complete checkpoint in %s when the job starts again", p.OutputDir)
 	}

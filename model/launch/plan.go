@@ -211,7 +211,10 @@ type Plan struct {
 	// without a step time.
 	SaveSteps                                               int
 	CheckpointEveryHours, CheckpointWriteHours, StepSeconds float64
-	SpotRate                                                decide.InterruptionRate
+	// CheckpointAtEnd is true when τ reaches the whole job: SaveSteps is
+	// then the job's steps, one checkpoint at its end.
+	CheckpointAtEnd bool
+	SpotRate        decide.InterruptionRate
 	// SpotRateAssumed is true when the caller gave no rate
 	// (Options.SpotRate nil) and SpotRate is FallbackSpotRate.
 	SpotRateAssumed bool

@@ -135,10 +135,12 @@ func (p *Plan) spotCheckpoints(o *model.Offer, opt Options) {
 	}
 	step := e.SamplesPerStep / e.SamplesPerSecond
 	n := max(1, math.Floor(tau*3600/step))
-	if e.Steps > 0 && (in.JobHours > 0 && tau >= in.JobHours || n > e.Steps) {
+	atEnd := e.Steps > 0 && (in.JobHours > 0 && tau >= in.JobHours || n > e.Steps)
+	if atEnd {
 		n = e.Steps // τ is the whole job: one checkpoint, at the end
 	}
 	p.SpotRate, p.SpotRateAssumed, p.CheckpointWriteHours, p.CheckpointEveryHours, p.StepSeconds = rate, assumed, delta, tau, step
+	p.CheckpointAtEnd = atEnd
 	p.SaveSteps = int(min(n, maxSaveSteps))
 }
 

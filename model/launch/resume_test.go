@@ -146,6 +146,20 @@ func TestSpotSaveStepsFollowTau(t *testing.T) {
 			if tc.c.name == short.name && tc.c.w.DatasetTokens == short.w.DatasetTokens && float64(p.SaveSteps) != e.Steps {
 				t.Errorf("a job shorter than τ saves every %d steps, want its %g steps (one checkpoint at the end)", p.SaveSteps, e.Steps)
 			}
+			// The note says what the file does: a checkpoint every N
+			// steps of τ h, or, when τ reaches the job, one at its end
+			// (walk35b: "every 2100 steps (3.4 h …)" for a job of 0.2 h).
+			notes := strings.Join(p.Notes(), "\n")
+			atEnd := want > 0 && o.HasJob && tau == o.JobHours
+			if p.CheckpointAtEnd != atEnd {
+				t.Errorf("CheckpointAtEnd %v, want %v", p.CheckpointAtEnd, atEnd)
+			}
+			switch {
+			case atEnd && (!strings.Contains(notes, fmt.Sprintf("at the end of the job only, after its %d steps", want)) || strings.Contains(notes, "every ")):
+				t.Errorf("τ reaches the job, but the note says:\n%s", notes)
+			case want > 0 && !atEnd && !strings.Contains(notes, fmt.Sprintf("every %d steps", want)):
+				t.Errorf("the note does not say every %d steps:\n%s", want, notes)
+			}
 		})
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/launch/probescript"
 	"github.com/gpuplan/gpuplan/model/launch/stack"
 	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -396,7 +397,7 @@ func renderExport(fs *pflag.FlagSet, cat *model.Catalog, wf *workloadFlags, ef *
 	if ef.format == launch.FormatTOML {
 		l, err = plan.Launch()
 	} else {
-		out, err = renderPlan(plan, ef.format)
+		out, err = probescript.Render(plan, ef.format)
 	}
 	if l != nil {
 		// The whole configuration, so `gpuplan --config` reopens it, with

@@ -10,30 +10,12 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
-	"github.com/gpuplan/gpuplan/model/launch/probescript"
 )
 
 // exportFormats are the --format choices: launch.Formats plus the
 // Kubeflow Training Operator v1 PyTorchJob and the probe script, which
 // launch parses but keeps out of its default list.
 var exportFormats = append(slices.Clone(launch.Formats), launch.FormatPyTorchJob, launch.FormatProbe)
-
-// renderPlan writes p in format f: the probe script is probescript's,
-// every other format launch's.
-func renderPlan(p *launch.Plan, f launch.Format) ([]byte, error) {
-	if f == launch.FormatProbe {
-		return probescript.Train(p)
-	}
-	return p.Render(f)
-}
-
-// renderServe is renderPlan for a serving deployment.
-func renderServe(s *launch.Serve, f launch.Format) ([]byte, error) {
-	if f == launch.FormatProbe {
-		return probescript.Serve(s)
-	}
-	return s.Render(f)
-}
 
 // k8sKinds are the --k8s-kind choices, spelled as on the command line.
 var k8sKinds = []string{"trainjob", "pytorchjob"}

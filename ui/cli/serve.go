@@ -11,6 +11,7 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/launch/probescript"
 	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -442,7 +443,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	if err != nil {
 		return true, usage(err)
 	}
-	out, err := renderServe(srv, ef.format)
+	out, err := probescript.RenderServe(srv, ef.format)
 	if err != nil {
 		return true, usage(model.Msg("--format %s: %v", ef.format, err))
 	}

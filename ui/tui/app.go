@@ -645,8 +645,8 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 	if picked == nil {
 		picked = cmp.Or(m.keptOffer(), m.res.best()) // the file's pick, while it stands
 	}
-	m.dialog = newExportDialog(path, cfg, picked, launch.FormatTOML, m.theme, m.dialogWidth(), m.lang)
-	m.dialog.serving, m.dialog.cat, m.dialog.spotRate = m.res.serving, m.cat, m.opts.SpotRate
+	m.dialog = newExportDialog(path, cfg, picked, launch.FormatTOML, m.theme, m.dialogWidth(), m.lang, m.res.serving, nil)
+	m.dialog.cat, m.dialog.spotRate = m.cat, m.opts.SpotRate
 	if picked != nil {
 		// The form's pick (the best offer, or the file's) may be such an
 		// offer: its answers still save as the TOML; a launch format says why not.

@@ -81,36 +81,61 @@ func dialogKeys() *huh.KeyMap {
 	return k
 }
 
-// exportFormats are the export dialog's choices, as gpuplan export names them.
+// exportFormats are the export dialog's choices for a training offer, as
+// gpuplan export names them: the Kubernetes file is a Job, a Kubeflow
+// Trainer TrainJob across nodes (launch.KindTrainJob, the default; the
+// configurator has no --k8s-kind).
 var exportFormats = []huh.Option[launch.Format]{
 	huh.NewOption("gpuplan TOML (reopen with --config)", launch.FormatTOML),
 	huh.NewOption("SkyPilot task YAML", launch.FormatSkyPilot),
 	huh.NewOption("torchrun script", launch.FormatTorchrun),
 	huh.NewOption("docker run script", launch.FormatDocker),
-	huh.NewOption("Kubernetes Job / PyTorchJob", launch.FormatK8s),
+	huh.NewOption("Kubernetes Job (a TrainJob across nodes)", launch.FormatK8s),
 	huh.NewOption("probe script: measures the plan on the GPU", launch.FormatProbe),
 }
 
-// localFormats are exportFormats with their labels in lang (the values,
-// gpuplan export's names, stay).
-func localFormats(lang *i18n.Printer) []huh.Option[launch.Format] {
-	out := make([]huh.Option[launch.Format], len(exportFormats))
-	for i, o := range exportFormats {
+// serveFormats are the same choices when the answers serve an LLM, named
+// for what each writes then (launch.Serve.Render, probescript.Serve).
+var serveFormats = []huh.Option[launch.Format]{
+	huh.NewOption("gpuplan TOML (reopen with --config)", launch.FormatTOML),
+	huh.NewOption("SkyServe service YAML", launch.FormatSkyPilot),
+	huh.NewOption("vllm serve script", launch.FormatTorchrun),
+	huh.NewOption("docker run script (vLLM image)", launch.FormatDocker),
+	huh.NewOption("Kubernetes Deployment and Service", launch.FormatK8s),
+	huh.NewOption("probe script: measures vLLM on the GPU", launch.FormatProbe),
+}
+
+// formatOptions are the dialog's choices in lang (the values, gpuplan
+// export's names, stay): a plan exports as its TOML alone; serving
+// answers list the serving files.
+func formatOptions(lang *i18n.Printer, serving bool, plan bool) []huh.Option[launch.Format] {
+	opts := exportFormats
+	switch {
+	case plan:
+		opts = exportFormats[:1]
+	case serving:
+		opts = serveFormats
+	}
+	out := make([]huh.Option[launch.Format], len(opts))
+	for i, o := range opts {
 		out[i] = huh.NewOption(lang.T(o.Key), o.Value)
 	}
 	return out
 }
 
 // newExportDialog asks for the format and the file name; cfg is the
-// configuration (exportConfigOf), offer the offer launch files are for (nil: none).
-func newExportDialog(path string, cfg config.Config, offer *model.Offer, format launch.Format, theme huh.Theme, width int, lang *i18n.Printer) *dialog {
-	return newExportDialogNamed(path, "", cfg, offer, format, theme, width, lang)
+// configuration (exportConfigOf), offer the offer launch files are for
+// (nil: none), serving the serving request when the answers serve an LLM,
+// pl a plan of phases to export instead (TOML only).
+func newExportDialog(path string, cfg config.Config, offer *model.Offer, format launch.Format, theme huh.Theme, width int, lang *i18n.Printer, serving *serve.Serving, pl *plan.Plan) *dialog {
+	return newExportDialogNamed(path, "", cfg, offer, format, theme, width, lang, serving, pl)
 }
 
 // newExportDialogNamed is newExportDialog with the name typed so far
 // ("": the format's default name).
-func newExportDialogNamed(tomlPath, name string, cfg config.Config, offer *model.Offer, format launch.Format, theme huh.Theme, width int, lang *i18n.Printer) *dialog {
-	d := &dialog{kind: dialogExportName, path: name, cfg: cfg, offer: offer, format: format, width: width, tomlPath: tomlPath, lang: lang}
+func newExportDialogNamed(tomlPath, name string, cfg config.Config, offer *model.Offer, format launch.Format, theme huh.Theme, width int, lang *i18n.Printer, serving *serve.Serving, pl *plan.Plan) *dialog {
+	d := &dialog{kind: dialogExportName, path: name, cfg: cfg, offer: offer, format: format, width: width, tomlPath: tomlPath, lang: lang,
+		serving: serving, plan: pl}
 	T := lang.T
 	if d.format == "" {
 		d.format = launch.FormatTOML
@@ -119,7 +144,7 @@ func newExportDialogNamed(tomlPath, name string, cfg config.Config, offer *model
 	if d.path == "" {
 		d.path = d.nameFor(d.format) // the TOML's name, or a launch format's own
 	}
-	sel := newSelect[launch.Format](theme).Title(T("Format")).Options(localFormats(lang)...).Value(&d.format).
+	sel := newSelect[launch.Format](theme).Title(T("Format")).Options(formatOptions(lang, serving != nil, pl != nil)...).Value(&d.format).
 		Validate(func(f launch.Format) error {
 			if f != launch.FormatTOML && d.plan != nil {
 				return errors.New(T("a plan exports as one TOML; launch files are written per offer (ctrl+e on an offer)"))
@@ -147,8 +172,8 @@ func newExportDialogNamed(tomlPath, name string, cfg config.Config, offer *model
 // again is a new name-and-format dialog with d's answers, after a failed
 // or declined write.
 func (d *dialog) again(theme huh.Theme) *dialog {
-	n := newExportDialogNamed(d.tomlPath, d.path, d.cfg, d.offer, d.format, theme, d.width, d.lang)
-	n.serving, n.plan, n.cat, n.noExport, n.spotRate = d.serving, d.plan, d.cat, d.noExport, d.spotRate
+	n := newExportDialogNamed(d.tomlPath, d.path, d.cfg, d.offer, d.format, theme, d.width, d.lang, d.serving, d.plan)
+	n.cat, n.noExport, n.spotRate = d.cat, d.noExport, d.spotRate
 	return n
 }
 
@@ -196,11 +221,7 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 		out, err := config.Encode(&c)
 		return out, path, perm, err
 	}
-	render := lp.Render
-	if d.format == launch.FormatProbe { // the probe script is probescript's
-		render = func(launch.Format) ([]byte, error) { return probescript.Train(lp) }
-	}
-	f, err := render(d.format)
+	f, err := probescript.Render(lp, d.format)
 	if errors.Is(err, launch.ErrNoStack) && d.offer.GPU.Vendor == "amd" {
 		// The CLI's advice (--image) names a flag the configurator lacks.
 		return nil, path, perm, model.Msg("%s is an AMD GPU: no CUDA build applies, so no %s can be written for it; "+
@@ -255,10 +276,17 @@ func (d *dialog) done() bool { return d.form.State == huh.StateCompleted }
 // update passes msg to the dialog's form; a key's focus moves are made
 // at once (settle), so that the keys read with it go where it moved.
 func (d *dialog) update(msg tea.Msg) tea.Cmd {
+	path, format := d.path, d.format
 	cmd := d.step(msg)
 	switch msg.(type) {
 	case tea.KeyPressMsg, tea.PasteMsg:
 		cmd = settle(cmd, d.step)
+	}
+	if d.path != path || d.format != format {
+		// The last write's error was about the name or format it had:
+		// once either is edited it no longer holds, and left in place it
+		// would sit under the form's own next error ("give a file name").
+		d.err = nil
 	}
 	return cmd
 }

@@ -6,16 +6,19 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
+	"golang.org/x/text/language"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
 func TestExportFormats(t *testing.T) {
@@ -49,12 +52,12 @@ func TestExportFormats(t *testing.T) {
 		{launch.FormatDocker, "./gpuplan-docker.sh", "docker run --gpus all", 0o755},
 		{launch.FormatK8s, "./gpuplan-k8s.yaml", "nvidia.com/gpu", 0o644},
 	} {
-		d := newExportDialog(defaultExport, config.Config{Workload: config.WorkloadAnswers{Settings: lw.Settings, Model: "llama-3.1-8b"}}, lora, tt.format, newTheme(), 60, nil)
+		d := newExportDialog(defaultExport, config.Config{Workload: config.WorkloadAnswers{Settings: lw.Settings, Model: "llama-3.1-8b"}}, lora, tt.format, newTheme(), 60, nil, nil, nil)
 		out, path, perm, err := d.payload()
 		if err != nil || path != tt.name || perm != tt.perm || !strings.Contains(string(out), tt.want) {
 			t.Errorf("%s: path %s perm %v err %v; output lacks %q", tt.format, path, perm, err, tt.want)
 		}
-		d = newExportDialog(defaultExport, config.Config{Workload: config.WorkloadAnswers{Settings: bw.Settings, Model: "bert-large"}}, bert, tt.format, newTheme(), 60, nil)
+		d = newExportDialog(defaultExport, config.Config{Workload: config.WorkloadAnswers{Settings: bw.Settings, Model: "bert-large"}}, bert, tt.format, newTheme(), 60, nil, nil, nil)
 		out, _, _, err = d.payload()
 		if tt.format == launch.FormatTOML {
 			// One encoder call wrote it: it reads back, [launch] included.
@@ -65,7 +68,7 @@ func TestExportFormats(t *testing.T) {
 			t.Errorf("%s for BERT: err %v; want the way to name a script", tt.format, err)
 		}
 	}
-	d := newExportDialog(defaultExport, config.Config{}, nil, launch.FormatSkyPilot, newTheme(), 60, nil)
+	d := newExportDialog(defaultExport, config.Config{}, nil, launch.FormatSkyPilot, newTheme(), 60, nil, nil, nil)
 	if _, _, _, err := d.payload(); err == nil {
 		t.Error("a launch file without an offer was accepted")
 	}
@@ -284,7 +287,7 @@ func TestExportSpotRateReachesPlan(t *testing.T) {
 	if want.SaveSteps == fallback.SaveSteps {
 		t.Fatalf("the <5%% rate and the fallback give one interval (%d steps): the test tells nothing", want.SaveSteps)
 	}
-	d := newExportDialog(defaultExport, config.Config{Workload: config.WorkloadAnswers{Settings: w.Settings, Model: "llama-3.1-8b"}}, o, launch.FormatTorchrun, newTheme(), 60, nil)
+	d := newExportDialog(defaultExport, config.Config{Workload: config.WorkloadAnswers{Settings: w.Settings, Model: "llama-3.1-8b"}}, o, launch.FormatTorchrun, newTheme(), 60, nil, nil, nil)
 	d.spotRate = func(provider, region, typ string) decide.InterruptionRate {
 		if provider != o.Instance.Provider || region != o.Region || typ != o.Instance.Type {
 			t.Errorf("rate asked for %s %s %s, not the offer's", provider, region, typ)
@@ -298,4 +301,82 @@ func TestExportSpotRateReachesPlan(t *testing.T) {
 	if flag := fmt.Sprintf("--save_steps %d ", want.SaveSteps); !strings.Contains(string(out), flag) {
 		t.Errorf("the file lacks %q (the fallback's is %d steps):\n%s", flag, fallback.SaveSteps, out)
 	}
+}
+
+// TestExportFormatsFor: the dialog lists what each export writes, in the
+// user's language: a plan its TOML alone (a launch format was listed,
+// then refused); serving answers the serving files (a Deployment and a
+// Service, not a Job); a training offer's Kubernetes file is a Job, a
+// TrainJob across nodes (the configurator writes no PyTorchJob).
+func TestExportFormatsFor(t *testing.T) {
+	zh := i18n.New(language.SimplifiedChinese)
+	for _, tc := range []struct {
+		name          string
+		serving, plan bool
+		lang          *i18n.Printer
+		want          []string
+		not           []string
+	}{
+		{"training", false, false, nil, []string{"gpuplan TOML (reopen with --config)", "torchrun script", "Kubernetes Job (a TrainJob across nodes)", "probe script: measures the plan on the GPU"}, []string{"PyTorchJob", "Deployment", "vllm"}},
+		{"serving", true, false, nil, []string{"SkyServe service YAML", "vllm serve script", "docker run script (vLLM image)", "Kubernetes Deployment and Service", "probe script: measures vLLM on the GPU"}, []string{"torchrun", "TrainJob", "task YAML"}},
+		{"plan", false, true, nil, []string{"gpuplan TOML (reopen with --config)"}, []string{"SkyPilot", "torchrun", "Kubernetes", "probe", "docker"}},
+		{"serving zh", true, false, zh, []string{"SkyServe 服务 YAML", "Kubernetes Deployment 与 Service", "探测脚本：在 GPU 上实测 vLLM"}, []string{"service YAML", "and Service"}},
+	} {
+		opts := formatOptions(tc.lang, tc.serving, tc.plan)
+		var labels []string
+		for _, o := range opts {
+			labels = append(labels, o.Key)
+		}
+		all := strings.Join(labels, "\n")
+		for _, w := range tc.want {
+			if !slices.Contains(labels, w) {
+				t.Errorf("%s: no choice %q in\n%s", tc.name, w, all)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(all, n) {
+				t.Errorf("%s: %q listed:\n%s", tc.name, n, all)
+			}
+		}
+		if opts[0].Value != launch.FormatTOML {
+			t.Errorf("%s: the first choice is %q, want the TOML", tc.name, opts[0].Value)
+		}
+		if !tc.plan && len(opts) != len(exportFormats) {
+			t.Errorf("%s: %d choices, want %d (one per format, as gpuplan export)", tc.name, len(opts), len(exportFormats))
+		}
+	}
+}
+
+// TestExportErrorGoesWithItsName (walk35b): a write's error stays while
+// the name it was about does; edited, the name drops it, so an empty name
+// shows the form's own error alone, not under the old one.
+func TestExportErrorGoesWithItsName(t *testing.T) {
+	dir := t.TempDir()
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
+	m = drive(t, m, ctrlE)
+	m = drive(t, m, msgs(enter, replace(dir), enter)...) // TOML, then a directory as the name
+	if m.dialog == nil || m.dialog.err == nil {
+		t.Fatalf("writing to the directory %s: no error in the dialog:\n%s", dir, screenText(m))
+	}
+	old := errTextIn(m.lang, m.dialog.err)
+	m = drive(t, m, msgs(replace(""), enter)...) // the name emptied, then submitted
+	if m.dialog == nil {
+		t.Fatalf("an empty name closed the dialog:\n%s", screenText(m))
+	}
+	screen := screenText(m)
+	if m.dialog.err != nil || strings.Contains(screen, firstWords(old)) {
+		t.Errorf("the old error (%q) stays after the name changed:\n%s", old, screen)
+	}
+	if !strings.Contains(screen, "give a file name") {
+		t.Errorf("no error for the empty name:\n%s", screen)
+	}
+}
+
+// firstWords is the start of an error as a screen shows it before it
+// wraps.
+func firstWords(s string) string {
+	if len(s) > 24 {
+		return s[:24]
+	}
+	return s
 }

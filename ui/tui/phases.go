@@ -651,10 +651,9 @@ func (m app) openPlanExport() (tea.Model, tea.Cmd) {
 	if path == "" || !typable(path) {
 		path = defaultPlanExport
 	}
-	m.dialog = newExportDialog(path, config.Config{}, nil, launch.FormatTOML, m.theme, m.dialogWidth(), m.lang)
 	pl := m.plan.plan // the plan as it is now: later additions do not change this export
 	pl.Phases = slices.Clone(pl.Phases)
-	m.dialog.plan = &pl
+	m.dialog = newExportDialog(path, config.Config{}, nil, launch.FormatTOML, m.theme, m.dialogWidth(), m.lang, nil, &pl)
 	m.plan.exporting = true
 	return m, m.dialog.init()
 }

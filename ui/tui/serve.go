@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/launch/probescript"
 	"github.com/gpuplan/gpuplan/model/serve"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -479,7 +480,7 @@ func (d *dialog) servePayload() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return srv.Render(d.format)
+	return probescript.RenderServe(srv, d.format)
 }
 
 // headers are the offers table's column titles: for serving, the job

@@ -112,13 +112,15 @@ func TestServingExport(t *testing.T) {
 		{launch.FormatTorchrun, []string{"vllm serve", "--max-model-len 8192"}},
 		{launch.FormatSkyPilot, []string{"service:", "readiness_probe"}},
 		{launch.FormatTOML, []string{"[serve]", `weight_format = "awq"`}},
+		// The serving probe (probescript.Serve), as gpuplan export --format
+		// probe writes it; it was refused as "format probe: want toml, …".
+		{launch.FormatProbe, []string{"PLAN = json.loads(", `\"kind\":\"serve\"`, "vllm"}},
 	} {
 		cfg, err := exportConfigOf(m.a, m.res, picked, m.cat.AsOf)
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := newExportDialog("x.toml", cfg, picked, tc.format, newTheme(), 60, nil)
-		d.serving = m.res.serving
+		d := newExportDialog("x.toml", cfg, picked, tc.format, newTheme(), 60, nil, m.res.serving, nil)
 		out, _, _, err := d.again(newTheme()).payload()
 		if err != nil {
 			t.Fatalf("%s: %v", tc.format, err)
@@ -128,7 +130,9 @@ func TestServingExport(t *testing.T) {
 				t.Errorf("%s lacks %q:\n%s", tc.format, w, out)
 			}
 		}
-		if strings.Contains(string(out), "torchrun ") {
+		// The probe is one script for both (its training path names
+		// torchrun); the launch files must not.
+		if tc.format != launch.FormatProbe && strings.Contains(string(out), "torchrun ") {
 			t.Errorf("%s: a training launcher for a serving request", tc.format)
 		}
 	}
