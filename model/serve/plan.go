@@ -896,7 +896,6 @@ func (p *Plan) applyBudget() {
 	}
 }
 
-// reason records why p is not a fit, in English and as a message.
 // ReasonMsg is why p does not serve as one message, "a; b"
 // (model.JoinMsgs), each reason translatable: a refusal that quotes it
 // reads in the user's language (walk36: export joined the English
@@ -909,6 +908,7 @@ func (p *Plan) ReasonMsg() model.Message {
 	return model.JoinMsgs(p.ReasonMsgs)
 }
 
+// reason records why p is not a fit, in English and as a message.
 func (p *Plan) reason(key string, args ...any) {
 	m := model.Msg(key, args...)
 	p.Reasons = append(p.Reasons, m.String())
