@@ -516,8 +516,8 @@ func (s *Serve) Kubernetes() ([]byte, error) {
 	header := one.HeaderLines()
 	if s.Replicas > 1 {
 		perPod := s.TP * s.PP
-		header = append(header, fmt.Sprintf("note: %s as %s of one vLLM engine on %d GPUs each (Deployment replicas: %d; no --data-parallel-size), behind the Service's load balancing; Kubernetes places them by their GPU limits, up to %d on one %s",
-			model.Count(s.Replicas, "replica"), model.Count(s.Replicas, "pod"), perPod, s.Replicas, max(s.GPUsPerInstance/perPod, 1), s.InstanceType))
+		header = append(header, fmt.Sprintf("note: %s as %s of one vLLM engine on %s each (Deployment replicas: %d; no --data-parallel-size), behind the Service's load balancing; Kubernetes places them by their GPU limits, up to %d on one %s",
+			model.Count(s.Replicas, "replica"), model.Count(s.Replicas, "pod"), model.Count(perPod, "GPU"), s.Replicas, max(s.GPUsPerInstance/perPod, 1), s.InstanceType))
 	}
 	header = append(header, "gated models: kubectl create secret generic hf-token --from-literal=token=$HF_TOKEN")
 	if !ValidLabelValue(s.InstanceType) {
