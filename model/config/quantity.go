@@ -120,7 +120,10 @@ func ParseTokens(s string) (int, error) {
 	v *= mult
 	switch {
 	case v > math.MaxInt32:
-		return 0, model.Errorf(model.ErrBadQuantity, "%q is too many tokens: at most %d", s, math.MaxInt32)
+		// No bound is named: each field has its own, smaller one, which
+		// a count within int32 meets its check for (walk36b: "at most
+		// 2147483647" beside a sequence length's 16777216).
+		return 0, model.Errorf(model.ErrBadQuantity, "%q is too many tokens", s)
 	case v != math.Trunc(v):
 		return 0, model.Errorf(model.ErrBadQuantity, "%q is not a whole number of tokens", s)
 	}

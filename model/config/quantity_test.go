@@ -91,7 +91,7 @@ func TestParseTokens(t *testing.T) {
 	// A count past int32 is too large, not "not whole" (walk35b: a
 	// 999999999999K was called not whole); a fraction is not whole.
 	for in, want := range map[string]string{
-		"999999999999K": "too many tokens: at most 2147483647", "3T": "too many tokens", "2147483648": "too many tokens",
+		"999999999999K": "is too many tokens", "3T": "too many tokens", "2147483648": "too many tokens",
 		"1.0001k": "not a whole number", "1.5": "not a whole number",
 	} {
 		if _, err := ParseTokens(in); err == nil || !strings.Contains(err.Error(), want) {

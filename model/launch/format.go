@@ -222,11 +222,11 @@ func (p *Plan) HeaderLines() []string {
 // spot estimate assumed (spotCheckpoints), and what resumes the job. The
 // keys spell ResumeScript's name out, so ui/i18n finds them.
 func (p *Plan) spotNote() model.Message {
-	why := model.Msg("the interval the spot estimate assumes, Daly's for %.3g%% interruptions a month on %d nodes and %.2g h to write one",
-		p.SpotRate.PerMonth*100, p.Nodes, p.CheckpointWriteHours)
+	why := model.Msg("the interval the spot estimate assumes, Daly's for %.3g%% interruptions a month on %v and %.2g h to write one",
+		p.SpotRate.PerMonth*100, model.CountMsg(p.Nodes, "node"), p.CheckpointWriteHours)
 	if p.SpotRateAssumed {
-		why = model.Msg("Daly's interval for an assumed %.3g%% interruptions a month (AWS Spot Instance Advisor's highest bucket: no rate was given) on %d nodes and %.2g h to write one",
-			p.SpotRate.PerMonth*100, p.Nodes, p.CheckpointWriteHours)
+		why = model.Msg("Daly's interval for an assumed %.3g%% interruptions a month (AWS Spot Instance Advisor's highest bucket: no rate was given) on %v and %.2g h to write one",
+			p.SpotRate.PerMonth*100, model.CountMsg(p.Nodes, "node"), p.CheckpointWriteHours)
 	}
 	every := model.Msg("every %d steps (%.2g h of %.3g s steps: %v)", p.SaveSteps, p.CheckpointEveryHours, p.StepSeconds, why)
 	if p.CheckpointAtEnd {

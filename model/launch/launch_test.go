@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/launch/probescript"
 	"github.com/gpuplan/gpuplan/model/serve"
 )
 
@@ -519,10 +520,12 @@ func TestServeRefusesWhatItCannotWrite(t *testing.T) {
 	}
 }
 
-// TestServeVoltaNote: a serving file for a Volta GPU says its vLLM install is
-// unpinned and to pin a release before v0.20.0 (CUDA 13.0 dropped Volta,
-// and vLLM v0.20.0 its builds for compute capability 7.0), and the
-// SkyPilot setup says it above its pip install; an H100's says neither.
+// TestServeVoltaNote: a serving file for a Volta GPU pins a vLLM release
+// before v0.20.0 (CUDA 13.0 dropped Volta, and vLLM v0.20.0 its builds
+// for compute capability 7.0) in every format — pip install 'vllm<0.20',
+// the v0.19.1 image, the probe's refusal — and its note says so (walk36b:
+// the note said to pin while the file installed vllm unpinned); an
+// H100's pins nothing.
 func TestServeVoltaNote(t *testing.T) {
 	cat := testCatalog()
 	in := cat.Instances[2]
@@ -548,21 +551,52 @@ func TestServeVoltaNote(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got := strings.Contains(string(out), "needs a vLLM release before v0.20.0, built for CUDA 12.x: CUDA 13.0 dropped Maxwell, Pascal and Volta") &&
-			strings.Contains(string(out), "this file installs vLLM unpinned (pip install vllm, or the image's tag), which is newer: pin a release before v0.20.0 (pip install 'vllm<0.20'"); got != tt.note {
+			strings.Contains(string(out), "this file installs vllm<0.20 (pip install 'vllm<0.20') and runs the image vllm/vllm-openai:v0.19.1"); got != tt.note {
 			t.Errorf("%s: CUDA 12 note %v, want %v:\n%s", tt.gpu.Key, got, tt.note, out)
 		}
-		// SkyPilot's setup installs vLLM unpinned, as every format does:
-		// on Volta it says so where it installs, never reading as pinned.
+		image := "vllm/vllm-openai:latest"
+		if tt.note {
+			image = "vllm/vllm-openai:v0.19.1"
+		}
+		if !strings.Contains(string(out), "docker pull "+image) && !strings.Contains(string(out), " "+image+" ") {
+			t.Errorf("%s: the docker script does not run %s:\n%s", tt.gpu.Key, image, out)
+		}
+		k8s, err := s.Render(launch.FormatK8s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(k8s), "image: "+image) {
+			t.Errorf("%s: the Deployment does not run %s:\n%s", tt.gpu.Key, image, k8s)
+		}
 		sky, err := s.Render(launch.FormatSkyPilot)
 		if err != nil {
 			t.Fatal(err)
 		}
 		setup := "setup: |\n  set -e\n  pip install vllm\n"
 		if tt.note {
-			setup = "setup: |\n  set -e\n  # unpinned: pin a vLLM release before v0.20.0 (CUDA 12.x) here: pip install 'vllm<0.20' (see the note at the top of the file)\n  pip install vllm\n"
+			setup = "setup: |\n  set -e\n  pip install 'vllm<0.20'  # the last releases built for compute capability 7.0 (see the note at the top of the file)\n"
 		}
 		if !strings.Contains(string(sky), setup) {
 			t.Errorf("%s: SkyPilot setup is not %q:\n%s", tt.gpu.Key, setup, sky)
+		}
+		script, err := s.Render(launch.FormatTorchrun)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(script), "pip install 'vllm<0.20'"); got != tt.note {
+			t.Errorf("%s: the vllm serve script says pip install 'vllm<0.20': %v, want %v", tt.gpu.Key, got, tt.note)
+		}
+		probe, err := probescript.Serve(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pip := `\"pip\":\"vllm\"`
+		if tt.note {
+			pip = `\"pip\":\"'vllm\\u003c0.20'\"` // the JSON escapes <
+		}
+		if !strings.Contains(string(probe), pip) {
+			i := strings.Index(string(probe), `\"pip\"`)
+			t.Errorf("%s: the probe's plan lacks %s: %.60s", tt.gpu.Key, pip, string(probe)[max(i, 0):])
 		}
 	}
 }

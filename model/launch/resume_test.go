@@ -150,6 +150,9 @@ func TestSpotSaveStepsFollowTau(t *testing.T) {
 			// steps of τ h, or, when τ reaches the job, one at its end
 			// (walk35b: "every 2100 steps (3.4 h …)" for a job of 0.2 h).
 			notes := strings.Join(p.Notes(), "\n")
+			if strings.Contains(notes, " 1 nodes") { // walk36b
+				t.Errorf("the note counts one node as nodes:\n%s", notes)
+			}
 			atEnd := want > 0 && o.HasJob && tau == o.JobHours
 			if p.CheckpointAtEnd != atEnd {
 				t.Errorf("CheckpointAtEnd %v, want %v", p.CheckpointAtEnd, atEnd)

@@ -26,6 +26,17 @@ const (
 	// entrypoint is the same OpenAI server (vLLM docs, "GPU installation",
 	// AMD ROCm, "Pre-built images": Docker Hub vllm/vllm-openai-rocm).
 	DefaultVLLMROCmImage = "vllm/vllm-openai-rocm:latest"
+	// VoltaVLLMImage is the image a GPU whose last CUDA line is 12
+	// (Serve.LastCUDA: Volta, compute capability 7.0) runs: v0.19.1, a
+	// release before v0.20.0, which made CUDA 13 its default and took 7.0
+	// out of its image's TORCH_CUDA_ARCH_LIST (vllm-project/vllm#39878;
+	// vllm-project/router#154). The tag is Docker Hub's, as public
+	// deployments pull it (vllm/vllm-openai:v0.19.1; its CUDA 13 build is
+	// the separate v0.19.1-cu130 tag).
+	VoltaVLLMImage = "vllm/vllm-openai:v0.19.1"
+	// VoltaVLLMRequirement is pip's pin for such a GPU: the newest release
+	// before v0.20.0.
+	VoltaVLLMRequirement = "vllm<0.20"
 	// VLLMPort is the port vllm serve listens on by default (vLLM docs,
 	// "OpenAI-Compatible Server": http://localhost:8000).
 	VLLMPort = 8000
@@ -187,9 +198,13 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 		s.Pricing = model.OnDemand
 	}
 	if s.Image == "" {
-		s.Image = DefaultVLLMImage
-		if s.ROCm {
+		switch {
+		case s.ROCm:
 			s.Image = DefaultVLLMROCmImage
+		case s.LastCUDA != "":
+			s.Image = VoltaVLLMImage
+		default:
+			s.Image = DefaultVLLMImage
 		}
 	}
 	// A model id or image starting with '-' would be read as an option
@@ -322,18 +337,16 @@ func (s *Serve) HeaderLines() []string {
 		lines = append(lines, "note: "+model.ArmHostWarning)
 	}
 	if s.LastCUDA != "" {
-		// gpuplan pins no vLLM release (no format does: pip install vllm,
-		// the image's tag): the note says the install is unpinned and
-		// what to pin, and SkyPilot's setup repeats it where it installs
-		// (vllmInstall), rather than read as pinned.
 		// Which release: vLLM v0.20.0 made CUDA 13.0 the default wheel and
 		// image and took compute capability 7.0 out of the image's
 		// TORCH_CUDA_ARCH_LIST (vllm-project/vllm#39878, docker/versions.json;
 		// vllm-project/router#154 dates the switch to v0.20.0), and vLLM's
 		// installation docs need 7.5 from v0.21.0
 		// (docs/getting_started/installation/gpu.cuda.inc.md at that tag; v0.14.0's
-		// still list the V100). See serve.Unservable.
-		lines = append(lines, fmt.Sprintf("note: %s needs a vLLM release before v0.20.0, built for CUDA %s: CUDA 13.0 dropped Maxwell, Pascal and Volta, vLLM v0.20.0 made CUDA 13 its default and took compute capability 7.0 out of its image, and its docs from v0.21.0 need 7.5; this file installs vLLM unpinned (pip install vllm, or the image's tag), which is newer: pin a release before v0.20.0 (pip install 'vllm<0.20', or that release's vllm/vllm-openai tag) before launch", s.Accelerator, s.LastCUDA))
+		// still list the V100). See serve.Unservable. Every format pins a
+		// release before it (vllmInstall, VoltaVLLMImage): an unpinned
+		// install is newer and does not run here (walk36b).
+		lines = append(lines, fmt.Sprintf("note: %s needs a vLLM release before v0.20.0, built for CUDA %s: CUDA 13.0 dropped Maxwell, Pascal and Volta, vLLM v0.20.0 made CUDA 13 its default and took compute capability 7.0 out of its image, and its docs from v0.21.0 need 7.5; this file installs %s (pip install '%s') and runs the image %s (an image given with --image must be such a release too)", s.Accelerator, s.LastCUDA, VoltaVLLMRequirement, VoltaVLLMRequirement, s.Image))
 	}
 	switch s.Serving.WeightFormat {
 	case serve.WeightAWQ, serve.WeightGPTQ, serve.WeightInt8:
@@ -377,6 +390,9 @@ func (s *Serve) Script() []byte {
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n")
 	install := "install vLLM (pip install vllm); gated models: export HF_TOKEN first"
+	if s.LastCUDA != "" {
+		install = "install vLLM before v0.20 (pip install '" + VoltaVLLMRequirement + "'); gated models: export HF_TOKEN first"
+	}
 	if s.ROCm { // PyPI's vllm wheel is CUDA's
 		install = "install vLLM's ROCm build (docs.vllm.ai, GPU installation, AMD ROCm) or run in the " + DefaultVLLMROCmImage + " image; gated models: export HF_TOKEN first"
 	}
@@ -465,14 +481,12 @@ func (s *Serve) SkyPilot() ([]byte, error) {
 	return encodeYAML(append(s.HeaderLines(), "launch: sky serve up -n "+s.Name+" --secret HF_TOKEN <this file>"), doc)
 }
 
-// vllmInstall is the setup's install of vLLM from PyPI: unpinned, the
-// newest release; on a GPU whose last CUDA line is 12 (LastCUDA) a
-// comment above it says to pin a release before v0.20.0 there (the last
-// built for compute capability 7.0, see HeaderLines), as the header note
-// does, so the line is not read as pinned.
+// vllmInstall is the setup's install of vLLM from PyPI: the newest
+// release, or on a GPU whose last CUDA line is 12 (LastCUDA) the newest
+// before v0.20.0 (VoltaVLLMRequirement, see HeaderLines).
 func (s *Serve) vllmInstall() string {
 	if s.LastCUDA != "" {
-		return "# unpinned: pin a vLLM release before v0.20.0 (CUDA " + s.LastCUDA + ") here: pip install 'vllm<0.20' (see the note at the top of the file)\npip install vllm\n"
+		return "pip install '" + VoltaVLLMRequirement + "'  # the last releases built for compute capability 7.0 (see the note at the top of the file)\n"
 	}
 	return "pip install vllm\n"
 }
@@ -502,8 +516,8 @@ func (s *Serve) Kubernetes() ([]byte, error) {
 	header := one.HeaderLines()
 	if s.Replicas > 1 {
 		perPod := s.TP * s.PP
-		header = append(header, fmt.Sprintf("note: %s as %s of one vLLM engine on %d GPUs each (Deployment replicas: %d; no --data-parallel-size), behind the Service's load balancing; Kubernetes places them by their GPU limits, up to %d on one %s",
-			model.Count(s.Replicas, "replica"), model.Count(s.Replicas, "pod"), perPod, s.Replicas, max(s.GPUsPerInstance/perPod, 1), s.InstanceType))
+		header = append(header, fmt.Sprintf("note: %s as %s of one vLLM engine on %s each (Deployment replicas: %d; no --data-parallel-size), behind the Service's load balancing; Kubernetes places them by their GPU limits, up to %d on one %s",
+			model.Count(s.Replicas, "replica"), model.Count(s.Replicas, "pod"), model.Count(perPod, "GPU"), s.Replicas, max(s.GPUsPerInstance/perPod, 1), s.InstanceType))
 	}
 	header = append(header, "gated models: kubectl create secret generic hf-token --from-literal=token=$HF_TOKEN")
 	if !ValidLabelValue(s.InstanceType) {

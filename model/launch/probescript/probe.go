@@ -121,6 +121,10 @@ type probeServe struct {
 	Concurrency  int      `json:"concurrency"` // requests in flight on the node
 	MaxModelLen  int      `json:"max_model_len"`
 	Vocab        int      `json:"vocab"`
+	// Pip is what the refusal says to install when vLLM is missing: vllm,
+	// or on a GPU whose last CUDA line is 12 a release before v0.20.0
+	// (launch.VoltaVLLMRequirement), as the serving files install it.
+	Pip string `json:"pip"`
 }
 
 // Train returns the probe script for the training plan p: a self-contained Python
@@ -446,7 +450,10 @@ func Serve(s *launch.Serve) ([]byte, error) {
 	}
 	spec := &probeSpec{Schema: probe.Schema, Kind: "serve", Name: s.Name, Workload: settings, Arch: arch, Estimate: est,
 		Serve: &probeServe{ModelID: s.ModelID, Argv: s.VLLMArgs(), PromptTokens: max(v.PromptTokens, 1), OutputTokens: max(v.OutputTokens, 1),
-			Concurrency: conc, MaxModelLen: v.MaxModelLen, Vocab: a.Vocab}}
+			Concurrency: conc, MaxModelLen: v.MaxModelLen, Vocab: a.Vocab, Pip: "vllm"}}
+	if s.LastCUDA != "" {
+		spec.Serve.Pip = "'" + launch.VoltaVLLMRequirement + "'"
+	}
 	lines := s.HeaderLines()
 	spec.Summary = lines[0]
 	lines = append(lines,

@@ -1285,11 +1285,12 @@ def serve(opts):
             srv = smoke_server(torch, V, port, log_path)
             notes.append("smoke: a tiny plain-PyTorch decoder behind a stand-in server, not vLLM")
         else:
+            pip = V.get("pip") or "vllm"  # a release before v0.20.0 on a CUDA 12 GPU (the plan's)
             if importlib.util.find_spec("vllm") is None:  # not imported: vllm serve runs it
-                raise Refusal("this plan needs the Python package vllm: pip install vllm, then run again")
+                raise Refusal("this plan needs the Python package vllm: pip install %s, then run again" % pip)
             exe = shutil.which("vllm")
             if not exe:
-                raise Refusal("the vllm command is not on PATH: pip install vllm, then run again")
+                raise Refusal("the vllm command is not on PATH: pip install %s, then run again" % pip)
             argv = [exe, "serve", V["model_id"]] + list(V["argv"]) + ["--port", str(port), "--host", "127.0.0.1"]
             log = open_fresh(os.path.dirname(log_path), os.path.basename(log_path), "wb")
             say("starting " + " ".join(argv[1:]) + " (log: %s)" % log_path)
