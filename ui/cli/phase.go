@@ -114,12 +114,14 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 }
 
 // onPhaseOffer is estimate --phase on the phase's own offer, as gpuplan
-// plan estimates it (plan.OnPhaseOffer): its instance type's GPU and GPU
-// count × instances, whatever the answers' gpus say, unless --gpus or
-// --gpu asks for another. It returns w and the GPU to estimate on (gpu
-// when --gpu gave one), and a note: the answers naming another count, or,
-// when the catalog lacks the phase's instance type, that the estimate is
-// on the answers' count.
+// plan estimates it (plan.JobOnOffer): its instance type's GPU and GPU
+// count × instances, whatever the answers' gpus say, and the strategy the
+// plan takes there (DDP, or FSDP where DDP does not fit, unless the
+// answers or --strategy name one), unless --gpus or --gpu asks for
+// another. It returns w and the GPU to estimate on (gpu when --gpu gave
+// one), and a note: the answers naming another count, or, when the
+// catalog lacks the phase's instance type, that the estimate is on the
+// answers' count. b.req is set (fromFile.workload).
 func (b *fromFile) onPhaseOffer(fs *pflag.FlagSet, cat *model.Catalog, w model.Workload, gpu *model.GPU) (model.Workload, *model.GPU, model.Message) {
 	ph := b.phase
 	if ph == nil || fs.Changed("gpus") {
@@ -137,6 +139,10 @@ func (b *fromFile) onPhaseOffer(fs *pflag.FlagSet, cat *model.Catalog, w model.W
 		if g, err := cat.GPU(in.GPU); err == nil {
 			gpu = g
 		}
+	}
+	ps := plan.PhaseScenarioFor(ph, w, b.query(), cat)
+	if job, ok, err := plan.JobOnOffer(cat, ph, &ps); ok && err == nil {
+		return job.Workload, gpu, job.Note
 	}
 	v, note := plan.OnPhaseOffer(ph, n, w, b.req.GPUsAuto())
 	return v, gpu, note
@@ -260,8 +266,10 @@ func openedFiles(key, p string) []string {
 
 // readPhaseConfig reads the configuration file a phase of the plan at
 // path names (config = FILE, relative to the plan's folder) through the
-// same bounded reader and decoder as --config; the error names the phase
-// and exits with status 2.
+// same bounded reader and decoder as --config, on the phase's own offer
+// (plan.Phase.Configure: its provider, instance type, region, pricing and
+// instances, not the file's [selection]); the error names the phase and
+// exits with status 2.
 func readPhaseConfig(path string, ph *plan.Phase) (config.Config, error) {
 	file := ph.ConfigPath(filepath.Dir(path))
 	// plan.Decode keeps config in the plan's folder; a link there must
@@ -288,7 +296,8 @@ func readPhaseConfig(path string, ph *plan.Phase) (config.Config, error) {
 		return config.Config{}, err
 	}
 	c.Workload.RelativeTo(filepath.Dir(file))
-	return c, nil
+	// The phase's offer, not the one the file picked (plan.Phase.Configure).
+	return ph.Configure(c), nil
 }
 
 // inFolder reports whether file, once links are resolved, is under dir
