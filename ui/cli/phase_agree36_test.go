@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,6 +91,13 @@ func TestPhaseAgrees(t *testing.T) {
 						Key     string `json:"key"`
 						Verdict string `json:"verdict"`
 					} `json:"gpu"`
+					Time struct {
+						Hours float64 `json:"hours"`
+						Band  struct {
+							Low  float64 `json:"low"`
+							High float64 `json:"high"`
+						} `json:"band"`
+					} `json:"time"`
 				}
 				if err := json.Unmarshal([]byte(out), &e); err != nil {
 					t.Fatal(err)
@@ -98,6 +106,16 @@ func TestPhaseAgrees(t *testing.T) {
 				if e.Workload.GPUs != tt.nodes*tt.gpusPerNode || e.Workload.Strategy != tt.strategy || e.GPU.Key != tt.gpu || e.GPU.Verdict != verdict {
 					t.Errorf("estimate --phase: %d GPUs %s on %s, %s; want %d %s on %s, %s",
 						e.Workload.GPUs, e.Workload.Strategy, e.GPU.Key, e.GPU.Verdict, tt.nodes*tt.gpusPerNode, tt.strategy, tt.gpu, verdict)
+				}
+				// The time and its range, where plan prints them (job_hours
+				// far from the estimate): the same, as plan words them.
+				if i := strings.Index(planErr, `phase "`+tt.phase+`": job_hours = `); i >= 0 {
+					want := fmt.Sprintf("is %.3g h (90%% range %.3g–%.3g h)", e.Time.Hours, e.Time.Band.Low, e.Time.Band.High)
+					if line, _, _ := strings.Cut(planErr[i:], "\n"); !strings.Contains(line, want) {
+						t.Errorf("estimate --phase: %s, where plan says:\n%s", want, line)
+					}
+				} else if tt.phase == "tune" {
+					t.Errorf("plan: no job_hours warning for tune:\n%s", planErr)
 				}
 			} else {
 				var e struct {
