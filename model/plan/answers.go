@@ -84,6 +84,10 @@ func flattenAnswers(out Answers, prefix string, t map[string]any, depth int) err
 // tomlKind names the TOML type of a decoded value, for an error.
 func tomlKind(v any) model.Message {
 	switch v.(type) {
+	case string:
+		return model.Msg("a string")
+	case map[string]any:
+		return model.Msg("a table")
 	case int64:
 		return model.Msg("a whole number")
 	case float64:

@@ -94,7 +94,9 @@ func TestCostRangesStated(t *testing.T) {
 		p    Phase
 		want string
 	}{
-		{Phase{Name: "a", Months: 1}, `invalid plan: phase "a": usd_per_hour must be 0.001–1e+07 USD per hour, got 0`},
+		// Left out (Decode refuses a 0 written out): said missing, not
+		// "got 0" (walk36b).
+		{Phase{Name: "a", Months: 1}, `invalid plan: phase "a": usd_per_hour is missing: give what the phase's offer costs in USD per hour, for all its instances (usd_per_hour = 1.006)`},
 		{Phase{Name: "a", USDPerHour: 1, Months: 1, HoursPerMonth: 800}, `invalid plan: phase "a": hours_per_month must be 0.001–744, got 800`},
 		{Phase{Name: "a", USDPerHour: 1, Months: -1}, `invalid plan: phase "a": job_hours must be 0.001–1e+07, months 0.001–120 and hours_per_month 0.001–744 (or 0, left out), got 0, -1 and 0`},
 	} {

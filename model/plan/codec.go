@@ -73,6 +73,9 @@ func Decode(b []byte) (Plan, error) {
 		if ie := checkInstances(raw); ie != nil {
 			return Plan{}, ie
 		}
+		if ne := checkNumbers(raw); ne != nil {
+			return Plan{}, ne
+		}
 		if ce := config.TOMLParseError(err); ce != nil {
 			return Plan{}, ce
 		}
@@ -190,7 +193,14 @@ func check(name string, phases []Phase) error {
 		}
 		if p.Pricing != "" {
 			if _, err := model.ParsePricing(string(p.Pricing)); err != nil {
-				return config.Errorf(key("pricing"), "%q: want one of %s", p.Pricing, joinPricing())
+				// Named by the phase's name, as its other figures are
+				// (phaseKey), with the mode it is closest to (walk36b:
+				// "phase[0].pricing" of pricing = "spott").
+				k := phaseKey(i, p.Name, "pricing")
+				if s := model.Closest(string(p.Pricing), pricingNames(), 1); len(s) > 0 {
+					return config.Errorf(k, "%q: did you mean %q? want one of %s", quoted(p.Pricing), s[0], joinPricing())
+				}
+				return config.Errorf(k, "%q: want one of %s", quoted(p.Pricing), joinPricing())
 			}
 		}
 	}
@@ -203,13 +213,16 @@ func check(name string, phases []Phase) error {
 	return nil
 }
 
-func joinPricing() string {
+// pricingNames are model.PricingModes as written in a plan.
+func pricingNames() []string {
 	s := make([]string, len(model.PricingModes))
 	for i, p := range model.PricingModes {
 		s[i] = string(p)
 	}
-	return strings.Join(s, ", ")
+	return s
 }
+
+func joinPricing() string { return strings.Join(pricingNames(), ", ") }
 
 // Encode writes p as Decode reads it; decoding the result and
 // encoding again gives the same bytes. A plan Decode would refuse (a

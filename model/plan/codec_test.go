@@ -50,7 +50,7 @@ func TestDecodePlanErrors(t *testing.T) {
 	}{
 		{"typo suggests", head + "pricng = \"spot\"\n", "phase.pricng"},
 		{"unknown top-level key", "schema_version = 1\nfoo = 1\n" + head[len("schema_version = 1\n"):], "foo"},
-		{"bad pricing", head + "pricing = \"cheap\"\n", "phase[0].pricing"},
+		{"bad pricing", head + "pricing = \"cheap\"\n", "phase \"a\" pricing"},
 		{"no phases", "schema_version = 1\n", "phase"},
 		{"wrong schema", strings.Replace(head, "= 1", "= 7", 1), "schema_version"},
 		{"control characters", head + "provider = \"a\\u001b[2J\"\n", "phase[0].provider"},

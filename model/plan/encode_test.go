@@ -89,7 +89,7 @@ func TestEncodeRefusesWhatDecodeRefuses(t *testing.T) {
 		{"config outside the folder", func(p *Plan) { p.Phases[1].Config = "../serve.toml" }, `phase "serve" config`},
 		{"answers outside the folder", func(p *Plan) { p.Phases[0].Answers["hf_config"] = "/etc/passwd" }, "phase[0].answers.hf_config"},
 		{"config and answers", func(p *Plan) { p.Phases[0].Config = "a.toml" }, "phase[0].config"},
-		{"unknown pricing", func(p *Plan) { p.Phases[0].Pricing = "free" }, "phase[0].pricing"},
+		{"unknown pricing", func(p *Plan) { p.Phases[0].Pricing = "free" }, "phase \"fine-tune\" pricing"},
 		{"bad answer", func(p *Plan) { p.Phases[0].Answers["batch_size"] = "0" }, `phase "fine-tune" answers.batch_size`},
 	}
 	for _, tt := range tests {

@@ -5,7 +5,7 @@ import (
 	"github.com/gpuplan/gpuplan/model/config"
 )
 
-// checkGivenZero refuses a hours_per_month, job_hours or months the file
+// checkGivenZero refuses a usd_per_hour, hours_per_month, job_hours or months the file
 // writes out as 0 (or 0.0): the decoder cannot tell it from the key left
 // out (for hours_per_month the whole month, 730 h, which it would silently
 // become); checkBounds
@@ -22,6 +22,11 @@ func checkGivenZero(raw []map[string]any, phases []Phase) error {
 	for i := range phases {
 		if given(i, "hours_per_month") && phases[i].HoursPerMonth == 0 {
 			return config.Errorf(phaseKey(i, phases[i].Name, "hours_per_month"), "must be %g–%g hours a month, got 0; leave the key out for the whole month (730 h)", MinHoursPerMonth, float64(config.MaxHoursPerMonth))
+		}
+		// usd_per_hour = 0 would read as left out, which Cost says is
+		// missing: the file gives it, as 0.
+		if given(i, "usd_per_hour") && phases[i].USDPerHour == 0 {
+			return config.Errorf(phaseKey(i, phases[i].Name, "usd_per_hour"), "must be %g–%g USD per hour, got 0", MinUSDPerHour, MaxUSDPerHour)
 		}
 		// job_hours = 0.0 or months = 0.0 would otherwise read as left out,
 		// and Cost say "give job_hours or months, not both or neither" of a

@@ -27,6 +27,13 @@ func TestDecodeRefusesTinyFigures(t *testing.T) {
 		// said "give job_hours or months, not both or neither".
 		{"zero months written out", "usd_per_hour = 1.0\nmonths = 0.0\n", "phase \"serve\" months: must be 0.001–120 months (or left out), got 0"},
 		{"zero job hours written out", "usd_per_hour = 1.0\njob_hours = 0.0\n", "phase \"serve\" job_hours: must be 0.001–1e+07 hours (or left out), got 0"},
+		// walk36b: a price written as 0 read as left out; as a string,
+		// the TOML decoder's Go types; a pricing typo had no phase name
+		// and no suggestion.
+		{"zero price written out", "usd_per_hour = 0\n", "phase \"serve\" usd_per_hour: must be 0.001–1e+07 USD per hour, got 0"},
+		{"price as a string", "usd_per_hour = \"1.006\"\n", "phase \"serve\" usd_per_hour: must be a number such as 1.006, got a string"},
+		{"hours a month as a string", "usd_per_hour = 1.0\nhours_per_month = \"200\"\n", "phase \"serve\" hours_per_month: must be a number such as 200, got a string"},
+		{"pricing typo", "usd_per_hour = 1.0\npricing = \"spott\"\n", "phase \"serve\" pricing: \"spott\": did you mean \"spot\"? want one of on-demand, spot, reserved-1y, reserved-3y"},
 	}
 	for _, tt := range tests {
 		_, err := Decode([]byte(head + tt.phase))

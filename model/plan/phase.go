@@ -2,6 +2,7 @@ package plan
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -95,8 +96,7 @@ func (p *Phase) ConfigFromAnswers() (config.Config, error) {
 	if err == nil {
 		var c config.Config
 		if c, err = config.Decode(b); err == nil {
-			c.Selection = p.selection()
-			return c, nil
+			return p.Configure(c), nil
 		}
 	}
 	var ce *config.Error
@@ -110,13 +110,32 @@ func (p *Phase) ConfigFromAnswers() (config.Config, error) {
 	return config.Config{}, err
 }
 
+// Configure returns c, the configuration phase p stands for (its answers
+// decoded, or the configuration file its config names, which the caller
+// reads: model reads no files), on the phase's own offer: the phase's
+// provider, instance type, region, pricing (on-demand when left out, as
+// the plan prices and checks it) and instances are c's picked offer
+// (Selection), whatever the file picked, and the file's [estimate],
+// figures for its own pick, is dropped. Every command that reads a phase
+// goes through it, so gpuplan plan, estimate --phase and export --phase
+// work on the same offer (walk36b: a phase on gcp g2-standard-4 naming a
+// file exported for aws g5.xlarge was estimated on the file's A10G and
+// exported as g5.xlarge; a serving file's g5.48xlarge was written for a
+// phase renting two g5.12xlarge). A phase that names no offer keeps c's.
+func (p *Phase) Configure(c config.Config) config.Config {
+	if sel := p.selection(); sel != nil {
+		c.Selection, c.Estimate = sel, nil
+	}
+	return c
+}
+
 // selection is the phase's offer as a configuration's picked offer; nil
 // when the phase names none.
 func (p *Phase) selection() *config.Selection {
 	if p.Provider == "" || p.Instance == "" {
 		return nil
 	}
-	s := &config.Selection{Provider: p.Provider, InstanceType: p.Instance, Region: p.Region, Pricing: p.Pricing,
+	s := &config.Selection{Provider: p.Provider, InstanceType: p.Instance, Region: p.Region, Pricing: cmp.Or(p.Pricing, model.OnDemand),
 		Instances: p.Instances, USDPerHour: p.USDPerHour, JobHours: p.JobHours}
 	if p.JobHours > 0 && p.USDPerHour > 0 {
 		s.JobUSD = p.JobHours * p.USDPerHour

@@ -201,3 +201,37 @@ func TestPhaseConfigPath(t *testing.T) {
 		}
 	}
 }
+
+// TestPhaseConfigure: a phase's own offer is the selection of the
+// configuration it stands for, whatever a file it names picked (walk36b:
+// a file exported for aws g5.xlarge made estimate --phase and export
+// --phase work on it where plan priced the phase's gcp g2-standard-4); a
+// phase without pricing is on-demand, as plan prices it; one without an
+// offer keeps the file's.
+func TestPhaseConfigure(t *testing.T) {
+	file := config.Config{Estimate: &config.EstimateSummary{GPU: "a10g"},
+		Selection: &config.Selection{Provider: "aws", InstanceType: "g5.xlarge", Region: "us-east-1", GPU: "a10g", GPUs: 1, Instances: 1, Pricing: model.Spot, USDPerHour: 1.006}}
+	tests := []struct {
+		name  string
+		phase Phase
+		want  *config.Selection
+	}{
+		{"the phase's offer", Phase{Name: "tune", Provider: "gcp", Instance: "g2-standard-4", Region: "us-central1", Instances: 1, USDPerHour: 0.7, JobHours: 2},
+			&config.Selection{Provider: "gcp", InstanceType: "g2-standard-4", Region: "us-central1", Instances: 1, Pricing: model.OnDemand, USDPerHour: 0.7, JobHours: 2, JobUSD: 1.4}},
+		{"its pricing and instances", Phase{Name: "serve", Provider: "aws", Instance: "g5.12xlarge", Region: "us-east-1", Pricing: model.Reserved1y, Instances: 2, USDPerHour: 7, Months: 12},
+			&config.Selection{Provider: "aws", InstanceType: "g5.12xlarge", Region: "us-east-1", Instances: 2, Pricing: model.Reserved1y, USDPerHour: 7}},
+		{"no offer: the file's", Phase{Name: "x", Months: 1}, file.Selection},
+	}
+	for _, tt := range tests {
+		c := tt.phase.Configure(file)
+		if c.Selection == nil || *c.Selection != *tt.want {
+			t.Errorf("%s: selection %+v, want %+v", tt.name, c.Selection, tt.want)
+		}
+		if keep := tt.want == file.Selection; (c.Estimate != nil) != keep {
+			t.Errorf("%s: estimate %+v kept %v, want %v", tt.name, c.Estimate, c.Estimate != nil, keep)
+		}
+	}
+	if file.Selection.InstanceType != "g5.xlarge" {
+		t.Errorf("Configure changed the file's selection: %+v", file.Selection)
+	}
+}

@@ -132,3 +132,15 @@ func (ph *PhaseScenario) PinnedServeNote(cat *model.Catalog, instance string, in
 	}
 	return pin.Verdict, pin.Borderline
 }
+
+// Refusal is why export --phase writes nothing for the phase named name
+// on its pinned offer (Refused: the model does not fit, or a replica
+// spans instances), in the words export exits with and estimate --phase
+// --json gives as not_exported (walk36b: it said "exportable": true of a
+// phase export refused); zero when export writes the phase.
+func (pin *Pinned) Refusal(name string) model.Message {
+	if !pin.Refused {
+		return model.Message{}
+	}
+	return model.Msg("phase %q %v (see gpuplan recommend --task inference)", name, pin.Verdict)
+}

@@ -74,7 +74,11 @@ func (p *Phase) Cost() (PhaseCost, error) {
 	}
 	finite := func(v float64) bool { return v >= 0 && !math.IsInf(v, 0) }
 	switch {
-	case !finite(p.USDPerHour) || p.USDPerHour == 0:
+	case p.USDPerHour == 0:
+		// Decode refuses usd_per_hour = 0 written out (checkGivenZero):
+		// 0 here is the key left out, which "got 0" did not say (walk36b).
+		return bad("usd_per_hour is missing: give what the phase's offer costs in USD per hour, for all its instances (usd_per_hour = 1.006)")
+	case !finite(p.USDPerHour):
 		return bad("usd_per_hour must be %g–%g USD per hour, got %g", MinUSDPerHour, MaxUSDPerHour, p.USDPerHour)
 	case !finite(p.JobHours) || !finite(p.Months) || !finite(p.HoursPerMonth):
 		return bad("job_hours must be %g–%g, months %g–%g and hours_per_month %g–%d (or 0, left out), got %g, %g and %g", MinJobHours, MaxJobHours, MinMonths, float64(MaxMonths), MinHoursPerMonth, config.MaxHoursPerMonth, p.JobHours, p.Months, p.HoursPerMonth)

@@ -59,3 +59,33 @@ func checkInstances(raw []map[string]any) error {
 	}
 	return nil
 }
+
+// planNumbers are a phase's figures that are numbers, each with one the
+// error gives as an example.
+var planNumbers = []struct{ key, example string }{
+	{"usd_per_hour", "1.006"}, {"job_hours", "12"}, {"months", "6"}, {"hours_per_month", "200"},
+}
+
+// checkNumbers refuses, with a line naming the phase and the key, a
+// phase's usd_per_hour, job_hours, months or hours_per_month written as
+// anything but a number, as written (raw: rawPhases): read typed,
+// usd_per_hour = "1.006" was the TOML decoder's "incompatible types: TOML
+// value has type string; destination has type float" (walk36b). Decode
+// runs it when the typed decode fails.
+func checkNumbers(raw []map[string]any) error {
+	for i, ph := range raw {
+		name, _ := ph["name"].(string)
+		for _, f := range planNumbers {
+			v, ok := ph[f.key]
+			if !ok {
+				continue
+			}
+			switch v.(type) {
+			case int64, float64:
+				continue
+			}
+			return config.Errorf(phaseKey(i, name, f.key), "must be a number such as %s, got %v", f.example, tomlKind(v))
+		}
+	}
+	return nil
+}

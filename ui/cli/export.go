@@ -191,6 +191,29 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if q.Pricing == "" {
 		q.Pricing = model.OnDemand
 	}
+	// A plan's phase on its own offer is written as gpuplan plan checks it
+	// (plan.JobOnOffer): the offer's GPUs and instances whatever the
+	// answers' gpus say, the strategy plan takes there, its verdict
+	// (walk36b: answers of 16 GPUs on one 8-GPU p4d were written as 2
+	// nodes).
+	var verdict model.Message
+	if job, ok, err := ff.phaseJob(fs, cat, in, ef.region, w); err != nil {
+		return err
+	} else if ok {
+		v, _ := job.Verdict()
+		if !job.Why.IsZero() {
+			return usage(model.Msg("phase %q %v (see gpuplan recommend --config PLAN --phase NAME)", ff.phase.Name, v))
+		}
+		w = job.Workload
+		q.AutoGPUs, q.MaxGPUs, q.AllowMultiNode, q.MaxNodes, q.KeepStrategy = false, 0, job.Nodes > 1, job.Nodes, true
+		q.MaxUSDPerHour, q.BudgetMonthUSD, q.BudgetJobUSD, q.DeadlineHours = 0, 0, 0, 0 // the ranking's limits, not the plan's
+		if !job.Note.IsZero() {
+			warnings = append(warnings, job.Note)
+		}
+		if !v.IsZero() {
+			verdict = model.Msg("phase %q: %v", ff.phase.Name, v)
+		}
+	}
 	if err := checkPriced(cat, in, ef.region, q.Pricing); err != nil {
 		return usage(err)
 	}
@@ -214,6 +237,10 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	out, err := renderExport(fs, cat, wf, ef, plan, w, offer, q)
 	if err != nil {
 		return err
+	}
+	if !verdict.IsZero() {
+		warnings = append(warnings, verdict)
+		out = withFileNote(out, verdict)
 	}
 	printWarningsIn(env.lang, env.Stderr, warnings)
 	for _, m := range offer.WarningMessages() {

@@ -205,7 +205,7 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 		if pin, ok, err := sl.pinnedServing(); err != nil {
 			return serveErr(err)
 		} else if ok {
-			return writeServeEstimate(env, sl, &pin.Plan, asJSON)
+			return writeServeEstimate(env, sl, &pin.Plan, asJSON, pin.Refusal(sl.file.phase.Name))
 		}
 	}
 	perNode := sl.cat.LargestNode(g)
@@ -253,15 +253,22 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	if err != nil {
 		return serveErr(err)
 	}
-	return writeServeEstimate(env, sl, &p, asJSON)
+	return writeServeEstimate(env, sl, &p, asJSON, model.Message{})
 }
 
 // writeServeEstimate prints the serving estimate p: the request's
-// warnings on stderr, the plan on stdout (--json: one object).
-func writeServeEstimate(env *Env, sl *serveLoad, p *serve.Plan, asJSON bool) error {
+// warnings on stderr, the plan on stdout (--json: one object). refused,
+// when set, is why export writes nothing for it (a plan phase's
+// plan.Pinned.Refusal): --json's exportable is false and not_exported
+// says it, as export --phase exits with it.
+func writeServeEstimate(env *Env, sl *serveLoad, p *serve.Plan, asJSON bool, refused model.Message) error {
 	printWarningsIn(env.lang, env.Stderr, sl.warnings)
 	if asJSON {
-		return writeJSON(env.Stdout, report.NewServeEstimateJSON(&sl.w, p))
+		j := report.NewServeEstimateJSON(&sl.w, p)
+		if !refused.IsZero() {
+			j.Plan.Exportable, j.Plan.NotExported = false, refused.String()
+		}
+		return writeJSON(env.Stdout, j)
 	}
 	r, _ := renderer(env, env.Stdout)
 	return report.WriteServeEstimate(env.Stdout, r, &sl.w, p, nil)
@@ -417,6 +424,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		return true, usage(model.Msg("%s/%s has no %s price to serve from", in.Provider, in.Type, model.Msg(string(q.Pricing))))
 	}
 	var p serve.Plan
+	var verdict model.Message // gpuplan plan's of the phase it writes
 	if ph := sl.file.phase; ph != nil && ph.Provider == in.Provider && ph.Instance == in.Type && (ef.region == "" || ef.region == ph.Region) {
 		// A plan's phase: on the instances it rents, with gpuplan plan's
 		// verdict and reason when it cannot run there (plan.PinnedServing).
@@ -425,9 +433,15 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		case err != nil:
 			return true, serveErr(err)
 		case ok && pin.Refused:
-			return true, usage(model.Msg("phase %q %v (see gpuplan recommend --task inference)", ph.Name, pin.Verdict))
+			return true, usage(pin.Refusal(ph.Name))
 		case ok:
 			p = pin.Plan
+			if !pin.Verdict.IsZero() {
+				// Written, since it runs, but not as the plan wants it
+				// (more instances carry the load, a borderline, a missed
+				// target): said as gpuplan plan marks the row (walk36b).
+				verdict = model.Msg("phase %q: %v", ph.Name, pin.Verdict)
+			}
 		}
 	}
 	if p.Offer.GPU == nil {
@@ -469,6 +483,10 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		if out, err = config.Encode(&cfg); err != nil {
 			return true, model.Msg("--format toml: %v", err)
 		}
+	}
+	if !verdict.IsZero() {
+		sl.warnings = append(sl.warnings, verdict)
+		out = withFileNote(out, verdict)
 	}
 	printWarningsIn(env.lang, env.Stderr, sl.warnings)
 	if toFile, err := writeExport(env, ef, out); !toFile || err != nil {

@@ -1,0 +1,97 @@
+package plan
+
+import (
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// Job is a job phase on its pinned offer as rented: what gpuplan plan
+// checks (CheckJobHours), estimate --phase estimates and export --phase
+// writes, so the three name the same offer, strategy and verdict
+// (walk36b: plan priced a 70B QLoRA phase on 8 A100 40GB as FSDP, where
+// estimate --phase said DDP does not fit; export --phase wrote 2 nodes
+// for a phase renting one 8-GPU instance whose answers said 16 GPUs).
+type Job struct {
+	// Instance is the phase's instance type in the catalog; Nodes the
+	// instances it rents, GPUs the GPUs on them (PhaseOffer).
+	Instance    *model.Instance
+	Nodes, GPUs int
+	// Workload is the phase's answers on the offer's GPUs (OnPhaseOffer),
+	// with the strategy the matcher takes there (model.OnInstance: DDP,
+	// else FSDP over the same GPUs where DDP does not fit, as recommend
+	// does, unless the answers name one); OnPhaseOffer's (DDP on several
+	// GPUs) when nothing fits.
+	Workload model.Workload
+	// Query is the search as the offer is rented: its GPUs fixed, as many
+	// instances as the phase rents, the strategy kept once resolved, and
+	// none of the ranking's limits (budget, deadline, price, GPU cap).
+	Query model.Query
+	// Offer is the job on the type (model.OnInstance), priced at the
+	// phase's usd_per_hour; zero when Why is set.
+	Offer model.Offer
+	// Kind and Why say why the job does not run on the type (memory,
+	// host RAM, precision, framework); zero when it does.
+	Kind model.RejectKind
+	Why  model.Message
+	// Note is set when the answers name another GPU count than the
+	// offer's (OnPhaseOffer).
+	Note model.Message
+}
+
+// JobOnOffer is phase ph, whose scenario is s (PhaseScenarioFor: its
+// answers, inline or from its config file, resolved), on its pinned
+// offer as rented. ok is false when the phase names no offer or cat
+// lacks its instance type; err is the workload's own error
+// (Workload.Validate).
+func JobOnOffer(cat *model.Catalog, ph *Phase, s *PhaseScenario) (job Job, ok bool, err error) {
+	in, n := PhaseOffer(cat, ph)
+	if in == nil {
+		return Job{}, false, nil
+	}
+	nodes := max(ph.Instances, 1)
+	w, note := OnPhaseOffer(ph, n, s.Workload, s.Query.AutoGPUs)
+	q := s.Query
+	// The offer as it is rented: fixed GPUs, as many instances as it
+	// has; the search's limits (budget, deadline, price, GPU cap) are
+	// the ranking's, not the plan's.
+	q.AutoGPUs, q.MaxGPUs, q.AllowMultiNode = false, 0, nodes > 1
+	q.MaxNodes = max(q.MaxNodes, nodes, 1)
+	q.MaxUSDPerHour, q.BudgetMonthUSD, q.BudgetJobUSD, q.DeadlineHours, q.Sort = 0, 0, 0, 0, ""
+	job = Job{Instance: in, Nodes: nodes, GPUs: n, Workload: w, Query: q, Note: note}
+	// The job on the type itself (model.OnInstance), not looked up among
+	// Recommend's offers: those keep one type per provider, region and
+	// GPU, so a dearer host of a GPU already listed (aws g5.2xlarge
+	// beside g5.xlarge) was in neither its offers nor its near misses,
+	// and its job_hours went unchecked (walk35).
+	o, kind, why, err := model.OnInstance(w, cat, in, ph.Region, ph.USDPerHour/float64(nodes), q)
+	if err != nil {
+		return Job{}, false, err
+	}
+	job.Kind, job.Why = kind, why
+	if why.IsZero() {
+		job.Offer = o
+		if o.Estimate != nil && o.Estimate.Workload.Strategy != "" {
+			job.Workload.Strategy = o.Estimate.Workload.Strategy
+		}
+		job.Query.KeepStrategy = true // resolved: DDP, or FSDP where DDP does not fit
+	}
+	return job, true, nil
+}
+
+// Verdict is the job's mark on its pinned offer, as gpuplan plan shows
+// it (PhaseCost.Targets) and export --phase repeats it: "does not fit its
+// pinned offer" with the matcher's reason (memory, host RAM, precision,
+// framework), or, when it fits at the estimate only, "borderline on its
+// pinned offer" with the chance of running out of memory
+// (model.Offer.Verdict, OOMChance: the 90% range past the usable
+// memory, as estimate marks it ~); zero when it fits across the range.
+func (j *Job) Verdict() (msg model.Message, borderline bool) {
+	switch {
+	case !j.Why.IsZero():
+		return model.Msg("does not fit its pinned offer: %v", j.Why), false
+	case j.Offer.Verdict == model.VerdictBorderline && j.Offer.Estimate != nil:
+		o := &j.Offer
+		return model.Msg("borderline on its pinned offer: the 90%% range reaches %.2f GiB per GPU, past the %.2f GiB usable; about %.0f%% chance of running out of memory",
+			o.Estimate.ResidentBand()[1]/model.GiB, o.UsableBytes/model.GiB, model.RoundChance(o.OOMChance)*100), true
+	}
+	return model.Message{}, false
+}

@@ -1,0 +1,190 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPhaseAgrees: for one phase of a plan, gpuplan plan (the reference:
+// plan.PhaseScenarioFor, model.OnInstance, plan.PinnedServing), estimate
+// --phase and export --phase name the same offer (provider, instance
+// type, instances, region, pricing), the same strategy, and the same
+// verdict and reason (walk36b). testdata/phase36.toml's phases, with what
+// gpuplan plan says of each:
+//   - cfgtune: config = a file exported for aws g5.xlarge (A10G); the phase
+//     rents gcp g2-standard-4 (one L4), which wins: estimate said A10G and
+//     export wrote g5.xlarge;
+//   - cfgserve: a serving file exported for g5.48xlarge on a phase that
+//     rents 2 × g5.12xlarge: a Ray cluster, refused (export wrote
+//     g5.48xlarge TP 8, exit 0);
+//   - tune: Llama 3.1 70B QLoRA on 8 A100 40GB, no strategy answered: DDP
+//     needs 47.3 GiB per GPU of the 37.6 usable, FSDP fits (estimate said
+//     DDP ✗ does not fit);
+//   - gpus16: the answers say 16 GPUs on one 8-GPU p4d: the offer's 8,
+//     FSDP (DDP 47.1 GiB), borderline (~) at 36.6 of 37.6 GiB (export
+//     wrote 2 nodes; plan gave no mark);
+//   - serve: carries its load on 2 instances, the plan rents 1: written,
+//     with plan's verdict on stderr and in the file;
+//   - serve2, serve1: a Ray cluster, and does not fit: refused, and
+//     estimate --json's exportable is false with export's reason.
+func TestPhaseAgrees(t *testing.T) {
+	const file = "testdata/phase36.toml"
+	const ray = "needs more GPUs than one instance of its pinned offer has: one replica spans 2 instances (TP 4 × PP 2 over 4 GPUs each): pipeline parallel across nodes needs a Ray cluster (allow_multi_node)"
+	const gpusNote = `phase "gpus16": the answers say 16 GPUs, but its offer aws p4d.24xlarge has 8`
+	tests := []struct {
+		phase                               string
+		provider, instance, region, pricing string
+		nodes, gpusPerNode                  int
+		gpu                                 string
+		strategy                            string // training's; "" for serving
+		mark, verdict                       string // plan's mark ("✗", "~" or none) and its words
+		refused                             bool   // export --phase writes nothing, exit 2
+		warn                                string // a warning all three print on stderr
+	}{
+		{"cfgtune", "gcp", "g2-standard-4", "us-central1", "on-demand", 1, 1, "l4", "single", "", "", false, ""},
+		{"cfgserve", "aws", "g5.12xlarge", "us-east-1", "on-demand", 2, 4, "a10g", "", "✗", ray, true, ""},
+		{"tune", "aws", "p4d.24xlarge", "us-east-1", "spot", 1, 8, "a100-40gb", "fsdp", "", "", false, ""},
+		{"gpus16", "aws", "p4d.24xlarge", "us-east-1", "on-demand", 1, 8, "a100-40gb", "fsdp", "~", "borderline on its pinned offer", false, gpusNote},
+		{"serve", "aws", "g5.12xlarge", "us-east-1", "on-demand", 1, 4, "a10g", "", "✗", "carries the phase's load on 2 instances of its pinned offer; the plan rents 1", false, ""},
+		{"serve2", "aws", "g5.12xlarge", "us-east-1", "on-demand", 2, 4, "a10g", "", "✗", ray, true, ""},
+		{"serve1", "aws", "g5.xlarge", "us-east-1", "on-demand", 1, 1, "a10g", "", "✗", "does not fit its pinned offer: TP 1 × PP 1: weights 131.4 GiB", true, ""},
+	}
+	code, planOut, planErr := runCLI(t, "plan", file, "--no-savings")
+	if code != 0 {
+		t.Fatalf("plan: exit %d: %s", code, planErr)
+	}
+	for _, tt := range tests {
+		t.Run(tt.phase, func(t *testing.T) {
+			// gpuplan plan: the mark and the verdict, or none.
+			line := ` phase "` + tt.phase + `": `
+			for _, m := range []string{"✗", "~"} {
+				if has := strings.Contains(planOut, m+line); has != (m == tt.mark) {
+					t.Errorf("plan: %q marked: %v, want mark %q:\n%s", m+line, has, tt.mark, planOut)
+				}
+			}
+			if tt.mark != "" && !strings.Contains(planOut, tt.mark+line+tt.verdict) {
+				t.Errorf("plan: want %q in:\n%s", tt.mark+line+tt.verdict, planOut)
+			}
+			if tt.warn != "" && !strings.Contains(planErr, tt.warn) {
+				t.Errorf("plan: want warning %q in:\n%s", tt.warn, planErr)
+			}
+
+			// estimate --phase --json: the same offer, strategy and verdict.
+			code, out, errOut := runCLI(t, "estimate", "--config", file, "--phase", tt.phase, "--json")
+			if code != 0 {
+				t.Fatalf("estimate --phase: exit %d: %s", code, errOut)
+			}
+			if tt.warn != "" && !strings.Contains(errOut, tt.warn) {
+				t.Errorf("estimate --phase: want warning %q in:\n%s", tt.warn, errOut)
+			}
+			if tt.strategy != "" {
+				var e struct {
+					Workload struct {
+						GPUs     int    `json:"gpus"`
+						Strategy string `json:"strategy"`
+					} `json:"workload"`
+					GPU struct {
+						Key     string `json:"key"`
+						Verdict string `json:"verdict"`
+					} `json:"gpu"`
+					Time struct {
+						Hours float64 `json:"hours"`
+						Band  struct {
+							Low  float64 `json:"low"`
+							High float64 `json:"high"`
+						} `json:"band"`
+					} `json:"time"`
+				}
+				if err := json.Unmarshal([]byte(out), &e); err != nil {
+					t.Fatal(err)
+				}
+				verdict := map[string]string{"": "fits", "~": "borderline", "✗": "does not fit"}[tt.mark]
+				if e.Workload.GPUs != tt.nodes*tt.gpusPerNode || e.Workload.Strategy != tt.strategy || e.GPU.Key != tt.gpu || e.GPU.Verdict != verdict {
+					t.Errorf("estimate --phase: %d GPUs %s on %s, %s; want %d %s on %s, %s",
+						e.Workload.GPUs, e.Workload.Strategy, e.GPU.Key, e.GPU.Verdict, tt.nodes*tt.gpusPerNode, tt.strategy, tt.gpu, verdict)
+				}
+				// The time and its range, where plan prints them (job_hours
+				// far from the estimate): the same, as plan words them.
+				if i := strings.Index(planErr, `phase "`+tt.phase+`": job_hours = `); i >= 0 {
+					want := fmt.Sprintf("is %.3g h (90%% range %.3g–%.3g h)", e.Time.Hours, e.Time.Band.Low, e.Time.Band.High)
+					if line, _, _ := strings.Cut(planErr[i:], "\n"); !strings.Contains(line, want) {
+						t.Errorf("estimate --phase: %s, where plan says:\n%s", want, line)
+					}
+				} else if tt.phase == "tune" {
+					t.Errorf("plan: no job_hours warning for tune:\n%s", planErr)
+				}
+			} else {
+				var e struct {
+					Plan struct {
+						Provider     string `json:"provider"`
+						InstanceType string `json:"instance_type"`
+						Region       string `json:"region"`
+						Pricing      string `json:"pricing"`
+						GPU          string `json:"gpu"`
+						Nodes        int    `json:"nodes"`
+						GPUsPerNode  int    `json:"gpus_per_node"`
+						Exportable   bool   `json:"exportable"`
+						NotExported  string `json:"not_exported"`
+					} `json:"plan"`
+				}
+				if err := json.Unmarshal([]byte(out), &e); err != nil {
+					t.Fatal(err)
+				}
+				p := e.Plan
+				if p.Provider != tt.provider || p.InstanceType != tt.instance || p.Region != tt.region || p.Pricing != tt.pricing ||
+					p.GPU != tt.gpu || p.GPUsPerNode != tt.gpusPerNode {
+					t.Errorf("estimate --phase: %s %s %s %s %s × %d, want %s %s %s %s %s × %d", p.Provider, p.InstanceType, p.Region, p.Pricing, p.GPU, p.GPUsPerNode,
+						tt.provider, tt.instance, tt.region, tt.pricing, tt.gpu, tt.gpusPerNode)
+				}
+				if p.Exportable == tt.refused || tt.refused && !strings.Contains(p.NotExported, tt.verdict) {
+					t.Errorf("estimate --phase --json: exportable %v (%q), want %v with %q", p.Exportable, p.NotExported, !tt.refused, tt.verdict)
+				}
+			}
+
+			// export --phase: the same offer and strategy, or plan's refusal.
+			dst := filepath.Join(t.TempDir(), "out.toml")
+			code, out, errOut = runCLI(t, "export", "--config", file, "--phase", tt.phase, "--format", "toml", "-o", dst, "--json")
+			if tt.refused {
+				if want := `phase "` + tt.phase + `" ` + tt.verdict; code != 2 || !strings.Contains(errOut, want) {
+					t.Errorf("export --phase: exit %d, want 2 and %q in:\n%s", code, want, errOut)
+				}
+				return
+			}
+			if code != 0 {
+				t.Fatalf("export --phase: exit %d: %s", code, errOut)
+			}
+			var x exportJSON
+			if err := json.Unmarshal([]byte(out), &x); err != nil {
+				t.Fatal(err)
+			}
+			want := exportOfferJSON{Provider: tt.provider, InstanceType: tt.instance, Region: tt.region, Pricing: tt.pricing,
+				Nodes: tt.nodes, GPUsPerNode: tt.gpusPerNode, GPU: tt.gpu}
+			if o := x.Offer; o.Provider != want.Provider || o.InstanceType != want.InstanceType || o.Region != want.Region ||
+				o.Pricing != want.Pricing || o.Nodes != want.Nodes || o.GPUsPerNode != want.GPUsPerNode || o.GPU != want.GPU {
+				t.Errorf("export --phase: offer %+v, want %+v", o, want)
+			}
+			b, err := os.ReadFile(dst)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.strategy != "" && !strings.Contains(string(b), "\nstrategy = \""+tt.strategy+"\"") {
+				t.Errorf("export --phase: want strategy %q in:\n%s", tt.strategy, b)
+			}
+			if tt.warn != "" && !strings.Contains(errOut, tt.warn) {
+				t.Errorf("export --phase: want warning %q in:\n%s", tt.warn, errOut)
+			}
+			if tt.verdict != "" {
+				if !strings.Contains(errOut, `phase "`+tt.phase+`" `+tt.verdict) && !strings.Contains(errOut, `phase "`+tt.phase+`": `+tt.verdict) {
+					t.Errorf("export --phase: want plan's verdict %q on stderr:\n%s", tt.verdict, errOut)
+				}
+				if !strings.Contains(string(b), tt.verdict) {
+					t.Errorf("export --phase: want plan's verdict %q in the file's notes:\n%s", tt.verdict, b)
+				}
+			}
+		})
+	}
+}
