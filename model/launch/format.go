@@ -192,6 +192,7 @@ func (p *Plan) NoteMessages() []model.Message {
 	if p.PriceFrom != "" { // the $/h of the summary line is not the catalog's
 		out = append(out, model.Msg("the price is from overlay %s (%s, as of %s)", p.PriceFrom, p.PriceSource, p.PriceAsOf))
 	}
+	out = append(out, p.CallerNotes...)
 	return out
 }
 

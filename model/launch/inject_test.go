@@ -69,6 +69,9 @@ func injectedPlan(s string, shape uint8, shellToo bool) *Plan {
 		ModelID: s, Dataset: s, Bucket: s, OutputDir: s, CatalogType: s, K8sKind: KindTrainJob, OutputClaim: s,
 	}
 	p.Stack.Reason = s
+	// A caller's note (gpuplan export --phase: plan's verdict of a phase
+	// whose name the user wrote) is header text like the rest.
+	p.CallerNotes = []model.Message{model.Msg("phase %q: %v", s, s)}
 	if shape&1 != 0 {
 		p.Nodes, p.ProcsPerNode = 2, 4 // multi-node, fewer processes than GPUs
 	}

@@ -644,3 +644,43 @@ func TestOutputsKeptNote(t *testing.T) {
 		}
 	}
 }
+
+// TestCallerNotes: the caller's notes (Options.Notes, ServeOptions.Notes:
+// gpuplan export --phase passes what gpuplan plan says of the phase) are
+// said in every format's header, through each writer's own comments.
+func TestCallerNotes(t *testing.T) {
+	note := model.Msg("phase %q: %v", "serve", model.Msg("carries the phase's load on %d instances of its pinned offer; the plan rents %d", 2, 1))
+	want := `note: phase "serve": carries the phase's load on 2 instances of its pinned offer; the plan rents 1`
+	p := plan(t, cases[0], launch.Options{Notes: []model.Message{note}})
+	for _, f := range append([]launch.Format{launch.FormatPyTorchJob}, launch.Formats...) {
+		out, err := p.Render(f)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if !strings.Contains(string(out), want) {
+			t.Errorf("%s lacks the caller's note:\n%s", f, out)
+		}
+	}
+	cat := testCatalog()
+	in := cat.Instances[2]
+	a := &model.Architecture{Family: model.FamilyDecoder, Layers: 4, Hidden: 1024, Heads: 8, KVHeads: 8, FFN: 4096, Vocab: 32000}
+	g := model.GPU{Key: "h100-sxm", Name: "H100", Vendor: "nvidia", ComputeCapability: "9.0", MemoryGiB: 80, MemoryBandwidthGBps: 3350, FP16TFLOPS: 989, BF16TFLOPS: 989}
+	sp, err := serve.PlanServing(a, serve.Serving{WeightFormat: serve.WeightFP16, MaxModelLen: 1024, PromptTokens: 512, OutputTokens: 128, Concurrency: 4},
+		serve.OfferFor(&in, &g, 10, "test"))
+	if err != nil || !sp.Fits {
+		t.Fatalf("%v %v", err, sp.Reasons)
+	}
+	s, err := launch.NewServe(a, &sp, launch.ServeOptions{Region: "us-east-1", Notes: []model.Message{note}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []launch.Format{launch.FormatTorchrun, launch.FormatDocker, launch.FormatSkyPilot, launch.FormatK8s, launch.FormatTOML, launch.FormatProbe} {
+		out, err := probescript.RenderServe(s, f)
+		if err != nil {
+			t.Fatalf("serving %s: %v", f, err)
+		}
+		if !strings.Contains(string(out), want) {
+			t.Errorf("serving %s lacks the caller's note:\n%s", f, out)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -70,6 +71,10 @@ type Options struct {
 	// checkpoint at, as the spot estimate assumed (--checkpoint-write-gbps
 	// × 10⁹); 0 is decide.DefaultCheckpointWriteBytesPerSecond.
 	CheckpointWriteBytesPerSecond float64
+	// Notes are the caller's, said in every format's header as "note: …"
+	// lines after the plan's own (gpuplan export --phase: what gpuplan
+	// plan says of the phase, such as a borderline fit).
+	Notes []model.Message
 }
 
 // DefaultOutputClaim is the PersistentVolumeClaim the Kubernetes export
@@ -104,8 +109,10 @@ type Plan struct {
 	// NameGiven is the name as the user gave it (--name, [launch] name)
 	// when Name had to change it; a note says so.
 	NameGiven string
-	Model     string     // display name of the model
-	Task      model.Task // train, finetune, lora, qlora or inference
+	// CallerNotes are Options.Notes, the last of NoteMessages.
+	CallerNotes []model.Message
+	Model       string     // display name of the model
+	Task        model.Task // train, finetune, lora, qlora or inference
 
 	Provider string // catalog provider key, which is also SkyPilot's cloud name
 	// InstanceType is the type as the provider spells it: for GCP N1 GPU
@@ -373,6 +380,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		p.Port = DefaultPort
 	}
 	p.spotCheckpoints(o, opt)
+	p.CallerNotes = slices.Clone(opt.Notes)
 	p.ScriptArgs = opt.ScriptArgs
 	if p.ScriptArgs == nil {
 		p.ScriptArgs = p.derivedArgs(DeepSpeedFile)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -61,6 +62,11 @@ type ServeOptions struct {
 	Region  string        // the offer's region (serve.Offer carries it only in its Name)
 	Pricing model.Pricing // the offer's pricing; "" is on-demand
 	Image   string        // vLLM image for docker and Kubernetes; "" is DefaultVLLMImage
+	// Notes are the caller's, said in every format's header as "note: …"
+	// lines after the deployment's own (gpuplan export --phase: what
+	// gpuplan plan says of the phase, such as a load it carries only on
+	// more instances than it rents).
+	Notes []model.Message
 }
 
 // Serve is a serving deployment of vLLM: where it runs, how the model is
@@ -121,6 +127,8 @@ type Serve struct {
 	// probe script compares vLLM's figures with them (probescript.Serve).
 	Arch *model.Architecture
 	Plan *serve.Plan
+	// Notes are ServeOptions.Notes, the last lines of HeaderLines.
+	Notes []model.Message
 }
 
 // NewServe builds the deployment for plan sp of model a. The error wraps
@@ -156,7 +164,7 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 		USDPerHour: sp.USDPerHour,
 		TP:         sp.TP, PP: sp.PP, Replicas: max(sp.Replicas, 1), Nodes: max(sp.Nodes, 1),
 		Serving: sp.Serving, Image: opt.Image, ROCm: o.GPU.Vendor == "amd",
-		Arch: a, Plan: sp,
+		Arch: a, Plan: sp, Notes: slices.Clone(opt.Notes),
 	}
 	source, origin, asOf := o.Instance.RegionProvenance(opt.Region)
 	if d := o.Discount; d != nil && model.FromOverlay(d.Origin) && opt.Pricing == o.Pricing { // a reserved price off an overlay's discount
@@ -374,6 +382,9 @@ func (s *Serve) HeaderLines() []string {
 	}
 	if s.Pricing == model.Spot {
 		lines = append(lines, "note: spot capacity can be reclaimed at short notice: keep replicas in several zones or an on-demand fallback")
+	}
+	for _, n := range s.Notes {
+		lines = append(lines, "note: "+n.String())
 	}
 	return lines
 }

@@ -29,6 +29,7 @@ func FuzzServeInjection(f *testing.F) {
 			TP: 2, PP: 1, ReplicasPerNode: 1 + int(shape%4), Replicas: 4, Nodes: 1, DiskGB: 200, Image: s,
 			Serving: serve.Serving{WeightFormat: serve.WeightFormats[int(shape)%len(serve.WeightFormats)], KVCacheDType: serve.KVAuto,
 				MaxModelLen: 8192, GPUMemoryUtilization: 0.9, MaxNumSeqs: 256, MaxNumBatchedTokens: 2048}}
+		sv.Notes = []model.Message{model.Msg("phase %q: %v", s, s)} // a caller's note (export --phase) is header text
 		if shape&16 != 0 {
 			sv.Pricing = model.Spot
 		}

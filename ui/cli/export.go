@@ -225,6 +225,9 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if err != nil {
 		return err
 	}
+	if !verdict.IsZero() { // the file says what gpuplan plan says of the phase, as stderr does
+		opt.Notes = append(opt.Notes, verdict)
+	}
 	spotWarnings, err := exportSpotRate(env, offer, &opt)
 	if err != nil {
 		return err
@@ -240,7 +243,6 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	}
 	if !verdict.IsZero() {
 		warnings = append(warnings, verdict)
-		out = withFileNote(out, verdict)
 	}
 	printWarningsIn(env.lang, env.Stderr, warnings)
 	for _, m := range offer.WarningMessages() {

@@ -452,8 +452,12 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	if !p.Fits {
 		return true, usage(model.Msg("%s/%s cannot serve the model: %v (see gpuplan recommend --task inference)", in.Provider, in.Type, p.ReasonMsg()))
 	}
+	var notes []model.Message
+	if !verdict.IsZero() { // the file says what gpuplan plan says of the phase, as stderr does
+		notes = append(notes, verdict)
+	}
 	srv, err := launch.NewServe(&sl.w.Model, &p, launch.ServeOptions{Name: ef.name, ModelID: ef.modelID, NamedAs: sl.req.Model,
-		Region: p.Offer.Region, Pricing: p.Offer.Pricing, Image: ef.image})
+		Region: p.Offer.Region, Pricing: p.Offer.Pricing, Image: ef.image, Notes: notes})
 	if err != nil {
 		return true, usage(err)
 	}
@@ -486,7 +490,6 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	}
 	if !verdict.IsZero() {
 		sl.warnings = append(sl.warnings, verdict)
-		out = withFileNote(out, verdict)
 	}
 	printWarningsIn(env.lang, env.Stderr, sl.warnings)
 	if toFile, err := writeExport(env, ef, out); !toFile || err != nil {
