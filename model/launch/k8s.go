@@ -124,6 +124,13 @@ func (p *Plan) Kubernetes() ([]byte, error) {
 	if !ValidLabelValue(p.InstanceType) {
 		header = append(header, fmt.Sprintf("no node selector: %q is not a valid label value; pods go to any node with free %s (add your cluster's GPU label, e.g. nvidia.com/gpu.product)", p.InstanceType, p.gpuResource()))
 	}
+	if p.Nodes == 1 && p.K8sKind == KindPyTorchJob {
+		// Asked for (--format pytorchjob, --k8s-kind pytorchjob) and not
+		// written: a PyTorchJob is the Training Operator's job across
+		// nodes; one node runs as a Job (walk36b: "wrote pytorchjob" of
+		// a batch/v1 Job, unsaid).
+		header = append(header, "one node: a plain Kubernetes Job, not a PyTorchJob (the Training Operator's kind for a job across nodes); it needs no operator")
+	}
 	switch {
 	case p.Nodes == 1:
 		backoff := 0

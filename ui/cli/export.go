@@ -263,8 +263,12 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if plan.Nodes > 1 {
 		gpus = fmt.Sprintf("%d nodes × %s", plan.Nodes, gpus)
 	}
+	what := model.Msg("%s", ef.format)
+	if ef.format == launch.FormatPyTorchJob && plan.Nodes == 1 { // the file says so too (model/launch k8s.go)
+		what = model.Msg("a Kubernetes Job (one node: a PyTorchJob is for a job across nodes)")
+	}
 	sayf(env.lang, env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%s, %s) to %s\n",
-		ef.format, plan.Provider, plan.InstanceType, plan.Region, gpus, env.lang.T(string(plan.Pricing)), ef.output)
+		what, plan.Provider, plan.InstanceType, plan.Region, gpus, env.lang.T(string(plan.Pricing)), ef.output)
 	for _, n := range plan.NoteMessages() {
 		notef(env.lang, env.Stderr, n)
 	}

@@ -345,3 +345,29 @@ func TestExportJSON(t *testing.T) {
 		t.Errorf("--json to stdout: exit %d, %s", code, errs)
 	}
 }
+
+// TestPyTorchJobSaysWhatItWrites (walk36b): --format pytorchjob on one
+// node writes a plain Job, and says so on stderr and in the file; for a
+// serving deployment it is refused (it wrote a Deployment under that
+// name).
+func TestPyTorchJobSaysWhatItWrites(t *testing.T) {
+	dst := filepath.Join(t.TempDir(), "job.yaml")
+	code, _, errOut := runCLI(t, "export", "--model", "llama-3.1-8b", "--task", "qlora", "--instance", "aws/g5.xlarge", "--format", "pytorchjob", "-o", dst)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	b, err := os.ReadFile(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut, "wrote a Kubernetes Job (one node: a PyTorchJob is for a job across nodes)") {
+		t.Errorf("stderr does not say a Job was written:\n%s", errOut)
+	}
+	if !strings.Contains(string(b), "# one node: a plain Kubernetes Job, not a PyTorchJob") || !strings.Contains(string(b), "\nkind: Job\n") {
+		t.Errorf("the file does not say it is a Job:\n%s", b)
+	}
+	code, _, errOut = runCLI(t, "export", "--model", "llama-3.1-8b", "--task", "inference", "--instance", "aws/g5.xlarge", "--format", "pytorchjob", "-o", filepath.Join(t.TempDir(), "s.yaml"))
+	if code != 2 || !strings.Contains(errOut, "--format k8s") {
+		t.Errorf("serving as pytorchjob: exit %d, want 2 and --format k8s:\n%s", code, errOut)
+	}
+}

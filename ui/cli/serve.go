@@ -392,6 +392,9 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	if !ok || err != nil {
 		return ok, err
 	}
+	if ef.format == launch.FormatPyTorchJob { // it wrote a Deployment under that name (walk36b)
+		return true, usage(model.Msg("--format pytorchjob is the Training Operator's job for training across nodes; a serving deployment is a Kubernetes Deployment and Service: --format k8s"))
+	}
 	for _, n := range exportServeIgnored {
 		if fs.Changed(n) {
 			sl.warnings = append(sl.warnings, model.Msg("--%s ignored: serving runs vllm serve; the split is --tp, --pp and --replicas", n))
