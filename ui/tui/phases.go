@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -614,13 +615,40 @@ func (m app) openPhase(i int) (tea.Model, tea.Cmd) {
 	if m.plan.path != "" {
 		c.Workload.RelativeTo(filepath.Dir(m.plan.path))
 	}
-	c.Selection = nil // the offer is the phase's, kept in the plan
+	pin := phasePin(&c, ph)
 	m.a = answersFromConfig(m.cat, &c)
+	// The phase's offer is the one chosen (the panel, ctrl+o, ctrl+e) while
+	// these answers rank it, as gpuplan export --config PLAN --phase NAME
+	// exports it; apply says so when they do not.
+	m.kept, m.keptKey, m.keptGone, m.keptPhase = pin, m.a.key(), false, ""
+	if pin != nil {
+		m.keptPhase = ph.Name
+	}
 	m.wiz = newWizard(m.a, m.cat, m.hf.check(), m.theme, m.wiz.width, m.wiz.height, m.lang)
 	m.screen = screenWizard
 	m.footer.say(m.lang.Sprintf("opened phase %q: its answers are the questions'", ph.Name), false)
 	m.layout()
 	return m, tea.Batch(m.wiz.form.Init(), m.recompute())
+}
+
+// phasePin is the pinned offer of a plan's phase ph, to be kept as the
+// offer chosen (app.kept) while the answers of c, the phase's, rank it;
+// c loses any selection of its own (the phase's file's). A phase without
+// pricing is on-demand (the plan file's default, as gpuplan plan shows
+// it), and answers that name no pricing take the phase's, as gpuplan
+// export --phase prices the pin (its exportQuery): a spot phase ranks
+// spot offers, its own among them. nil when the phase names no offer.
+func phasePin(c *config.Config, ph *plan.Phase) *config.Selection {
+	c.Selection = nil
+	if ph == nil || ph.Provider == "" || ph.Instance == "" {
+		return nil
+	}
+	sel := &config.Selection{Provider: ph.Provider, InstanceType: ph.Instance, Region: ph.Region,
+		Pricing: cmp.Or(ph.Pricing, model.OnDemand), Instances: ph.Instances, USDPerHour: ph.USDPerHour}
+	if c.Search.Pricing == "" {
+		c.Search.Pricing = sel.Pricing
+	}
+	return sel
 }
 
 // planCountNote is the footer line that counts the plan's phases.
