@@ -97,3 +97,30 @@ func TestPhasePin(t *testing.T) {
 		t.Errorf("a phase without an offer pins %+v", sel)
 	}
 }
+
+// TestPlanPageCellsAsPlan: the plan page's pricing and duration cells are
+// gpuplan plan's: a phase without pricing reads on-demand (not blank), one
+// month reads "1 month" (not "1 months"), as report.WritePlan prints them.
+func TestPlanPageCellsAsPlan(t *testing.T) {
+	p := plan.Plan{Phases: []plan.Phase{
+		{Name: "serve", Provider: "aws", Instance: "g5.xlarge", Region: "us-east-1", Instances: 1, USDPerHour: 1, Months: 1,
+			Answers: plan.Answers{"model": "llama-3.1-8b", "task": "inference"}},
+		{Name: "serve-b", Provider: "aws", Instance: "g5.xlarge", Region: "us-east-1", Instances: 1, USDPerHour: 1, Months: 6, HoursPerMonth: 200,
+			Answers: plan.Answers{"model": "llama-3.1-8b", "task": "inference"}},
+	}}
+	m := start(t, newTestApp(t, testCatalog(t), Options{Plan: &p}), size(120, 40), ctrlT)
+	rows := map[string]string{}
+	for _, l := range strings.Split(screenText(m), "\n") {
+		if f := strings.Fields(strings.TrimLeft(l, "›✗~ ")); len(f) > 0 && (f[0] == "serve" || f[0] == "serve-b") {
+			rows[f[0]] = strings.Join(f, " ")
+		}
+	}
+	for name, want := range map[string]string{
+		"serve":   "aws g5.xlarge us-east-1 on-demand $1.00 1 month $730",
+		"serve-b": "aws g5.xlarge us-east-1 on-demand $1.00 6 months × 200 h $1,200",
+	} {
+		if rows[name] != name+" "+want {
+			t.Errorf("row %q, want %q:\n%s", rows[name], name+" "+want, screenText(m))
+		}
+	}
+}

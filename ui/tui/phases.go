@@ -327,21 +327,9 @@ func (v *planView) listKey(msg tea.KeyPressMsg) {
 	}
 }
 
-// view draws the plan: a row per phase (offer, duration, cost), the
-// total, and the prompt when a phase is being added.
-// phaseDuration is a phase's duration cell: the job's time, or the
-// months a service runs.
-func (v *planView) phaseDuration(p *plan.Phase) string {
-	if p.Months > 0 {
-		dur := v.lang.Sprintf("%g months", p.Months)
-		if p.HoursPerMonth > 0 {
-			dur += fmt.Sprintf(" × %g h", p.HoursPerMonth)
-		}
-		return dur
-	}
-	return v.lang.Sprintf("%s job", report.HoursIn(v.lang, p.JobHours))
-}
-
+// view draws the plan: a row per phase (offer, pricing, duration, cost),
+// the total, and the prompt when a phase is being added. The pricing and
+// duration cells are gpuplan plan's (report.PhasePricing, PhaseDuration).
 func (v *planView) view(st *report.Styles, width int) string {
 	var b strings.Builder
 	title := v.lang.T("Plan")
@@ -378,7 +366,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 	// are cut with a middle ellipsis (cutColumn).
 	durs := make([]string, len(v.plan.Phases))
 	for i := range v.plan.Phases {
-		durs[i] = v.phaseDuration(&v.plan.Phases[i])
+		durs[i] = report.PhaseDuration(v.lang, &v.plan.Phases[i])
 	}
 	need := func(w int, header string, cells []string) int {
 		w = max(w, ansi.StringWidth(header))
@@ -456,7 +444,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 		if i == v.cursor && v.pending == nil {
 			mark = "› "
 		}
-		line := row(mark, names[i], offers[i], report.PricingName(v.lang, p.Pricing), report.USD(p.USDPerHour), durs[i], costs[i])
+		line := row(mark, names[i], offers[i], report.PhasePricing(v.lang, p), report.USD(p.USDPerHour), durs[i], costs[i])
 		if i == v.cursor && v.pending == nil {
 			line = st.TableSelected.Render(line)
 		}
@@ -474,7 +462,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 	}
 	if v.pending != nil {
 		p := v.pending
-		b.WriteString("\n" + st.Heading.Render(v.lang.T("Add a phase")) + st.Muted.Render(" · "+strings.Join([]string{p.Provider + " " + p.Instance + " " + p.Region, report.PricingName(v.lang, p.Pricing), v.lang.Sprintf("%s/h", report.USD(p.USDPerHour))}, v.lang.T(", "))) + "\n")
+		b.WriteString("\n" + st.Heading.Render(v.lang.T("Add a phase")) + st.Muted.Render(" · "+strings.Join([]string{p.Provider + " " + p.Instance + " " + p.Region, report.PhasePricing(v.lang, p), v.lang.Sprintf("%s/h", report.USD(p.USDPerHour))}, v.lang.T(", "))) + "\n")
 		b.WriteString("  " + v.name.View() + "\n")
 		if p.Months > 0 {
 			b.WriteString("  " + v.months.View() + st.Muted.Render(v.lang.T(" (a service: how long it runs)")) + "\n")
