@@ -594,7 +594,7 @@ func (m app) dialogDone(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		if d.overwrite {
 			d.writing = true
 			m.footer.say(m.lang.Sprintf("writing %s…", d.path), false)
-			return m, writeConfig(d.path, d.out, d.perm(), true, fileName(d.format))
+			return m, writeConfig(d.path, d.out, d.perm(), true, d.fileName())
 		}
 		m.dialog = d.again(m.theme)
 		return m, m.dialog.toName()
@@ -608,7 +608,7 @@ func (m app) dialogDone(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	}
 	d.path, d.out, d.writing = path, out, true
 	m.footer.say(m.lang.Sprintf("writing %s…", path), false)
-	return m, writeConfig(path, out, perm, false, fileName(d.format))
+	return m, writeConfig(path, out, perm, false, d.fileName())
 }
 
 // openExport opens the export dialog for the offer in view (or the best).

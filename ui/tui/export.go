@@ -164,7 +164,7 @@ func newExportDialogNamed(tomlPath, name string, cfg config.Config, offer *model
 	in := huh.NewInput().Title(T("Export to")).Description(T("the file to write; ~ is your home")).
 		Value(&d.path).Validate(func(s string) error {
 		if strings.TrimSpace(s) == "" {
-			return errors.New(d.lang.Sprintf("give a file name such as %s", fileName(d.format)))
+			return errors.New(d.lang.Sprintf("give a file name such as %s", d.fileName()))
 		}
 		return nil
 	})
@@ -313,6 +313,16 @@ func fileName(f launch.Format) string {
 		return n
 	}
 	return filepath.Base(defaultExport)
+}
+
+// fileName is the bare file name the dialog writes by default, and
+// suggests in a directory given as the name: a plan's
+// (defaultPlanExport's gpuplan-plan.toml), else the format's (fileName).
+func (d *dialog) fileName() string {
+	if d.plan != nil {
+		return filepath.Base(defaultPlanExport)
+	}
+	return fileName(d.format)
 }
 
 // nameFor is the default file name of format f, in the working directory.
