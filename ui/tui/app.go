@@ -687,7 +687,7 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 // after a plan's phase was opened, which offer the files are for: the
 // phase's pinned offer while it is the one chosen, else plainly the
 // ranking's pick and not the phase's (gpuplan export --config PLAN
-// --phase NAME writes the phase's), warn then. "" when no phase was opened.
+// --phase NAME exports the phase's or says why not), warn then. "" when no phase was opened.
 func (m app) phaseExportNote(picked *model.Offer) (note string, warn bool) {
 	s := m.kept
 	if m.keptPhase == "" || s == nil {
@@ -699,7 +699,7 @@ func (m app) phaseExportNote(picked *model.Offer) (note string, warn bool) {
 	if picked == nil {
 		return printable(m.lang.Sprintf("not for phase %q's offer %s %s %s: no offer fits these answers", m.keptPhase, s.Provider, s.InstanceType, s.Region)), true
 	}
-	return printable(m.lang.Sprintf("for the ranking's pick %s %s %s, not phase %q's offer %s %s %s (gpuplan export --config PLAN --phase NAME writes the phase's)",
+	return printable(m.lang.Sprintf("for the ranking's pick %s %s %s, not phase %q's offer %s %s %s (gpuplan export --config PLAN --phase NAME exports the phase's, or says why it cannot)",
 		picked.Instance.Provider, picked.Instance.Type, picked.Region, m.keptPhase, s.Provider, s.InstanceType, s.Region)), true
 }
 
