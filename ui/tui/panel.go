@@ -265,6 +265,14 @@ type panel struct {
 	chosenPhase string
 }
 
+// chosenWhose says whose the chosen offer is: the file's or the phase's.
+func (p *panel) chosenWhose() string {
+	if p.chosenPhase != "" {
+		return printable(p.lang.Sprintf("phase %q's, as ctrl+o lists it", p.chosenPhase))
+	}
+	return p.lang.T("the file's, as ctrl+o lists it")
+}
+
 // panelCache keeps the last drawing: the panel changes only with its
 // result or size, not with every keystroke (recomputes arrive later).
 type panelCache struct {
@@ -511,11 +519,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	} else {
 		add(p.tipLines(r, r.best())...) // the tips are the best offer's GPU's (compute)
 		if p.chosen != nil {
-			whose := T("the file's, as ctrl+o lists it")
-			if p.chosenPhase != "" {
-				whose = printable(p.lang.Sprintf("phase %q's, as ctrl+o lists it", p.chosenPhase))
-			}
-			add("", st.Heading.Render(T("Picked offer"))+st.Muted.Render(" · "+whose),
+			add("", st.Heading.Render(T("Picked offer"))+st.Muted.Render(" · "+p.chosenWhose()),
 				offerLine(p.lang, p.chosen, iw))
 		}
 		sortName := map[model.SortKey]string{model.SortPrice: "price per hour", model.SortMonthly: "monthly cost",

@@ -124,3 +124,26 @@ func TestPlanPageCellsAsPlan(t *testing.T) {
 		}
 	}
 }
+
+// TestServingPanelNamesPhasePin: a serving phase opened on an offer that
+// is not the best: the panel names it ("Picked offer"), since ctrl+e
+// exports it, as the training panel does.
+func TestServingPanelNamesPhasePin(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), tab, down, tab) // task: inference
+	if m.res.serve == nil || len(m.res.rec.Offers) < 2 {
+		t.Fatalf("want a serving ranking of two offers or more:\n%s", screenText(m))
+	}
+	o := m.res.rec.Offers[1]
+	p := plan.Plan{Phases: []plan.Phase{{Name: "serve", Provider: o.Instance.Provider, Instance: o.Instance.Type, Region: o.Region,
+		Pricing: o.Pricing, Instances: o.Instances, USDPerHour: o.USDPerHour, Months: 1, Answers: plan.Answers{"model": "llama-3.1-8b", "task": "inference"}}}}
+	r := start(t, newTestApp(t, testCatalog(t), Options{Plan: &p}), size(120, 40), ctrlT, enter)
+	if r.panel.chosen == nil {
+		t.Fatalf("the phase's offer is not the one chosen:\n%s", screenText(r))
+	}
+	if s := screenText(r); !strings.Contains(s, `Picked offer · phase "serve"'s`) || !strings.Contains(s, o.Instance.Provider+" "+o.Instance.Type) {
+		t.Errorf("the serving panel does not name the phase's offer %s %s:\n%s", o.Instance.Provider, o.Instance.Type, s)
+	}
+	if r = drive(t, r, ctrlE); r.dialog == nil || r.dialog.offer == nil || r.dialog.offer.Instance.Type != o.Instance.Type || r.dialog.offer.Region != o.Region {
+		t.Errorf("ctrl+e: not the phase's offer")
+	}
+}
