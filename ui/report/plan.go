@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/plan"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
@@ -75,6 +76,30 @@ func billedText(h float64) string {
 	return strings.TrimSuffix(fmt.Sprintf("%.1f", h), ".0")
 }
 
+// PhaseDuration is a plan phase's duration cell, as gpuplan plan and the
+// configurator's plan page show it: the job's time ("2.0 h job"), or the
+// months a service runs ("1 month", "6 months × 200 h").
+func PhaseDuration(lang *i18n.Printer, ph *plan.Phase) string {
+	if ph.Months <= 0 {
+		return lang.Sprintf("%s job", HoursIn(lang, ph.JobHours))
+	}
+	dur := lang.Sprintf("%g months", ph.Months)
+	if ph.Months == 1 {
+		dur = lang.Sprintf("%g month", ph.Months) // not "1 months" (walk35)
+	}
+	if ph.HoursPerMonth > 0 {
+		dur += fmt.Sprintf(" × %g h", ph.HoursPerMonth)
+	}
+	return dur
+}
+
+// PhasePricing is a plan phase's pricing cell. A phase without pricing is
+// priced, and checked, as on-demand (plan.Check): the cell says so rather
+// than stay blank.
+func PhasePricing(lang *i18n.Printer, ph *plan.Phase) string {
+	return PricingName(lang, cmp.Or(ph.Pricing, model.OnDemand))
+}
+
 // WritePlan prints each phase (offer, duration, billed hours, cost) and
 // the total.
 func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost, total float64) error {
@@ -92,24 +117,13 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 		if ph.Instances > 1 {
 			count = fmt.Sprintf(" ×%d", ph.Instances)
 		}
-		dur := lang.Sprintf("%s job", HoursIn(lang, ph.JobHours))
-		if ph.Months > 0 {
-			dur = lang.Sprintf("%g months", ph.Months)
-			if ph.Months == 1 {
-				dur = lang.Sprintf("%g month", ph.Months) // not "1 months" (walk35)
-			}
-			if ph.HoursPerMonth > 0 {
-				dur += fmt.Sprintf(" × %g h", ph.HoursPerMonth)
-			}
-		}
+		dur := PhaseDuration(lang, ph)
 		cost := USD(c.USD)
 		if c.CommitmentUSD > 0 && c.CommitmentUSD >= c.USD {
 			cost += lang.T(" (whole term)")
 		}
 		billed := billedHours(ph, &c)
-		// A phase without pricing is priced, and checked, as on-demand
-		// (plan.Check): the column says so rather than stay blank.
-		pricing := PricingName(lang, cmp.Or(ph.Pricing, model.OnDemand))
+		pricing := PhasePricing(lang, ph)
 		name := termsafe.String(ph.Name)
 		if !c.Targets.IsZero() {
 			// As recommend marks a serving row: ~ borderline, ✗ a miss;

@@ -126,11 +126,18 @@ type app struct {
 	kept     *config.Selection
 	keptKey  string
 	keptGone bool
-	async    bool // recompute in a command (false in tests)
-	hf       *hfReader
-	crash    *crashBox
-	stops    *stopper   // ctrl+z and kill -TSTP; shared by copies
-	widths   *widthMemo // of the lines of the last frames (frame.go)
+	// keptPhase names the plan's phase whose pinned offer kept is (opened
+	// from the plan page or with --phase); "" when kept is a file's
+	// [selection] or an export's. While the phase's offer is not the one
+	// chosen, the footer and the export dialog say the export is for the
+	// ranking's pick instead (gpuplan export --config PLAN --phase NAME
+	// exports the pin itself).
+	keptPhase string
+	async     bool // recompute in a command (false in tests)
+	hf        *hfReader
+	crash     *crashBox
+	stops     *stopper   // ctrl+z and kill -TSTP; shared by copies
+	widths    *widthMemo // of the lines of the last frames (frame.go)
 }
 
 // newApp builds the configurator with answers from opts.Config or the
@@ -139,8 +146,15 @@ type app struct {
 func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme) app {
 	cat.EnsureIndex() // before any command goroutine reads the lookup tables
 	a := defaultAnswers(cat)
+	var pin *config.Selection // a plan's phase: its pinned offer (phasePin)
 	if opts.Config != nil {
-		a = answersFromConfig(cat, opts.Config)
+		c := *opts.Config
+		if opts.Plan != nil {
+			if i := slices.IndexFunc(opts.Plan.Phases, func(p plan.Phase) bool { return p.Name == opts.Phase }); i >= 0 {
+				pin = phasePin(&c, &opts.Plan.Phases[i])
+			}
+		}
+		a = answersFromConfig(cat, &c)
 	}
 	lang := opts.printer()
 	m := app{cat: cat, opts: opts, a: a, st: st, lang: lang, theme: theme, keys: localKeys(lang), async: true,
@@ -173,7 +187,10 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 	m.notice = newNotice(opts.Warnings)
 	m.lastKey = a.key()
 	m.savedKey = m.lastKey
-	if opts.Config != nil && opts.Config.Selection != nil && opts.Plan == nil { // a plan's phase keeps its offer in the plan (phases.go)
+	switch {
+	case pin != nil: // the phase's pinned offer is the one chosen while it ranks (phases.go)
+		m.kept, m.keptKey, m.keptPhase = pin, m.lastKey, opts.Phase
+	case opts.Config != nil && opts.Config.Selection != nil && opts.Plan == nil:
 		sel := *opts.Config.Selection
 		m.kept, m.keptKey = &sel, m.lastKey
 	}
@@ -187,7 +204,11 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 		}()
 		m.res = compute(cat, cfg, err, m.hf, 0)
 	}()
+	opened := m.footer.status // "opened phase … of 2": it stays; the export dialog says when the phase's offer is not the one exported
 	m.apply(m.res)
+	if opened != "" && m.keptGone {
+		m.footer.say(opened, false)
+	}
 	if m.learnHF(m.res) {
 		// Opened with a config.json: the file's batch and length stand;
 		// the model's defaults apply from the next change of model on.
@@ -197,7 +218,7 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 		m.savedKey = m.lastKey
 		if m.kept != nil {
 			m.keptKey = m.lastKey
-			m.panel.chosen = m.keptOffer()
+			m.panel.chosen, m.panel.chosenPhase = m.keptOffer(), m.keptPhase
 		}
 	}
 	m.layout()
@@ -297,8 +318,8 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.savedKey, m.launchOnly = m.a.key(), false              // only the TOML reopens the answers (--config)
 			if d != nil && d.plan == nil && d.cfg.Selection != nil { // what the file reopens to is the offer chosen here too
 				sel := *d.cfg.Selection
-				m.kept, m.keptKey, m.keptGone = &sel, m.a.key(), false
-				m.panel.chosen = m.keptOffer()
+				m.kept, m.keptKey, m.keptGone, m.keptPhase = &sel, m.a.key(), false, ""
+				m.panel.chosen, m.panel.chosenPhase = m.keptOffer(), m.keptPhase
 			}
 		} else {
 			m.launchOnly = true // a launch file does not: the answers are still to save
@@ -573,7 +594,7 @@ func (m app) dialogDone(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		if d.overwrite {
 			d.writing = true
 			m.footer.say(m.lang.Sprintf("writing %s…", d.path), false)
-			return m, writeConfig(d.path, d.out, d.perm(), true, fileName(d.format))
+			return m, writeConfig(d.path, d.out, d.perm(), true, d.fileName())
 		}
 		m.dialog = d.again(m.theme)
 		return m, m.dialog.toName()
@@ -587,7 +608,7 @@ func (m app) dialogDone(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	}
 	d.path, d.out, d.writing = path, out, true
 	m.footer.say(m.lang.Sprintf("writing %s…", path), false)
-	return m, writeConfig(path, out, perm, false, fileName(d.format))
+	return m, writeConfig(path, out, perm, false, d.fileName())
 }
 
 // openExport opens the export dialog for the offer in view (or the best).
@@ -630,6 +651,7 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 	}
+	chosen := picked != nil // on the offers or a detail: the reader's own pick
 	if picked == nil {
 		picked = m.keptOffer()
 	}
@@ -647,6 +669,9 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 	}
 	m.dialog = newExportDialog(path, cfg, picked, launch.FormatTOML, m.theme, m.dialogWidth(), m.lang, m.res.serving, nil)
 	m.dialog.cat, m.dialog.spotRate = m.cat, m.opts.SpotRate
+	if !chosen {
+		m.dialog.note, m.dialog.noteWarn = m.phaseExportNote(picked)
+	}
 	if picked != nil {
 		// The form's pick (the best offer, or the file's) may be such an
 		// offer: its answers still save as the TOML; a launch format says why not.
@@ -656,6 +681,26 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 		m.footer.say("", false)
 	}
 	return m, m.dialog.init()
+}
+
+// phaseExportNote says, in the export dialog opened from the questions
+// after a plan's phase was opened, which offer the files are for: the
+// phase's pinned offer while it is the one chosen, else plainly the
+// ranking's pick and not the phase's (gpuplan export --config PLAN
+// --phase NAME exports the phase's or says why not), warn then. "" when no phase was opened.
+func (m app) phaseExportNote(picked *model.Offer) (note string, warn bool) {
+	s := m.kept
+	if m.keptPhase == "" || s == nil {
+		return "", false
+	}
+	if picked != nil && picked == m.keptOffer() {
+		return printable(m.lang.Sprintf("for phase %q's offer: %s %s %s", m.keptPhase, s.Provider, s.InstanceType, s.Region)), false
+	}
+	if picked == nil {
+		return printable(m.lang.Sprintf("not for phase %q's offer %s %s %s: no offer fits these answers", m.keptPhase, s.Provider, s.InstanceType, s.Region)), true
+	}
+	return printable(m.lang.Sprintf("for the ranking's pick %s %s %s, not phase %q's offer %s %s %s (gpuplan export --config PLAN --phase NAME exports the phase's, or says why it cannot)",
+		picked.Instance.Provider, picked.Instance.Type, picked.Region, m.keptPhase, s.Provider, s.InstanceType, s.Region)), true
 }
 
 // exportWaitNote is the footer's line while ctrl+e waits for the estimate.
@@ -857,11 +902,16 @@ func (m *app) keptOffer() *model.Offer {
 func (m *app) apply(r *result) {
 	m.res = r
 	m.panel.res, m.panel.pending = r, false
-	m.panel.chosen = m.keptOffer()
+	m.panel.chosen, m.panel.chosenPhase = m.keptOffer(), m.keptPhase
 	if m.kept != nil && m.panel.chosen == nil && !m.keptGone && r.ok() && r.seq == m.seq && m.a.key() == m.keptKey {
 		m.keptGone = true // said once
 		s := m.kept
-		m.footer.say(printable(m.lang.Sprintf("the file's offer %s %s %s is no longer offered: the best is shown", s.Provider, s.InstanceType, s.Region)), true)
+		if m.keptPhase != "" {
+			m.footer.say(printable(m.lang.Sprintf("phase %q's offer %s %s %s is not among these answers' offers: ctrl+e exports the best",
+				m.keptPhase, s.Provider, s.InstanceType, s.Region)), true)
+		} else {
+			m.footer.say(printable(m.lang.Sprintf("the file's offer %s %s %s is no longer offered: the best is shown", s.Provider, s.InstanceType, s.Region)), true)
+		}
 	}
 	if m.screen != screenWizard {
 		m.offers.setResult(r)

@@ -53,6 +53,10 @@ type dialog struct {
 	// serving replica spans instances: report.NotExportedIn); "" when
 	// they are. The TOML is written either way.
 	noExport string
+	// note is a line under the title saying which offer the files are
+	// for when that needs saying (app.phaseExportNote); "" for none.
+	note     string
+	noteWarn bool          // note says the files are not for what the reader opened
 	lang     *i18n.Printer // the dialog's language (nil: English)
 	// cat ranks the SkyPilot file's failover candidates (launch.Alternatives).
 	cat *model.Catalog
@@ -160,7 +164,7 @@ func newExportDialogNamed(tomlPath, name string, cfg config.Config, offer *model
 	in := huh.NewInput().Title(T("Export to")).Description(T("the file to write; ~ is your home")).
 		Value(&d.path).Validate(func(s string) error {
 		if strings.TrimSpace(s) == "" {
-			return errors.New(d.lang.Sprintf("give a file name such as %s", fileName(d.format)))
+			return errors.New(d.lang.Sprintf("give a file name such as %s", d.fileName()))
 		}
 		return nil
 	})
@@ -173,7 +177,7 @@ func newExportDialogNamed(tomlPath, name string, cfg config.Config, offer *model
 // or declined write.
 func (d *dialog) again(theme huh.Theme) *dialog {
 	n := newExportDialogNamed(d.tomlPath, d.path, d.cfg, d.offer, d.format, theme, d.width, d.lang, d.serving, d.plan)
-	n.cat, n.noExport, n.spotRate = d.cat, d.noExport, d.spotRate
+	n.cat, n.noExport, n.spotRate, n.note, n.noteWarn = d.cat, d.noExport, d.spotRate, d.note, d.noteWarn
 	return n
 }
 
@@ -311,6 +315,16 @@ func fileName(f launch.Format) string {
 	return filepath.Base(defaultExport)
 }
 
+// fileName is the bare file name the dialog writes by default, and
+// suggests in a directory given as the name: a plan's
+// (defaultPlanExport's gpuplan-plan.toml), else the format's (fileName).
+func (d *dialog) fileName() string {
+	if d.plan != nil {
+		return filepath.Base(defaultPlanExport)
+	}
+	return fileName(d.format)
+}
+
 // nameFor is the default file name of format f, in the working directory.
 func (d *dialog) nameFor(f launch.Format) string {
 	if n := f.FileName(); n != "" {
@@ -365,12 +379,20 @@ func (d *dialog) view(st *report.Styles, height int) string {
 	if d.err != nil {
 		errText = "\n" + st.Bad.Render(wrapCommands("✗ "+printable(errTextIn(d.lang, d.err)), d.width))
 	}
-	if room := height - st.Dialog.GetVerticalFrameSize() - 1 - lipgloss.Height(errText) + btoi(errText != ""); room > 0 {
+	var note string
+	if d.note != "" && d.kind != dialogQuit {
+		style := st.Muted
+		if d.noteWarn {
+			style = st.Warn
+		}
+		note = style.Render(wrapCommands(d.note, d.width)) + "\n"
+	}
+	if room := height - st.Dialog.GetVerticalFrameSize() - 1 - lipgloss.Height(errText) + btoi(errText != "") - lipgloss.Height(note) + btoi(note != ""); room > 0 {
 		if lines := strings.Split(form, "\n"); len(lines) > room {
 			form = strings.Join(lines[len(lines)-room:], "\n")
 		}
 	}
-	return st.Dialog.Render(st.Heading.Render(d.lang.T(title)) + "\n" + form + errText)
+	return st.Dialog.Render(st.Heading.Render(d.lang.T(title)) + "\n" + note + form + errText)
 }
 
 func btoi(b bool) int {

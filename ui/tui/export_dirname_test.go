@@ -33,3 +33,27 @@ func TestExportDirectorySuggestsFormatName(t *testing.T) {
 		})
 	}
 }
+
+// New-user walk (walk36b): the plan's export dialog (ctrl+e on the plan
+// page) told a directory "give a file name such as DIR/gpuplan.toml", the
+// configuration's name; the plan's is gpuplan-plan.toml
+// (defaultPlanExport), for a directory and an empty name alike. huh's
+// own error for the empty name is marked ✗ as the dialog's others are,
+// not "*".
+func TestPlanExportDirectorySuggestsPlanName(t *testing.T) {
+	dir := t.TempDir()
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), ctrlO, runes("a"), enter) // a phase: the plan page
+	if m.screen != screenPlan || len(m.plan.plan.Phases) != 1 {
+		t.Fatalf("screen %v, %d phases:\n%s", m.screen, len(m.plan.plan.Phases), screenText(m))
+	}
+	m = drive(t, m, append([]tea.Msg{ctrlE, enter}, msgs(replace(dir), enter)...)...)
+	text := strings.Join(strings.Fields(strings.ReplaceAll(screenText(m), "║", "")), "")
+	if want := filepath.Join(dir, "gpuplan-plan.toml"); !strings.Contains(text, want) || strings.Contains(text, "gpuplan.toml") {
+		t.Errorf("a directory as the plan's name: want %q suggested:\n%s", want, screenText(m))
+	}
+	m = drive(t, m, msgs(replace(""), enter)...)
+	s := screenText(m)
+	if !strings.Contains(s, "✗ give a file name such as gpuplan-plan.toml") || strings.Contains(s, "* give") {
+		t.Errorf("an empty plan name: want ✗ and gpuplan-plan.toml:\n%s", s)
+	}
+}

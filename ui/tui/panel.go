@@ -260,6 +260,17 @@ type panel struct {
 	// ranks it (app.keptOffer); nil when none is, and the panel shows
 	// the best offer's figures.
 	chosen *model.Offer
+	// chosenPhase names the plan's phase whose pinned offer chosen is
+	// (app.keptPhase); "" for a file's [selection].
+	chosenPhase string
+}
+
+// chosenWhose says whose the chosen offer is: the file's or the phase's.
+func (p *panel) chosenWhose() string {
+	if p.chosenPhase != "" {
+		return printable(p.lang.Sprintf("phase %q's, as ctrl+o lists it", p.chosenPhase))
+	}
+	return p.lang.T("the file's, as ctrl+o lists it")
 }
 
 // panelCache keeps the last drawing: the panel changes only with its
@@ -267,6 +278,7 @@ type panel struct {
 type panelCache struct {
 	res           *result
 	chosen        *model.Offer
+	chosenPhase   string
 	width, height int
 	compact       bool
 	out           string
@@ -291,12 +303,12 @@ func modelTitle(lang *i18n.Printer, r *result) string {
 // view renders the panel inside its border, width × height cells; compact
 // (under the form) shows the essentials in fewer lines.
 func (p panel) view(compact bool) string {
-	if c := p.cache; c != nil && c.res == p.res && c.chosen == p.chosen && c.width == p.width && c.height == p.height && c.compact == compact && c.out != "" {
+	if c := p.cache; c != nil && c.res == p.res && c.chosen == p.chosen && c.chosenPhase == p.chosenPhase && c.width == p.width && c.height == p.height && c.compact == compact && c.out != "" {
 		return c.out
 	}
 	out := p.render(compact)
 	if p.cache != nil {
-		*p.cache = panelCache{res: p.res, chosen: p.chosen, width: p.width, height: p.height, compact: compact, out: out}
+		*p.cache = panelCache{res: p.res, chosen: p.chosen, chosenPhase: p.chosenPhase, width: p.width, height: p.height, compact: compact, out: out}
 	}
 	return out
 }
@@ -507,7 +519,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	} else {
 		add(p.tipLines(r, r.best())...) // the tips are the best offer's GPU's (compute)
 		if p.chosen != nil {
-			add("", st.Heading.Render(T("Picked offer"))+st.Muted.Render(" · "+T("the file's, as ctrl+o lists it")),
+			add("", st.Heading.Render(T("Picked offer"))+st.Muted.Render(" · "+p.chosenWhose()),
 				offerLine(p.lang, p.chosen, iw))
 		}
 		sortName := map[model.SortKey]string{model.SortPrice: "price per hour", model.SortMonthly: "monthly cost",

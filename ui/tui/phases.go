@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -326,21 +327,9 @@ func (v *planView) listKey(msg tea.KeyPressMsg) {
 	}
 }
 
-// view draws the plan: a row per phase (offer, duration, cost), the
-// total, and the prompt when a phase is being added.
-// phaseDuration is a phase's duration cell: the job's time, or the
-// months a service runs.
-func (v *planView) phaseDuration(p *plan.Phase) string {
-	if p.Months > 0 {
-		dur := v.lang.Sprintf("%g months", p.Months)
-		if p.HoursPerMonth > 0 {
-			dur += fmt.Sprintf(" × %g h", p.HoursPerMonth)
-		}
-		return dur
-	}
-	return v.lang.Sprintf("%s job", report.HoursIn(v.lang, p.JobHours))
-}
-
+// view draws the plan: a row per phase (offer, pricing, duration, cost),
+// the total, and the prompt when a phase is being added. The pricing and
+// duration cells are gpuplan plan's (report.PhasePricing, PhaseDuration).
 func (v *planView) view(st *report.Styles, width int) string {
 	var b strings.Builder
 	title := v.lang.T("Plan")
@@ -377,7 +366,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 	// are cut with a middle ellipsis (cutColumn).
 	durs := make([]string, len(v.plan.Phases))
 	for i := range v.plan.Phases {
-		durs[i] = v.phaseDuration(&v.plan.Phases[i])
+		durs[i] = report.PhaseDuration(v.lang, &v.plan.Phases[i])
 	}
 	need := func(w int, header string, cells []string) int {
 		w = max(w, ansi.StringWidth(header))
@@ -455,7 +444,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 		if i == v.cursor && v.pending == nil {
 			mark = "› "
 		}
-		line := row(mark, names[i], offers[i], report.PricingName(v.lang, p.Pricing), report.USD(p.USDPerHour), durs[i], costs[i])
+		line := row(mark, names[i], offers[i], report.PhasePricing(v.lang, p), report.USD(p.USDPerHour), durs[i], costs[i])
 		if i == v.cursor && v.pending == nil {
 			line = st.TableSelected.Render(line)
 		}
@@ -473,7 +462,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 	}
 	if v.pending != nil {
 		p := v.pending
-		b.WriteString("\n" + st.Heading.Render(v.lang.T("Add a phase")) + st.Muted.Render(" · "+strings.Join([]string{p.Provider + " " + p.Instance + " " + p.Region, report.PricingName(v.lang, p.Pricing), v.lang.Sprintf("%s/h", report.USD(p.USDPerHour))}, v.lang.T(", "))) + "\n")
+		b.WriteString("\n" + st.Heading.Render(v.lang.T("Add a phase")) + st.Muted.Render(" · "+strings.Join([]string{p.Provider + " " + p.Instance + " " + p.Region, report.PhasePricing(v.lang, p), v.lang.Sprintf("%s/h", report.USD(p.USDPerHour))}, v.lang.T(", "))) + "\n")
 		b.WriteString("  " + v.name.View() + "\n")
 		if p.Months > 0 {
 			b.WriteString("  " + v.months.View() + st.Muted.Render(v.lang.T(" (a service: how long it runs)")) + "\n")
@@ -614,13 +603,40 @@ func (m app) openPhase(i int) (tea.Model, tea.Cmd) {
 	if m.plan.path != "" {
 		c.Workload.RelativeTo(filepath.Dir(m.plan.path))
 	}
-	c.Selection = nil // the offer is the phase's, kept in the plan
+	pin := phasePin(&c, ph)
 	m.a = answersFromConfig(m.cat, &c)
+	// The phase's offer is the one chosen (the panel, ctrl+o, ctrl+e) while
+	// these answers rank it, as gpuplan export --config PLAN --phase NAME
+	// exports it; apply says so when they do not.
+	m.kept, m.keptKey, m.keptGone, m.keptPhase = pin, m.a.key(), false, ""
+	if pin != nil {
+		m.keptPhase = ph.Name
+	}
 	m.wiz = newWizard(m.a, m.cat, m.hf.check(), m.theme, m.wiz.width, m.wiz.height, m.lang)
 	m.screen = screenWizard
 	m.footer.say(m.lang.Sprintf("opened phase %q: its answers are the questions'", ph.Name), false)
 	m.layout()
 	return m, tea.Batch(m.wiz.form.Init(), m.recompute())
+}
+
+// phasePin is the pinned offer of a plan's phase ph, to be kept as the
+// offer chosen (app.kept) while the answers of c, the phase's, rank it;
+// c loses any selection of its own (the phase's file's). A phase without
+// pricing is on-demand (the plan file's default, as gpuplan plan shows
+// it), and answers that name no pricing take the phase's, as gpuplan
+// export --phase prices the pin (its exportQuery): a spot phase ranks
+// spot offers, its own among them. nil when the phase names no offer.
+func phasePin(c *config.Config, ph *plan.Phase) *config.Selection {
+	c.Selection = nil
+	if ph == nil || ph.Provider == "" || ph.Instance == "" {
+		return nil
+	}
+	sel := &config.Selection{Provider: ph.Provider, InstanceType: ph.Instance, Region: ph.Region,
+		Pricing: cmp.Or(ph.Pricing, model.OnDemand), Instances: ph.Instances, USDPerHour: ph.USDPerHour}
+	if c.Search.Pricing == "" {
+		c.Search.Pricing = sel.Pricing
+	}
+	return sel
 }
 
 // planCountNote is the footer line that counts the plan's phases.

@@ -275,6 +275,15 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	if ne := report.NotExportedIn(lang, best); ne != "" { // as recommend's "not exported:" under its best line
 		add(wrapLines(st.Warn.Render(report.RayMark+" "+ne), iw)...)
 	}
+	if p.chosen != nil {
+		// The offer kept (a reopened file's, an opened phase's pin) when it
+		// is not the best: ctrl+e exports it, so the panel names it.
+		if c := servePlanFor(r, p.chosen); c != nil && c != best {
+			add("", st.Heading.Render(T("Picked offer"))+st.Muted.Render(" · "+p.chosenWhose()),
+				report.Truncate(report.USD(c.USDPerMOutput)+"/Mtok · "+printable(lang.Sprintf("%s, TP %d × PP %d, %s", report.ServeOfferName(lang, &c.Offer), c.TP, c.PP,
+					report.Count(lang, c.Replicas, "replica"))), iw)) // the price first: a long name is cut, not it
+		}
+	}
 	add("")
 	order := T("by $ per hour that carries the load") // serve.RankServing's order for the question
 	if bs.PerToken {

@@ -40,5 +40,10 @@ func buildTheme(dark bool) *huh.Styles {
 		f.BlurredButton = f.BlurredButton.Border(lipgloss.Border{Left: " ", Right: " "}, false, true, false, true).
 			Padding(0, 1)
 	}
+	// A field's error (huh draws it under the form: the export dialog's
+	// "give a file name") is marked ✗, as the dialog's own errors and the
+	// footer's are, not with huh's "*" (toASCII makes it x).
+	s.Focused.ErrorMessage = s.Focused.ErrorMessage.SetString("✗")
+	s.Blurred.ErrorMessage = s.Blurred.ErrorMessage.SetString("✗")
 	return s
 }
