@@ -433,7 +433,8 @@ func (p *Plan) DeepSpeedConfig() []byte {
 // TRL example scripts parse them): --use_peft, --lora_r, --lora_alpha
 // (loraAlphaPerRank × r), --lora_target_modules, and for QLoRA --load_in_4bit with the estimated
 // 4-bit type and double quantization (NF4 with nested quantization by
-// default, as the QLoRA paper trains). On spot, --save_strategy steps,
+// default, as the QLoRA paper trains), sharded by FSDP or ZeRO-3 with
+// --bnb_4bit_quant_storage in the load dtype. On spot, --save_strategy steps,
 // --save_steps SaveSteps and --save_total_limit 2 checkpoint every τ of
 // the spot cost model (resume.go). A script with its own flags takes
 // Options.ScriptArgs instead. Inference gets none.
@@ -513,6 +514,18 @@ func (p *Plan) derivedArgs(deepspeedPath string) []string {
 			a = append(a, "--load_in_4bit", "--bnb_4bit_quant_type", string(p.QuantType))
 			if p.DoubleQuant {
 				a = append(a, "--use_bnb_nested_quant")
+			}
+			if p.Strategy == model.FSDP || p.ZeRO() == 3 {
+				// Sharded, the 4-bit weights are flattened with the rest
+				// only when bitsandbytes stores them in the load dtype
+				// (BitsAndBytesConfig bnb_4bit_quant_storage, whose default
+				// uint8 FSDP cannot flatten with bf16 parameters: PEFT's
+				// "FSDP with QLoRA" and accelerate's FSDP+QLoRA guides set
+				// it to the compute dtype); TRL's ModelConfig passes
+				// --bnb_4bit_quant_storage to it (trl/trainer/utils.py
+				// get_quantization_config @ f2cd57710ae3). walk36c: the
+				// files ran FSDP QLoRA without it.
+				a = append(a, "--bnb_4bit_quant_storage", p.LoadDtype())
 			}
 		}
 	}

@@ -273,7 +273,7 @@ func TestProbeRefuses(t *testing.T) {
 		{probeCase{"whisper", "whisper-large-v3", model.Settings{Task: model.TaskFinetune, MicroBatch: 2, SeqLen: 448}, "aws/g6e.xlarge"}, "not audio models"},
 		{probeCase{"fp8", "llama-3.1-8b", model.Settings{Task: model.TaskFinetune, Precision: model.FP8, MicroBatch: 1, GPUs: 8, Strategy: model.FSDP}, "aws/p5.48xlarge"}, "fp8 training"},
 		{probeCase{"gpt2-lora", "gpt2-xl", model.Settings{Task: model.TaskLoRA, MicroBatch: 4, SeqLen: 1024}, "aws/g6e.xlarge"}, "Llama's module names"},
-		{probeCase{"fsdp-qlora", "llama-3.1-70b", model.Settings{Task: model.TaskQLoRA, MicroBatch: 1, SeqLen: 2048, GPUs: 8, Strategy: model.FSDP}, "aws/p4de.24xlarge"}, "--bnb_4bit_quant_storage bfloat16"},
+		{probeCase{"fsdp-qlora", "llama-3.1-70b", model.Settings{Task: model.TaskQLoRA, MicroBatch: 1, SeqLen: 2048, GPUs: 8, Strategy: model.FSDP}, "aws/p4de.24xlarge"}, "4-bit weights stored as bfloat16"},
 	} {
 		p := catalogPlan(t, cat, tc.pc.model, tc.pc.set, tc.pc.instance)
 		_, err := probescript.Train(p)
@@ -283,6 +283,26 @@ func TestProbeRefuses(t *testing.T) {
 	}
 	if _, err := probescript.Train(&launch.Plan{}); !errors.Is(err, launch.ErrPlan) {
 		t.Errorf("a plan without an estimate: err = %v, want ErrPlan", err)
+	}
+	// The launch files of a sharded QLoRA store the 4-bit weights in the
+	// load dtype (TRL's --bnb_4bit_quant_storage), as FSDP needs to flatten
+	// them (walk36c: they ran without it); unsharded, they keep bitsandbytes'
+	// default.
+	for _, tc := range []struct {
+		name     string
+		set      model.Settings
+		instance string
+		want     bool
+	}{
+		{"fsdp", model.Settings{Task: model.TaskQLoRA, MicroBatch: 1, SeqLen: 2048, GPUs: 8, Strategy: model.FSDP}, "aws/p4de.24xlarge", true},
+		{"zero3", model.Settings{Task: model.TaskQLoRA, MicroBatch: 1, SeqLen: 2048, GPUs: 8, Strategy: model.ZeRO3}, "aws/p4de.24xlarge", true},
+		{"ddp", model.Settings{Task: model.TaskQLoRA, MicroBatch: 1, SeqLen: 2048, GPUs: 8, Strategy: model.DDP}, "aws/p4de.24xlarge", false},
+		{"single", model.Settings{Task: model.TaskQLoRA, MicroBatch: 1, SeqLen: 2048}, "aws/g6e.xlarge", false},
+	} {
+		args := strings.Join(catalogPlan(t, cat, "llama-3.1-8b", tc.set, tc.instance).ScriptArgs, " ")
+		if got := strings.Contains(args, "--bnb_4bit_quant_storage bfloat16"); got != tc.want {
+			t.Errorf("QLoRA %s: --bnb_4bit_quant_storage bfloat16 %v, want %v: %s", tc.name, got, tc.want, args)
+		}
 	}
 	if f, err := launch.ParseFormat("probe"); err != nil || f != launch.FormatProbe {
 		t.Errorf(`ParseFormat("probe") = %q, %v`, f, err)

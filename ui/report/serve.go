@@ -442,6 +442,12 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *serve.
 		head += lang.Sprintf(" on %d nodes of %s", p.Nodes, Count(lang, p.Offer.GPUsPerNode, "GPU"))
 	}
 	switch {
+	case p.Meets && !p.Borderline.IsZero():
+		// Meets its targets at the estimate but not across its 90% range:
+		// gpuplan plan marks such a phase ~, the offers table marks its
+		// TPOT ~ (walk36c: "✓ serves" here beside plan's "~ borderline").
+		line("%s %s", st.Warn.Render(lang.T("~ serves, borderline:")), head)
+		line("  %s", st.Warn.Render("~ "+lang.Message(p.Borderline)))
 	case p.Meets:
 		line("%s %s", st.Good.Render(lang.T("✓ serves")), head)
 	case p.Fits && !p.Spans.IsZero(): // fits only across instances: a Ray cluster, not a miss of the targets

@@ -49,3 +49,43 @@ func TestServeEstimateFormatRefusal(t *testing.T) {
 		}
 	}
 }
+
+// TestServeEstimateBorderline (walk36c): a plan that meets its targets at
+// the estimate but not across its 90% range reads "~ serves, borderline"
+// with why, as gpuplan plan marks the phase ~; one that meets them
+// across the range reads "✓ serves".
+func TestServeEstimateBorderline(t *testing.T) {
+	a := model.Architecture{Family: model.FamilyDecoder, Layers: 4, Hidden: 1024, Heads: 8, KVHeads: 8, FFN: 4096, Vocab: 32000}
+	h100 := &model.GPU{Key: "h100", Name: "NVIDIA H100", Vendor: "nvidia", ComputeCapability: "9.0", MemoryGiB: 80, MemoryBandwidthGBps: 3350, FP16TFLOPS: 989, BF16TFLOPS: 989}
+	w := model.Workload{Settings: model.Settings{Task: model.TaskInference}, Model: a}
+	p, err := serve.PlanServing(&a, serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 1024, PromptTokens: 512, OutputTokens: 128, Concurrency: 4},
+		serve.Offer{Name: "1 × H100", GPU: h100, GPUsPerNode: 1})
+	if err != nil || !p.Meets {
+		t.Fatalf("%v; meets %v: %v", err, p.Meets, p.Reasons)
+	}
+	for _, tt := range []struct {
+		borderline model.Message
+		want       []string
+		never      string
+	}{
+		{model.Message{}, []string{"✓ serves 1 × NVIDIA H100"}, "borderline"},
+		{model.Msg("the slow end of TPOT's 90%% range, %.1f ms, is past the %.0f ms target", 107.9, 100.0),
+			[]string{"~ serves, borderline: 1 × NVIDIA H100", "~ the slow end of TPOT's 90% range, 107.9 ms, is past the 100 ms target"}, "✓ serves"},
+	} {
+		q := p
+		q.Borderline = tt.borderline
+		var b bytes.Buffer
+		if err := WriteServeEstimate(&b, &Renderer{Profile: colorprofile.NoTTY, Dark: true}, &w, &q, nil); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		for _, s := range tt.want {
+			if !strings.Contains(out, s) {
+				t.Errorf("no %q in\n%s", s, out)
+			}
+		}
+		if strings.Contains(out, tt.never) {
+			t.Errorf("%q in\n%s", tt.never, out)
+		}
+	}
+}

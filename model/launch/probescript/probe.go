@@ -257,9 +257,10 @@ func trainSpec(p *launch.Plan) (*probeSpec, error) {
 		if p.Strategy == model.FSDP || p.ZeRO() == 3 {
 			// FSDP and ZeRO-3 flatten the 4-bit weights with the rest only when
 			// bitsandbytes stores them in the compute dtype
-			// (bnb_4bit_quant_storage; TRL's --bnb_4bit_quant_storage), which
-			// the launch files do not pass: neither they nor a probe of them run.
-			return nil, model.Errorf(launch.ErrPlan, "probe: QLoRA sharded by %s needs --bnb_4bit_quant_storage %s, which the launch files do not pass; probe it on one GPU or with ddp",
+			// (bnb_4bit_quant_storage; the launch files pass TRL's
+			// --bnb_4bit_quant_storage): the probe does not build that sharded
+			// model, so it refuses rather than time another one.
+			return nil, model.Errorf(launch.ErrPlan, "probe: QLoRA sharded by %s (4-bit weights stored as %s) is not probed; probe it on one GPU or with ddp",
 				p.Strategy, p.LoadDtype())
 		}
 		t.QLoRA = &probeQuant{QuantType: string(p.QuantType), DoubleQuant: p.DoubleQuant}
