@@ -43,7 +43,7 @@ func TestConfigPhase(t *testing.T) {
 		// ms) and no layout meets across its range, so the phase keeps its
 		// two T4s as two TP 1 replicas, borderline.
 		{"serve phase", []string{"estimate", "--config", plan, "--phase", "serve"}, 0,
-			[]string{"7936 prompt + 256 output tokens per request · 8 concurrent requests", "serves 2 × NVIDIA T4: TP 1 × PP 1, 2 replicas"}, ""},
+			[]string{"7936 prompt + 256 output tokens per request · 8 concurrent requests", "~ serves, borderline: 2 × NVIDIA T4: TP 1 × PP 1, 2 replicas", "crosses the 100.0 ms target"}, ""},
 		{"phase's GPU", []string{"estimate", "--config", plan, "--phase", "fine-tune"}, 0,
 			[]string{"wall clock on 1 × NVIDIA L4"}, ""},
 		// export takes --phase as recommend does: the phase's workload on
