@@ -64,10 +64,8 @@ when it does not. Every formula is listed under Assumptions.`,
 			}
 			// A plan's phase runs on its own offer, as gpuplan plan
 			// estimates it: its GPU and its GPU count.
-			w, gpu, note := file.onPhaseOffer(cmd.Flags(), cat, w, gpu)
-			if !note.IsZero() {
-				warnings = append(warnings, note)
-			}
+			w, gpu, notes, asPlan := file.onPhaseOffer(cmd.Flags(), cat, w, gpu)
+			warnings = append(warnings, notes...)
 			// The batch estimate sizes the weights at --precision (bf16 by
 			// default), not at a quantized release's own format, which the
 			// serving layout (--gpu) takes: say so rather than print 218 GiB
@@ -91,7 +89,7 @@ when it does not. Every formula is listed under Assumptions.`,
 				return err
 			}
 			var strategyNote model.Message
-			if file.phase == nil && !file.req.NamesStrategy() {
+			if !asPlan && !file.req.NamesStrategy() {
 				e, strategyNote = openStrategy(w, e, gpu)
 			}
 			var fit *advice.Fit
@@ -139,8 +137,9 @@ when it does not. Every formula is listed under Assumptions.`,
 // not fit that GPU and FSDP does; else DDP, and when neither fits the
 // note says FSDP's need too. Without a GPU nothing says what fits: DDP,
 // the default (Workload.Defaults), and the note says it was assumed and
-// how to change it. A plan's phase is left as gpuplan plan estimates it
-// (plan.OnOfferGPUs: DDP) and the caller does not call this for one.
+// how to change it. A plan's phase on its own offer is left as gpuplan
+// plan resolves it (plan.JobOnOffer) and the caller does not call this
+// for one; --gpus or --gpu departing from the offer is resolved here.
 func openStrategy(w model.Workload, e model.Estimate, gpu *model.GPU) (model.Estimate, model.Message) {
 	if d := e.Workload; !d.Task.Training() || d.Strategy != model.DDP || d.GPUs/max(d.TP, 1) < 2 {
 		return e, model.Message{}

@@ -197,8 +197,10 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	// (walk36b: answers of 16 GPUs on one 8-GPU p4d were written as 2
 	// nodes).
 	var verdict model.Message
-	if job, ok, err := ff.phaseJob(fs, cat, in, ef.region, w); err != nil {
+	if job, ok, depart, err := ff.phaseJob(fs, cat, in, ef.region, w); err != nil {
 		return err
+	} else if !depart.IsZero() {
+		warnings = append(warnings, depart)
 	} else if ok {
 		v, _ := job.Verdict()
 		if !job.Why.IsZero() {

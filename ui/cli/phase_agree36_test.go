@@ -188,3 +188,74 @@ func TestPhaseAgrees(t *testing.T) {
 		})
 	}
 }
+
+// TestPhaseFlagsAgree: --gpus (or --gpu) on a phase, estimate --phase and
+// export --phase resolve the strategy alike, as plan resolves it (FSDP
+// where DDP does not fit, no strategy asked), and both say when the flag
+// departs from the phase's offer (walk36c: --phase tune --gpus 8 said
+// "8 GPUs ddp ✗ does not fit" where export wrote fsdp; --phase gpus16
+// --gpus 16 said 16 GPUs ddp ✗ while export wrote 2 nodes fsdp without a
+// word that the plan rents one instance).
+func TestPhaseFlagsAgree(t *testing.T) {
+	const file = "testdata/phase36.toml"
+	tests := []struct {
+		phase    string
+		args     []string
+		gpus     int
+		strategy string
+		nodes    int    // export's; 0: export not run (--gpu another GPU)
+		departs  string // the note both print; "" for none
+	}{
+		// --gpus 8 is the offer's own count: the phase as plan checks it.
+		{"tune", []string{"--gpus", "8"}, 8, "fsdp", 1, ""},
+		{"gpus16", []string{"--gpus", "16"}, 16, "fsdp", 2, `phase "gpus16" rents aws p4d.24xlarge (8 × a100-40gb); --gpus 16 departs from it`},
+		{"gpus16", []string{"--gpus", "8"}, 8, "fsdp", 1, ""},
+		// On an 80 GB GPU DDP fits: resolved there, not on the offer's.
+		{"gpus16", []string{"--gpu", "h100-sxm"}, 8, "ddp", 0, `phase "gpus16" rents aws p4d.24xlarge (8 × a100-40gb); --gpu h100-sxm departs from it`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.phase+strings.Join(tt.args, ""), func(t *testing.T) {
+			code, out, errOut := runCLI(t, append([]string{"estimate", "--config", file, "--phase", tt.phase, "--json"}, tt.args...)...)
+			if code != 0 {
+				t.Fatalf("estimate: exit %d: %s", code, errOut)
+			}
+			var e struct {
+				Workload struct {
+					GPUs     int    `json:"gpus"`
+					Strategy string `json:"strategy"`
+				} `json:"workload"`
+			}
+			if err := json.Unmarshal([]byte(out), &e); err != nil {
+				t.Fatal(err)
+			}
+			if e.Workload.GPUs != tt.gpus || e.Workload.Strategy != tt.strategy {
+				t.Errorf("estimate %v: %d GPUs %s, want %d %s", tt.args, e.Workload.GPUs, e.Workload.Strategy, tt.gpus, tt.strategy)
+			}
+			if has := strings.Contains(errOut, "departs from it"); has != (tt.departs != "") || tt.departs != "" && !strings.Contains(errOut, tt.departs) {
+				t.Errorf("estimate %v: want departure note %q in:\n%s", tt.args, tt.departs, errOut)
+			}
+			if tt.nodes == 0 {
+				return
+			}
+			dst := filepath.Join(t.TempDir(), "out.toml")
+			code, out, errOut = runCLI(t, append([]string{"export", "--config", file, "--phase", tt.phase, "--format", "toml", "-o", dst, "--json"}, tt.args...)...)
+			if code != 0 {
+				t.Fatalf("export: exit %d: %s", code, errOut)
+			}
+			var x exportJSON
+			if err := json.Unmarshal([]byte(out), &x); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(dst)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if x.Offer.Nodes != tt.nodes || x.Offer.Nodes*x.Offer.GPUsPerNode != tt.gpus || !strings.Contains(string(b), "\nstrategy = \""+tt.strategy+"\"") {
+				t.Errorf("export %v: %d nodes × %d, want %d GPUs on %d nodes, strategy %s:\n%s", tt.args, x.Offer.Nodes, x.Offer.GPUsPerNode, tt.gpus, tt.nodes, tt.strategy, b)
+			}
+			if has := strings.Contains(errOut, "departs from it"); has != (tt.departs != "") || tt.departs != "" && !strings.Contains(errOut, tt.departs) {
+				t.Errorf("export %v: want departure note %q in:\n%s", tt.args, tt.departs, errOut)
+			}
+		})
+	}
+}
