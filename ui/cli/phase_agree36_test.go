@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -35,6 +36,7 @@ func TestPhaseAgrees(t *testing.T) {
 	const file = "testdata/phase36.toml"
 	const ray = "needs more GPUs than one instance of its pinned offer has: one replica spans 2 instances (TP 4 × PP 2 over 4 GPUs each): pipeline parallel across nodes needs a Ray cluster (allow_multi_node)"
 	const gpusNote = `phase "gpus16": the answers say 16 GPUs, but its offer aws p4d.24xlarge has 8`
+	const noReserved = "aws/g5.xlarge has no reserved-1y price in us-east-1; try --pricing on-demand or --pricing spot"
 	tests := []struct {
 		phase                               string
 		provider, instance, region, pricing string
@@ -44,14 +46,18 @@ func TestPhaseAgrees(t *testing.T) {
 		mark, verdict                       string // plan's mark ("✗", "~" or none) and its words
 		refused                             bool   // export --phase writes nothing, exit 2
 		warn                                string // a warning all three print on stderr
+		refusal                             string // export's line when it is not plan's verdict; "" for verdict's
 	}{
-		{"cfgtune", "gcp", "g2-standard-4", "us-central1", "on-demand", 1, 1, "l4", "single", "", "", false, ""},
-		{"cfgserve", "aws", "g5.12xlarge", "us-east-1", "on-demand", 2, 4, "a10g", "", "✗", ray, true, ""},
-		{"tune", "aws", "p4d.24xlarge", "us-east-1", "spot", 1, 8, "a100-40gb", "fsdp", "", "", false, ""},
-		{"gpus16", "aws", "p4d.24xlarge", "us-east-1", "on-demand", 1, 8, "a100-40gb", "fsdp", "~", "borderline on its pinned offer", false, gpusNote},
-		{"serve", "aws", "g5.12xlarge", "us-east-1", "on-demand", 1, 4, "a10g", "", "✗", "carries the phase's load on 2 instances of its pinned offer; the plan rents 1", false, ""},
-		{"serve2", "aws", "g5.12xlarge", "us-east-1", "on-demand", 2, 4, "a10g", "", "✗", ray, true, ""},
-		{"serve1", "aws", "g5.xlarge", "us-east-1", "on-demand", 1, 1, "a10g", "", "✗", "does not fit its pinned offer: TP 1 × PP 1: weights 131.4 GiB", true, ""},
+		{"cfgtune", "gcp", "g2-standard-4", "us-central1", "on-demand", 1, 1, "l4", "single", "", "", false, "", ""},
+		{"cfgserve", "aws", "g5.12xlarge", "us-east-1", "on-demand", 2, 4, "a10g", "", "✗", ray, true, "", ""},
+		{"tune", "aws", "p4d.24xlarge", "us-east-1", "spot", 1, 8, "a100-40gb", "fsdp", "", "", false, "", ""},
+		{"gpus16", "aws", "p4d.24xlarge", "us-east-1", "on-demand", 1, 8, "a100-40gb", "fsdp", "~", "borderline on its pinned offer", false, gpusNote, ""},
+		{"serve", "aws", "g5.12xlarge", "us-east-1", "on-demand", 1, 4, "a10g", "", "✗", "carries the phase's load on 2 instances of its pinned offer; the plan rents 1", false, "", ""},
+		{"serve2", "aws", "g5.12xlarge", "us-east-1", "on-demand", 2, 4, "a10g", "", "✗", ray, true, "", ""},
+		{"serve1", "aws", "g5.xlarge", "us-east-1", "on-demand", 1, 1, "a10g", "", "✗", "does not fit its pinned offer: TP 1 × PP 1: weights 131.4 GiB", true, "", ""},
+		{"rtrain", "aws", "g5.xlarge", "us-east-1", "reserved-1y", 1, 1, "a10g", "single", "", "", true, "", noReserved},
+		{"rserve", "aws", "g5.xlarge", "us-east-1", "reserved-1y", 1, 1, "a10g", "", "", "", true, "", noReserved},
+		{"spotcase", "aws", "g5.xlarge", "us-east-1", "spot", 1, 1, "a10g", "", "", "", false, "", ""},
 	}
 	code, planOut, planErr := runCLI(t, "plan", file, "--no-savings")
 	if code != 0 {
@@ -140,8 +146,8 @@ func TestPhaseAgrees(t *testing.T) {
 					t.Errorf("estimate --phase: %s %s %s %s %s × %d, want %s %s %s %s %s × %d", p.Provider, p.InstanceType, p.Region, p.Pricing, p.GPU, p.GPUsPerNode,
 						tt.provider, tt.instance, tt.region, tt.pricing, tt.gpu, tt.gpusPerNode)
 				}
-				if p.Exportable == tt.refused || tt.refused && !strings.Contains(p.NotExported, tt.verdict) {
-					t.Errorf("estimate --phase --json: exportable %v (%q), want %v with %q", p.Exportable, p.NotExported, !tt.refused, tt.verdict)
+				if p.Exportable == tt.refused || tt.refused && !strings.Contains(p.NotExported, cmp.Or(tt.refusal, tt.verdict)) {
+					t.Errorf("estimate --phase --json: exportable %v (%q), want %v with %q", p.Exportable, p.NotExported, !tt.refused, cmp.Or(tt.refusal, tt.verdict))
 				}
 			}
 
@@ -149,7 +155,11 @@ func TestPhaseAgrees(t *testing.T) {
 			dst := filepath.Join(t.TempDir(), "out.toml")
 			code, out, errOut = runCLI(t, "export", "--config", file, "--phase", tt.phase, "--format", "toml", "-o", dst, "--json")
 			if tt.refused {
-				if want := `phase "` + tt.phase + `" ` + tt.verdict; code != 2 || !strings.Contains(errOut, want) {
+				want := `phase "` + tt.phase + `" ` + tt.verdict
+				if tt.refusal != "" {
+					want = "gpuplan: " + tt.refusal + "\n"
+				}
+				if code != 2 || !strings.Contains(errOut, want) {
 					t.Errorf("export --phase: exit %d, want 2 and %q in:\n%s", code, want, errOut)
 				}
 				return
