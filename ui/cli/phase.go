@@ -86,6 +86,13 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 	if err != nil {
 		return fromFile{}, usage(model.Msg("%s: %v", path, err))
 	}
+	// The plan is held to what gpuplan plan holds it to before it prices
+	// anything (Plan.Cost: usd_per_hour, job_hours or months), so a plan
+	// that plan refuses is refused here too, in its words (walk36c: a
+	// phase without usd_per_hour was estimated and exported, exit 0).
+	if _, _, err := pl.Cost(); err != nil {
+		return fromFile{}, usage(model.Msg("%s: %v", path, err))
+	}
 	ph, err := pl.Phase(phase)
 	if err != nil {
 		return fromFile{}, usage(model.Msg("%s: %v", path, err))

@@ -269,3 +269,41 @@ func TestPhaseFlagsAgree(t *testing.T) {
 		})
 	}
 }
+
+// TestPhasePlanRefusedAlike: a plan gpuplan plan refuses (Plan.Cost: a
+// phase without usd_per_hour, or neither job_hours nor months) is refused
+// by estimate --phase, export --phase and recommend --phase too, exit 2
+// with plan's line, and export writes nothing (walk36c: estimate and
+// export exited 0 and export wrote a file).
+func TestPhasePlanRefusedAlike(t *testing.T) {
+	const head = "schema_version = 1\nname = \"bad\"\n[[phase]]\nname = \"serve\"\nprovider = \"aws\"\ninstance = \"g5.xlarge\"\nregion = \"us-east-1\"\ninstances = 1\n"
+	const answers = "[phase.answers]\nmodel = \"llama-3.1-8b\"\ntask = \"inference\"\n"
+	tests := []struct{ name, body, want string }{
+		{"no usd_per_hour", "months = 1\n", `phase "serve": usd_per_hour is missing`},
+		{"no duration", "usd_per_hour = 1.006\n", `phase "serve": give job_hours (a job) or months (a service), not both or neither`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "plan.toml")
+			if err := os.WriteFile(file, []byte(head+tt.body+answers), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			dst := filepath.Join(dir, "out.toml")
+			for _, args := range [][]string{
+				{"plan", file, "--no-savings"},
+				{"estimate", "--config", file, "--phase", "serve"},
+				{"export", "--config", file, "--phase", "serve", "--format", "toml", "-o", dst},
+				{"recommend", "--config", file, "--phase", "serve"},
+			} {
+				code, _, errOut := runCLI(t, args...)
+				if code != 2 || !strings.Contains(errOut, file+": invalid plan: "+tt.want) {
+					t.Errorf("%s: exit %d, want 2 and %q in:\n%s", args[0], code, tt.want, errOut)
+				}
+			}
+			if _, err := os.Stat(dst); err == nil {
+				t.Errorf("export wrote %s", dst)
+			}
+		})
+	}
+}
