@@ -49,6 +49,9 @@ when it does not. Every formula is listed under Assumptions.`,
 			if err != nil {
 				return err
 			}
+			var notExported model.Message
+			asked := w // the phase's workload before its offer, as export --phase takes it
+
 			warnings = append(warnings, unusedEpochs(cmd.Flags(), &w, false)...)
 			var gpu *model.GPU
 			switch {
@@ -66,6 +69,9 @@ when it does not. Every formula is listed under Assumptions.`,
 			// estimates it: its GPU and its GPU count.
 			w, gpu, notes, asPlan := file.onPhaseOffer(cmd.Flags(), cat, w, gpu)
 			warnings = append(warnings, notes...)
+			if asPlan {
+				notExported = file.phaseNotExported(cmd.Flags(), cat, asked)
+			}
 			// The batch estimate sizes the weights at --precision (bf16 by
 			// default), not at a quantized release's own format, which the
 			// serving layout (--gpu) takes: say so rather than print 218 GiB
@@ -107,6 +113,9 @@ when it does not. Every formula is listed under Assumptions.`,
 				return err
 			}
 			if output == outJSON {
+				if asPlan && w.Task.Training() {
+					return writeJSON(env.Stdout, estimatePhaseJSON{report.NewEstimateJSON(&e, fit), probeJSON, notExported.IsZero(), notExported.String()})
+				}
 				return writeJSON(env.Stdout, withProbe(report.NewEstimateJSON(&e, fit), probeJSON))
 			}
 			r, width := renderer(env, env.Stdout)
@@ -165,4 +174,15 @@ func openStrategy(w model.Workload, e model.Estimate, gpu *model.GPU) (model.Est
 	}
 	return s, model.Msg("no --strategy: DDP needs %.2f GiB per GPU, more than the %.2f GiB usable on %s; estimated as FSDP over the same %v, as recommend takes it (--strategy ddp keeps DDP)",
 		e.ResidentNeed()/model.GiB, ddp.UsableBytes/model.GiB, gpu.Name, model.CountMsg(w.GPUs, "GPU"))
+}
+
+// estimatePhaseJSON is estimate --phase --json of a job phase on its own
+// offer: the estimate, and whether export --phase writes it, with why not
+// in export's words (fromFile.phaseNotExported), as a serving phase's
+// plan says them.
+type estimatePhaseJSON struct {
+	report.EstimateJSON
+	ProbeCorrection *report.ProbeCorrectionJSON `json:"probe_correction,omitempty"`
+	Exportable      bool                        `json:"exportable"`
+	NotExported     string                      `json:"not_exported,omitempty"`
 }

@@ -203,8 +203,8 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 		warnings = append(warnings, depart)
 	} else if ok {
 		v, _ := job.Verdict()
-		if !job.Why.IsZero() {
-			return usage(model.Msg("phase %q %v (see gpuplan recommend --config PLAN --phase NAME)", ff.phase.Name, v))
+		if r := jobRefusal(ff.phase.Name, &job); !r.IsZero() {
+			return usage(r)
 		}
 		w = job.Workload
 		q.AutoGPUs, q.MaxGPUs, q.AllowMultiNode, q.MaxNodes, q.KeepStrategy = false, 0, job.Nodes > 1, job.Nodes, true

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -226,6 +227,43 @@ func (b *fromFile) phaseJob(fs *pflag.FlagSet, cat *model.Catalog, in *model.Ins
 		return plan.Job{}, false, model.Message{}, usage(model.Msg("%s: %v", b.path, err))
 	}
 	return job, ok, model.Message{}, nil
+}
+
+// jobRefusal is why export --phase writes nothing for job phase name on
+// its pinned offer (the job does not run there: memory, host RAM,
+// precision, framework), in the words export exits with; zero when it
+// runs.
+func jobRefusal(name string, job *plan.Job) model.Message {
+	if job.Why.IsZero() {
+		return model.Message{}
+	}
+	v, _ := job.Verdict()
+	return model.Msg("phase %q %v (see gpuplan recommend --config PLAN --phase NAME)", name, v)
+}
+
+// phaseNotExported is why export --phase writes nothing for the job
+// phase estimate --phase estimated on its own offer (w, the workload
+// before onPhaseOffer), as export says it: the job does not run there
+// (jobRefusal), or the catalog has no price for the offer in the phase's
+// pricing mode and region (checkPriced); zero when export writes it.
+// estimate --phase --json gives it as exportable and not_exported, as for
+// a serving phase (walk36c: a training phase said neither).
+func (b *fromFile) phaseNotExported(fs *pflag.FlagSet, cat *model.Catalog, w model.Workload) model.Message {
+	ph := b.phase
+	in, _ := plan.PhaseOffer(cat, ph)
+	if in == nil || !w.Task.Training() {
+		return model.Message{}
+	}
+	if job, ok, _, err := b.phaseJob(fs, cat, in, "", w); err == nil && ok {
+		if r := jobRefusal(ph.Name, &job); !r.IsZero() {
+			return r
+		}
+	}
+	var m model.Message
+	if err := checkPriced(cat, in, ph.Region, cmp.Or(ph.Pricing, model.OnDemand)); err != nil && errors.As(err, &m) {
+		return m
+	}
+	return model.Message{}
 }
 
 // phaseAnswers is the configuration of a phase of the plan at path that

@@ -58,6 +58,7 @@ func TestPhaseAgrees(t *testing.T) {
 		{"rtrain", "aws", "g5.xlarge", "us-east-1", "reserved-1y", 1, 1, "a10g", "single", "", "", true, "", noReserved},
 		{"rserve", "aws", "g5.xlarge", "us-east-1", "reserved-1y", 1, 1, "a10g", "", "", "", true, "", noReserved},
 		{"spotcase", "aws", "g5.xlarge", "us-east-1", "spot", 1, 1, "a10g", "", "", "", false, "", ""},
+		{"ft1big", "aws", "g5.xlarge", "us-east-1", "on-demand", 1, 1, "a10g", "single", "✗", "does not fit its pinned offer: needs 1335.4 GiB per GPU, has 21.0 GiB usable", true, "", ""},
 	}
 	code, planOut, planErr := runCLI(t, "plan", file, "--no-savings")
 	if code != 0 {
@@ -89,7 +90,9 @@ func TestPhaseAgrees(t *testing.T) {
 			}
 			if tt.strategy != "" {
 				var e struct {
-					Workload struct {
+					Exportable  *bool  `json:"exportable"`
+					NotExported string `json:"not_exported"`
+					Workload    struct {
 						GPUs     int    `json:"gpus"`
 						Strategy string `json:"strategy"`
 					} `json:"workload"`
@@ -112,6 +115,10 @@ func TestPhaseAgrees(t *testing.T) {
 				if e.Workload.GPUs != tt.nodes*tt.gpusPerNode || e.Workload.Strategy != tt.strategy || e.GPU.Key != tt.gpu || e.GPU.Verdict != verdict {
 					t.Errorf("estimate --phase: %d GPUs %s on %s, %s; want %d %s on %s, %s",
 						e.Workload.GPUs, e.Workload.Strategy, e.GPU.Key, e.GPU.Verdict, tt.nodes*tt.gpusPerNode, tt.strategy, tt.gpu, verdict)
+				}
+				// Whether export --phase writes it, and why not in its words.
+				if e.Exportable == nil || *e.Exportable == tt.refused || tt.refused && !strings.Contains(e.NotExported, cmp.Or(tt.refusal, tt.verdict)) {
+					t.Errorf("estimate --phase --json: exportable %v (%q), want %v with %q", e.Exportable, e.NotExported, !tt.refused, cmp.Or(tt.refusal, tt.verdict))
 				}
 				// The time and its range, where plan prints them (job_hours
 				// far from the estimate): the same, as plan words them.
