@@ -200,7 +200,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if job, ok, depart, err := ff.phaseJob(fs, cat, in, ef.region, w); err != nil {
 		return err
 	} else if !depart.IsZero() {
-		warnings = append(warnings, depart)
+		verdict = depart // --gpus departs from the phase: said on stderr and in the file, as plan's verdict is
 	} else if ok {
 		v, _ := job.Verdict()
 		if r := jobRefusal(ff.phase.Name, &job); !r.IsZero() {

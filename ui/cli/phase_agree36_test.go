@@ -273,6 +273,9 @@ func TestPhaseFlagsAgree(t *testing.T) {
 			if has := strings.Contains(errOut, "departs from it"); has != (tt.departs != "") || tt.departs != "" && !strings.Contains(errOut, tt.departs) {
 				t.Errorf("export %v: want departure note %q in:\n%s", tt.args, tt.departs, errOut)
 			}
+			if has := strings.Contains(string(b), "departs from it"); has != (tt.departs != "") || tt.departs != "" && !strings.Contains(string(b), "# note: "+tt.departs) {
+				t.Errorf("export %v: want the file's note %q:\n%s", tt.args, tt.departs, b)
+			}
 		})
 	}
 }
