@@ -229,6 +229,9 @@ func TestPhaseFlagsAgree(t *testing.T) {
 		{"gpus16", []string{"--gpus", "8"}, 8, "fsdp", 1, ""},
 		// On an 80 GB GPU DDP fits: resolved there, not on the offer's.
 		{"gpus16", []string{"--gpu", "h100-sxm"}, 8, "ddp", 0, `phase "gpus16" rents aws p4d.24xlarge (8 × a100-40gb); --gpu h100-sxm departs from it`},
+		// A serving phase: the estimate says so too (strategy "": serving).
+		{"serve", []string{"--gpus", "8"}, 8, "", 0, `phase "serve" rents aws g5.12xlarge (4 × a10g); --gpus 8 departs from it`},
+		{"serve", []string{"--gpu", "h100-sxm"}, 0, "", 0, `phase "serve" rents aws g5.12xlarge (4 × a10g); --gpu h100-sxm departs from it`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.phase+strings.Join(tt.args, ""), func(t *testing.T) {
@@ -241,11 +244,18 @@ func TestPhaseFlagsAgree(t *testing.T) {
 					GPUs     int    `json:"gpus"`
 					Strategy string `json:"strategy"`
 				} `json:"workload"`
+				Plan *struct {
+					GPUs int `json:"gpus"`
+				} `json:"plan"` // serving's
 			}
 			if err := json.Unmarshal([]byte(out), &e); err != nil {
 				t.Fatal(err)
 			}
-			if e.Workload.GPUs != tt.gpus || e.Workload.Strategy != tt.strategy {
+			if e.Plan != nil { // serving: its plan's GPUs (0: any), no strategy
+				if tt.gpus > 0 && e.Plan.GPUs != tt.gpus {
+					t.Errorf("estimate %v: %d GPUs, want %d", tt.args, e.Plan.GPUs, tt.gpus)
+				}
+			} else if e.Workload.GPUs != tt.gpus || e.Workload.Strategy != tt.strategy {
 				t.Errorf("estimate %v: %d GPUs %s, want %d %s", tt.args, e.Workload.GPUs, e.Workload.Strategy, tt.gpus, tt.strategy)
 			}
 			if has := strings.Contains(errOut, "departs from it"); has != (tt.departs != "") || tt.departs != "" && !strings.Contains(errOut, tt.departs) {

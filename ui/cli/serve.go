@@ -218,6 +218,15 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 			return writeServeEstimate(env, sl, &pin.Plan, asJSON, why)
 		}
 	}
+	// --gpus or --gpu asking for another offer than a phase's: said, as
+	// for a job phase (fromFile.departs).
+	if ph := sl.file.phase; ph != nil {
+		if in, n := plan.PhaseOffer(sl.cat, ph); in != nil {
+			if d := sl.file.departs(cmd.Flags(), in, n, sl.w.GPUs, g); !d.IsZero() {
+				sl.warnings = append(sl.warnings, d)
+			}
+		}
+	}
 	perNode := sl.cat.LargestNode(g)
 	nodeGPUs := perNode // GPUs in each node the plan is held to
 	if gpus > perNode {
