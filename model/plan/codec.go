@@ -96,6 +96,7 @@ func Decode(b []byte) (Plan, error) {
 	if f.SchemaVersion != config.SchemaVersion {
 		return Plan{}, config.Errorf("schema_version", "want schema_version = %d at the top, got %d", config.SchemaVersion, f.SchemaVersion)
 	}
+	checkPricing(f.Phases)
 	if err := check(f.Name, f.Phases); err != nil {
 		var ce *config.Error
 		if errors.As(err, &ce) && strings.HasSuffix(ce.Key, "instances") {
@@ -213,6 +214,28 @@ func check(name string, phases []Phase) error {
 	return nil
 }
 
+// checkPricing reads each phase's pricing as --pricing reads it
+// (model.ParsePricing: case and surrounding space ignored, its aliases
+// such as ondemand, on_demand or reserved) and keeps the mode it names, so
+// every command prices, checks and exports that mode (walk36c: "SPOT",
+// "On-Demand" or "reserved" passed plan, estimate --phase and export
+// --phase, and export wrote on-demand); a mode it does not read is left
+// to check, which says the closest. pricing = "" is the key left out,
+// on-demand, as every command prices, checks and exports it (Configure):
+// Encode writes it so for a phase without a mode, so a plan gpuplan wrote
+// reopens.
+func checkPricing(phases []Phase) {
+	for i := range phases {
+		p := &phases[i]
+		if p.Pricing == "" {
+			continue
+		}
+		if v, err := model.ParsePricing(string(p.Pricing)); err == nil {
+			p.Pricing = v
+		}
+	}
+}
+
 // pricingNames are model.PricingModes as written in a plan.
 func pricingNames() []string {
 	s := make([]string, len(model.PricingModes))
@@ -233,10 +256,12 @@ func Encode(p *Plan) ([]byte, error) {
 	if err := check(p.Name, p.Phases); err != nil {
 		return nil, err
 	}
+	phases := slices.Clone(p.Phases) // pricing as Decode reads it (checkPricing), p left as given
+	checkPricing(phases)
 	var b bytes.Buffer
 	enc := toml.NewEncoder(&b)
 	enc.Indent = ""
-	if err := enc.Encode(planFile{SchemaVersion: config.SchemaVersion, Name: p.Name, Phases: p.Phases}); err != nil {
+	if err := enc.Encode(planFile{SchemaVersion: config.SchemaVersion, Name: p.Name, Phases: phases}); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

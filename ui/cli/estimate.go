@@ -49,6 +49,9 @@ when it does not. Every formula is listed under Assumptions.`,
 			if err != nil {
 				return err
 			}
+			var notExported model.Message
+			asked := w // the phase's workload before its offer, as export --phase takes it
+
 			warnings = append(warnings, unusedEpochs(cmd.Flags(), &w, false)...)
 			var gpu *model.GPU
 			switch {
@@ -64,9 +67,10 @@ when it does not. Every formula is listed under Assumptions.`,
 			}
 			// A plan's phase runs on its own offer, as gpuplan plan
 			// estimates it: its GPU and its GPU count.
-			w, gpu, note := file.onPhaseOffer(cmd.Flags(), cat, w, gpu)
-			if !note.IsZero() {
-				warnings = append(warnings, note)
+			w, gpu, notes, asPlan := file.onPhaseOffer(cmd.Flags(), cat, w, gpu)
+			warnings = append(warnings, notes...)
+			if asPlan {
+				notExported = file.phaseNotExported(cmd.Flags(), cat, asked)
 			}
 			// The batch estimate sizes the weights at --precision (bf16 by
 			// default), not at a quantized release's own format, which the
@@ -91,7 +95,7 @@ when it does not. Every formula is listed under Assumptions.`,
 				return err
 			}
 			var strategyNote model.Message
-			if file.phase == nil && !file.req.NamesStrategy() {
+			if !asPlan && !file.req.NamesStrategy() {
 				e, strategyNote = openStrategy(w, e, gpu)
 			}
 			var fit *advice.Fit
@@ -109,6 +113,9 @@ when it does not. Every formula is listed under Assumptions.`,
 				return err
 			}
 			if output == outJSON {
+				if asPlan && w.Task.Training() {
+					return writeJSON(env.Stdout, estimatePhaseJSON{report.NewEstimateJSON(&e, fit), probeJSON, notExported.IsZero(), notExported.String()})
+				}
 				return writeJSON(env.Stdout, withProbe(report.NewEstimateJSON(&e, fit), probeJSON))
 			}
 			r, width := renderer(env, env.Stdout)
@@ -139,8 +146,9 @@ when it does not. Every formula is listed under Assumptions.`,
 // not fit that GPU and FSDP does; else DDP, and when neither fits the
 // note says FSDP's need too. Without a GPU nothing says what fits: DDP,
 // the default (Workload.Defaults), and the note says it was assumed and
-// how to change it. A plan's phase is left as gpuplan plan estimates it
-// (plan.OnOfferGPUs: DDP) and the caller does not call this for one.
+// how to change it. A plan's phase on its own offer is left as gpuplan
+// plan resolves it (plan.JobOnOffer) and the caller does not call this
+// for one; --gpus or --gpu departing from the offer is resolved here.
 func openStrategy(w model.Workload, e model.Estimate, gpu *model.GPU) (model.Estimate, model.Message) {
 	if d := e.Workload; !d.Task.Training() || d.Strategy != model.DDP || d.GPUs/max(d.TP, 1) < 2 {
 		return e, model.Message{}
@@ -166,4 +174,15 @@ func openStrategy(w model.Workload, e model.Estimate, gpu *model.GPU) (model.Est
 	}
 	return s, model.Msg("no --strategy: DDP needs %.2f GiB per GPU, more than the %.2f GiB usable on %s; estimated as FSDP over the same %v, as recommend takes it (--strategy ddp keeps DDP)",
 		e.ResidentNeed()/model.GiB, ddp.UsableBytes/model.GiB, gpu.Name, model.CountMsg(w.GPUs, "GPU"))
+}
+
+// estimatePhaseJSON is estimate --phase --json of a job phase on its own
+// offer: the estimate, and whether export --phase writes it, with why not
+// in export's words (fromFile.phaseNotExported), as a serving phase's
+// plan says them.
+type estimatePhaseJSON struct {
+	report.EstimateJSON
+	ProbeCorrection *report.ProbeCorrectionJSON `json:"probe_correction,omitempty"`
+	Exportable      bool                        `json:"exportable"`
+	NotExported     string                      `json:"not_exported,omitempty"`
 }

@@ -197,12 +197,14 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	// (walk36b: answers of 16 GPUs on one 8-GPU p4d were written as 2
 	// nodes).
 	var verdict model.Message
-	if job, ok, err := ff.phaseJob(fs, cat, in, ef.region, w); err != nil {
+	if job, ok, depart, err := ff.phaseJob(fs, cat, in, ef.region, w); err != nil {
 		return err
+	} else if !depart.IsZero() {
+		verdict = depart // --gpus departs from the phase: said on stderr and in the file, as plan's verdict is
 	} else if ok {
 		v, _ := job.Verdict()
-		if !job.Why.IsZero() {
-			return usage(model.Msg("phase %q %v (see gpuplan recommend --config PLAN --phase NAME)", ff.phase.Name, v))
+		if r := jobRefusal(ff.phase.Name, &job); !r.IsZero() {
+			return usage(r)
 		}
 		w = job.Workload
 		q.AutoGPUs, q.MaxGPUs, q.AllowMultiNode, q.MaxNodes, q.KeepStrategy = false, 0, job.Nodes > 1, job.Nodes, true

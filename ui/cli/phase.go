@@ -2,7 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -85,6 +87,13 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 	if err != nil {
 		return fromFile{}, usage(model.Msg("%s: %v", path, err))
 	}
+	// The plan is held to what gpuplan plan holds it to before it prices
+	// anything (Plan.Cost: usd_per_hour, job_hours or months), so a plan
+	// that plan refuses is refused here too, in its words (walk36c: a
+	// phase without usd_per_hour was estimated and exported, exit 0).
+	if _, _, err := pl.Cost(); err != nil {
+		return fromFile{}, usage(model.Msg("%s: %v", path, err))
+	}
 	ph, err := pl.Phase(phase)
 	if err != nil {
 		return fromFile{}, usage(model.Msg("%s: %v", path, err))
@@ -118,22 +127,40 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 // count × instances, whatever the answers' gpus say, and the strategy the
 // plan takes there (DDP, or FSDP where DDP does not fit, unless the
 // answers or --strategy name one), unless --gpus or --gpu asks for
-// another. It returns w and the GPU to estimate on (gpu when --gpu gave
-// one), and a note: the answers naming another count, or, when the
-// catalog lacks the phase's instance type, that the estimate is on the
-// answers' count. b.req is set (fromFile.workload).
-func (b *fromFile) onPhaseOffer(fs *pflag.FlagSet, cat *model.Catalog, w model.Workload, gpu *model.GPU) (model.Workload, *model.GPU, model.Message) {
+// another count or GPU (departs). It returns w and the GPU to estimate on
+// (gpu when --gpu gave one), and notes: the answers naming another count,
+// --gpus or --gpu departing from the offer, or, when the catalog lacks
+// the phase's instance type, that the estimate is on the answers' count.
+// asPlan is false when --gpus or --gpu departs from the offer: the
+// strategy is then the caller's to resolve on the GPU estimated (as
+// estimate without --phase, openStrategy), as export resolves it (walk36c:
+// --phase tune --gpus 8 said DDP ✗ where plan and export took FSDP).
+// b.req is set (fromFile.workload).
+func (b *fromFile) onPhaseOffer(fs *pflag.FlagSet, cat *model.Catalog, w model.Workload, gpu *model.GPU) (_ model.Workload, _ *model.GPU, notes []model.Message, asPlan bool) {
 	ph := b.phase
-	if ph == nil || fs.Changed("gpus") {
-		return w, gpu, model.Message{}
+	if ph == nil {
+		return w, gpu, nil, false
 	}
 	in, n := plan.PhaseOffer(cat, ph)
 	if in == nil {
-		if ph.Provider == "" || ph.Instance == "" {
-			return w, gpu, model.Msg("phase %q names no offer, so this estimate is on the answers' GPU count; give --gpus N --gpu NAME for the offer you mean", ph.Name)
+		switch {
+		case fs.Changed("gpus"):
+		case ph.Provider == "" || ph.Instance == "":
+			notes = append(notes, model.Msg("phase %q names no offer, so this estimate is on the answers' GPU count; give --gpus N --gpu NAME for the offer you mean", ph.Name))
+		default:
+			notes = append(notes, model.Msg("phase %q: its offer %s %s is not in the catalog, so this estimate is on the answers' GPU count, not the offer's as gpuplan plan would use; give --gpus N --gpu NAME for the offer you mean",
+				ph.Name, ph.Provider, ph.Instance))
 		}
-		return w, gpu, model.Msg("phase %q: its offer %s %s is not in the catalog, so this estimate is on the answers' GPU count, not the offer's as gpuplan plan would use; give --gpus N --gpu NAME for the offer you mean",
-			ph.Name, ph.Provider, ph.Instance)
+		return w, gpu, notes, true
+	}
+	if d := b.departs(fs, in, n, w.GPUs, gpu); !d.IsZero() {
+		if gpu == nil {
+			gpu, _ = cat.GPU(in.GPU)
+		}
+		if !fs.Changed("gpus") {
+			w, _ = plan.OnPhaseOffer(ph, n, w, b.req.GPUsAuto())
+		}
+		return w, gpu, []model.Message{d}, false
 	}
 	if gpu == nil {
 		if g, err := cat.GPU(in.GPU); err == nil {
@@ -142,28 +169,101 @@ func (b *fromFile) onPhaseOffer(fs *pflag.FlagSet, cat *model.Catalog, w model.W
 	}
 	ps := plan.PhaseScenarioFor(ph, w, b.query(), cat)
 	if job, ok, err := plan.JobOnOffer(cat, ph, &ps); ok && err == nil {
-		return job.Workload, gpu, job.Note
+		if !job.Note.IsZero() {
+			notes = append(notes, job.Note)
+		}
+		return job.Workload, gpu, notes, true
 	}
 	v, note := plan.OnPhaseOffer(ph, n, w, b.req.GPUsAuto())
-	return v, gpu, note
+	if !note.IsZero() {
+		notes = append(notes, note)
+	}
+	return v, gpu, notes, true
+}
+
+// departs says, for a phase whose offer is instance type in (n GPUs on
+// the instances it rents), that --gpus (gpus, when given and not n) or
+// --gpu (gpu, when given and not the type's) asks for another offer than
+// the one gpuplan plan checks; zero when neither does (--gpus n is the
+// phase's own count).
+func (b *fromFile) departs(fs *pflag.FlagSet, in *model.Instance, n, gpus int, gpu *model.GPU) model.Message {
+	ph := b.phase
+	offer := fmt.Sprintf("%s %s", ph.Provider, ph.Instance)
+	if nodes := max(ph.Instances, 1); nodes > 1 {
+		offer = fmt.Sprintf("%d × %s", nodes, offer)
+	}
+	switch {
+	case fs.Changed("gpus") && gpus != n:
+		return model.Msg("phase %q rents %s (%d × %s); --gpus %d departs from it, so this is not the phase as gpuplan plan checks it (leave --gpus out for the plan's)",
+			ph.Name, offer, n, in.GPU, gpus)
+	case fs.Changed("gpu") && gpu != nil && gpu.Key != in.GPU:
+		return model.Msg("phase %q rents %s (%d × %s); --gpu %s departs from it, so this is not the phase as gpuplan plan checks it (leave --gpu out for the plan's)",
+			ph.Name, offer, n, in.GPU, gpu.Key)
+	}
+	return model.Message{}
 }
 
 // phaseJob is export --phase's job: the phase on its pinned offer as
 // gpuplan plan checks it (plan.JobOnOffer: the offer's GPUs and
 // instances, the strategy plan takes there), when the instance type and
-// region exported are the phase's and --gpus asks for no other count; ok
-// is false otherwise (no phase, a serving one, another offer).
-func (b *fromFile) phaseJob(fs *pflag.FlagSet, cat *model.Catalog, in *model.Instance, region string, w model.Workload) (plan.Job, bool, error) {
+// region exported are the phase's and --gpus asks for no other count
+// (--gpus equal to the offer's is the phase's own); ok is false otherwise
+// (no phase, a serving one, another offer), and note says when --gpus
+// departs from the phase's offer (walk36c: --gpus 16 on a phase renting
+// one 8-GPU instance wrote 2 nodes without a word).
+func (b *fromFile) phaseJob(fs *pflag.FlagSet, cat *model.Catalog, in *model.Instance, region string, w model.Workload) (_ plan.Job, ok bool, note model.Message, _ error) {
 	ph := b.phase
-	if ph == nil || fs.Changed("gpus") || !w.Task.Training() || ph.Provider != in.Provider || ph.Instance != in.Type || region != "" && region != ph.Region {
-		return plan.Job{}, false, nil
+	if ph == nil || !w.Task.Training() || ph.Provider != in.Provider || ph.Instance != in.Type || region != "" && region != ph.Region {
+		return plan.Job{}, false, model.Message{}, nil
+	}
+	if pin, n := plan.PhaseOffer(cat, ph); pin != nil {
+		if d := b.departs(fs, pin, n, w.GPUs, nil); !d.IsZero() {
+			return plan.Job{}, false, d, nil
+		}
 	}
 	ps := plan.PhaseScenarioFor(ph, w, b.query(), cat)
 	job, ok, err := plan.JobOnOffer(cat, ph, &ps)
 	if err != nil {
-		return plan.Job{}, false, usage(model.Msg("%s: %v", b.path, err))
+		return plan.Job{}, false, model.Message{}, usage(model.Msg("%s: %v", b.path, err))
 	}
-	return job, ok, nil
+	return job, ok, model.Message{}, nil
+}
+
+// jobRefusal is why export --phase writes nothing for job phase name on
+// its pinned offer (the job does not run there: memory, host RAM,
+// precision, framework), in the words export exits with; zero when it
+// runs.
+func jobRefusal(name string, job *plan.Job) model.Message {
+	if job.Why.IsZero() {
+		return model.Message{}
+	}
+	v, _ := job.Verdict()
+	return model.Msg("phase %q %v (see gpuplan recommend --config PLAN --phase NAME)", name, v)
+}
+
+// phaseNotExported is why export --phase writes nothing for the job
+// phase estimate --phase estimated on its own offer (w, the workload
+// before onPhaseOffer), as export says it: the job does not run there
+// (jobRefusal), or the catalog has no price for the offer in the phase's
+// pricing mode and region (checkPriced); zero when export writes it.
+// estimate --phase --json gives it as exportable and not_exported, as for
+// a serving phase (walk36c: a training phase said neither).
+func (b *fromFile) phaseNotExported(fs *pflag.FlagSet, cat *model.Catalog, w model.Workload) model.Message {
+	ph := b.phase
+	in, _ := plan.PhaseOffer(cat, ph)
+	if in == nil || !w.Task.Training() {
+		return model.Message{}
+	}
+	if job, ok, _, err := b.phaseJob(fs, cat, in, "", w); err == nil && ok {
+		if r := jobRefusal(ph.Name, &job); !r.IsZero() {
+			return r
+		}
+	}
+	var m model.Message
+	if err := checkPriced(cat, in, ph.Region, cmp.Or(ph.Pricing, model.OnDemand)); err != nil && errors.As(err, &m) {
+		return m
+	}
+	return model.Message{}
 }
 
 // phaseAnswers is the configuration of a phase of the plan at path that

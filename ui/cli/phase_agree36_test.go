@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -35,6 +36,7 @@ func TestPhaseAgrees(t *testing.T) {
 	const file = "testdata/phase36.toml"
 	const ray = "needs more GPUs than one instance of its pinned offer has: one replica spans 2 instances (TP 4 × PP 2 over 4 GPUs each): pipeline parallel across nodes needs a Ray cluster (allow_multi_node)"
 	const gpusNote = `phase "gpus16": the answers say 16 GPUs, but its offer aws p4d.24xlarge has 8`
+	const noReserved = "aws/g5.xlarge has no reserved-1y price in us-east-1; try --pricing on-demand or --pricing spot"
 	tests := []struct {
 		phase                               string
 		provider, instance, region, pricing string
@@ -44,14 +46,19 @@ func TestPhaseAgrees(t *testing.T) {
 		mark, verdict                       string // plan's mark ("✗", "~" or none) and its words
 		refused                             bool   // export --phase writes nothing, exit 2
 		warn                                string // a warning all three print on stderr
+		refusal                             string // export's line when it is not plan's verdict; "" for verdict's
 	}{
-		{"cfgtune", "gcp", "g2-standard-4", "us-central1", "on-demand", 1, 1, "l4", "single", "", "", false, ""},
-		{"cfgserve", "aws", "g5.12xlarge", "us-east-1", "on-demand", 2, 4, "a10g", "", "✗", ray, true, ""},
-		{"tune", "aws", "p4d.24xlarge", "us-east-1", "spot", 1, 8, "a100-40gb", "fsdp", "", "", false, ""},
-		{"gpus16", "aws", "p4d.24xlarge", "us-east-1", "on-demand", 1, 8, "a100-40gb", "fsdp", "~", "borderline on its pinned offer", false, gpusNote},
-		{"serve", "aws", "g5.12xlarge", "us-east-1", "on-demand", 1, 4, "a10g", "", "✗", "carries the phase's load on 2 instances of its pinned offer; the plan rents 1", false, ""},
-		{"serve2", "aws", "g5.12xlarge", "us-east-1", "on-demand", 2, 4, "a10g", "", "✗", ray, true, ""},
-		{"serve1", "aws", "g5.xlarge", "us-east-1", "on-demand", 1, 1, "a10g", "", "✗", "does not fit its pinned offer: TP 1 × PP 1: weights 131.4 GiB", true, ""},
+		{"cfgtune", "gcp", "g2-standard-4", "us-central1", "on-demand", 1, 1, "l4", "single", "", "", false, "", ""},
+		{"cfgserve", "aws", "g5.12xlarge", "us-east-1", "on-demand", 2, 4, "a10g", "", "✗", ray, true, "", ""},
+		{"tune", "aws", "p4d.24xlarge", "us-east-1", "spot", 1, 8, "a100-40gb", "fsdp", "", "", false, "", ""},
+		{"gpus16", "aws", "p4d.24xlarge", "us-east-1", "on-demand", 1, 8, "a100-40gb", "fsdp", "~", "borderline on its pinned offer", false, gpusNote, ""},
+		{"serve", "aws", "g5.12xlarge", "us-east-1", "on-demand", 1, 4, "a10g", "", "✗", "carries the phase's load on 2 instances of its pinned offer; the plan rents 1", false, "", ""},
+		{"serve2", "aws", "g5.12xlarge", "us-east-1", "on-demand", 2, 4, "a10g", "", "✗", ray, true, "", ""},
+		{"serve1", "aws", "g5.xlarge", "us-east-1", "on-demand", 1, 1, "a10g", "", "✗", "does not fit its pinned offer: TP 1 × PP 1: weights 131.4 GiB", true, "", ""},
+		{"rtrain", "aws", "g5.xlarge", "us-east-1", "reserved-1y", 1, 1, "a10g", "single", "", "", true, "", noReserved},
+		{"rserve", "aws", "g5.xlarge", "us-east-1", "reserved-1y", 1, 1, "a10g", "", "", "", true, "", noReserved},
+		{"spotcase", "aws", "g5.xlarge", "us-east-1", "spot", 1, 1, "a10g", "", "", "", false, "", ""},
+		{"ft1big", "aws", "g5.xlarge", "us-east-1", "on-demand", 1, 1, "a10g", "single", "✗", "does not fit its pinned offer: needs 1335.4 GiB per GPU, has 21.0 GiB usable", true, "", ""},
 	}
 	code, planOut, planErr := runCLI(t, "plan", file, "--no-savings")
 	if code != 0 {
@@ -83,7 +90,9 @@ func TestPhaseAgrees(t *testing.T) {
 			}
 			if tt.strategy != "" {
 				var e struct {
-					Workload struct {
+					Exportable  *bool  `json:"exportable"`
+					NotExported string `json:"not_exported"`
+					Workload    struct {
 						GPUs     int    `json:"gpus"`
 						Strategy string `json:"strategy"`
 					} `json:"workload"`
@@ -106,6 +115,10 @@ func TestPhaseAgrees(t *testing.T) {
 				if e.Workload.GPUs != tt.nodes*tt.gpusPerNode || e.Workload.Strategy != tt.strategy || e.GPU.Key != tt.gpu || e.GPU.Verdict != verdict {
 					t.Errorf("estimate --phase: %d GPUs %s on %s, %s; want %d %s on %s, %s",
 						e.Workload.GPUs, e.Workload.Strategy, e.GPU.Key, e.GPU.Verdict, tt.nodes*tt.gpusPerNode, tt.strategy, tt.gpu, verdict)
+				}
+				// Whether export --phase writes it, and why not in its words.
+				if e.Exportable == nil || *e.Exportable == tt.refused || tt.refused && !strings.Contains(e.NotExported, cmp.Or(tt.refusal, tt.verdict)) {
+					t.Errorf("estimate --phase --json: exportable %v (%q), want %v with %q", e.Exportable, e.NotExported, !tt.refused, cmp.Or(tt.refusal, tt.verdict))
 				}
 				// The time and its range, where plan prints them (job_hours
 				// far from the estimate): the same, as plan words them.
@@ -140,8 +153,8 @@ func TestPhaseAgrees(t *testing.T) {
 					t.Errorf("estimate --phase: %s %s %s %s %s × %d, want %s %s %s %s %s × %d", p.Provider, p.InstanceType, p.Region, p.Pricing, p.GPU, p.GPUsPerNode,
 						tt.provider, tt.instance, tt.region, tt.pricing, tt.gpu, tt.gpusPerNode)
 				}
-				if p.Exportable == tt.refused || tt.refused && !strings.Contains(p.NotExported, tt.verdict) {
-					t.Errorf("estimate --phase --json: exportable %v (%q), want %v with %q", p.Exportable, p.NotExported, !tt.refused, tt.verdict)
+				if p.Exportable == tt.refused || tt.refused && !strings.Contains(p.NotExported, cmp.Or(tt.refusal, tt.verdict)) {
+					t.Errorf("estimate --phase --json: exportable %v (%q), want %v with %q", p.Exportable, p.NotExported, !tt.refused, cmp.Or(tt.refusal, tt.verdict))
 				}
 			}
 
@@ -149,7 +162,11 @@ func TestPhaseAgrees(t *testing.T) {
 			dst := filepath.Join(t.TempDir(), "out.toml")
 			code, out, errOut = runCLI(t, "export", "--config", file, "--phase", tt.phase, "--format", "toml", "-o", dst, "--json")
 			if tt.refused {
-				if want := `phase "` + tt.phase + `" ` + tt.verdict; code != 2 || !strings.Contains(errOut, want) {
+				want := `phase "` + tt.phase + `" ` + tt.verdict
+				if tt.refusal != "" {
+					want = "gpuplan: " + tt.refusal + "\n"
+				}
+				if code != 2 || !strings.Contains(errOut, want) {
 					t.Errorf("export --phase: exit %d, want 2 and %q in:\n%s", code, want, errOut)
 				}
 				return
@@ -184,6 +201,128 @@ func TestPhaseAgrees(t *testing.T) {
 				if !strings.Contains(string(b), tt.verdict) {
 					t.Errorf("export --phase: want plan's verdict %q in the file's notes:\n%s", tt.verdict, b)
 				}
+			}
+		})
+	}
+}
+
+// TestPhaseFlagsAgree: --gpus (or --gpu) on a phase, estimate --phase and
+// export --phase resolve the strategy alike, as plan resolves it (FSDP
+// where DDP does not fit, no strategy asked), and both say when the flag
+// departs from the phase's offer (walk36c: --phase tune --gpus 8 said
+// "8 GPUs ddp ✗ does not fit" where export wrote fsdp; --phase gpus16
+// --gpus 16 said 16 GPUs ddp ✗ while export wrote 2 nodes fsdp without a
+// word that the plan rents one instance).
+func TestPhaseFlagsAgree(t *testing.T) {
+	const file = "testdata/phase36.toml"
+	tests := []struct {
+		phase    string
+		args     []string
+		gpus     int
+		strategy string
+		nodes    int    // export's; 0: export not run (--gpu another GPU)
+		departs  string // the note both print; "" for none
+	}{
+		// --gpus 8 is the offer's own count: the phase as plan checks it.
+		{"tune", []string{"--gpus", "8"}, 8, "fsdp", 1, ""},
+		{"gpus16", []string{"--gpus", "16"}, 16, "fsdp", 2, `phase "gpus16" rents aws p4d.24xlarge (8 × a100-40gb); --gpus 16 departs from it`},
+		{"gpus16", []string{"--gpus", "8"}, 8, "fsdp", 1, ""},
+		// On an 80 GB GPU DDP fits: resolved there, not on the offer's.
+		{"gpus16", []string{"--gpu", "h100-sxm"}, 8, "ddp", 0, `phase "gpus16" rents aws p4d.24xlarge (8 × a100-40gb); --gpu h100-sxm departs from it`},
+		// A serving phase: the estimate says so too (strategy "": serving).
+		{"serve", []string{"--gpus", "8"}, 8, "", 0, `phase "serve" rents aws g5.12xlarge (4 × a10g); --gpus 8 departs from it`},
+		{"serve", []string{"--gpu", "h100-sxm"}, 0, "", 0, `phase "serve" rents aws g5.12xlarge (4 × a10g); --gpu h100-sxm departs from it`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.phase+strings.Join(tt.args, ""), func(t *testing.T) {
+			code, out, errOut := runCLI(t, append([]string{"estimate", "--config", file, "--phase", tt.phase, "--json"}, tt.args...)...)
+			if code != 0 {
+				t.Fatalf("estimate: exit %d: %s", code, errOut)
+			}
+			var e struct {
+				Workload struct {
+					GPUs     int    `json:"gpus"`
+					Strategy string `json:"strategy"`
+				} `json:"workload"`
+				Plan *struct {
+					GPUs int `json:"gpus"`
+				} `json:"plan"` // serving's
+			}
+			if err := json.Unmarshal([]byte(out), &e); err != nil {
+				t.Fatal(err)
+			}
+			if e.Plan != nil { // serving: its plan's GPUs (0: any), no strategy
+				if tt.gpus > 0 && e.Plan.GPUs != tt.gpus {
+					t.Errorf("estimate %v: %d GPUs, want %d", tt.args, e.Plan.GPUs, tt.gpus)
+				}
+			} else if e.Workload.GPUs != tt.gpus || e.Workload.Strategy != tt.strategy {
+				t.Errorf("estimate %v: %d GPUs %s, want %d %s", tt.args, e.Workload.GPUs, e.Workload.Strategy, tt.gpus, tt.strategy)
+			}
+			if has := strings.Contains(errOut, "departs from it"); has != (tt.departs != "") || tt.departs != "" && !strings.Contains(errOut, tt.departs) {
+				t.Errorf("estimate %v: want departure note %q in:\n%s", tt.args, tt.departs, errOut)
+			}
+			if tt.nodes == 0 {
+				return
+			}
+			dst := filepath.Join(t.TempDir(), "out.toml")
+			code, out, errOut = runCLI(t, append([]string{"export", "--config", file, "--phase", tt.phase, "--format", "toml", "-o", dst, "--json"}, tt.args...)...)
+			if code != 0 {
+				t.Fatalf("export: exit %d: %s", code, errOut)
+			}
+			var x exportJSON
+			if err := json.Unmarshal([]byte(out), &x); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(dst)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if x.Offer.Nodes != tt.nodes || x.Offer.Nodes*x.Offer.GPUsPerNode != tt.gpus || !strings.Contains(string(b), "\nstrategy = \""+tt.strategy+"\"") {
+				t.Errorf("export %v: %d nodes × %d, want %d GPUs on %d nodes, strategy %s:\n%s", tt.args, x.Offer.Nodes, x.Offer.GPUsPerNode, tt.gpus, tt.nodes, tt.strategy, b)
+			}
+			if has := strings.Contains(errOut, "departs from it"); has != (tt.departs != "") || tt.departs != "" && !strings.Contains(errOut, tt.departs) {
+				t.Errorf("export %v: want departure note %q in:\n%s", tt.args, tt.departs, errOut)
+			}
+			if has := strings.Contains(string(b), "departs from it"); has != (tt.departs != "") || tt.departs != "" && !strings.Contains(string(b), "# note: "+tt.departs) {
+				t.Errorf("export %v: want the file's note %q:\n%s", tt.args, tt.departs, b)
+			}
+		})
+	}
+}
+
+// TestPhasePlanRefusedAlike: a plan gpuplan plan refuses (Plan.Cost: a
+// phase without usd_per_hour, or neither job_hours nor months) is refused
+// by estimate --phase, export --phase and recommend --phase too, exit 2
+// with plan's line, and export writes nothing (walk36c: estimate and
+// export exited 0 and export wrote a file).
+func TestPhasePlanRefusedAlike(t *testing.T) {
+	const head = "schema_version = 1\nname = \"bad\"\n[[phase]]\nname = \"serve\"\nprovider = \"aws\"\ninstance = \"g5.xlarge\"\nregion = \"us-east-1\"\ninstances = 1\n"
+	const answers = "[phase.answers]\nmodel = \"llama-3.1-8b\"\ntask = \"inference\"\n"
+	tests := []struct{ name, body, want string }{
+		{"no usd_per_hour", "months = 1\n", `phase "serve": usd_per_hour is missing`},
+		{"no duration", "usd_per_hour = 1.006\n", `phase "serve": give job_hours (a job) or months (a service), not both or neither`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "plan.toml")
+			if err := os.WriteFile(file, []byte(head+tt.body+answers), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			dst := filepath.Join(dir, "out.toml")
+			for _, args := range [][]string{
+				{"plan", file, "--no-savings"},
+				{"estimate", "--config", file, "--phase", "serve"},
+				{"export", "--config", file, "--phase", "serve", "--format", "toml", "-o", dst},
+				{"recommend", "--config", file, "--phase", "serve"},
+			} {
+				code, _, errOut := runCLI(t, args...)
+				if code != 2 || !strings.Contains(errOut, file+": invalid plan: "+tt.want) {
+					t.Errorf("%s: exit %d, want 2 and %q in:\n%s", args[0], code, tt.want, errOut)
+				}
+			}
+			if _, err := os.Stat(dst); err == nil {
+				t.Errorf("export wrote %s", dst)
 			}
 		})
 	}

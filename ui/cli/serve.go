@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -207,6 +209,23 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 		} else if ok {
 			return writeServeEstimate(env, sl, &pin.Plan, asJSON, pin.Refusal(sl.file.phase.Name))
 		}
+		if pin, why, ok, err := sl.unpricedPinned(); err != nil {
+			return serveErr(err)
+		} else if ok {
+			if why.IsZero() {
+				why = pin.Refusal(sl.file.phase.Name)
+			}
+			return writeServeEstimate(env, sl, &pin.Plan, asJSON, why)
+		}
+	}
+	// --gpus or --gpu asking for another offer than a phase's: said, as
+	// for a job phase (fromFile.departs).
+	if ph := sl.file.phase; ph != nil {
+		if in, n := plan.PhaseOffer(sl.cat, ph); in != nil {
+			if d := sl.file.departs(cmd.Flags(), in, n, sl.w.GPUs, g); !d.IsZero() {
+				sl.warnings = append(sl.warnings, d)
+			}
+		}
 	}
 	perNode := sl.cat.LargestNode(g)
 	nodeGPUs := perNode // GPUs in each node the plan is held to
@@ -291,6 +310,45 @@ func (sl *serveLoad) pinnedServing() (pin plan.Pinned, ok bool, err error) {
 	}
 	pin, err = plan.PinnedServing(&sl.w.Model, sl.s, offers[0], ph.Instances)
 	return pin, err == nil, err
+}
+
+// unpricedPinned is a plan phase's serving request on its pinned offer
+// when the catalog has no price for it in the phase's pricing mode and
+// region (a reserved-1y g5.xlarge, say), which pinnedServing then does
+// not find: the plan on the instances it rents at the phase's own price
+// (usd_per_hour, as gpuplan plan prices it, with a warning), and why
+// export --phase writes nothing for it, checkPriced's line (walk36c:
+// estimate --phase lost the offer, "1 × NVIDIA A10G", and export wrote
+// on-demand; training's export refused it with that line). ok is false
+// when the file is no phase, its offer is not in the catalog, or the
+// catalog prices it (pinnedServing's case).
+func (sl *serveLoad) unpricedPinned() (pin plan.Pinned, why model.Message, ok bool, err error) {
+	ph := sl.file.phase
+	if ph == nil || sl.file.cfg == nil {
+		return plan.Pinned{}, model.Message{}, false, nil
+	}
+	in, _ := plan.PhaseOffer(sl.cat, ph)
+	if in == nil {
+		return plan.Pinned{}, model.Message{}, false, nil
+	}
+	pricing := cmp.Or(ph.Pricing, model.OnDemand)
+	e := checkPriced(sl.cat, in, ph.Region, pricing)
+	if e == nil || !errors.As(e, &why) {
+		return plan.Pinned{}, model.Message{}, false, nil
+	}
+	g, gerr := sl.cat.GPU(in.GPU)
+	if gerr != nil || !serve.Unservable(g).IsZero() {
+		return plan.Pinned{}, model.Message{}, false, nil
+	}
+	nodes := max(ph.Instances, 1)
+	o := serve.OfferFor(in, g, ph.USDPerHour/float64(nodes), fmt.Sprintf("%s %s %s %s", in.Provider, in.Type, ph.Region, pricing))
+	o.Region, o.Pricing = ph.Region, pricing
+	pin, err = plan.PinnedServing(&sl.w.Model, sl.s, o, nodes)
+	if err != nil {
+		return plan.Pinned{}, model.Message{}, false, err
+	}
+	sl.warnings = append(sl.warnings, model.Msg("phase %q: this estimate is on the phase's own usd_per_hour, and export --phase writes nothing for it: %v", ph.Name, why))
+	return pin, why, true, nil
 }
 
 // runServeRecommend ranks the catalog's offers for a serving request
@@ -400,7 +458,15 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 			sl.warnings = append(sl.warnings, model.Msg("--%s ignored: serving runs vllm serve; the split is --tp, --pp and --replicas", n))
 		}
 	}
-	q, err := qf.query(fs, cat, true, model.Query{})
+	// The picked offer's pricing (a plan phase's own), unless --pricing
+	// says otherwise, as training's export takes it (exportQuery): a
+	// phase on reserved-1y was written on-demand where training refused
+	// it with checkPriced's line (walk36c).
+	var base model.Query
+	if sel := ff.selection(); sel != nil {
+		base.Pricing = sel.Pricing
+	}
+	q, err := qf.query(fs, cat, true, base)
 	if err != nil {
 		return true, err
 	}
