@@ -195,7 +195,7 @@ func WritePlanSavings(out io.Writer, r *Renderer, planUSD, baseUSD float64, savi
 	st, lang := NewStyles(r), r.Lang
 	var b strings.Builder
 	if err != nil {
-		fmt.Fprintf(&b, "\n%s %s\n", st.Heading.Render(lang.T("What saves the most:")), termsafe.String(err.Error()))
+		fmt.Fprintf(&b, "\n%s %s\n", st.Heading.Render(lang.T("What saves the most:")), termsafe.String(lang.Error(err)))
 		_, err := io.WriteString(r.Writer(out), b.String())
 		return err
 	}
