@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -628,11 +627,14 @@ func (m app) openPhase(i int) (tea.Model, tea.Cmd) {
 // spot offers, its own among them. nil when the phase names no offer.
 func phasePin(c *config.Config, ph *plan.Phase) *config.Selection {
 	c.Selection = nil
-	if ph == nil || ph.Provider == "" || ph.Instance == "" {
+	if ph == nil {
 		return nil
 	}
-	sel := &config.Selection{Provider: ph.Provider, InstanceType: ph.Instance, Region: ph.Region,
-		Pricing: cmp.Or(ph.Pricing, model.OnDemand), Instances: ph.Instances, USDPerHour: ph.USDPerHour}
+	// The phase's offer as every --phase command takes it (plan.Phase.Configure).
+	sel := ph.Configure(config.Config{}).Selection
+	if sel == nil {
+		return nil
+	}
 	if c.Search.Pricing == "" {
 		c.Search.Pricing = sel.Pricing
 	}
