@@ -88,6 +88,11 @@ func TestPhaseAgrees(t *testing.T) {
 			if tt.warn != "" && !strings.Contains(errOut, tt.warn) {
 				t.Errorf("estimate --phase: want warning %q in:\n%s", tt.warn, errOut)
 			}
+			// A phase export refuses for its price is said on stderr, the
+			// training one as the serving one (walk37: rtrain said nothing).
+			if tt.refusal != "" && !strings.Contains(errOut, "export --phase writes nothing for it: "+tt.refusal) {
+				t.Errorf("estimate --phase: want the warning that export writes nothing (%q) in:\n%s", tt.refusal, errOut)
+			}
 			if tt.strategy != "" {
 				var e struct {
 					Exportable  *bool  `json:"exportable"`
