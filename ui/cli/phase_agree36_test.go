@@ -237,6 +237,14 @@ func TestPhaseFlagsAgree(t *testing.T) {
 		// A serving phase: the estimate says so too (strategy "": serving).
 		{"serve", []string{"--gpus", "8"}, 8, "", 0, `phase "serve" rents aws g5.12xlarge (4 × a10g); --gpus 8 departs from it`},
 		{"serve", []string{"--gpu", "h100-sxm"}, 0, "", 0, `phase "serve" rents aws g5.12xlarge (4 × a10g); --gpu h100-sxm departs from it`},
+		// A flag equal to what the phase has is the phase itself: no note,
+		// the pinned offer kept (walk37: --gpus 4 on serve left its
+		// offer and price, --gpu a10g planned one A10G).
+		{"serve", []string{"--gpus", "4"}, 4, "", 0, ""},
+		{"serve", []string{"--gpu", "a10g"}, 4, "", 0, ""},
+		{"serve", []string{"--gpu", "a10g", "--gpus", "4"}, 4, "", 0, ""},
+		{"gpus16", []string{"--gpu", "a100-40gb"}, 8, "fsdp", 1, ""},
+		{"gpus16", []string{"--gpu", "a100-40gb", "--gpus", "8"}, 8, "fsdp", 1, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.phase+strings.Join(tt.args, ""), func(t *testing.T) {
@@ -250,7 +258,8 @@ func TestPhaseFlagsAgree(t *testing.T) {
 					Strategy string `json:"strategy"`
 				} `json:"workload"`
 				Plan *struct {
-					GPUs int `json:"gpus"`
+					GPUs         int    `json:"gpus"`
+					InstanceType string `json:"instance_type"`
 				} `json:"plan"` // serving's
 			}
 			if err := json.Unmarshal([]byte(out), &e); err != nil {
@@ -259,6 +268,9 @@ func TestPhaseFlagsAgree(t *testing.T) {
 			if e.Plan != nil { // serving: its plan's GPUs (0: any), no strategy
 				if tt.gpus > 0 && e.Plan.GPUs != tt.gpus {
 					t.Errorf("estimate %v: %d GPUs, want %d", tt.args, e.Plan.GPUs, tt.gpus)
+				}
+				if tt.departs == "" && e.Plan.InstanceType != "g5.12xlarge" {
+					t.Errorf("estimate %v: on %q, want the phase's own g5.12xlarge", tt.args, e.Plan.InstanceType)
 				}
 			} else if e.Workload.GPUs != tt.gpus || e.Workload.Strategy != tt.strategy {
 				t.Errorf("estimate %v: %d GPUs %s, want %d %s", tt.args, e.Workload.GPUs, e.Workload.Strategy, tt.gpus, tt.strategy)

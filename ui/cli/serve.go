@@ -200,7 +200,18 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	case wf.gpu == "" && sl.file.cfg != nil && sl.file.cfg.Selection != nil && sl.file.cfg.Selection.GPUs > 0: // the picked offer's node
 		gpus = sl.file.cfg.Selection.GPUs / max(sl.file.cfg.Selection.Instances, 1)
 	}
-	if wf.gpu == "" && !cmd.Flags().Changed("gpus") {
+	// --gpus or --gpu asking for another offer than a phase's: said, as
+	// for a job phase (fromFile.departs). A flag equal to what the phase
+	// has (--gpus 4 on a phase renting one 4-GPU instance, --gpu naming
+	// its GPU) is the phase itself (walk37: it left the pinned offer and
+	// its price).
+	var departs model.Message
+	if ph := sl.file.phase; ph != nil {
+		if in, n := plan.PhaseOffer(sl.cat, ph); in != nil {
+			departs = sl.file.departs(cmd.Flags(), in, n, sl.w.GPUs, g)
+		}
+	}
+	if wf.gpu == "" && !cmd.Flags().Changed("gpus") || sl.file.phase != nil && departs.IsZero() {
 		// A plan's phase on its own offer as rented, as gpuplan plan
 		// judges it (plan.PinnedServing): the instances it rents, a
 		// pipeline over no more of them.
@@ -218,14 +229,8 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 			return writeServeEstimate(env, sl, &pin.Plan, asJSON, why)
 		}
 	}
-	// --gpus or --gpu asking for another offer than a phase's: said, as
-	// for a job phase (fromFile.departs).
-	if ph := sl.file.phase; ph != nil {
-		if in, n := plan.PhaseOffer(sl.cat, ph); in != nil {
-			if d := sl.file.departs(cmd.Flags(), in, n, sl.w.GPUs, g); !d.IsZero() {
-				sl.warnings = append(sl.warnings, d)
-			}
-		}
+	if !departs.IsZero() {
+		sl.warnings = append(sl.warnings, departs)
 	}
 	perNode := sl.cat.LargestNode(g)
 	nodeGPUs := perNode // GPUs in each node the plan is held to
