@@ -2,7 +2,6 @@ package plan
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -318,7 +317,7 @@ phases:
 				var modes []string
 				for _, m := range model.PricingModes {
 					if _, ok := cat.Price(in, rp, m, nil); ok {
-						modes = append(modes, fmt.Sprintf("pricing = %q", m)) // as the plan file is written
+						modes = append(modes, string(m)) // as a plan file and --pricing write it
 					}
 				}
 				if len(modes) == 0 {

@@ -612,3 +612,18 @@ func (b *fromFile) phaseGPU(cat *model.Catalog) {
 		}
 	}
 }
+
+// priceNote is the note export --phase adds to a file written for the
+// phase's own offer (instance type in, region, nodes instances, pricing
+// mode, as the phase rents it) whose header gives the catalog's
+// usdPerHour, when the plan prices the phase at another usd_per_hour
+// (plan.Phase.PriceNote); zero for another offer than the phase's (a
+// departure), which the plan does not price.
+func (b *fromFile) priceNote(in *model.Instance, region string, nodes int, pricing model.Pricing, usdPerHour float64, asOf string) model.Message {
+	ph := b.phase
+	if ph == nil || ph.Provider != in.Provider || ph.Instance != in.Type || ph.Region != "" && ph.Region != region ||
+		max(ph.Instances, 1) != max(nodes, 1) || cmp.Or(ph.Pricing, model.OnDemand) != pricing {
+		return model.Message{}
+	}
+	return ph.PriceNote(usdPerHour, asOf)
+}

@@ -530,6 +530,12 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	if !verdict.IsZero() { // the file says what gpuplan plan says of the phase, as stderr does
 		notes = append(notes, verdict)
 	}
+	// The plan's own price of the phase beside the header's catalog one,
+	// as training's export says it.
+	priceNote := sl.file.priceNote(in, p.Offer.Region, p.Nodes, p.Offer.Pricing, p.USDPerHour, cat.AsOf)
+	if !priceNote.IsZero() {
+		notes = append(notes, priceNote)
+	}
 	srv, err := launch.NewServe(&sl.w.Model, &p, launch.ServeOptions{Name: ef.name, ModelID: ef.modelID, NamedAs: sl.req.Model,
 		Region: p.Offer.Region, Pricing: p.Offer.Pricing, Image: ef.image, Notes: notes})
 	if err != nil {
@@ -576,6 +582,10 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		}
 	}
 	sayf(env.lang, env.Stderr, "gpuplan: wrote %s serving files for %s/%s in %s (%s × %d × %s, TP %d × PP %d, %s, %s) to %s\n",
-		ef.format, in.Provider, in.Type, p.Offer.Region, model.Count(p.Nodes, "node"), in.GPUCount, in.GPU, p.TP, p.PP, model.Count(p.Replicas, "replica"), env.lang.T(string(p.Offer.Pricing)), ef.output)
+		ef.format, in.Provider, in.Type, p.Offer.Region, env.lang.Message(model.CountMsg(p.Nodes, "node")), in.GPUCount, in.GPU, p.TP, p.PP,
+		env.lang.Message(model.CountMsg(p.Replicas, "replica")), env.lang.T(string(p.Offer.Pricing)), ef.output) // "1 个节点", "4 个副本" in Chinese (walk37)
+	if !priceNote.IsZero() {
+		notef(env.lang, env.Stderr, priceNote)
+	}
 	return true, nil
 }
