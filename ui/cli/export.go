@@ -209,7 +209,8 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 		w = job.Workload
 		q.AutoGPUs, q.MaxGPUs, q.AllowMultiNode, q.MaxNodes, q.KeepStrategy = false, 0, job.Nodes > 1, job.Nodes, true
 		q.MaxUSDPerHour, q.BudgetMonthUSD, q.BudgetJobUSD, q.DeadlineHours = 0, 0, 0, 0 // the ranking's limits, not the plan's
-		if !job.Note.IsZero() {                                                         // said on stderr and in the file, as a departure is
+		// Said on stderr and in the file, as a departure is.
+		if !job.Note.IsZero() {
 			warnings = append(warnings, job.Note)
 			jobNote = job.Note
 		}
