@@ -107,3 +107,31 @@ func TestAdapterDefaultsOnGPUs(t *testing.T) {
 		}
 	}
 }
+
+// TestAdapterBatchNoteOnGPUs: the adapter recipe's batch note says the
+// batch on the GPUs OnGPUs moves the job to (walk37: a phase's answers
+// on 1 GPU estimated on its offer's 8 said "accumulation 16 stays
+// (global batch 16 on 1 data-parallel GPUs)" of a job on 8 GPUs with
+// accumulation 2), and is dropped when they cannot share the batch
+// (GlobalBatchChange says it).
+func TestAdapterBatchNoteOnGPUs(t *testing.T) {
+	a := Architecture{Name: "m", Layers: 2, Hidden: 64, Heads: 4, Vocab: 100, Params: 1e6, DefaultBatch: 4, DefaultSeqLen: 128}
+	for _, tt := range []struct {
+		micro, accum, n int
+		note            string
+	}{
+		{1, 0, 8, "batch: micro-batch 1 given is the LoRA/QLoRA recipe's, so its accumulation 2 stays (global batch 16 on 8 data-parallel GPUs); give --grad-accum 1 for none"},
+		{0, 0, 4, "batch: the LoRA/QLoRA recipe's global batch of 16 (artidoro/qlora qlora.py), micro-batch 1 × accumulation 4 × 4 data-parallel GPUs; give --batch-size or --grad-accum to change it"},
+		{0, 16, 8, "batch: micro-batch 1 (the LoRA/QLoRA recipe's; no --batch-size given) × accumulation 2 × 8 data-parallel GPUs = global batch 16, the one the accumulation 16 given makes, kept on these GPUs"},
+		{0, 16, 1, "batch: micro-batch 1 (the LoRA/QLoRA recipe's; no --batch-size given) × the accumulation 16 given × 1 data-parallel GPUs = global batch 16"},
+		{4, 0, 8, "batch: micro-batch 4 given is per GPU with no accumulation (Trainer's gradient_accumulation_steps=1), global batch 32 on 8 data-parallel GPUs, not the LoRA/QLoRA recipe's 16 (micro-batch 1 × accumulation 16); give --grad-accum to accumulate"},
+		{1, 0, 3, ""}, // 16 on 3 GPUs: GlobalBatchChange says it
+	} {
+		w := Workload{Settings: Settings{Task: TaskLoRA, GPUs: 1, MicroBatch: tt.micro, GradAccum: tt.accum}, Model: a}
+		w.Defaults()
+		v, _ := w.OnGPUs(tt.n)
+		if got := v.BatchNote.String(); got != tt.note {
+			t.Errorf("batch %d accum %d on %d GPUs: note %q, want %q", tt.micro, tt.accum, tt.n, got, tt.note)
+		}
+	}
+}

@@ -26,6 +26,11 @@ type Workload struct {
 	// the micro-batch and accumulation the request left out; zero when it
 	// did not.
 	BatchNote Message
+	// batchRule is which of adapterBatch's rules filled the batch (0:
+	// none) and batchGivenAccum the accumulation the request gave, so
+	// OnGPUs says the batch on the GPUs it moves the job to (batchNote).
+	batchRule       adapterBatchRule
+	batchGivenAccum int
 	// AskedGlobalBatch is the global batch asked for when the job runs
 	// another (GlobalBatchChange): the adapter recipe's 16 on data-parallel
 	// GPUs that cannot share it (adapterBatch), or the batch OnGPUs could
@@ -319,23 +324,62 @@ func (w *Workload) adapterBatch() {
 		w.MicroBatch = 1
 		if AdapterGradAccum%dp == 0 && !w.OptimizerInBackward {
 			w.GradAccum = AdapterGradAccum / dp
-			w.BatchNote = Msg("batch: the LoRA/QLoRA recipe's global batch of %d (artidoro/qlora qlora.py), micro-batch 1 × accumulation %d × %d data-parallel GPUs; give --batch-size or --grad-accum to change it", AdapterGradAccum, w.GradAccum, dp)
+			w.batchRule = batchRecipe
 		} else if !w.OptimizerInBackward {
-			w.BatchNote = Msg("batch: %d data-parallel GPUs cannot share the LoRA/QLoRA recipe's global batch of %d: micro-batch 1 per GPU, no accumulation", dp, AdapterGradAccum)
+			w.batchRule = batchRecipeUnshared
 			w.AskedGlobalBatch = AdapterGradAccum
 		}
 	case w.MicroBatch == 0:
 		w.MicroBatch = 1
-		w.BatchNote = Msg("batch: micro-batch 1 (the LoRA/QLoRA recipe's; no --batch-size given) × the accumulation %d given × %d data-parallel GPUs = global batch %d", w.GradAccum, dp, w.GradAccum*dp)
+		w.batchRule, w.batchGivenAccum = batchAccumGiven, w.GradAccum
 	case w.GradAccum == 0 && w.MicroBatch == 1 && AdapterGradAccum%dp == 0 && !w.OptimizerInBackward:
 		w.GradAccum = AdapterGradAccum / dp
-		w.BatchNote = Msg("batch: micro-batch 1 given is the LoRA/QLoRA recipe's, so its accumulation %d stays (global batch %d on %d data-parallel GPUs); give --grad-accum 1 for none", w.GradAccum, AdapterGradAccum, dp)
+		w.batchRule = batchMicroOneGiven
 	case w.GradAccum == 0 && w.MicroBatch > 1 && !w.OptimizerInBackward:
 		// The recipe's accumulation is dropped: said, not silent (a new
 		// user's --batch-size 2 turned the global batch 16 into 2).
-		w.BatchNote = Msg("batch: micro-batch %d given is per GPU with no accumulation (Trainer's gradient_accumulation_steps=1), global batch %d on %d data-parallel GPUs, not the LoRA/QLoRA recipe's %d (micro-batch 1 × accumulation %d); give --grad-accum to accumulate",
+		w.batchRule = batchMicroGiven
+	}
+	w.BatchNote = w.batchNote()
+}
+
+// adapterBatchRule is which rule of adapterBatch filled the batch.
+type adapterBatchRule uint8
+
+const (
+	batchNone           adapterBatchRule = iota
+	batchRecipe                          // neither given: the recipe's 16 shared
+	batchRecipeUnshared                  // neither given: GPUs that cannot share 16
+	batchAccumGiven                      // accumulation given, the recipe's micro-batch 1
+	batchMicroOneGiven                   // micro-batch 1 given: the recipe's accumulation
+	batchMicroGiven                      // another micro-batch given: per GPU, no accumulation
+)
+
+// batchNote is BatchNote for the rule adapterBatch applied, in w's own
+// micro-batch, accumulation and data-parallel GPUs, so it describes the
+// job as estimated wherever OnGPUs moves it (walk37: a phase's answers on
+// 1 GPU estimated on its offer's 8 said "accumulation 16 stays (global
+// batch 16 on 1 data-parallel GPUs)" under a header of 8 GPUs,
+// accumulation 2).
+func (w *Workload) batchNote() Message {
+	dp := max(max(w.GPUs, 1)/max(w.TP, 1), 1)
+	switch w.batchRule {
+	case batchRecipe:
+		return Msg("batch: the LoRA/QLoRA recipe's global batch of %d (artidoro/qlora qlora.py), micro-batch 1 × accumulation %d × %d data-parallel GPUs; give --batch-size or --grad-accum to change it", AdapterGradAccum, w.GradAccum, dp)
+	case batchRecipeUnshared:
+		return Msg("batch: %d data-parallel GPUs cannot share the LoRA/QLoRA recipe's global batch of %d: micro-batch 1 per GPU, no accumulation", dp, AdapterGradAccum)
+	case batchAccumGiven:
+		if w.GradAccum != w.batchGivenAccum {
+			return Msg("batch: micro-batch 1 (the LoRA/QLoRA recipe's; no --batch-size given) × accumulation %d × %d data-parallel GPUs = global batch %d, the one the accumulation %d given makes, kept on these GPUs", w.GradAccum, dp, w.GradAccum*dp, w.batchGivenAccum)
+		}
+		return Msg("batch: micro-batch 1 (the LoRA/QLoRA recipe's; no --batch-size given) × the accumulation %d given × %d data-parallel GPUs = global batch %d", w.GradAccum, dp, w.GradAccum*dp)
+	case batchMicroOneGiven:
+		return Msg("batch: micro-batch 1 given is the LoRA/QLoRA recipe's, so its accumulation %d stays (global batch %d on %d data-parallel GPUs); give --grad-accum 1 for none", w.GradAccum, AdapterGradAccum, dp)
+	case batchMicroGiven:
+		return Msg("batch: micro-batch %d given is per GPU with no accumulation (Trainer's gradient_accumulation_steps=1), global batch %d on %d data-parallel GPUs, not the LoRA/QLoRA recipe's %d (micro-batch 1 × accumulation %d); give --grad-accum to accumulate",
 			w.MicroBatch, w.MicroBatch*dp, dp, AdapterGradAccum, AdapterGradAccum)
 	}
+	return Message{}
 }
 
 // GlobalBatch is the samples per optimizer step: micro-batch ×
@@ -378,7 +422,9 @@ func (w *Workload) GlobalBatchChange() (m Message, ok bool) {
 // makes them up; the micro-batch never grows, so neither does memory.
 // ok is false when the replicas cannot split the global batch into whole
 // samples. A workload whose micro-batch is per GPU (BatchPerGPU) or that
-// is not training moves unchanged.
+// is not training moves unchanged. BatchNote is said again on v's GPUs
+// (batchNote), and dropped when ok is false (GlobalBatchChange says the
+// batch v runs).
 func (w Workload) OnGPUs(n int) (v Workload, ok bool) {
 	v = w
 	v.GPUs = n
@@ -386,11 +432,13 @@ func (w Workload) OnGPUs(n int) (v Workload, ok bool) {
 		v.TP = 1
 	}
 	if w.BatchPerGPU || !w.Task.Training() || n < 1 {
+		v.BatchNote = v.batchNote() // the note in v's data-parallel GPUs
 		return v, true
 	}
 	global, dp := w.GlobalBatch(), n/v.TP
 	if global%dp != 0 { // v runs micro × accum × n: more than asked (GlobalBatchChange says so)
 		v.AskedGlobalBatch = w.askedGlobalBatch()
+		v.BatchNote = Message{} // GlobalBatchChange says the batch run
 		return v, false
 	}
 	per := global / dp
@@ -399,6 +447,7 @@ func (w Workload) OnGPUs(n int) (v Workload, ok bool) {
 		micro--
 	}
 	v.MicroBatch, v.GradAccum = micro, per/micro
+	v.BatchNote = v.batchNote()
 	return v, true
 }
 

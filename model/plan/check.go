@@ -159,3 +159,17 @@ func nearOffer(cat *model.Catalog, ph *Phase) []string {
 	}
 	return out
 }
+
+// PriceNote says, for a file written for the phase's offer at the
+// catalog's usdPerHour (the whole deployment, instances as the phase
+// rents them, as of asOf), that the plan prices it at its own
+// usd_per_hour, when the two sit further apart than Check allows
+// (planPriceTolerance); zero when they agree or the phase gives no price.
+// export --phase puts it beside the header's catalog price (walk37: the
+// file said $21.96/h of a phase the plan prices at $30/h, unsaid).
+func (ph *Phase) PriceNote(usdPerHour float64, asOf string) model.Message {
+	if ph.USDPerHour <= 0 || usdPerHour <= 0 || math.Abs(ph.USDPerHour-usdPerHour) <= planPriceTolerance*usdPerHour {
+		return model.Message{}
+	}
+	return model.Msg("phase %q: the plan prices this offer at $%.4g/h (its usd_per_hour); the $%.2f/h in the header is the catalog's (as of %s)", ph.Name, ph.USDPerHour, usdPerHour, asOf)
+}

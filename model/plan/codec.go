@@ -76,6 +76,9 @@ func Decode(b []byte) (Plan, error) {
 		if ne := checkNumbers(raw); ne != nil {
 			return Plan{}, ne
 		}
+		if se := checkStrings(raw); se != nil {
+			return Plan{}, se
+		}
 		if ce := config.TOMLParseError(err); ce != nil {
 			return Plan{}, ce
 		}

@@ -33,7 +33,8 @@ type Job struct {
 	Kind model.RejectKind
 	Why  model.Message
 	// Note is set when the answers name another GPU count than the
-	// offer's (OnPhaseOffer).
+	// offer's (OnPhaseOffer), or the configuration file the phase names
+	// is for one GPU and the offer has more.
 	Note model.Message
 }
 
@@ -73,6 +74,14 @@ func JobOnOffer(cat *model.Catalog, ph *Phase, s *PhaseScenario) (job Job, ok bo
 			job.Workload.Strategy = o.Estimate.Workload.Strategy
 		}
 		job.Query.KeepStrategy = true // resolved: DDP, or FSDP where DDP does not fit
+	}
+	if job.Note.IsZero() && ph.Config != "" && len(ph.Answers) == 0 && s.Workload.GPUs <= 1 && n > 1 {
+		// A configuration file's one GPU (every exported file says gpus
+		// = 1, strategy = "single" for a one-GPU pick) is the offer's n:
+		// said once, as the answers' other count is (walk37: it was
+		// replaced silently).
+		job.Note = model.Msg("phase %q: its configuration file %s is for 1 GPU (strategy %s), but its offer %s %s has %d; the phase is estimated on the offer's %v as %s",
+			ph.Name, ph.Config, s.Workload.Strategy, ph.Provider, offerName(ph), n, model.CountMsg(n, "GPU"), job.Workload.Strategy)
 	}
 	return job, true, nil
 }

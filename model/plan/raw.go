@@ -89,3 +89,33 @@ func checkNumbers(raw []map[string]any) error {
 	}
 	return nil
 }
+
+// planStrings are a phase's text keys, each with what the error gives as
+// an example of it.
+var planStrings = []struct{ key, example string }{
+	{"name", `"fine-tune"`}, {"config", `"tune.toml"`}, {"provider", `"aws"`}, {"instance", `"g5.xlarge"`},
+	{"region", `"us-east-1"`}, {"pricing", `"on-demand", "spot", "reserved-1y"`},
+}
+
+// checkStrings refuses, with a line naming the phase and the key, a
+// phase's name, config, provider, instance, region or pricing written as
+// anything but a string, as written (raw: rawPhases): read typed,
+// pricing = 3 was the TOML decoder's "incompatible types: TOML value has
+// type int64; destination has type string", at the line of the file's
+// last pricing (walk37). Decode runs it when the typed decode fails.
+func checkStrings(raw []map[string]any) error {
+	for i, ph := range raw {
+		name, _ := ph["name"].(string)
+		for _, f := range planStrings {
+			v, ok := ph[f.key]
+			if !ok {
+				continue
+			}
+			if _, ok := v.(string); ok {
+				continue
+			}
+			return config.Errorf(phaseKey(i, name, f.key), "want a string such as %s, got %v", f.example, tomlKind(v))
+		}
+	}
+	return nil
+}

@@ -13,6 +13,10 @@ import (
 // phase's workload and search, and its duration as the plan gives it.
 type PhaseScenario struct {
 	Name string
+	// Provider, Instance and Region are the phase's pinned offer ("" when
+	// it names none), so Savings can say when the catalog has no price
+	// for it in the phase's pricing mode (unpricedPhase).
+	Provider, Instance, Region string
 	advice.Scenario
 	// JobHours is the plan's job time, used when the engine cannot time
 	// the job (no dataset); 0 for a service.
@@ -109,7 +113,7 @@ func PhaseScenarioFor(p *Phase, w model.Workload, q model.Query, cat *model.Cata
 		q.HoursPerMonth = p.HoursPerMonth
 	}
 	w.Defaults() // changes act on the answers after defaults, as Savings
-	return PhaseScenario{Name: p.Name, Scenario: advice.Scenario{Workload: w, Query: q}, JobHours: p.JobHours,
+	return PhaseScenario{Name: p.Name, Provider: p.Provider, Instance: p.Instance, Region: p.Region, Scenario: advice.Scenario{Workload: w, Query: q}, JobHours: p.JobHours,
 		Months: p.Months, HoursPerMonth: p.HoursPerMonth}
 }
 
@@ -265,6 +269,9 @@ func Savings(cat *model.Catalog, pl Scenario, maxEach int) (baseUSD float64, out
 	changes, phases := Changes(pl, gpus, regions)
 	baseUSD, ranked, err := advice.RankSavings(pl, Eval(cat), changes)
 	if err != nil {
+		if m, ok := unpricedPhase(cat, pl); ok {
+			return 0, nil, m
+		}
 		return 0, nil, model.Msg("none ranked: the estimator finds no offer for a phase on its pinned provider, region and GPU type (%v); pick one that fits with gpuplan recommend --config PLAN --phase NAME", err)
 	}
 	out = make([]Saving, len(ranked))
@@ -272,4 +279,53 @@ func Savings(cat *model.Catalog, pl Scenario, maxEach int) (baseUSD float64, out
 		out[i] = Saving{Saving: s, Phases: phases[s.Change]}
 	}
 	return baseUSD, out, nil
+}
+
+// unpricedPhase says why Savings ranks nothing when the cause is a
+// phase's price, not its fit: a phase the engine prices on nothing
+// (Eval of it alone fails) whose pinned instance type the catalog lists
+// in its region without a price in the phase's pricing mode (as Check
+// warns: "the catalog has no reserved-1y price for …"), with the modes
+// the catalog does price it in there. ok is false when no phase is so
+// (walk37: a reserved-1y phase on a type without a reserved price was
+// told the estimator "finds no offer … pick one that fits").
+func unpricedPhase(cat *model.Catalog, pl Scenario) (model.Message, bool) {
+	eval := Eval(cat)
+phases:
+	for i := range pl {
+		ph := &pl[i]
+		if ph.Provider == "" || ph.Instance == "" || ph.Region == "" {
+			continue
+		}
+		if _, ok := eval(Scenario{*ph}); ok {
+			continue
+		}
+		pricing := cmp.Or(ph.Query.Pricing, model.OnDemand)
+		for j := range cat.Instances {
+			in := &cat.Instances[j]
+			if in.Provider != ph.Provider || in.Type != ph.Instance {
+				continue
+			}
+			for k := range in.Prices {
+				rp := &in.Prices[k]
+				if rp.Region != ph.Region {
+					continue
+				}
+				if _, ok := cat.Price(in, rp, pricing, nil); ok {
+					continue phases // priced: this phase's cause is elsewhere
+				}
+				var modes []string
+				for _, m := range model.PricingModes {
+					if _, ok := cat.Price(in, rp, m, nil); ok {
+						modes = append(modes, string(m)) // as a plan file and --pricing write it
+					}
+				}
+				if len(modes) == 0 {
+					return model.Msg("none ranked: the catalog has no %s price for phase %q's %s %s in %s, nor any other, so the plan as it stands has no cost to compare changes with", model.Msg(string(pricing)), ph.Name, ph.Provider, ph.Instance, ph.Region), true
+				}
+				return model.Msg("none ranked: the catalog has no %s price for phase %q's %s %s in %s, so the plan as it stands has no cost to compare changes with; give the phase a pricing mode the catalog prices there (%v) to rank them", model.Msg(string(pricing)), ph.Name, ph.Provider, ph.Instance, ph.Region, model.OrMsg(modes)), true
+			}
+		}
+	}
+	return model.Message{}, false
 }

@@ -70,7 +70,11 @@ when it does not. Every formula is listed under Assumptions.`,
 			w, gpu, notes, asPlan := file.onPhaseOffer(cmd.Flags(), cat, w, gpu)
 			warnings = append(warnings, notes...)
 			if asPlan {
-				notExported = file.phaseNotExported(cmd.Flags(), cat, asked)
+				var unpriced bool
+				if notExported, unpriced = file.phaseNotExported(cmd.Flags(), cat, asked); unpriced {
+					// Said as the serving phase's (unpricedPinned).
+					warnings = append(warnings, model.Msg("phase %q: export --phase writes nothing for it: %v", file.phase.Name, notExported))
+				}
 			}
 			// The batch estimate sizes the weights at --precision (bf16 by
 			// default), not at a quantized release's own format, which the

@@ -196,7 +196,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	// answers' gpus say, the strategy plan takes there, its verdict
 	// (walk36b: answers of 16 GPUs on one 8-GPU p4d were written as 2
 	// nodes).
-	var verdict model.Message
+	var verdict, jobNote model.Message
 	if job, ok, depart, err := ff.phaseJob(fs, cat, in, ef.region, w); err != nil {
 		return err
 	} else if !depart.IsZero() {
@@ -209,8 +209,10 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 		w = job.Workload
 		q.AutoGPUs, q.MaxGPUs, q.AllowMultiNode, q.MaxNodes, q.KeepStrategy = false, 0, job.Nodes > 1, job.Nodes, true
 		q.MaxUSDPerHour, q.BudgetMonthUSD, q.BudgetJobUSD, q.DeadlineHours = 0, 0, 0, 0 // the ranking's limits, not the plan's
+		// Said on stderr and in the file, as a departure is.
 		if !job.Note.IsZero() {
 			warnings = append(warnings, job.Note)
+			jobNote = job.Note
 		}
 		if !v.IsZero() {
 			verdict = model.Msg("phase %q: %v", ff.phase.Name, v)
@@ -227,8 +229,17 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if err != nil {
 		return err
 	}
-	if !verdict.IsZero() { // the file says what gpuplan plan says of the phase, as stderr does
-		opt.Notes = append(opt.Notes, verdict)
+	// The file says what gpuplan plan says of the phase, as stderr does:
+	// the offer's GPUs in place of the file's one, its verdict, the
+	// plan's own price beside the header's catalog one (priceNote).
+	said := []model.Message{jobNote, verdict}
+	for _, n := range said {
+		if !n.IsZero() {
+			opt.Notes = append(opt.Notes, n)
+		}
+	}
+	if n := ff.priceNote(in, offer.Region, offer.Instances, offer.Pricing, offer.USDPerHour, cat.AsOf); !n.IsZero() {
+		opt.Notes = append(opt.Notes, n)
 	}
 	spotWarnings, err := exportSpotRate(env, offer, &opt)
 	if err != nil {
@@ -262,8 +273,8 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 		}
 	}
 	gpus := fmt.Sprintf("%d × %s", plan.ProcsPerNode, plan.Accelerator)
-	if plan.Nodes > 1 {
-		gpus = fmt.Sprintf("%d nodes × %s", plan.Nodes, gpus)
+	if plan.Nodes > 1 { // "2 个节点" in Chinese (walk37: "2 nodes" stayed English)
+		gpus = env.lang.Message(model.Msg("%v × %s", model.CountMsg(plan.Nodes, "node"), gpus))
 	}
 	what := model.Msg("%s", ef.format)
 	if ef.format == launch.FormatPyTorchJob && plan.Nodes == 1 { // the file says so too (model/launch k8s.go)
@@ -272,6 +283,9 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	sayf(env.lang, env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%s, %s) to %s\n",
 		what, plan.Provider, plan.InstanceType, plan.Region, gpus, env.lang.T(string(plan.Pricing)), ef.output)
 	for _, n := range plan.NoteMessages() {
+		if slices.ContainsFunc(said, func(m model.Message) bool { return !m.IsZero() && m.String() == n.String() }) {
+			continue // warned above: once on stderr (walk37: a borderline phase's verdict was said twice)
+		}
 		notef(env.lang, env.Stderr, n)
 	}
 	return nil

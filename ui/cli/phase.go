@@ -245,25 +245,27 @@ func jobRefusal(name string, job *plan.Job) model.Message {
 // phase estimate --phase estimated on its own offer (w, the workload
 // before onPhaseOffer), as export says it: the job does not run there
 // (jobRefusal), or the catalog has no price for the offer in the phase's
-// pricing mode and region (checkPriced); zero when export writes it.
-// estimate --phase --json gives it as exportable and not_exported, as for
-// a serving phase (walk36c: a training phase said neither).
-func (b *fromFile) phaseNotExported(fs *pflag.FlagSet, cat *model.Catalog, w model.Workload) model.Message {
+// pricing mode and region (checkPriced; unpriced is true then); zero when
+// export writes it. estimate --phase --json gives it as exportable and
+// not_exported, as for a serving phase (walk36c: a training phase said
+// neither), and the unpriced one is a warning on stderr, as the serving
+// phase's (walk37: a reserved-1y training phase said nothing of it).
+func (b *fromFile) phaseNotExported(fs *pflag.FlagSet, cat *model.Catalog, w model.Workload) (_ model.Message, unpriced bool) {
 	ph := b.phase
 	in, _ := plan.PhaseOffer(cat, ph)
 	if in == nil || !w.Task.Training() {
-		return model.Message{}
+		return model.Message{}, false
 	}
 	if job, ok, _, err := b.phaseJob(fs, cat, in, "", w); err == nil && ok {
 		if r := jobRefusal(ph.Name, &job); !r.IsZero() {
-			return r
+			return r, false
 		}
 	}
 	var m model.Message
 	if err := checkPriced(cat, in, ph.Region, cmp.Or(ph.Pricing, model.OnDemand)); err != nil && errors.As(err, &m) {
-		return m
+		return m, true
 	}
-	return model.Message{}
+	return model.Message{}, false
 }
 
 // phaseAnswers is the configuration of a phase of the plan at path that
@@ -609,4 +611,19 @@ func (b *fromFile) phaseGPU(cat *model.Catalog) {
 			return
 		}
 	}
+}
+
+// priceNote is the note export --phase adds to a file written for the
+// phase's own offer (instance type in, region, nodes instances, pricing
+// mode, as the phase rents it) whose header gives the catalog's
+// usdPerHour, when the plan prices the phase at another usd_per_hour
+// (plan.Phase.PriceNote); zero for another offer than the phase's (a
+// departure), which the plan does not price.
+func (b *fromFile) priceNote(in *model.Instance, region string, nodes int, pricing model.Pricing, usdPerHour float64, asOf string) model.Message {
+	ph := b.phase
+	if ph == nil || ph.Provider != in.Provider || ph.Instance != in.Type || ph.Region != "" && ph.Region != region ||
+		max(ph.Instances, 1) != max(nodes, 1) || cmp.Or(ph.Pricing, model.OnDemand) != pricing {
+		return model.Message{}
+	}
+	return ph.PriceNote(usdPerHour, asOf)
 }

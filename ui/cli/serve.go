@@ -200,7 +200,18 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	case wf.gpu == "" && sl.file.cfg != nil && sl.file.cfg.Selection != nil && sl.file.cfg.Selection.GPUs > 0: // the picked offer's node
 		gpus = sl.file.cfg.Selection.GPUs / max(sl.file.cfg.Selection.Instances, 1)
 	}
-	if wf.gpu == "" && !cmd.Flags().Changed("gpus") {
+	// --gpus or --gpu asking for another offer than a phase's: said, as
+	// for a job phase (fromFile.departs). A flag equal to what the phase
+	// has (--gpus 4 on a phase renting one 4-GPU instance, --gpu naming
+	// its GPU) is the phase itself (walk37: it left the pinned offer and
+	// its price).
+	var departs model.Message
+	if ph := sl.file.phase; ph != nil {
+		if in, n := plan.PhaseOffer(sl.cat, ph); in != nil {
+			departs = sl.file.departs(cmd.Flags(), in, n, sl.w.GPUs, g)
+		}
+	}
+	if wf.gpu == "" && !cmd.Flags().Changed("gpus") || sl.file.phase != nil && departs.IsZero() {
 		// A plan's phase on its own offer as rented, as gpuplan plan
 		// judges it (plan.PinnedServing): the instances it rents, a
 		// pipeline over no more of them.
@@ -218,14 +229,8 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 			return writeServeEstimate(env, sl, &pin.Plan, asJSON, why)
 		}
 	}
-	// --gpus or --gpu asking for another offer than a phase's: said, as
-	// for a job phase (fromFile.departs).
-	if ph := sl.file.phase; ph != nil {
-		if in, n := plan.PhaseOffer(sl.cat, ph); in != nil {
-			if d := sl.file.departs(cmd.Flags(), in, n, sl.w.GPUs, g); !d.IsZero() {
-				sl.warnings = append(sl.warnings, d)
-			}
-		}
+	if !departs.IsZero() {
+		sl.warnings = append(sl.warnings, departs)
 	}
 	perNode := sl.cat.LargestNode(g)
 	nodeGPUs := perNode // GPUs in each node the plan is held to
@@ -525,6 +530,12 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	if !verdict.IsZero() { // the file says what gpuplan plan says of the phase, as stderr does
 		notes = append(notes, verdict)
 	}
+	// The plan's own price of the phase beside the header's catalog one,
+	// as training's export says it.
+	priceNote := sl.file.priceNote(in, p.Offer.Region, p.Nodes, p.Offer.Pricing, p.USDPerHour, cat.AsOf)
+	if !priceNote.IsZero() {
+		notes = append(notes, priceNote)
+	}
 	srv, err := launch.NewServe(&sl.w.Model, &p, launch.ServeOptions{Name: ef.name, ModelID: ef.modelID, NamedAs: sl.req.Model,
 		Region: p.Offer.Region, Pricing: p.Offer.Pricing, Image: ef.image, Notes: notes})
 	if err != nil {
@@ -571,6 +582,10 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		}
 	}
 	sayf(env.lang, env.Stderr, "gpuplan: wrote %s serving files for %s/%s in %s (%s × %d × %s, TP %d × PP %d, %s, %s) to %s\n",
-		ef.format, in.Provider, in.Type, p.Offer.Region, model.Count(p.Nodes, "node"), in.GPUCount, in.GPU, p.TP, p.PP, model.Count(p.Replicas, "replica"), env.lang.T(string(p.Offer.Pricing)), ef.output)
+		ef.format, in.Provider, in.Type, p.Offer.Region, env.lang.Message(model.CountMsg(p.Nodes, "node")), in.GPUCount, in.GPU, p.TP, p.PP,
+		env.lang.Message(model.CountMsg(p.Replicas, "replica")), env.lang.T(string(p.Offer.Pricing)), ef.output) // "1 个节点", "4 个副本" in Chinese (walk37)
+	if !priceNote.IsZero() {
+		notef(env.lang, env.Stderr, priceNote)
+	}
 	return true, nil
 }
