@@ -474,3 +474,36 @@ func TestStrValueRemembersPlain(t *testing.T) {
 		}
 	}
 }
+
+// FuzzJSONClass: jsonClass is the union of jsonByte over the string's
+// bytes, whatever they are and wherever a word boundary falls.
+func FuzzJSONClass(f *testing.F) {
+	for _, s := range []string{"", "plain ascii text of some length", "a<b", "12345678\x1f", "1234567\"8", "\\", "日本語のテキスト", "abcdefg\x7f<", "\xff\xfe", "abcdefgh&"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var want byte
+		for i := 0; i < len(s); i++ {
+			want |= jsonByte[s[i]]
+		}
+		if got := jsonClass(s); got != want {
+			t.Errorf("jsonClass(%q) = %d, byte by byte %d", s, got, want)
+		}
+	})
+}
+
+// TestJSONClassEveryByte: each byte value at each position of a word and
+// of the tail, alone among plain letters, classed as jsonByte does.
+func TestJSONClassEveryByte(t *testing.T) {
+	for c := range 256 {
+		for n := 1; n <= 17; n++ {
+			for at := range n {
+				b := []byte(strings.Repeat("a", n))
+				b[at] = byte(c)
+				if got, want := jsonClass(string(b)), jsonByte[c]; got != want {
+					t.Fatalf("jsonClass(%q) = %d, want %d", b, got, want)
+				}
+			}
+		}
+	}
+}

@@ -256,10 +256,7 @@ func objsValue[T any](o *jsonOut, v []T, write func(*jsonOut, *T)) {
 // through encoding/json itself.
 func (o *jsonOut) strValue(s string) {
 	if !o.knownPlain(s) {
-		var seen byte
-		for i := 0; i < len(s); i++ {
-			seen |= jsonByte[s[i]]
-		}
+		seen := jsonClass(s)
 		if seen&jsonEscape != 0 || seen&jsonNonASCII != 0 && (!utf8.ValidString(s) || strings.Contains(s, "\u2028") || strings.Contains(s, "\u2029")) {
 			o.quoteSlow(s)
 			return
@@ -272,6 +269,37 @@ func (o *jsonOut) strValue(s string) {
 	o.b = append(o.b, '"')
 	o.b = append(o.b, s...)
 	o.b = append(o.b, '"')
+}
+
+// jsonClass is the union of s's bytes' jsonByte classes, read eight
+// bytes at a time while they are ASCII (the bit tests of Anderson's "Bit
+// Twiddling Hacks", "Determine if a word has a byte less than n" and
+// "... equal to n": exact as a yes or no), byte by byte otherwise: the
+// loop over each byte was ~10% of writing recommend's offers.
+func jsonClass(s string) (seen byte) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for len(s) >= 8 {
+		x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+		if x&highs != 0 { // a non-ASCII byte: the table, for this word
+			for i := range 8 {
+				seen |= jsonByte[s[i]]
+			}
+		} else if (x-0x20*ones)&^x&highs != 0 || // a control (< 0x20)
+			zeroByte(x^'"'*ones) || zeroByte(x^'\\'*ones) || zeroByte(x^'<'*ones) || zeroByte(x^'>'*ones) || zeroByte(x^'&'*ones) {
+			seen |= jsonEscape
+		}
+		s = s[8:]
+	}
+	for i := 0; i < len(s); i++ {
+		seen |= jsonByte[s[i]]
+	}
+	return seen
+}
+
+// zeroByte reports whether a byte of x is zero.
+func zeroByte(x uint64) bool {
+	return (x-0x0101010101010101)&^x&0x8080808080808080 != 0
 }
 
 // knownPlain reports whether s is one of the long strings strValue found
