@@ -305,29 +305,35 @@ func (d *dialog) step(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// fileName is the bare file name format f is written to by default:
-// its own (launch.Format.FileName: gpuplan-k8s.yaml), or the TOML's
-// gpuplan.toml.
-func fileName(f launch.Format) string {
-	if n := f.FileName(); n != "" {
+// formatFileName is launch format f's own default file name, as gpuplan
+// export suggests it: a serving deployment's when the dialog's answers
+// serve an LLM (launch.Format.ServeFileName: gpuplan-vllm-serve.sh for the
+// vllm serve script), else a job's (launch.Format.FileName:
+// gpuplan-k8s.yaml); "" for the TOML.
+func (d *dialog) formatFileName(f launch.Format) string {
+	if d.serving != nil {
+		return f.ServeFileName()
+	}
+	return f.FileName()
+}
+
+// fileName is the bare file name the dialog writes by default, and
+// suggests in a directory given as the name: a plan's
+// (defaultPlanExport's gpuplan-plan.toml), else the format's own
+// (formatFileName), or the TOML's gpuplan.toml.
+func (d *dialog) fileName() string {
+	if d.plan != nil {
+		return filepath.Base(defaultPlanExport)
+	}
+	if n := d.formatFileName(d.format); n != "" {
 		return n
 	}
 	return filepath.Base(defaultExport)
 }
 
-// fileName is the bare file name the dialog writes by default, and
-// suggests in a directory given as the name: a plan's
-// (defaultPlanExport's gpuplan-plan.toml), else the format's (fileName).
-func (d *dialog) fileName() string {
-	if d.plan != nil {
-		return filepath.Base(defaultPlanExport)
-	}
-	return fileName(d.format)
-}
-
 // nameFor is the default file name of format f, in the working directory.
 func (d *dialog) nameFor(f launch.Format) string {
-	if n := f.FileName(); n != "" {
+	if n := d.formatFileName(f); n != "" {
 		return "./" + n
 	}
 	return d.tomlPath
