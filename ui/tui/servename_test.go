@@ -32,7 +32,9 @@ func TestServeScriptName(t *testing.T) {
 			if m.res == nil || m.res.serving == nil || len(m.res.serve) == 0 {
 				t.Fatalf("the answers serve no LLM: %+v", m.res)
 			}
-			flat := func(m app) string { return strings.Join(strings.Fields(strings.ReplaceAll(screenText(m), "║", "")), "") }
+			flat := func(m app) string {
+				return strings.Join(strings.Fields(strings.ReplaceAll(screenText(m), "║", "")), "")
+			}
 			m = drive(t, m, ctrlE, down, down) // TOML, SkyServe, the vllm serve script
 			if m.dialog == nil || m.dialog.path != "./gpuplan-vllm-serve.sh" || !strings.Contains(flat(m), "./gpuplan-vllm-serve.sh") {
 				t.Fatalf("the vllm serve script picked: name %q\n%s", m.dialog.path, screenText(m))
