@@ -353,11 +353,14 @@ func (v *planView) view(st *report.Styles, width int) string {
 		}
 		total += c.USD
 	}
-	// Column widths: at 80 columns the row is 80 cells; wider, the offer
-	// and the duration have room.
+	// Column widths: at 80 columns the row is 80 cells; wider, the name,
+	// the duration and the cost have room, and the offer what the width
+	// leaves, up to 44 cells (a row of 113 at 100 columns lost its cost
+	// column to the frame's cut; tui37).
 	nameW, offerW, durW, costW := 12, 22, 12, 9
 	if width >= wideWidth {
-		nameW, offerW, durW, costW = 14, 44, 18, 12
+		nameW, durW, costW = 14, 18, 12
+		offerW = min(44, width-(2+nameW+1+1+11+1+7+1+durW+1+costW)) // the row's other cells and spaces
 	}
 	// The duration and the cost are never cut (a cut "作业 4… 小时" lost
 	// its number, a cut header read "费"): their columns take the cells
