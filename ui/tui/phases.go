@@ -333,7 +333,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 	var b strings.Builder
 	title := v.lang.T("Plan")
 	if v.plan.Name != "" {
-		title += ": " + printable(v.plan.Name)
+		title = v.lang.Sprintf("Plan: %s", printable(v.plan.Name)) // 计划：, not 计划: (tui37)
 	}
 	b.WriteString(st.Heading.Render(title) + "\n")
 	if len(v.plan.Phases) == 0 && v.pending == nil {
@@ -594,7 +594,21 @@ func (m app) openPhase(i int) (tea.Model, tea.Cmd) {
 	}
 	ph := &m.plan.plan.Phases[i]
 	if len(ph.Answers) == 0 {
-		m.footer.say(m.lang.Sprintf("phase %q keeps its answers in %s: open it with gpuplan --config %s", ph.Name, ph.Config, ph.Config), true)
+		if ph.Config == "" {
+			// It said "keeps its answers in : open it with gpuplan --config "
+			// (tui37): gpuplan plan prices such a phase, with nothing to ask.
+			m.footer.say(m.lang.Sprintf("phase %q has no answers to open (neither [phase.answers] nor config): the plan keeps its offer and price alone", ph.Name), true)
+			return m, nil
+		}
+		// The file is the plan folder's (plan.Phase.ConfigPath), and
+		// --config PLAN --phase NAME opens it with the phase's offer, as
+		// the configurator opened this plan.
+		file, how := ph.Config, "gpuplan --config "+shellWord(ph.Config)
+		if m.plan.path != "" {
+			file = ph.ConfigPath(filepath.Dir(m.plan.path))
+			how = "gpuplan --config " + shellWord(m.plan.path) + " --phase " + shellWord(ph.Name)
+		}
+		m.footer.say(printable(m.lang.Sprintf("phase %q keeps its answers in %s: open it with %s", ph.Name, file, how)), true)
 		return m, nil
 	}
 	c, err := ph.ConfigFromAnswers()
@@ -619,6 +633,18 @@ func (m app) openPhase(i int) (tea.Model, tea.Cmd) {
 	m.footer.say(m.lang.Sprintf("opened phase %q: its answers are the questions'", ph.Name), false)
 	m.layout()
 	return m, tea.Batch(m.wiz.form.Init(), m.recompute())
+}
+
+// shellWord is s as one word a POSIX shell reads back as s: as it is
+// when it holds only characters no shell treats specially, else in
+// single quotes (a phase named "fine tune").
+func shellWord(s string) string {
+	if s != "" && !strings.ContainsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./+:=@%,", r))
+	}) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // phasePin is the pinned offer of a plan's phase ph, to be kept as the
