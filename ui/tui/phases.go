@@ -635,6 +635,38 @@ func (m app) openPhase(i int) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(m.wiz.form.Init(), m.recompute())
 }
 
+// phaseVerdict is what gpuplan plan marks the opened phase's row with
+// (Options.CheckPlan, the plan page's ✗ or ~ line: a job borderline or
+// not fitting on its pinned offer, a service missing or borderline on
+// its targets there), for the export dialog of its pinned offer: the
+// line in the screen's language, and the note gpuplan export --config
+// PLAN --phase NAME writes in the files' headers ("note: phase "serve":
+// borderline on its pinned offer: …"), which the configurator's files
+// lacked (tui37). Empty when the phase is unmarked, or no longer in the
+// plan on the offer kept.
+func (m app) phaseVerdict() (line string, notes []model.Message) {
+	if m.keptPhase == "" || m.kept == nil {
+		return "", nil
+	}
+	m.plan.checkPlan()
+	for i := range m.plan.plan.Phases {
+		ph := &m.plan.plan.Phases[i]
+		if ph.Name != m.keptPhase || ph.Provider != m.kept.Provider || ph.Instance != m.kept.InstanceType || ph.Region != m.kept.Region {
+			continue
+		}
+		if i >= len(m.plan.marks) || m.plan.marks[i].Targets.IsZero() {
+			return "", nil
+		}
+		mark := m.plan.marks[i]
+		sign := "✗"
+		if mark.Borderline {
+			sign = "~"
+		}
+		return printable(m.lang.Sprintf("%s phase %q: %s", sign, ph.Name, m.lang.Message(mark.Targets))), []model.Message{model.Msg("phase %q: %v", ph.Name, mark.Targets)}
+	}
+	return "", nil
+}
+
 // shellWord is s as one word a POSIX shell reads back as s: as it is
 // when it holds only characters no shell treats specially, else in
 // single quotes (a phase named "fine tune").
