@@ -57,7 +57,7 @@ type dialog struct {
 	// note is a line under the title saying which offer the files are
 	// for when that needs saying (app.phaseExportNote); "" for none.
 	note     string
-	noteWarn bool          // note says the files are not for what the reader opened
+	noteWarn bool // note says the files are not for what the reader opened
 	// verdict is what gpuplan plan marks the opened phase with (its ✗ or
 	// ~ line, in the dialog's language), shown under note, and notes the
 	// same in English for the launch files' headers (launch.Options.Notes,
@@ -65,7 +65,7 @@ type dialog struct {
 	// writes them (app.phaseVerdict); empty for none.
 	verdict string
 	notes   []model.Message
-	lang     *i18n.Printer // the dialog's language (nil: English)
+	lang    *i18n.Printer // the dialog's language (nil: English)
 	// cat ranks the SkyPilot file's failover candidates (launch.Alternatives).
 	cat *model.Catalog
 	// spotRate is Options.SpotRate: a spot training file saves every τ
