@@ -39,9 +39,29 @@ var fileNames = map[Format]string{
 	FormatProbe: "gpuplan-probe.py",
 }
 
+// serveFileNames are the file names of the formats that write another
+// kind of file for a serving deployment (Serve.Render) than for a job:
+// FormatTorchrun's is a shell script around vllm serve, which a name
+// saying torchrun misread (tui37). The others keep FileName's: the
+// docker script runs the vLLM image, the SkyPilot YAML is a SkyServe
+// service, the Kubernetes file a Deployment, the probe measures vLLM.
+var serveFileNames = map[Format]string{
+	FormatTorchrun: "gpuplan-vllm-serve.sh",
+}
+
 // FileName is f's default file name (gpuplan-k8s.yaml); "" for the TOML,
 // whose name is the configuration's (gpuplan.toml, or the file opened).
 func (f Format) FileName() string { return fileNames[f] }
+
+// ServeFileName is f's default file name for a serving deployment
+// (Serve.Render, probescript.RenderServe): gpuplan-vllm-serve.sh for the
+// vllm serve script, else FileName's; "" for the TOML.
+func (f Format) ServeFileName() string {
+	if n, ok := serveFileNames[f]; ok {
+		return n
+	}
+	return f.FileName()
+}
 
 // Formats lists the formats, the default first.
 // FormatPyTorchJob is parsed and rendered but not listed here, so the CLI's

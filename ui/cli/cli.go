@@ -616,8 +616,22 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 			return err
 		}
 		planFile, phaseName = pl, name
+		// A plan is held to gpuplan plan's check before it opens, and
+		// refused in its words: a phase it cannot price (plan.Plan.Priced:
+		// usd_per_hour left out), then a phase's model the catalog lacks
+		// (checkPlanModels); the configurator opened both, its total "?".
+		if pl != nil {
+			if _, _, err := pl.Priced(); err != nil {
+				return usage(model.Msg("%s: %v", configPath, err))
+			}
+		}
 		if cat, warnings, err = env.LoadCatalog(overlays); err != nil {
 			return err
+		}
+		if pl != nil {
+			if err := checkPlanModels(cat, configPath, pl); err != nil {
+				return err
+			}
 		}
 		// The configurator asks about the model but not about every key
 		// (tp, lora_rank): a file it could not fix is refused here.

@@ -263,7 +263,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 			printWarningsIn(env.lang, env.Stderr, []model.Message{m})
 		}
 	}
-	if toFile, err := writeExport(env, ef, out); !toFile || err != nil {
+	if toFile, err := writeExport(env, ef, out, false); !toFile || err != nil {
 		return err
 	}
 	if ef.json {
@@ -478,8 +478,11 @@ func renderExport(fs *pflag.FlagSet, cat *model.Catalog, wf *workloadFlags, ef *
 // writeExport writes out to --output: standard output for "-", else a
 // file written atomically (executable for the torchrun and docker
 // scripts) and never overwritten without --force. toFile says a file was
-// written, for the caller's "wrote" line.
-func writeExport(env *Env, ef *exportFlags, out []byte) (toFile bool, err error) {
+// written, for the caller's "wrote" line. serving says out is a serving
+// deployment's (launch.Serve.Render), whose files have their own names
+// (launch.Format.ServeFileName: gpuplan-vllm-serve.sh), suggested in a
+// directory given as -o as the configurator's dialog suggests them.
+func writeExport(env *Env, ef *exportFlags, out []byte, serving bool) (toFile bool, err error) {
 	if ef.output == "-" {
 		_, err := env.Stdout.Write(out)
 		return false, err
@@ -488,7 +491,11 @@ func writeExport(env *Env, ef *exportFlags, out []byte) (toFile bool, err error)
 	if ef.format == launch.FormatTorchrun || ef.format == launch.FormatDocker {
 		mode = 0o755 // scripts
 	}
-	name := cmp.Or(ef.format.FileName(), "gpuplan.toml") // suggested in a directory given as -o
+	name := ef.format.FileName()
+	if serving {
+		name = ef.format.ServeFileName()
+	}
+	name = cmp.Or(name, "gpuplan.toml") // suggested in a directory given as -o
 	if err := atomicfile.WriteFileAtomicNamed(ef.output, out, mode, ef.force, name); err != nil {
 		if errors.Is(err, atomicfile.ErrFileExists) {
 			return false, usage(model.Msg("%s exists; pass --force to overwrite it", ef.output))

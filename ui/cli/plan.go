@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -76,12 +75,9 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
 			if err := checkPhaseConfigs(args[0], &p); err != nil {
 				return err
 			}
-			phases, total, err := p.Cost()
+			phases, total, err := p.Priced() // the configurator's --config PLAN holds the file to it too (runTUI)
 			if err != nil {
 				return usage(model.Msg("%s: %v", args[0], err))
-			}
-			if math.IsInf(total, 0) || math.IsNaN(total) {
-				return usage(model.Msg("%s: the total is not a finite number of dollars; check usd_per_hour, job_hours and months", args[0]))
 			}
 			// The plan prices with its own figures; what the catalog says
 			// otherwise of its offers is noted, not refused (a negotiated

@@ -572,7 +572,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		sl.warnings = append(sl.warnings, verdict)
 	}
 	printWarningsIn(env.lang, env.Stderr, sl.warnings)
-	if toFile, err := writeExport(env, ef, out); !toFile || err != nil {
+	if toFile, err := writeExport(env, ef, out, true); !toFile || err != nil {
 		return true, err
 	}
 	if ef.json {

@@ -672,6 +672,11 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 	if !chosen {
 		m.dialog.note, m.dialog.noteWarn = m.phaseExportNote(picked)
 	}
+	if picked != nil && picked == m.keptOffer() {
+		// The opened phase's pinned offer, from the questions or picked
+		// on the offers: its files carry gpuplan plan's mark of the phase.
+		m.dialog.verdict, m.dialog.notes = m.phaseVerdict()
+	}
 	if picked != nil {
 		// The form's pick (the best offer, or the file's) may be such an
 		// offer: its answers still save as the TOML; a launch format says why not.

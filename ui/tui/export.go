@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -56,8 +57,15 @@ type dialog struct {
 	// note is a line under the title saying which offer the files are
 	// for when that needs saying (app.phaseExportNote); "" for none.
 	note     string
-	noteWarn bool          // note says the files are not for what the reader opened
-	lang     *i18n.Printer // the dialog's language (nil: English)
+	noteWarn bool // note says the files are not for what the reader opened
+	// verdict is what gpuplan plan marks the opened phase with (its ✗ or
+	// ~ line, in the dialog's language), shown under note, and notes the
+	// same in English for the launch files' headers (launch.Options.Notes,
+	// ServeOptions.Notes), as gpuplan export --config PLAN --phase NAME
+	// writes them (app.phaseVerdict); empty for none.
+	verdict string
+	notes   []model.Message
+	lang    *i18n.Printer // the dialog's language (nil: English)
 	// cat ranks the SkyPilot file's failover candidates (launch.Alternatives).
 	cat *model.Catalog
 	// spotRate is Options.SpotRate: a spot training file saves every τ
@@ -178,6 +186,7 @@ func newExportDialogNamed(tomlPath, name string, cfg config.Config, offer *model
 func (d *dialog) again(theme huh.Theme) *dialog {
 	n := newExportDialogNamed(d.tomlPath, d.path, d.cfg, d.offer, d.format, theme, d.width, d.lang, d.serving, d.plan)
 	n.cat, n.noExport, n.spotRate, n.note, n.noteWarn = d.cat, d.noExport, d.spotRate, d.note, d.noteWarn
+	n.verdict, n.notes = d.verdict, d.notes
 	return n
 }
 
@@ -205,7 +214,7 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 		out, err := d.servePayload()
 		return out, path, perm, err
 	}
-	var opt launch.Options
+	opt := launch.Options{Notes: slices.Clone(d.notes)}
 	if o := d.offer; o.Pricing == model.Spot && d.spotRate != nil {
 		r := d.spotRate(o.Instance.Provider, o.Region, o.Instance.Type)
 		opt.SpotRate = &r
@@ -305,29 +314,35 @@ func (d *dialog) step(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-// fileName is the bare file name format f is written to by default:
-// its own (launch.Format.FileName: gpuplan-k8s.yaml), or the TOML's
-// gpuplan.toml.
-func fileName(f launch.Format) string {
-	if n := f.FileName(); n != "" {
+// formatFileName is launch format f's own default file name, as gpuplan
+// export suggests it: a serving deployment's when the dialog's answers
+// serve an LLM (launch.Format.ServeFileName: gpuplan-vllm-serve.sh for the
+// vllm serve script), else a job's (launch.Format.FileName:
+// gpuplan-k8s.yaml); "" for the TOML.
+func (d *dialog) formatFileName(f launch.Format) string {
+	if d.serving != nil {
+		return f.ServeFileName()
+	}
+	return f.FileName()
+}
+
+// fileName is the bare file name the dialog writes by default, and
+// suggests in a directory given as the name: a plan's
+// (defaultPlanExport's gpuplan-plan.toml), else the format's own
+// (formatFileName), or the TOML's gpuplan.toml.
+func (d *dialog) fileName() string {
+	if d.plan != nil {
+		return filepath.Base(defaultPlanExport)
+	}
+	if n := d.formatFileName(d.format); n != "" {
 		return n
 	}
 	return filepath.Base(defaultExport)
 }
 
-// fileName is the bare file name the dialog writes by default, and
-// suggests in a directory given as the name: a plan's
-// (defaultPlanExport's gpuplan-plan.toml), else the format's (fileName).
-func (d *dialog) fileName() string {
-	if d.plan != nil {
-		return filepath.Base(defaultPlanExport)
-	}
-	return fileName(d.format)
-}
-
 // nameFor is the default file name of format f, in the working directory.
 func (d *dialog) nameFor(f launch.Format) string {
-	if n := f.FileName(); n != "" {
+	if n := d.formatFileName(f); n != "" {
 		return "./" + n
 	}
 	return d.tomlPath
@@ -386,6 +401,9 @@ func (d *dialog) view(st *report.Styles, height int) string {
 			style = st.Warn
 		}
 		note = style.Render(wrapCommands(d.note, d.width)) + "\n"
+	}
+	if d.verdict != "" && d.kind != dialogQuit {
+		note += st.Warn.Render(wrapCommands(d.verdict, d.width)) + "\n"
 	}
 	if room := height - st.Dialog.GetVerticalFrameSize() - 1 - lipgloss.Height(errText) + btoi(errText != "") - lipgloss.Height(note) + btoi(note != ""); room > 0 {
 		if lines := strings.Split(form, "\n"); len(lines) > room {

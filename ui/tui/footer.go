@@ -91,9 +91,20 @@ func (f footer) draw(k keyMap, full bool) string {
 	if f.status != "" {
 		status := f.st.Muted.Render(f.status)
 		if f.isErr {
-			status = f.st.Bad.Render(f.status)
+			// What to fix is read whole: an error wraps to up to
+			// maxErrLines lines, where one line cut the command it names
+			// at 80 columns ("open it with gpuplan --con…"; tui37).
+			wrapped := strings.Split(wrapCommands(f.status, max(f.width, 1)), "\n")
+			if len(wrapped) > maxErrLines {
+				wrapped[maxErrLines-1] = strings.Join(wrapped[maxErrLines-1:], " ")
+				wrapped = wrapped[:maxErrLines]
+			}
+			for _, l := range wrapped {
+				lines = append(lines, report.Truncate(f.st.Bad.Render(l), f.width))
+			}
+		} else {
+			lines = append(lines, report.Truncate(status, f.width))
 		}
-		lines = append(lines, report.Truncate(status, f.width))
 	}
 	var h string
 	switch {
@@ -118,6 +129,10 @@ func (f footer) draw(k keyMap, full bool) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// maxErrLines is how many lines an error in the status line takes at
+// most; the last is cut when it needs more.
+const maxErrLines = 3
 
 // height is the footer's height in lines.
 func (f footer) height(k keyMap, full bool) int {

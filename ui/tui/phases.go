@@ -333,7 +333,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 	var b strings.Builder
 	title := v.lang.T("Plan")
 	if v.plan.Name != "" {
-		title += ": " + printable(v.plan.Name)
+		title = v.lang.Sprintf("Plan: %s", printable(v.plan.Name)) // 计划：, not 计划: (tui37)
 	}
 	b.WriteString(st.Heading.Render(title) + "\n")
 	if len(v.plan.Phases) == 0 && v.pending == nil {
@@ -353,11 +353,14 @@ func (v *planView) view(st *report.Styles, width int) string {
 		}
 		total += c.USD
 	}
-	// Column widths: at 80 columns the row is 80 cells; wider, the offer
-	// and the duration have room.
+	// Column widths: at 80 columns the row is 80 cells; wider, the name,
+	// the duration and the cost have room, and the offer what the width
+	// leaves, up to 44 cells (a row of 113 at 100 columns lost its cost
+	// column to the frame's cut; tui37).
 	nameW, offerW, durW, costW := 12, 22, 12, 9
 	if width >= wideWidth {
-		nameW, offerW, durW, costW = 14, 44, 18, 12
+		nameW, durW, costW = 14, 18, 12
+		offerW = min(44, width-(2+nameW+1+1+11+1+7+1+durW+1+costW)) // the row's other cells and spaces
 	}
 	// The duration and the cost are never cut (a cut "作业 4… 小时" lost
 	// its number, a cut header read "费"): their columns take the cells
@@ -591,7 +594,21 @@ func (m app) openPhase(i int) (tea.Model, tea.Cmd) {
 	}
 	ph := &m.plan.plan.Phases[i]
 	if len(ph.Answers) == 0 {
-		m.footer.say(m.lang.Sprintf("phase %q keeps its answers in %s: open it with gpuplan --config %s", ph.Name, ph.Config, ph.Config), true)
+		if ph.Config == "" {
+			// It said "keeps its answers in : open it with gpuplan --config "
+			// (tui37): gpuplan plan prices such a phase, with nothing to ask.
+			m.footer.say(m.lang.Sprintf("phase %q has no answers to open (neither [phase.answers] nor config): the plan keeps its offer and price alone", ph.Name), true)
+			return m, nil
+		}
+		// The file is the plan folder's (plan.Phase.ConfigPath), and
+		// --config PLAN --phase NAME opens it with the phase's offer, as
+		// the configurator opened this plan.
+		file, how := ph.Config, "gpuplan --config "+shellWord(ph.Config)
+		if m.plan.path != "" {
+			file = ph.ConfigPath(filepath.Dir(m.plan.path))
+			how = "gpuplan --config " + shellWord(m.plan.path) + " --phase " + shellWord(ph.Name)
+		}
+		m.footer.say(printable(m.lang.Sprintf("phase %q keeps its answers in %s: open it with %s", ph.Name, file, how)), true)
 		return m, nil
 	}
 	c, err := ph.ConfigFromAnswers()
@@ -616,6 +633,50 @@ func (m app) openPhase(i int) (tea.Model, tea.Cmd) {
 	m.footer.say(m.lang.Sprintf("opened phase %q: its answers are the questions'", ph.Name), false)
 	m.layout()
 	return m, tea.Batch(m.wiz.form.Init(), m.recompute())
+}
+
+// phaseVerdict is what gpuplan plan marks the opened phase's row with
+// (Options.CheckPlan, the plan page's ✗ or ~ line: a job borderline or
+// not fitting on its pinned offer, a service missing or borderline on
+// its targets there), for the export dialog of its pinned offer: the
+// line in the screen's language, and the note gpuplan export --config
+// PLAN --phase NAME writes in the files' headers ("note: phase "serve":
+// borderline on its pinned offer: …"), which the configurator's files
+// lacked (tui37). Empty when the phase is unmarked, or no longer in the
+// plan on the offer kept.
+func (m app) phaseVerdict() (line string, notes []model.Message) {
+	if m.keptPhase == "" || m.kept == nil {
+		return "", nil
+	}
+	m.plan.checkPlan()
+	for i := range m.plan.plan.Phases {
+		ph := &m.plan.plan.Phases[i]
+		if ph.Name != m.keptPhase || ph.Provider != m.kept.Provider || ph.Instance != m.kept.InstanceType || ph.Region != m.kept.Region {
+			continue
+		}
+		if i >= len(m.plan.marks) || m.plan.marks[i].Targets.IsZero() {
+			return "", nil
+		}
+		mark := m.plan.marks[i]
+		sign := "✗"
+		if mark.Borderline {
+			sign = "~"
+		}
+		return printable(m.lang.Sprintf("%s phase %q: %s", sign, ph.Name, m.lang.Message(mark.Targets))), []model.Message{model.Msg("phase %q: %v", ph.Name, mark.Targets)}
+	}
+	return "", nil
+}
+
+// shellWord is s as one word a POSIX shell reads back as s: as it is
+// when it holds only characters no shell treats specially, else in
+// single quotes (a phase named "fine tune").
+func shellWord(s string) string {
+	if s != "" && !strings.ContainsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./+:=@%,", r))
+	}) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // phasePin is the pinned offer of a plan's phase ph, to be kept as the

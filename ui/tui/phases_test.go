@@ -199,3 +199,28 @@ func TestPlanTeatest(t *testing.T) {
 		t.Errorf("exported plan: %v, %+v, dirty %v", err, p, final.plan.dirty)
 	}
 }
+
+// TestPlanPageWidths (tui37): the plan page's rows fit every width from
+// 80 columns on, the cost column kept; from wideWidth (100) to 112
+// columns a row was 113 cells and the frame cut the cost off.
+func TestPlanPageWidths(t *testing.T) {
+	for _, w := range []int{80, 99, 100, 104, 112, 113, 120, 160} {
+		m := start(t, newTestApp(t, testCatalog(t), Options{}), append([]tea.Msg{size(w, 40)}, msgs(twoPhases(), enter)...)...)
+		view := ansi.Strip(m.plan.view(m.st, w))
+		checkFits(t, view, w, 40)
+		lines := strings.Split(view, "\n")
+		if len(lines) < 4 || !strings.HasSuffix(strings.TrimSpace(lines[1]), "cost") || !strings.Contains(lines[2], "$") || !strings.HasSuffix(strings.TrimSpace(lines[3]), report.USD(mustCost(t, &m.plan.plan.Phases[1]))) {
+			t.Errorf("%d columns: the rows lack their cost:\n%s", w, view)
+		}
+	}
+}
+
+// mustCost is what phase p costs.
+func mustCost(t *testing.T, p *plan.Phase) float64 {
+	t.Helper()
+	c, err := p.Cost()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.USD
+}

@@ -485,7 +485,7 @@ func (d *dialog) servePayload() ([]byte, error) {
 	if !p.Fits {
 		return nil, model.Msg("%s cannot serve the model: %v", o.Instance.Type, joinReasons(p.Reasons, p.ReasonMsgs))
 	}
-	srv, err := launch.NewServe(a, &p, launch.ServeOptions{NamedAs: d.cfg.Workload.Model, Region: o.Region, Pricing: o.Pricing})
+	srv, err := launch.NewServe(a, &p, launch.ServeOptions{NamedAs: d.cfg.Workload.Model, Region: o.Region, Pricing: o.Pricing, Notes: slices.Clone(d.notes)})
 	if err != nil {
 		return nil, err
 	}
