@@ -88,10 +88,11 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 		return fromFile{}, usage(model.Msg("%s: %v", path, err))
 	}
 	// The plan is held to what gpuplan plan holds it to before it prices
-	// anything (Plan.Cost: usd_per_hour, job_hours or months), so a plan
-	// that plan refuses is refused here too, in its words (walk36c: a
-	// phase without usd_per_hour was estimated and exported, exit 0).
-	if _, _, err := pl.Cost(); err != nil {
+	// anything (Plan.Priced: usd_per_hour, job_hours or months, a finite
+	// total), so a plan that plan refuses is refused here too, in its
+	// words (walk36c: a phase without usd_per_hour was estimated and
+	// exported, exit 0).
+	if _, _, err := pl.Priced(); err != nil {
 		return fromFile{}, usage(model.Msg("%s: %v", path, err))
 	}
 	ph, err := pl.Phase(phase)
