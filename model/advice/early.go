@@ -9,7 +9,7 @@ import (
 // Early ranks a savings list's workload changes (8-bit AdamW states, a
 // smaller micro-batch, checkpointing, bf16, FSDP, int8/int4 weights:
 // every ScenarioChanges kind but pricing, GPU type and region) on a
-// goroutine of their own (Run), started as soon as the workload and query are
+// goroutine of their own, started as soon as the workload and query are
 // known, before the Recommend they belong to. Those changes read nothing
 // of the Recommendation (a changed workload starts from no estimates of
 // its: CheapestFinder), so each is the same cheapest offer whenever it
@@ -21,12 +21,10 @@ import (
 // whole new set of estimates, ~0.25 ms of its ~2.9 ms after main; issue
 // 32). Started here they fill the first of those moments.
 type Early struct {
-	s       Scenario // the base, defaulted, as Savings builds it
-	cat     *model.Catalog
-	changes []Change[Scenario]
-	want    map[string]bool // the changes ranked, by name
-	done    chan struct{}
-	got     map[string]earlyOffer // by name; read once done is closed
+	s    Scenario        // the base, defaulted, as Savings builds it
+	want map[string]bool // the changes ranked, by name
+	done chan struct{}
+	got  map[string]earlyOffer // by name; read once done is closed
 }
 
 // earlyOffer is one change's cheapest offer, as Savings' eval keeps it.
@@ -36,13 +34,11 @@ type earlyOffer struct {
 	ok    bool
 }
 
-// NewEarly returns the ranking of the workload changes of w on cat for q
-// (the workload and query a Recommend of cat is about to rank, and
-// Savings to be given), to Run on a goroutine of the caller's, which
-// must run it once: Savings waits for it. nil when there are none. It
-// indexes cat first, so that the ranking and the caller's Recommend only
-// read it.
-func NewEarly(cat *model.Catalog, w model.Workload, q model.Query) *Early {
+// StartEarly starts ranking the workload changes of w on cat for q (the
+// workload and query a Recommend of cat is about to rank, and Savings to
+// be given); nil when there are none. It indexes cat first, so that the
+// ranking and the caller's Recommend only read it.
+func StartEarly(cat *model.Catalog, w model.Workload, q model.Query) *Early {
 	w.Defaults()
 	s := Scenario{Workload: w, Query: q}
 	var changes []Change[Scenario]
@@ -55,28 +51,25 @@ func NewEarly(cat *model.Catalog, w model.Workload, q model.Query) *Early {
 		return nil
 	}
 	cat.EnsureIndex()
-	e := &Early{s: s, cat: cat, changes: changes, want: make(map[string]bool, len(changes)), done: make(chan struct{}), got: make(map[string]earlyOffer, len(changes))}
+	e := &Early{s: s, want: make(map[string]bool, len(changes)), done: make(chan struct{}), got: make(map[string]earlyOffer, len(changes))}
 	for _, c := range changes {
 		e.want[c.Name] = true
 	}
-	return e
-}
-
-// Run ranks e's changes. The ranking goes 64 KB deep: a goroutine that
-// runs it grows its stack first (internal/stack.Grow).
-func (e *Early) Run() {
-	defer close(e.done)
-	find := cheapestJob{model.NewCheapestFinder(e.cat)}
-	// Each Apply works on a copy of s, its slices cloned: Run writes
-	// nothing Savings reads.
-	for _, c := range e.changes {
-		sc := c.Apply(e.s)
-		var r earlyOffer
-		if o, ok := find.Offer(sc.Workload, sc.Query); ok {
-			r = earlyOffer{savingOffer(o), jobCost(o), true}
+	// Each Apply works on a copy of s, its slices cloned: the goroutine
+	// writes nothing Savings reads.
+	go func() {
+		defer close(e.done)
+		find := cheapestJob{model.NewCheapestFinder(cat)}
+		for _, c := range changes {
+			sc := c.Apply(s)
+			var r earlyOffer
+			if o, ok := find.Offer(sc.Workload, sc.Query); ok {
+				r = earlyOffer{savingOffer(o), jobCost(o), true}
+			}
+			e.got[c.Name] = r
 		}
-		e.got[c.Name] = r
-	}
+	}()
+	return e
 }
 
 // workloadChange reports whether a ScenarioChanges kind changes the

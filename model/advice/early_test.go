@@ -8,8 +8,8 @@ import (
 	"github.com/gpuplan/gpuplan/model/internal/modeltest"
 )
 
-// TestEarlySame: Savings reading the workload changes NewEarly ranked
-// beside the Recommend (as recommend does, NewEarly first) gives the
+// TestEarlySame: Savings reading the workload changes StartEarly ranked
+// beside the Recommend (as recommend does, StartEarly first) gives the
 // list Savings ranks itself, offer for offer, for training changes of
 // every kind (8-bit AdamW, smaller micro-batches, checkpointing with and
 // without the batch, bf16 for fp32, FSDP on a fixed count) and serving's
@@ -23,7 +23,7 @@ func TestEarlySame(t *testing.T) {
 		name  string
 		w     model.Workload
 		q     model.Query
-		kinds []string // kinds NewEarly must rank
+		kinds []string // kinds StartEarly must rank
 	}{
 		{"finetune", model.Workload{Settings: model.Settings{Task: model.TaskFinetune, MicroBatch: 4, GradAccum: 4, SeqLen: 512, DatasetTokens: 1e8}, Model: llama},
 			model.Query{AutoGPUs: true, AllowMultiNode: true}, []string{"precision", "batch", "checkpointing", "checkpointing+batch"}},
@@ -35,11 +35,10 @@ func TestEarlySame(t *testing.T) {
 			model.Query{AutoGPUs: true}, []string{"precision"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			early := NewEarly(cat, tt.w, tt.q)
+			early := StartEarly(cat, tt.w, tt.q)
 			if early == nil {
-				t.Fatal("NewEarly ranks nothing: the case has workload changes")
+				t.Fatal("StartEarly ranks nothing: the case has workload changes")
 			}
-			go early.Run()
 			kinds := map[string]bool{}
 			w := tt.w
 			w.Defaults()
@@ -50,12 +49,12 @@ func TestEarlySame(t *testing.T) {
 			}
 			for _, k := range tt.kinds {
 				if !kinds[k] {
-					t.Errorf("NewEarly does not rank the %s changes (ranks %v)", k, kinds)
+					t.Errorf("StartEarly does not rank the %s changes (ranks %v)", k, kinds)
 				}
 			}
 			for _, k := range []string{"pricing", "gpu", "region"} {
 				if kinds[k] {
-					t.Errorf("NewEarly ranks a %s change, which the Recommendation prices", k)
+					t.Errorf("StartEarly ranks a %s change, which the Recommendation prices", k)
 				}
 			}
 			rec, err := model.Recommend(tt.w, cat, tt.q)
@@ -94,7 +93,7 @@ func TestEarlySame(t *testing.T) {
 			}
 		})
 	}
-	if NewEarly(cat, model.Workload{Settings: model.Settings{Task: model.TaskFinetune, Optimizer: model.AdamW8bit, MicroBatch: 1, SeqLen: 512, Checkpointing: model.Bool(true), Precision: model.AMPBF16}, Model: llama}, model.Query{AutoGPUs: true}) != nil {
-		t.Error("NewEarly started a ranking with no workload change to rank")
+	if StartEarly(cat, model.Workload{Settings: model.Settings{Task: model.TaskFinetune, Optimizer: model.AdamW8bit, MicroBatch: 1, SeqLen: 512, Checkpointing: model.Bool(true), Precision: model.AMPBF16}, Model: llama}, model.Query{AutoGPUs: true}) != nil {
+		t.Error("StartEarly started a ranking with no workload change to rank")
 	}
 }

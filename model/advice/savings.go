@@ -243,7 +243,7 @@ func jobCost(o *model.Offer) float64 {
 // maxEach of each, in ranked order), so the list costs a bounded number
 // of Recommend calls. rec is Recommend(w, cat, q)'s result: the ranking
 // starts from its estimates (any other rec is only slower). early, when
-// NewEarly(cat, w, q) made it and Run (nil: none), ranks the workload
+// StartEarly(cat, w, q) made it (nil: none), has ranked the workload
 // changes already: read from it, the same offers.
 func Savings(cat *model.Catalog, w model.Workload, q model.Query, rec *model.Recommendation, maxEach int, early *Early) (baseUSD float64, out []Saving, err error) {
 	var gpus, regions []string

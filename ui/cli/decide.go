@@ -37,7 +37,7 @@ type decideFlags struct {
 	// waits for them after the offers.
 	savingsAside bool
 	// early is the savings' workload changes started ahead of the
-	// ranking (advice.NewEarly, run on its own goroutine); nil: the savings rank them.
+	// ranking (advice.StartEarly); nil: the savings rank them.
 	early *advice.Early
 }
 

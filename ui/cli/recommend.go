@@ -283,16 +283,11 @@ hosts the framework cannot run on only when nothing else is left.`,
 			}
 			// Work that waits on nothing the ranking makes runs beside it,
 			// on the machine's other core: the spot rates decide reads,
-			// and the savings' workload changes (advice.Early), for the
-			// outputs that print the savings.
+			// and the savings' workload changes (advice.StartEarly), for
+			// the outputs that print the savings.
 			df.spot = startSpotRates(env.SpotRates)
 			if o, err := outputFormat(cmd, asJSON, output); err == nil && o != outCSV && !df.noSavings {
-				if df.early = advice.NewEarly(cat, w, q); df.early != nil {
-					go func() {
-						stack.Grow()
-						df.early.Run()
-					}()
-				}
+				df.early = advice.StartEarly(cat, w, q)
 			}
 			stack.Grow() // the ranking goes 64 KB deep: one copy of the stack, not three
 			rec, err := model.Recommend(w, cat, q)

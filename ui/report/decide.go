@@ -67,7 +67,7 @@ type DecideInput struct {
 	// ranking reads rec and never writes it, model.CheapestFinder).
 	SavingsAside bool
 	// Early is the savings' workload changes ranked already
-	// (advice.NewEarly of Catalog, Workload and Query, run); nil: Savings
+	// (advice.StartEarly of Catalog, Workload and Query); nil: Savings
 	// ranks them.
 	Early *advice.Early
 	Hints bool // see Decisions.Hints
