@@ -242,10 +242,8 @@ func jobCost(o *model.Offer) float64 {
 // of rec's offers (the ones that already run the workload: at most
 // maxEach of each, in ranked order), so the list costs a bounded number
 // of Recommend calls. rec is Recommend(w, cat, q)'s result: the ranking
-// starts from its estimates (any other rec is only slower). early, when
-// StartEarly(cat, w, q) made it (nil: none), has ranked the workload
-// changes already: read from it, the same offers.
-func Savings(cat *model.Catalog, w model.Workload, q model.Query, rec *model.Recommendation, maxEach int, early *Early) (baseUSD float64, out []Saving, err error) {
+// starts from its estimates (any other rec is only slower).
+func Savings(cat *model.Catalog, w model.Workload, q model.Query, rec *model.Recommendation, maxEach int) (baseUSD float64, out []Saving, err error) {
 	var gpus, regions []string
 	for i := range rec.Offers {
 		o := &rec.Offers[i]
@@ -271,15 +269,6 @@ func Savings(cat *model.Catalog, w model.Workload, q model.Query, rec *model.Rec
 	pricing := ""
 	eval := func(sc Scenario) (float64, bool) {
 		o, ok, derived := rec.CheapestWithin(cat, sc.Workload, q, sc.Query)
-		if !derived && pricing != "" {
-			if r, hit := early.offer(&s, pricing); hit {
-				if !r.ok {
-					return 0, false
-				}
-				priced[pricing] = r.offer
-				return r.usd, true
-			}
-		}
 		if !derived {
 			o, ok = find.Offer(sc.Workload, sc.Query)
 		}

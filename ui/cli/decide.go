@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/model"
-	"github.com/gpuplan/gpuplan/model/advice"
 	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -36,9 +35,6 @@ type decideFlags struct {
 	// (report.DecideInput.SavingsAside): recommend --json, whose writer
 	// waits for them after the offers.
 	savingsAside bool
-	// early is the savings' workload changes started ahead of the
-	// ranking (advice.StartEarly); nil: the savings rank them.
-	early *advice.Early
 }
 
 // spotLoad is a load of the spot rates running on its own goroutine: the
@@ -138,7 +134,7 @@ func (f *decideFlags) decide(cmd *cobra.Command, env *Env, cat *model.Catalog, w
 	if err != nil {
 		return nil, nil, err
 	}
-	in := report.DecideInput{Catalog: cat, Workload: w, Query: q, Spot: a, HoursPerMonth: q.HoursPerMonth, Savings: !f.noSavings, SavingsAside: f.savingsAside, Early: f.early, Hints: true}
+	in := report.DecideInput{Catalog: cat, Workload: w, Query: q, Spot: a, HoursPerMonth: q.HoursPerMonth, Savings: !f.noSavings, SavingsAside: f.savingsAside, Hints: true}
 	var warnings []model.Message
 	if f.spot == nil {
 		f.spot = startSpotRates(env.SpotRates)

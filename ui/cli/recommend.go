@@ -13,7 +13,6 @@ import (
 
 	"github.com/gpuplan/gpuplan/internal/stack"
 	"github.com/gpuplan/gpuplan/model"
-	"github.com/gpuplan/gpuplan/model/advice"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -282,13 +281,8 @@ hosts the framework cannot run on only when nothing else is left.`,
 				return err
 			}
 			// Work that waits on nothing the ranking makes runs beside it,
-			// on the machine's other core: the spot rates decide reads,
-			// and the savings' workload changes (advice.StartEarly), for
-			// the outputs that print the savings.
+			// on the machine's other core: the spot rates decide reads.
 			df.spot = startSpotRates(env.SpotRates)
-			if o, err := outputFormat(cmd, asJSON, output); err == nil && o != outCSV && !df.noSavings {
-				df.early = advice.StartEarly(cat, w, q)
-			}
 			stack.Grow() // the ranking goes 64 KB deep: one copy of the stack, not three
 			rec, err := model.Recommend(w, cat, q)
 			if err != nil {

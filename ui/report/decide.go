@@ -66,11 +66,7 @@ type DecideInput struct {
 	// lays the offers out meanwhile, on the machine's other core; the
 	// ranking reads rec and never writes it, model.CheapestFinder).
 	SavingsAside bool
-	// Early is the savings' workload changes ranked already
-	// (advice.StartEarly of Catalog, Workload and Query); nil: Savings
-	// ranks them.
-	Early *advice.Early
-	Hints bool // see Decisions.Hints
+	Hints        bool // see Decisions.Hints
 }
 
 // savingsPerKind bounds the GPU types and regions tried by Savings.
@@ -161,7 +157,7 @@ func (d *Decisions) rankSavingsAside(rec *model.Recommendation, in DecideInput) 
 // rankSavings fills d's savings (advice.Savings).
 func (d *Decisions) rankSavings(rec *model.Recommendation, in DecideInput) {
 	var err error
-	d.SavingsBase, d.Savings, err = advice.Savings(in.Catalog, in.Workload, in.Query, rec, savingsPerKind, in.Early)
+	d.SavingsBase, d.Savings, err = advice.Savings(in.Catalog, in.Workload, in.Query, rec, savingsPerKind)
 	if err != nil {
 		d.SavingsErr = err.Error()
 	}
