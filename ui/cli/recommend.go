@@ -262,7 +262,8 @@ hosts the framework cannot run on only when nothing else is left.`,
 			}
 			warnings = append(warnings, unusedEpochs(cmd.Flags(), &w, false)...)
 			baseQuery := file.query() // as the configurator's, for the same request
-			if file.phase != nil {    // --phase: priced as the phase is, on every provider
+			// --phase: priced as the phase is, on every provider.
+			if file.phase != nil {
 				baseQuery = file.phase.Search(baseQuery)
 				if n := file.phase.SearchNote(); !n.IsZero() && !cmd.Flags().Changed("providers") {
 					warnings = append(warnings, n)
