@@ -339,6 +339,12 @@ func TestParseGPUSpecErrors(t *testing.T) {
 		{"80GB..40GB", "the smaller size goes first, e.g. 40GB..80GB"},
 		{"0GB+", "must be above 0"},
 		{"NaNGB", `unknown GPU "NaNGB"`}, // a letter first: a name, as in dstack
+		// An instance type is named as such, with its GPU to list it by
+		// (walk37: "offers g5.xlarge" said "unknown GPU").
+		{"p5.48xlarge", "that is an instance type, aws p5.48xlarge (8 × "},
+		{"p5.48xlarge:8", "not a GPU; list it and its rivals with gpuplan offers h100-sxm:8 --providers aws"},
+		{"AWS/P5.48XLARGE", "that is an instance type, aws p5.48xlarge"},
+		{"gcp/p5.48xlarge", `unknown GPU "gcp/p5.48xlarge"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {

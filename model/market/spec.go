@@ -221,11 +221,39 @@ func resolveGPUNames(list string, c *model.Catalog) ([]string, error) {
 		}
 		g, err := c.GPU(name)
 		if err != nil {
+			if err := instanceNotGPU(name, c); err != nil {
+				return nil, err
+			}
 			return nil, unknownGPU(name, c, model.Msg("unknown GPU %q", name))
 		}
 		add(g.Key)
 	}
 	return keys, nil
+}
+
+// instanceNotGPU says, for a GPU spec that names an instance type
+// instead (walk37: "gpuplan offers g5.xlarge" was told "unknown GPU"),
+// whose type it is and its GPU, and how to list it; nil when no provider
+// has a type of that name (case aside, with or without a "provider/" in
+// front).
+func instanceNotGPU(name string, c *model.Catalog) error {
+	provider, typ, scoped := strings.Cut(name, "/")
+	if !scoped {
+		provider, typ = "", name
+	}
+	for i := range c.Instances {
+		in := &c.Instances[i]
+		if !strings.EqualFold(in.Type, typ) || (scoped && !strings.EqualFold(in.Provider, provider)) {
+			continue
+		}
+		g, err := c.GPU(in.GPU)
+		if err != nil {
+			break
+		}
+		return BadFilter("that is an instance type, %s %s (%d × %s), not a GPU; list it and its rivals with gpuplan offers %s:%d --providers %s",
+			in.Provider, in.Type, in.GPUCount, g.Name, g.Key, in.GPUCount, in.Provider)
+	}
+	return nil
 }
 
 // unknownGPU says what was not found and suggests the nearest keys and

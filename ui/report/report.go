@@ -382,7 +382,10 @@ func USD(v float64) string {
 	case v > 0 && v < 0.005:
 		return "$" + show.SmallUSD(v)
 	case v < 100:
-		return fmt.Sprintf("$%.2f", v)
+		// Rounded as the JSON's figures are (Round): 1.861 × 5 is
+		// 9.30499… in binary, "%.2f" alone printed $9.30 beside the
+		// JSON's 9.31 (walk37).
+		return fmt.Sprintf("$%.2f", Round(v, 2))
 	case v < 1e6:
 		return "$" + humanize.Comma(int64(math.Round(v)))
 	case v < 1e15:

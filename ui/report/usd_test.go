@@ -46,8 +46,10 @@ func TestUSDSmall(t *testing.T) {
 		{0.0012, "$0.0012"},
 		{0.001, "$0.0010"},
 		{0.00499, "$0.0050"},
-		{0.005, "$0.01"}, // cents from here: %.2f rounds half to even on the binary value
+		{0.005, "$0.01"}, // cents from here, rounded as the JSON's Round
 		{0, "$0.00"},
+		{1.861 * 5, "$9.31"}, // 9.30499… in binary: the JSON's Round says 9.31 (walk37: the table said $9.30)
+		{2.675, "$2.68"},
 		{1.234, "$1.23"},
 		{14600, "$14,600"},
 	} {
