@@ -57,7 +57,8 @@ func newPlanCmd(env *Env) *cobra.Command {
 		Long: `plan reads a TOML file of [[phase]] tables (fine-tune on one offer, then serve on
 another for some months), and prints what each phase and the whole plan cost. A
 phase is a job (job_hours) or a service (months, and hours_per_month when it does
-not run all month); on a 1- or 3-year commitment the whole term is owed.
+not run all month); a 1- or 3-year commitment bills 730 h every month of the
+phase, used or not, and at least its whole term.
 
 Then what saves the most on the whole plan: each single change (pricing mode,
 GPU type, region, precision, LoRA/QLoRA, checkpointing and batch) applied to
