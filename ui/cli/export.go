@@ -184,6 +184,13 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 			return usage(model.Msg("--gpu %s does not match %s/%s, which has %s; drop --gpu", wf.gpu, in.Provider, in.Type, in.GPU))
 		}
 	}
+	// The phase's workload as its answers and the flags give it, before
+	// exportQuery puts it on the picked offer's GPUs: plan.JobOnOffer
+	// splits the answers' global batch over the offer's GPUs itself, as
+	// plan and estimate --phase give it (walk37: the answers' micro-batch
+	// 4 × accumulation 2 was taken as per GPU on all 8 of a p5en, 8 times
+	// the batch plan priced, and refused as 280 GiB per GPU).
+	asked := w
 	w, q, err := exportQuery(fs, cat, &ff, in, w, qf)
 	if err != nil {
 		return err
@@ -197,7 +204,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	// (walk36b: answers of 16 GPUs on one 8-GPU p4d were written as 2
 	// nodes).
 	var verdict, jobNote model.Message
-	if job, ok, depart, err := ff.phaseJob(fs, cat, in, ef.region, w); err != nil {
+	if job, ok, depart, err := ff.phaseJob(fs, cat, in, ef.region, asked); err != nil {
 		return err
 	} else if !depart.IsZero() {
 		verdict = depart // --gpus departs from the phase: said on stderr and in the file, as plan's verdict is

@@ -168,6 +168,7 @@ func (b *fromFile) onPhaseOffer(fs *pflag.FlagSet, cat *model.Catalog, w model.W
 			gpu = g
 		}
 	}
+	w = b.asPhase(fs, n, w)
 	ps := plan.PhaseScenarioFor(ph, w, b.query(), cat)
 	if job, ok, err := plan.JobOnOffer(cat, ph, &ps); ok && err == nil {
 		if !job.Note.IsZero() {
@@ -204,6 +205,20 @@ func (b *fromFile) departs(fs *pflag.FlagSet, in *model.Instance, n, gpus int, g
 	return model.Message{}
 }
 
+// asPhase is w, the phase's workload with the flags over it, as gpuplan
+// plan takes it on the phase's offer of n GPUs when --gpus names that
+// same count (no departure: the phase itself): the answers' GPU count, so
+// plan.JobOnOffer splits the answers' global batch over the n GPUs as
+// plan does (walk37: --gpus 8 on a phase of batch 4 × accumulation 2
+// renting 8 H200s ran 4 × 2 on each, 8 times the batch plan priced, and
+// said it did not fit where plan said it did).
+func (b *fromFile) asPhase(fs *pflag.FlagSet, n int, w model.Workload) model.Workload {
+	if fs.Changed("gpus") && w.GPUs == n && b.cfg != nil {
+		w.GPUs = max(b.cfg.Workload.GPUs, 1) // 0: gpus = "auto" or left out, one GPU as resolved
+	}
+	return w
+}
+
 // phaseJob is export --phase's job: the phase on its pinned offer as
 // gpuplan plan checks it (plan.JobOnOffer: the offer's GPUs and
 // instances, the strategy plan takes there), when the instance type and
@@ -221,6 +236,9 @@ func (b *fromFile) phaseJob(fs *pflag.FlagSet, cat *model.Catalog, in *model.Ins
 		if d := b.departs(fs, pin, n, w.GPUs, nil); !d.IsZero() {
 			return plan.Job{}, false, d, nil
 		}
+	}
+	if _, n := plan.PhaseOffer(cat, ph); n > 0 {
+		w = b.asPhase(fs, n, w)
 	}
 	ps := plan.PhaseScenarioFor(ph, w, b.query(), cat)
 	job, ok, err := plan.JobOnOffer(cat, ph, &ps)
