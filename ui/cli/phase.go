@@ -107,20 +107,20 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 		if err != nil {
 			return fromFile{}, err
 		}
-		return fromFile{path: ph.ConfigPath(filepath.Dir(path)), cfg: &c, phase: ph}, nil
+		return fromFile{path: ph.ConfigPath(filepath.Dir(path)), cfg: &c, phase: ph, plan: path}, nil
 	}
 	if path == stdinPath {
 		c, err := ph.ConfigFromAnswers()
 		if err != nil {
 			return fromFile{}, usage(model.Msg("%s: %v", path, err))
 		}
-		return fromFile{path: path, cfg: &c, phase: ph}, nil
+		return fromFile{path: path, cfg: &c, phase: ph, plan: path}, nil
 	}
 	c, err := phaseAnswers(path, ph)
 	if err != nil {
 		return fromFile{}, err
 	}
-	return fromFile{path: path, cfg: &c, phase: ph}, nil
+	return fromFile{path: path, cfg: &c, phase: ph, plan: path}, nil
 }
 
 // onPhaseOffer is estimate --phase on the phase's own offer, as gpuplan
@@ -281,7 +281,7 @@ func (b *fromFile) phaseNotExported(fs *pflag.FlagSet, cat *model.Catalog, w mod
 		}
 	}
 	var m model.Message
-	if err := checkPriced(cat, in, ph.Region, cmp.Or(ph.Pricing, model.OnDemand)); err != nil && errors.As(err, &m) {
+	if err := checkPriced(cat, in, ph.Region, b.origin("region"), cmp.Or(ph.Pricing, model.OnDemand)); err != nil && errors.As(err, &m) {
 		return m, true
 	}
 	return model.Message{}, false
@@ -614,6 +614,22 @@ func readConfigOrPlan(path, phase string) (*config.Config, *plan.Plan, string, e
 		return nil, &pl, "", nil
 	}
 	return open(first)
+}
+
+// origin names where a value of the file's picked offer came from, for
+// an error about it when no flag gave it: key ("region", "instance") of
+// the phase --phase picked, in the plan file (p1.toml: phase "train"
+// region), or of a configuration's [selection] (tui.toml:
+// selection.region), so the error does not name a flag the user never
+// typed (walk37: "--region it-fr2: …" for a configuration's region).
+func (b *fromFile) origin(key string) string {
+	if b.phase != nil {
+		return fmt.Sprintf("%s: phase %q %s", cmp.Or(b.plan, b.path), b.phase.Name, key)
+	}
+	if key == "instance" {
+		key = "provider/instance_type"
+	}
+	return fmt.Sprintf("%s: selection.%s", b.path, key)
 }
 
 // phaseGPU gives a phase's selection the GPU of its instance type in cat
