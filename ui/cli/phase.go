@@ -161,6 +161,11 @@ func (b *fromFile) onPhaseOffer(fs *pflag.FlagSet, cat *model.Catalog, w model.W
 		if !fs.Changed("gpus") {
 			w, _ = plan.OnPhaseOffer(ph, n, w, b.req.GPUsAuto())
 		}
+		if gpu != nil && gpu.Key == in.GPU {
+			// Another count on the phase's own type: laid out on its
+			// instances, as export writes it.
+			w = plan.OnType(in, w)
+		}
 		return w, gpu, []model.Message{d}, false
 	}
 	if gpu == nil {
@@ -174,7 +179,7 @@ func (b *fromFile) onPhaseOffer(fs *pflag.FlagSet, cat *model.Catalog, w model.W
 		if !job.Note.IsZero() {
 			notes = append(notes, job.Note)
 		}
-		return job.Workload, gpu, notes, true
+		return plan.OnType(in, job.Workload), gpu, notes, true
 	}
 	v, note := plan.OnPhaseOffer(ph, n, w, b.req.GPUsAuto())
 	if !note.IsZero() {
