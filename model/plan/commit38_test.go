@@ -60,3 +60,30 @@ func TestReservedBillsEveryMonth(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckTerm: a reserved phase billed past its term says how: every
+// month at 730 h at the committed rate, and that a second commitment is a
+// whole term (walk37: a 10,000 h job on reserved-1y said nothing); one
+// within its term, or on demand, says nothing.
+func TestCheckTerm(t *testing.T) {
+	pl := &Plan{Phases: []Phase{
+		{Name: "job", Pricing: model.Reserved1y, USDPerHour: 0.4438, JobHours: 10000},
+		{Name: "svc", Pricing: model.Reserved1y, USDPerHour: 0.4438, Months: 18, HoursPerMonth: 200},
+		{Name: "within", Pricing: model.Reserved1y, USDPerHour: 0.4438, Months: 12, HoursPerMonth: 100},
+		{Name: "3y", Pricing: model.Reserved3y, USDPerHour: 0.4438, Months: 18},
+		{Name: "od", Pricing: model.OnDemand, USDPerHour: 0.4438, JobHours: 10000},
+	}}
+	got := CheckTerm(pl)
+	want := []string{
+		`phase "job" is billed 10000 h on reserved-1y, past its 12-month term (8760 h): priced at the committed rate for every month it runs, 13.7 months of 730 h; a commitment is sold a whole term at a time, so the months past the first term need a second one (another 12 months owed) or another pricing mode`,
+		`phase "svc" is billed 13140 h on reserved-1y, past its 12-month term (8760 h): priced at the committed rate for every month it runs, 18 months of 730 h; a commitment is sold a whole term at a time, so the months past the first term need a second one (another 12 months owed) or another pricing mode`,
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d notes, want %d: %v", len(got), len(want), got)
+	}
+	for i := range want {
+		if got[i].String() != want[i] {
+			t.Errorf("note %d:\n%s\nwant\n%s", i, got[i], want[i])
+		}
+	}
+}
