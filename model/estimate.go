@@ -669,6 +669,8 @@ func (e *Estimate) NetworkMessage() (m Message, ok bool) {
 		from = Msg("the median of the catalog's %s of %s with %s (--network-gbps for yours)", CountMsg(w.NetworkTypes, "instance type"), e.GPU.Name, per)
 	case NetworkAssumedSource:
 		from = Msg("assumed: the catalog documents no network for %s nodes with %s, so the slowest it documents, as recommend assumes (--network-gbps for yours)", e.GPU.Name, per)
+	case NetworkInstance:
+		from = Msg("the instance type's own figure in the catalog (--network-gbps for yours)")
 	default:
 		from = Msg("as given (--network-gbps)")
 	}

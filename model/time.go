@@ -53,6 +53,10 @@ const (
 	// NetworkAssumedSource: none of those has a network figure;
 	// AssumedNetworkGbps, as matching assumes for such a type.
 	NetworkAssumedSource NetworkSource = "assumed"
+	// NetworkInstance: the network_gbps of the instance type the job is
+	// laid out on (plan.OnType: a plan's phase on its own type), the
+	// figure matching times that type at (HostOf).
+	NetworkInstance NetworkSource = "instance"
 )
 
 // WorkloadHost returns the host w is timed on with GPU g when no instance
@@ -166,7 +170,7 @@ func (c *Catalog) nodeNetworks() map[nodeNetKey][]float64 {
 // such a job by, so they agree on its hours (issue #30: 70B on 32 H100s
 // was 46.7 h in estimate, 1.3 years on Nebius in recommend).
 func (c *Catalog) DefaultNetwork(w *Workload, g *GPU, perNode int) (gbps float64, from NetworkSource, types int) {
-	if networkGiven(w) || g == nil {
+	if networkGiven(w) || w.NetworkFrom == NetworkInstance && w.NetworkGbps > 0 || g == nil {
 		return defaultNetwork(w, 0, 0)
 	}
 	gbps, types = c.NodeNetwork(g, perNode)
@@ -183,6 +187,9 @@ func networkGiven(w *Workload) bool {
 func defaultNetwork(w *Workload, gbps float64, types int) (float64, NetworkSource, int) {
 	if networkGiven(w) {
 		return w.NetworkGbps, NetworkGiven, 0
+	}
+	if w.NetworkFrom == NetworkInstance && w.NetworkGbps > 0 { // the type's own: kept
+		return w.NetworkGbps, NetworkInstance, 0
 	}
 	if types > 0 {
 		return gbps, NetworkCatalog, types

@@ -191,3 +191,24 @@ func jobOwnMiss(kind model.RejectKind) bool {
 	}
 	return false
 }
+
+// OnType is w laid out on instances of type in, as the matcher times a
+// job on it (model.HostOf, model.InstanceHost) and export writes it: the
+// type's GPUs per node, so a job on more GPUs than one instance holds
+// spans ceil(GPUs / GPUs per instance) instances; across them the type's
+// own network figure (model.NetworkInstance), or, for a type without one,
+// none here, so the caller's Catalog.FillNetwork takes the one rule for
+// nodes of that size (DefaultNetwork), as matching does; a network w
+// gives is kept. estimate --phase times a phase through it, on its
+// offer and when --gpus departs from its count on the same type, so it
+// times the layout gpuplan plan checks and export writes (walk37:
+// --gpus 2 on a phase renting one 1-GPU g6e.xlarge was timed as one
+// 2-GPU node; export wrote 2 instances at an assumed 10 Gbps).
+func OnType(in *model.Instance, w model.Workload) model.Workload {
+	w.GPUsPerNode = max(in.GPUCount, 1)
+	given := w.NetworkGbps > 0 && (w.NetworkFrom == "" || w.NetworkFrom == model.NetworkGiven)
+	if w.GPUs > w.GPUsPerNode && !given && in.NetworkGbps > 0 {
+		w.NetworkGbps, w.NetworkFrom, w.NetworkTypes = in.NetworkGbps, model.NetworkInstance, 0
+	}
+	return w
+}

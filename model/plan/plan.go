@@ -57,6 +57,10 @@ type PhaseCost struct {
 	// otherwise. USD is never less: a phase shorter than its term still
 	// owes the term.
 	CommitmentUSD float64 `json:"commitment_usd,omitempty"`
+	// Committed is set when Hours are a commitment's 730 h a month for
+	// the phase's months, more than its hours_per_month: what it owes,
+	// not what it runs.
+	Committed bool `json:"-"`
 	// Targets, when set, says how the phase's pinned offer stands against
 	// its serving targets (PhaseScenario.PinnedServeNote); Borderline tells
 	// a plan that meets them at the estimate only from one that misses.
@@ -66,8 +70,9 @@ type PhaseCost struct {
 }
 
 // Cost prices the phase: billed hours × USDPerHour, the billed hours being
-// JobHours, or Months × (HoursPerMonth or 730); on a reserved term, at
-// least the whole commitment.
+// JobHours, or Months × (HoursPerMonth or 730); on a reserved term,
+// Months × 730 whatever HoursPerMonth says (a commitment bills every
+// month in full), and at least the whole commitment.
 func (p *Phase) Cost() (PhaseCost, error) {
 	bad := func(format string, a ...any) (PhaseCost, error) {
 		return PhaseCost{}, model.Errorf(ErrInvalid, "phase %q: %s", p.Name, model.Msg(format, a...))
@@ -91,11 +96,21 @@ func (p *Phase) Cost() (PhaseCost, error) {
 	if p.Months > 0 {
 		c.Hours = p.Months * cmp.Or(p.HoursPerMonth, model.HoursPerMonth) // 0 means the whole month
 	}
-	c.USD = c.Hours * p.USDPerHour
 	if m := model.TermMonths(p.Pricing); m > 0 {
+		// A commitment is billed 730 h a month, used or not
+		// (model.CommitmentHours; docs/decisions.md, commitment
+		// break-even): a service of N months on one owes N × 730 h
+		// whatever its hours_per_month says it runs (walk37: 18 months ×
+		// 200 h on reserved-1y was billed one term, 8,760 h, where 18
+		// committed months are 13,140 h). A job is billed its hours, each
+		// one a committed hour: a job past the term (10,000 h on
+		// reserved-1y) owes its 10,000 h, as 13.7 committed months.
+		if p.Months > 0 && c.Hours < p.Months*model.HoursPerMonth {
+			c.Hours, c.Committed = p.Months*model.HoursPerMonth, true
+		}
 		c.CommitmentUSD = p.USDPerHour * model.HoursPerMonth * float64(m)
-		c.USD = max(c.USD, c.CommitmentUSD)
 	}
+	c.USD = max(c.Hours*p.USDPerHour, c.CommitmentUSD) // and at least one whole term
 	return c, nil
 }
 

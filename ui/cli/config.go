@@ -46,6 +46,9 @@ type fromFile struct {
 	// phase is the plan's phase the file is (--phase); nil for a
 	// configuration.
 	phase *plan.Phase
+	// plan is the plan file the phase is from (path is the configuration
+	// file the phase names, when it names one); "" for a configuration.
+	plan string
 }
 
 // readFromFile reads --config when given.

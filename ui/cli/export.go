@@ -43,6 +43,15 @@ type exportFlags struct {
 	// with the spot data's rate it sets how often a spot job checkpoints.
 	writeGBps float64
 	json      bool // --json: a summary of what was written on stdout
+	// instanceFrom and regionFrom name where instance and region came
+	// from when no flag gave them (fromFile.origin); "" for the flags.
+	instanceFrom, regionFrom string
+}
+
+// regionFrom is what an error about the region names: --region, or the
+// file and key it came from.
+func (ef *exportFlags) regionLabel() string {
+	return cmp.Or(ef.regionFrom, "--region")
 }
 
 // exportJSON is export --json: the files written, their formats, and the
@@ -184,6 +193,13 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 			return usage(model.Msg("--gpu %s does not match %s/%s, which has %s; drop --gpu", wf.gpu, in.Provider, in.Type, in.GPU))
 		}
 	}
+	// The phase's workload as its answers and the flags give it, before
+	// exportQuery puts it on the picked offer's GPUs: plan.JobOnOffer
+	// splits the answers' global batch over the offer's GPUs itself, as
+	// plan and estimate --phase give it (walk37: the answers' micro-batch
+	// 4 × accumulation 2 was taken as per GPU on all 8 of a p5en, 8 times
+	// the batch plan priced, and refused as 280 GiB per GPU).
+	asked := w
 	w, q, err := exportQuery(fs, cat, &ff, in, w, qf)
 	if err != nil {
 		return err
@@ -197,7 +213,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	// (walk36b: answers of 16 GPUs on one 8-GPU p4d were written as 2
 	// nodes).
 	var verdict, jobNote model.Message
-	if job, ok, depart, err := ff.phaseJob(fs, cat, in, ef.region, w); err != nil {
+	if job, ok, depart, err := ff.phaseJob(fs, cat, in, ef.region, asked); err != nil {
 		return err
 	} else if !depart.IsZero() {
 		verdict = depart // --gpus departs from the phase: said on stderr and in the file, as plan's verdict is
@@ -218,7 +234,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 			verdict = model.Msg("phase %q: %v", ff.phase.Name, v)
 		}
 	}
-	if err := checkPriced(cat, in, ef.region, q.Pricing); err != nil {
+	if err := checkPriced(cat, in, ef.region, ef.regionLabel(), q.Pricing); err != nil {
 		return usage(err)
 	}
 	offer, err := exportOffer(cat, in, ef.region, &w, &q)
@@ -298,10 +314,10 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 func exportInstance(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, qf *queryFlags, ef *exportFlags) (*model.Instance, error) {
 	if sel := ff.selection(); sel != nil { // the configuration's picked offer, unless flags say otherwise
 		if ef.instance == "" {
-			ef.instance = sel.Provider + "/" + sel.InstanceType
+			ef.instance, ef.instanceFrom = sel.Provider+"/"+sel.InstanceType, ff.origin("instance")
 		}
 		if ef.region == "" && !fs.Changed("region") {
-			ef.region = sel.Region
+			ef.region, ef.regionFrom = sel.Region, ff.origin("region")
 		}
 		if !fs.Changed("pricing") && sel.Pricing != "" {
 			qf.pricing = sel.Pricing
@@ -310,7 +326,7 @@ func exportInstance(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, qf *que
 	if ef.instance == "" {
 		return nil, usage(model.Msg("--instance PROVIDER/TYPE is required, e.g. --instance aws/p4de.24xlarge (list: gpuplan catalog instances)"))
 	}
-	in, err := findInstance(cat, ef.instance)
+	in, err := findInstance(cat, ef.instance, cmp.Or(ef.instanceFrom, "--instance"))
 	if err != nil {
 		return nil, usage(err)
 	}
@@ -505,13 +521,14 @@ func writeExport(env *Env, ef *exportFlags, out []byte, serving bool) (toFile bo
 	return true, nil
 }
 
-// findInstance resolves PROVIDER/TYPE; the error suggests the closest
-// provider or type. Retired types are found too (Recommend skips them, and
+// findInstance resolves PROVIDER/TYPE; the error, which names the value
+// as from (--instance, or the file and key it came from), suggests the
+// closest provider or type. Retired types are found too (Recommend skips them, and
 // says so through an empty result).
-func findInstance(cat *model.Catalog, spec string) (*model.Instance, error) {
+func findInstance(cat *model.Catalog, spec, from string) (*model.Instance, error) {
 	provider, typ, ok := strings.Cut(strings.TrimSpace(spec), "/")
 	if !ok || provider == "" || typ == "" {
-		return nil, model.Msg("--instance %q: want PROVIDER/TYPE, e.g. aws/p4de.24xlarge (list: gpuplan catalog instances)", spec)
+		return nil, model.Msg("%s %q: want PROVIDER/TYPE, e.g. aws/p4de.24xlarge (list: gpuplan catalog instances)", from, spec)
 	}
 	provider = strings.ToLower(provider)
 	var providers, types []string
@@ -530,9 +547,9 @@ func findInstance(cat *model.Catalog, spec string) (*model.Instance, error) {
 	}
 	if len(types) == 0 {
 		if s := model.Closest(provider, providers, 1); len(s) > 0 {
-			return nil, model.Msg("--instance %s: unknown provider %q; did you mean %q? (list: gpuplan catalog instances)", spec, provider, s[0])
+			return nil, model.Msg("%s %s: unknown provider %q; did you mean %q? (list: gpuplan catalog instances)", from, spec, provider, s[0])
 		}
-		return nil, model.Msg("--instance %s: unknown provider %q (list: gpuplan catalog instances)", spec, provider)
+		return nil, model.Msg("%s %s: unknown provider %q (list: gpuplan catalog instances)", from, spec, provider)
 	}
 	for i := range cat.Instances { // case-insensitive second chance: "P4DE.24XLARGE"
 		if in := &cat.Instances[i]; in.Provider == provider && strings.EqualFold(in.Type, typ) {
@@ -544,15 +561,16 @@ func findInstance(cat *model.Catalog, spec string) (*model.Instance, error) {
 		for i, v := range s {
 			q[i] = provider + "/" + v
 		}
-		return nil, model.Msg("--instance %s: unknown %s instance type %q; did you mean %s? (list: gpuplan catalog instances --provider %s)", spec, provider, typ, joinOr(q), provider)
+		return nil, model.Msg("%s %s: unknown %s instance type %q; did you mean %s? (list: gpuplan catalog instances --provider %s)", from, spec, provider, typ, joinOr(q), provider)
 	}
-	return nil, model.Msg("--instance %s: unknown %s instance type %q (list: gpuplan catalog instances --provider %s)", spec, provider, typ, provider)
+	return nil, model.Msg("%s %s: unknown %s instance type %q (list: gpuplan catalog instances --provider %s)", from, spec, provider, typ, provider)
 }
 
 // checkPriced reports, as one sentence, why in cannot be rented in region
-// (any region when "") at pricing p: an unknown region, or no price in that
-// mode there.
-func checkPriced(cat *model.Catalog, in *model.Instance, region string, p model.Pricing) error {
+// (any region when "") at pricing p: an unknown region, named as from
+// (--region, or the file and key it came from), or no price in that mode
+// there.
+func checkPriced(cat *model.Catalog, in *model.Instance, region, from string, p model.Pricing) error {
 	name := in.Provider + "/" + in.Type
 	var regions, priced []string
 	for _, rp := range in.Prices {
@@ -563,9 +581,9 @@ func checkPriced(cat *model.Catalog, in *model.Instance, region string, p model.
 	}
 	if region != "" && !slices.Contains(regions, region) {
 		if s := model.Closest(region, regions, 1); len(s) > 0 {
-			return model.Msg("--region %s: %s is not offered there; did you mean %q? (regions: %s)", region, name, s[0], strings.Join(regions, ", "))
+			return model.Msg("%s %s: %s is not offered there; did you mean %q? (regions: %s)", from, region, name, s[0], strings.Join(regions, ", "))
 		}
-		return model.Msg("--region %s: %s is not offered there (regions: %s)", region, name, strings.Join(regions, ", "))
+		return model.Msg("%s %s: %s is not offered there (regions: %s)", from, region, name, strings.Join(regions, ", "))
 	}
 	if region != "" && !slices.Contains(priced, region) {
 		return model.Msg("%s has no %s price in %s; %s", name, model.Msg(string(p)), region, otherModes(cat, in, region, p))

@@ -107,20 +107,20 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 		if err != nil {
 			return fromFile{}, err
 		}
-		return fromFile{path: ph.ConfigPath(filepath.Dir(path)), cfg: &c, phase: ph}, nil
+		return fromFile{path: ph.ConfigPath(filepath.Dir(path)), cfg: &c, phase: ph, plan: path}, nil
 	}
 	if path == stdinPath {
 		c, err := ph.ConfigFromAnswers()
 		if err != nil {
 			return fromFile{}, usage(model.Msg("%s: %v", path, err))
 		}
-		return fromFile{path: path, cfg: &c, phase: ph}, nil
+		return fromFile{path: path, cfg: &c, phase: ph, plan: path}, nil
 	}
 	c, err := phaseAnswers(path, ph)
 	if err != nil {
 		return fromFile{}, err
 	}
-	return fromFile{path: path, cfg: &c, phase: ph}, nil
+	return fromFile{path: path, cfg: &c, phase: ph, plan: path}, nil
 }
 
 // onPhaseOffer is estimate --phase on the phase's own offer, as gpuplan
@@ -161,6 +161,11 @@ func (b *fromFile) onPhaseOffer(fs *pflag.FlagSet, cat *model.Catalog, w model.W
 		if !fs.Changed("gpus") {
 			w, _ = plan.OnPhaseOffer(ph, n, w, b.req.GPUsAuto())
 		}
+		if gpu != nil && gpu.Key == in.GPU {
+			// Another count on the phase's own type: laid out on its
+			// instances, as export writes it.
+			w = plan.OnType(in, w)
+		}
 		return w, gpu, []model.Message{d}, false
 	}
 	if gpu == nil {
@@ -168,12 +173,13 @@ func (b *fromFile) onPhaseOffer(fs *pflag.FlagSet, cat *model.Catalog, w model.W
 			gpu = g
 		}
 	}
+	w = b.asPhase(fs, n, w)
 	ps := plan.PhaseScenarioFor(ph, w, b.query(), cat)
 	if job, ok, err := plan.JobOnOffer(cat, ph, &ps); ok && err == nil {
 		if !job.Note.IsZero() {
 			notes = append(notes, job.Note)
 		}
-		return job.Workload, gpu, notes, true
+		return plan.OnType(in, job.Workload), gpu, notes, true
 	}
 	v, note := plan.OnPhaseOffer(ph, n, w, b.req.GPUsAuto())
 	if !note.IsZero() {
@@ -204,6 +210,20 @@ func (b *fromFile) departs(fs *pflag.FlagSet, in *model.Instance, n, gpus int, g
 	return model.Message{}
 }
 
+// asPhase is w, the phase's workload with the flags over it, as gpuplan
+// plan takes it on the phase's offer of n GPUs when --gpus names that
+// same count (no departure: the phase itself): the answers' GPU count, so
+// plan.JobOnOffer splits the answers' global batch over the n GPUs as
+// plan does (walk37: --gpus 8 on a phase of batch 4 × accumulation 2
+// renting 8 H200s ran 4 × 2 on each, 8 times the batch plan priced, and
+// said it did not fit where plan said it did).
+func (b *fromFile) asPhase(fs *pflag.FlagSet, n int, w model.Workload) model.Workload {
+	if fs.Changed("gpus") && w.GPUs == n && b.cfg != nil {
+		w.GPUs = max(b.cfg.Workload.GPUs, 1) // 0: gpus = "auto" or left out, one GPU as resolved
+	}
+	return w
+}
+
 // phaseJob is export --phase's job: the phase on its pinned offer as
 // gpuplan plan checks it (plan.JobOnOffer: the offer's GPUs and
 // instances, the strategy plan takes there), when the instance type and
@@ -221,6 +241,9 @@ func (b *fromFile) phaseJob(fs *pflag.FlagSet, cat *model.Catalog, in *model.Ins
 		if d := b.departs(fs, pin, n, w.GPUs, nil); !d.IsZero() {
 			return plan.Job{}, false, d, nil
 		}
+	}
+	if _, n := plan.PhaseOffer(cat, ph); n > 0 {
+		w = b.asPhase(fs, n, w)
 	}
 	ps := plan.PhaseScenarioFor(ph, w, b.query(), cat)
 	job, ok, err := plan.JobOnOffer(cat, ph, &ps)
@@ -263,7 +286,7 @@ func (b *fromFile) phaseNotExported(fs *pflag.FlagSet, cat *model.Catalog, w mod
 		}
 	}
 	var m model.Message
-	if err := checkPriced(cat, in, ph.Region, cmp.Or(ph.Pricing, model.OnDemand)); err != nil && errors.As(err, &m) {
+	if err := checkPriced(cat, in, ph.Region, b.origin("region"), cmp.Or(ph.Pricing, model.OnDemand)); err != nil && errors.As(err, &m) {
 		return m, true
 	}
 	return model.Message{}, false
@@ -596,6 +619,22 @@ func readConfigOrPlan(path, phase string) (*config.Config, *plan.Plan, string, e
 		return nil, &pl, "", nil
 	}
 	return open(first)
+}
+
+// origin names where a value of the file's picked offer came from, for
+// an error about it when no flag gave it: key ("region", "instance") of
+// the phase --phase picked, in the plan file (p1.toml: phase "train"
+// region), or of a configuration's [selection] (tui.toml:
+// selection.region), so the error does not name a flag the user never
+// typed (walk37: "--region it-fr2: …" for a configuration's region).
+func (b *fromFile) origin(key string) string {
+	if b.phase != nil {
+		return fmt.Sprintf("%s: phase %q %s", cmp.Or(b.plan, b.path), b.phase.Name, key)
+	}
+	if key == "instance" {
+		key = "provider/instance_type"
+	}
+	return fmt.Sprintf("%s: selection.%s", b.path, key)
 }
 
 // phaseGPU gives a phase's selection the GPU of its instance type in cat

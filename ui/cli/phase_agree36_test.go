@@ -61,7 +61,17 @@ func TestPhaseAgrees(t *testing.T) {
 		{"spotcase", "aws", "g5.xlarge", "us-east-1", "spot", 1, 1, "a10g", "", "", "", false, "", ""},
 		{"ft1big", "aws", "g5.xlarge", "us-east-1", "on-demand", 1, 1, "a10g", "single", "✗", "does not fit its pinned offer: needs 1335.4 GiB per GPU, has 21.0 GiB usable", true, "", ""},
 		{"cfg8gpu", "aws", "p4d.24xlarge", "us-east-1", "on-demand", 1, 8, "a100-40gb", "ddp", "", "", false, cfgNote, ""},
+		{"ft8", "aws", "p5en.48xlarge", "us-east-1", "on-demand", 1, 8, "h200", "fsdp", "", "", false, "", ""},
+		{"ft8a4", "aws", "p5en.48xlarge", "us-east-1", "on-demand", 1, 8, "h200", "fsdp", "", "", false, "", ""},
+		{"auto2", "shadeform", "scaleway_L40Sx2", "warsaw-poland-1", "on-demand", 1, 2, "l40s", "ddp", "", "", false, "", ""},
 	}
+	// The micro-batch and accumulation plan runs the phase's global batch
+	// at on its offer's GPUs (plan.JobOnOffer, Workload.OnGPUs): what
+	// estimate --phase estimates and export --phase writes (walk37: the
+	// answers' batch 4 × accumulation 2 was written per GPU on 8 H200s,
+	// 8 times the batch plan priced, and refused; batch 1 × 2 on two
+	// L40S was written with accumulation 2).
+	batch := map[string][2]int{"ft8": {1, 1}, "ft8a4": {2, 1}, "auto2": {1, 1}}
 	code, planOut, planErr := runCLI(t, "plan", file, "--no-savings")
 	if code != 0 {
 		t.Fatalf("plan: exit %d: %s", code, planErr)
@@ -100,8 +110,10 @@ func TestPhaseAgrees(t *testing.T) {
 					Exportable  *bool  `json:"exportable"`
 					NotExported string `json:"not_exported"`
 					Workload    struct {
-						GPUs     int    `json:"gpus"`
-						Strategy string `json:"strategy"`
+						GPUs      int    `json:"gpus"`
+						Strategy  string `json:"strategy"`
+						Micro     int    `json:"batch_size"`
+						GradAccum int    `json:"grad_accum"`
 					} `json:"workload"`
 					GPU struct {
 						Key     string `json:"key"`
@@ -122,6 +134,9 @@ func TestPhaseAgrees(t *testing.T) {
 				if e.Workload.GPUs != tt.nodes*tt.gpusPerNode || e.Workload.Strategy != tt.strategy || e.GPU.Key != tt.gpu || e.GPU.Verdict != verdict {
 					t.Errorf("estimate --phase: %d GPUs %s on %s, %s; want %d %s on %s, %s",
 						e.Workload.GPUs, e.Workload.Strategy, e.GPU.Key, e.GPU.Verdict, tt.nodes*tt.gpusPerNode, tt.strategy, tt.gpu, verdict)
+				}
+				if b, ok := batch[tt.phase]; ok && (e.Workload.Micro != b[0] || e.Workload.GradAccum != b[1]) {
+					t.Errorf("estimate --phase: micro-batch %d × accumulation %d, want %d × %d", e.Workload.Micro, e.Workload.GradAccum, b[0], b[1])
 				}
 				// Whether export --phase writes it, and why not in its words.
 				if e.Exportable == nil || *e.Exportable == tt.refused || tt.refused && !strings.Contains(e.NotExported, cmp.Or(tt.refusal, tt.verdict)) {
@@ -198,6 +213,20 @@ func TestPhaseAgrees(t *testing.T) {
 			if tt.strategy != "" && !strings.Contains(string(b), "\nstrategy = \""+tt.strategy+"\"") {
 				t.Errorf("export --phase: want strategy %q in:\n%s", tt.strategy, b)
 			}
+			if mb, ok := batch[tt.phase]; ok {
+				// The launch file's Trainer flags are the job's batch.
+				want := fmt.Sprintf(`"--per_device_train_batch_size", "%d", "--gradient_accumulation_steps", "%d"`, mb[0], mb[1])
+				if !strings.Contains(string(b), want) {
+					t.Errorf("export --phase: want %s in the launch file:\n%s", want, b)
+				}
+				// torchrun's script: the same flags, on the offer's GPUs.
+				code, script, errOut := runCLI(t, "export", "--config", file, "--phase", tt.phase, "--format", "torchrun")
+				want = fmt.Sprintf("--nproc-per-node=%d \\\n", tt.gpusPerNode)
+				flags := fmt.Sprintf("--per_device_train_batch_size %d \\\n  --gradient_accumulation_steps %d\n", mb[0], mb[1])
+				if code != 0 || !strings.Contains(script, want) || !strings.Contains(script, flags) {
+					t.Errorf("export --phase --format torchrun: exit %d, want %q and %q in:\n%s%s", code, want, flags, script, errOut)
+				}
+			}
 			// Said once on stderr, and in the file's notes (walk37: a
 			// borderline verdict was said twice; the file's GPUs replaced
 			// silently).
@@ -250,6 +279,11 @@ func TestPhaseFlagsAgree(t *testing.T) {
 		{"serve", []string{"--gpu", "a10g", "--gpus", "4"}, 4, "", 0, ""},
 		{"gpus16", []string{"--gpu", "a100-40gb"}, 8, "fsdp", 1, ""},
 		{"gpus16", []string{"--gpu", "a100-40gb", "--gpus", "8"}, 8, "fsdp", 1, ""},
+		// --gpus 8 on the answers' batch 4 × accumulation 2 renting 8
+		// H200s: the phase itself, its global batch split as plan splits
+		// it (walk37: 4 × 2 on each GPU, ddp ✗, where plan said it fits).
+		{"ft8", []string{"--gpus", "8"}, 8, "fsdp", 1, ""},
+		{"auto2", []string{"--gpus", "2"}, 2, "ddp", 1, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.phase+strings.Join(tt.args, ""), func(t *testing.T) {

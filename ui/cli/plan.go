@@ -57,7 +57,8 @@ func newPlanCmd(env *Env) *cobra.Command {
 		Long: `plan reads a TOML file of [[phase]] tables (fine-tune on one offer, then serve on
 another for some months), and prints what each phase and the whole plan cost. A
 phase is a job (job_hours) or a service (months, and hours_per_month when it does
-not run all month); on a 1- or 3-year commitment the whole term is owed.
+not run all month); a 1- or 3-year commitment bills 730 h every month of the
+phase, used or not, and at least its whole term.
 
 Then what saves the most on the whole plan: each single change (pricing mode,
 GPU type, region, precision, LoRA/QLoRA, checkpointing and batch) applied to
@@ -153,10 +154,11 @@ func checkPlanModels(cat *model.Catalog, path string, p *plan.Plan) error {
 // offers checked (plan.Check), each serving phase's verdict on its pinned
 // offer and each job phase on its offer as rented (plan.CheckJobHours,
 // which marks a job that does not fit), marked in costs, and a length
-// that is not its task's kind (plan.CheckDuration). A phase the
+// that is not its task's kind (plan.CheckDuration), and a reserved phase
+// past its term (plan.CheckTerm). A phase the
 // engine cannot read is neither marked nor compared: the savings say why.
 func planNotes(env *Env, cat *model.Catalog, path string, p *plan.Plan, costs []plan.PhaseCost) []model.Message {
-	warnings := plan.Check(cat, p)
+	warnings := append(plan.Check(cat, p), plan.CheckTerm(p)...)
 	if sc, err := planScenario(env, cat, path, p); err == nil {
 		markPinnedServing(cat, sc, p, costs)
 		warnings = append(warnings, plan.CheckJobHours(cat, p, sc, costs)...)

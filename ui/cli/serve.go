@@ -337,7 +337,7 @@ func (sl *serveLoad) unpricedPinned() (pin plan.Pinned, why model.Message, ok bo
 		return plan.Pinned{}, model.Message{}, false, nil
 	}
 	pricing := cmp.Or(ph.Pricing, model.OnDemand)
-	e := checkPriced(sl.cat, in, ph.Region, pricing)
+	e := checkPriced(sl.cat, in, ph.Region, sl.file.origin("region"), pricing)
 	if e == nil || !errors.As(e, &why) {
 		return plan.Pinned{}, model.Message{}, false, nil
 	}
@@ -478,7 +478,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	if q.Pricing == "" {
 		q.Pricing = model.OnDemand
 	}
-	if err := checkPriced(cat, in, ef.region, q.Pricing); err != nil {
+	if err := checkPriced(cat, in, ef.region, ef.regionLabel(), q.Pricing); err != nil {
 		return true, usage(err)
 	}
 	one := *cat

@@ -119,8 +119,11 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 		}
 		dur := PhaseDuration(lang, ph)
 		cost := USD(c.USD)
-		if c.CommitmentUSD > 0 && c.CommitmentUSD >= c.USD {
+		switch {
+		case c.CommitmentUSD > 0 && c.CommitmentUSD >= c.USD:
 			cost += lang.T(" (whole term)")
+		case c.Committed: // more than the duration's hours: say why
+			cost += lang.T(" (730 h a month committed)")
 		}
 		billed := billedHours(ph, &c)
 		pricing := PhasePricing(lang, ph)

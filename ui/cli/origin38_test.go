@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestValueOrigin: an error about an instance type or region that came
+// from the file, not a flag, names the file and key it came from, not a
+// flag the user never typed (walk37: "--region it-fr2: …" for a
+// configuration's region beside --instance of another provider;
+// "--instance aws/g6e.xlarg…" and "--region us-east-9…" for a plan's
+// phase). A value a flag gave is still named by its flag.
+func TestValueOrigin(t *testing.T) {
+	const (
+		cfg    = "testdata/origin38-config.toml"
+		inst   = "testdata/origin38-instance.toml"
+		region = "testdata/origin38-region.toml"
+	)
+	tests := []struct {
+		args []string
+		want string
+		flag string // the flag that must not be named; "" when one was typed
+	}{
+		{[]string{"export", "--config", cfg, "--instance", "verda/1RTX6000ADA.10V", "--format", "skypilot"},
+			"gpuplan: " + cfg + ": selection.region it-fr2: verda/1RTX6000ADA.10V is not offered there (regions: FIN-03)", "--region"},
+		{[]string{"export", "--config", inst, "--phase", "train", "--format", "torchrun"},
+			"gpuplan: " + inst + `: phase "train" instance aws/g6e.xlarg: unknown aws instance type "g6e.xlarg"; did you mean aws/g6e.xlarge`, "--instance"},
+		{[]string{"export", "--config", region, "--phase", "train", "--format", "torchrun"},
+			"gpuplan: " + region + `: phase "train" region us-east-9: aws/g6e.xlarge is not offered there; did you mean "us-east-1"?`, "--region"},
+		// estimate --phase says why export writes nothing in the same words.
+		{[]string{"estimate", "--config", region, "--phase", "train"},
+			"export --phase writes nothing for it: " + region + `: phase "train" region us-east-9: aws/g6e.xlarge is not offered there`, "--region"},
+		// Flags typed are named as flags.
+		{[]string{"export", "--config", region, "--phase", "train", "--region", "us-east-7", "--format", "torchrun"},
+			"gpuplan: --region us-east-7: aws/g6e.xlarge is not offered there", ""},
+		{[]string{"export", "--instance", "aws/g6e.xlarg", "--model", "llama-3.1-8b", "--task", "lora"},
+			`gpuplan: --instance aws/g6e.xlarg: unknown aws instance type "g6e.xlarg"`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args[:4], " "), func(t *testing.T) {
+			_, _, errOut := runCLI(t, tt.args...)
+			if !strings.Contains(errOut, tt.want) {
+				t.Errorf("%v: want %q in:\n%s", tt.args, tt.want, errOut)
+			}
+			if tt.flag != "" && strings.Contains(errOut, tt.flag+" ") {
+				t.Errorf("%v: names %s, which was not typed:\n%s", tt.args, tt.flag, errOut)
+			}
+		})
+	}
+	// In Chinese too, the file and key named.
+	_, _, errOut := runCLI(t, "export", "--config", cfg, "--instance", "verda/1RTX6000ADA.10V", "--format", "skypilot", "--lang", "zh-CN")
+	if want := cfg + ": selection.region it-fr2：那里不提供 verda/1RTX6000ADA.10V"; !strings.Contains(errOut, want) {
+		t.Errorf("zh-CN: want %q in:\n%s", want, errOut)
+	}
+}
