@@ -77,3 +77,34 @@ func TestPhaseOnSeveralInstances(t *testing.T) {
 		}
 	}
 }
+
+// TestPhaseAnswersOtherGPUCount: a job phase renting one 8-GPU
+// instance whose answers say gpus = "16" is opened on the offer's 8, as
+// plan.JobOnOffer estimates it, and the footer says so in its words
+// (the ranking had 16-GPU offers only, the phase's among none of them).
+func TestPhaseAnswersOtherGPUCount(t *testing.T) {
+	cat := testCatalog(t)
+	ph := plan.Phase{Name: "tune", Provider: "aws", Instance: "p4de.24xlarge", Region: "us-east-1", Pricing: model.OnDemand, Instances: 1, USDPerHour: 40.97, JobHours: 2,
+		Answers: plan.Answers{"model": "llama-3.1-8b", "task": "lora", "gpus": "16", "dataset_tokens": "5M"}}
+	pl := plan.Plan{Phases: []plan.Phase{ph}}
+	for _, tc := range []struct {
+		lang language.Tag
+		note string
+	}{
+		{language.English, `phase "tune": the answers say 16 GPUs, but its offer aws p4de.24xlarge has 8`},
+		{language.SimplifiedChinese, `阶段 "tune"`},
+	} {
+		c, err := ph.ConfigFromAnswers()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := pl
+		m := start(t, newTestApp(t, cat, Options{Config: &c, Plan: &p, PlanPath: "plan.toml", Phase: "tune", PhaseNamed: true, Lang: tc.lang}), size(120, 40))
+		if o := m.panel.chosen; o == nil || o.GPUs != 8 || o.Instances != 1 {
+			t.Errorf("%v: the pinned offer is not the phase's 8 GPUs: %+v", tc.lang, o)
+		}
+		if !strings.Contains(m.footer.status, tc.note) || tc.lang == language.SimplifiedChinese && strings.Contains(m.footer.status, "the answers say") {
+			t.Errorf("%v: footer %q, want %q", tc.lang, m.footer.status, tc.note)
+		}
+	}
+}
