@@ -62,7 +62,7 @@ func TestPlanCheckedAgainstCatalog(t *testing.T) {
 		t.Errorf("stderr %q, want the price difference with the catalog's $0.8048/h", errOut)
 	}
 	_, _, errOut = runCLI(t, "plan", "--no-savings", "--lang", "zh-CN", cheap)
-	if want := `阶段 "serve"：计划给 aws g6.xlarge（us-east-1，按需实例）的价格是 $0.4024/h`; !strings.Contains(errOut, want) {
+	if want := `阶段 "serve"：计划给 aws g6.xlarge（us-east-1，按需实例）的价格是 $0.4024/小时`; !strings.Contains(errOut, want) {
 		t.Errorf("zh-CN stderr %q, want %q", errOut, want)
 	}
 }

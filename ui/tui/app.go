@@ -147,11 +147,12 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 	cat.EnsureIndex() // before any command goroutine reads the lookup tables
 	a := defaultAnswers(cat)
 	var pin *config.Selection // a plan's phase: its pinned offer (phasePin)
+	var pinNote model.Message
 	if opts.Config != nil {
 		c := *opts.Config
 		if opts.Plan != nil {
 			if i := slices.IndexFunc(opts.Plan.Phases, func(p plan.Phase) bool { return p.Name == opts.Phase }); i >= 0 {
-				pin = phasePin(&c, &opts.Plan.Phases[i])
+				pin, pinNote = phasePin(cat, &c, &opts.Plan.Phases[i])
 			}
 		}
 		a = answersFromConfig(cat, &c)
@@ -181,6 +182,9 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 		m.plan.cursor = i
 		if !opts.PhaseNamed && len(m.plan.plan.Phases) > 1 {
 			m.footer.say(lang.Sprintf("opened phase %q of %d (--phase NAME opens another; ctrl+t lists them, enter opens one)", opts.Phase, len(m.plan.plan.Phases)), false)
+		}
+		if !pinNote.IsZero() {
+			m.footer.say(printable(lang.Message(pinNote)), false) // the answers' other GPU count, as estimate --phase says it
 		}
 	}
 	m.browse.localize(lang)
@@ -698,14 +702,33 @@ func (m app) phaseExportNote(picked *model.Offer) (note string, warn bool) {
 	if m.keptPhase == "" || s == nil {
 		return "", false
 	}
+	typ := keptType(s) // "p4d.24xlarge ×2": the instances the phase rents
 	if picked != nil && picked == m.keptOffer() {
-		return printable(m.lang.Sprintf("for phase %q's offer: %s %s %s", m.keptPhase, s.Provider, s.InstanceType, s.Region)), false
+		return printable(m.lang.Sprintf("for phase %q's offer: %s %s %s", m.keptPhase, s.Provider, typ, s.Region)), false
 	}
 	if picked == nil {
-		return printable(m.lang.Sprintf("not for phase %q's offer %s %s %s: no offer fits these answers", m.keptPhase, s.Provider, s.InstanceType, s.Region)), true
+		return printable(m.lang.Sprintf("not for phase %q's offer %s %s %s: no offer fits these answers", m.keptPhase, s.Provider, typ, s.Region)), true
 	}
 	return printable(m.lang.Sprintf("for the ranking's pick %s %s %s, not phase %q's offer %s %s %s (gpuplan export --config PLAN --phase NAME exports the phase's, or says why it cannot)",
-		picked.Instance.Provider, picked.Instance.Type, picked.Region, m.keptPhase, s.Provider, s.InstanceType, s.Region)), true
+		picked.Instance.Provider, offerType(picked), picked.Region, m.keptPhase, s.Provider, typ, s.Region)), true
+}
+
+// keptType is the instance type of the offer kept, ×instances when it
+// rents more than one, as the plan page names a phase's offer: the
+// ranking's one p4d.24xlarge and a phase's two read the same (walk37).
+func keptType(s *config.Selection) string {
+	if s.Instances > 1 {
+		return fmt.Sprintf("%s ×%d", s.InstanceType, s.Instances)
+	}
+	return s.InstanceType
+}
+
+// offerType is o's instance type, ×instances when it rents more than one.
+func offerType(o *model.Offer) string {
+	if o.Instances > 1 {
+		return fmt.Sprintf("%s ×%d", o.Instance.Type, o.Instances)
+	}
+	return o.Instance.Type
 }
 
 // exportWaitNote is the footer's line while ctrl+e waits for the estimate.
@@ -913,7 +936,7 @@ func (m *app) apply(r *result) {
 		s := m.kept
 		if m.keptPhase != "" {
 			m.footer.say(printable(m.lang.Sprintf("phase %q's offer %s %s %s is not among these answers' offers: ctrl+e exports the best",
-				m.keptPhase, s.Provider, s.InstanceType, s.Region)), true)
+				m.keptPhase, s.Provider, keptType(s), s.Region)), true)
 		} else {
 			m.footer.say(printable(m.lang.Sprintf("the file's offer %s %s %s is no longer offered: the best is shown", s.Provider, s.InstanceType, s.Region)), true)
 		}

@@ -762,6 +762,14 @@ func adviceChange(lang *i18n.Printer, a *advice.Advice) string {
 func offerLine(lang *i18n.Printer, o *model.Offer, width int) string {
 	where := printable(fmt.Sprintf("%s %s %s", o.Instance.Provider, o.Instance.Type, report.RegionIn(lang, o.Region)))
 	gpus := printable(report.OfferGPUsIn(lang, o))
+	if o.Instances > 1 {
+		// The instances rented beside the type, as the plan page names a
+		// phase's offer ("p4d.24xlarge ×2"): at the end of the GPUs, "(2
+		// nodes)" was the first cut, and a phase renting two p4d read as
+		// one with 16 GPUs (walk37).
+		where = printable(fmt.Sprintf("%s %s ×%d %s", o.Instance.Provider, o.Instance.Type, o.Instances, report.RegionIn(lang, o.Region)))
+		gpus = strings.Replace(gpus, lang.Sprintf(" (%d nodes)", o.Instances), "", 1)
+	}
 	borderline := o.Verdict == model.VerdictBorderline
 	if borderline { // the wide table's mark (markBorderline); the count line says what it means
 		gpus = "~" + gpus

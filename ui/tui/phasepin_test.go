@@ -88,12 +88,12 @@ func TestPhasePin(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.Search.Pricing = tc.answers
-		sel := phasePin(&c, &ph)
+		sel, _ := phasePin(nil, &c, &ph)
 		if sel == nil || sel.Pricing != tc.wantSel || sel.Instances != 2 || sel.InstanceType != "g5.xlarge" || c.Search.Pricing != tc.wantSearch || c.Selection != nil {
 			t.Errorf("%+v: pin %+v, search pricing %q", tc, sel, c.Search.Pricing)
 		}
 	}
-	if sel := phasePin(new(config.Config), &plan.Phase{Name: "x"}); sel != nil {
+	if sel, _ := phasePin(nil, new(config.Config), &plan.Phase{Name: "x"}); sel != nil {
 		t.Errorf("a phase without an offer pins %+v", sel)
 	}
 }

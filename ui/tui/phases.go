@@ -619,7 +619,7 @@ func (m app) openPhase(i int) (tea.Model, tea.Cmd) {
 	if m.plan.path != "" {
 		c.Workload.RelativeTo(filepath.Dir(m.plan.path))
 	}
-	pin := phasePin(&c, ph)
+	pin, note := phasePin(m.cat, &c, ph)
 	m.a = answersFromConfig(m.cat, &c)
 	// The phase's offer is the one chosen (the panel, ctrl+o, ctrl+e) while
 	// these answers rank it, as gpuplan export --config PLAN --phase NAME
@@ -631,6 +631,9 @@ func (m app) openPhase(i int) (tea.Model, tea.Cmd) {
 	m.wiz = newWizard(m.a, m.cat, m.hf.check(), m.theme, m.wiz.width, m.wiz.height, m.lang)
 	m.screen = screenWizard
 	m.footer.say(m.lang.Sprintf("opened phase %q: its answers are the questions'", ph.Name), false)
+	if !note.IsZero() {
+		m.footer.say(printable(m.lang.Message(note)), false) // the answers' other GPU count, as estimate --phase says it
+	}
 	m.layout()
 	return m, tea.Batch(m.wiz.form.Init(), m.recompute())
 }
@@ -685,21 +688,64 @@ func shellWord(s string) string {
 // pricing is on-demand (the plan file's default, as gpuplan plan shows
 // it), and answers that name no pricing take the phase's, as gpuplan
 // export --phase prices the pin (its exportQuery): a spot phase ranks
-// spot offers, its own among them. nil when the phase names no offer.
-func phasePin(c *config.Config, ph *plan.Phase) *config.Selection {
+// spot offers, its own among them. A job phase is on its offer's GPUs as
+// rented (phaseOnOffer). nil when the phase names no offer; note is
+// plan.JobOnOffer's when the answers name another GPU count.
+func phasePin(cat *model.Catalog, c *config.Config, ph *plan.Phase) (_ *config.Selection, note model.Message) {
 	c.Selection = nil
 	if ph == nil {
-		return nil
+		return nil, note
 	}
 	// The phase's offer as every --phase command takes it (plan.Phase.Configure).
 	sel := ph.Configure(config.Config{}).Selection
 	if sel == nil {
-		return nil
+		return nil, note
 	}
 	if c.Search.Pricing == "" {
 		c.Search.Pricing = sel.Pricing
 	}
-	return sel
+	if cat != nil {
+		note = phaseOnOffer(cat, c, ph)
+	}
+	return sel, note
+}
+
+// phaseOnOffer puts the answers c of job phase ph on the GPUs its offer
+// rents, as gpuplan plan, estimate --phase and export --phase take the
+// phase (plan.JobOnOffer, plan.OnPhaseOffer): the instance type's GPUs ×
+// the phase's instances, on several instances when it rents more than
+// one, so that the ranking of the answers has the phase's offer as it is
+// rented. A phase renting 2 × p4d.24xlarge was ranked on one 8-GPU p4d
+// (the answers' gpus = "auto"), another job (walk37). Answers left to
+// gpuplan (auto) on a phase renting one instance keep auto: it takes
+// whole instances, the phase's one among them. The note is
+// plan.JobOnOffer's when the answers name another count.
+func phaseOnOffer(cat *model.Catalog, c *config.Config, ph *plan.Phase) (note model.Message) {
+	if !c.Workload.Task.Training() {
+		return note // serving: the pinned offer is vLLM's plan on it (plan.PinnedServing)
+	}
+	in, n := plan.PhaseOffer(cat, ph)
+	nodes := max(ph.Instances, 1)
+	if in == nil || nodes == 1 && c.Workload.GPUsAuto() || c.Workload.GPUs == n && !c.Workload.AutoGPUs && (nodes == 1 || c.Search.AllowMultiNode) {
+		return note
+	}
+	if w, _, err := c.Workload.Resolve(cat, config.Readers{}); err == nil {
+		ps := plan.PhaseScenarioFor(ph, w, c.Query(), cat)
+		if job, ok, err := plan.JobOnOffer(cat, ph, &ps); ok && err == nil {
+			note = job.Note
+		}
+	}
+	c.Workload.GPUs, c.Workload.AutoGPUs = n, false
+	if c.Workload.Strategy == model.Single {
+		c.Workload.Strategy = model.DDP // as plan.OnOfferGPUs on several GPUs
+	}
+	if nodes > 1 {
+		c.Search.AllowMultiNode = true
+	}
+	if c.Search.MaxGPUs > 0 && c.Search.MaxGPUs < n {
+		c.Search.MaxGPUs = 0 // the ranking's cap, not the plan's (plan.JobOnOffer)
+	}
+	return note
 }
 
 // planCountNote is the footer line that counts the plan's phases.

@@ -225,7 +225,19 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 		return lines
 	}
 	best := &r.serve[0]
-	bs := &best.Serving
+	// The offer kept (a reopened file's, an opened phase's pin) when it is
+	// not the best is the one described, as the training panel describes
+	// it (estimateLines): ctrl+e exports it. The header named the weights
+	// of the top-ranked row (fp16 on a V100) for a phase whose A10G serves
+	// bf16, and a short panel never named the phase's offer (walk37).
+	var picked *serve.Plan
+	if p.chosen != nil {
+		if c := servePlanFor(r, p.chosen); c != nil && c != best {
+			picked = c
+		}
+	}
+	top := cmp.Or(picked, best) // the plan the lines below describe
+	bs := &top.Serving
 	add(head)
 	load := lang.Sprintf("%d concurrent", bs.Concurrency)
 	if bs.RequestsPerSec > 0 {
@@ -236,9 +248,14 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	if !compact {
 		add("")
 	}
-	where := lang.Sprintf("%s, TP %d × PP %d, %s", report.ServeOfferName(lang, &best.Offer), best.TP, best.PP, report.Count(lang, best.Replicas, "replica"))
-	reasons := report.ServeReasons(lang, best)
+	where := lang.Sprintf("%s, TP %d × PP %d, %s", report.ServeOfferName(lang, &top.Offer), top.TP, top.PP, report.Count(lang, top.Replicas, "replica"))
+	reasons := report.ServeReasons(lang, top)
 	switch {
+	case picked != nil:
+		if !compact {
+			add(st.Heading.Render(T("Picked offer")) + st.Muted.Render(" · "+p.chosenWhose()))
+		}
+		add(st.Good.Render(T("picked")+" ") + printable(where))
 	case best.Meets:
 		add(st.Good.Render(T("best")+" ") + where)
 	case best.Fits:
@@ -247,7 +264,7 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 		add(st.Bad.Render(T("✗ no offer holds the model:")+" ") + strings.Join(reasons, lang.T("; ")))
 		return lines
 	}
-	if fb := best.Fallback; !fb.IsZero() { // as report.WriteServeEstimate words it
+	if fb := top.Fallback; !fb.IsZero() { // as report.WriteServeEstimate words it
 		line := st.Warn.Render("↺ " + lang.Message(fb))
 		if compact { // one line: the weights line above names the format served
 			add(line)
@@ -255,34 +272,30 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 			add(wrapLines(line, iw)...)
 		}
 	}
-	m := &best.Memory
+	m := &top.Memory
 	add(st.Heading.Render(T("KV cache")+" ") + st.Value.Render(lang.Sprintf("%s tokens", model.FormatCount(float64(m.KVTokens)))) +
 		st.Muted.Render(" · "+lang.Sprintf("%.1f concurrent %d-token sequences", m.MaxConcurrency, bs.MaxModelLen)))
 	if !compact { // a small screen keeps the cost line before the layout
 		add(st.Muted.Render(lang.Sprintf("per GPU: weights %s + activations %s + KV %s of %s", report.GiB(m.Weights),
 			report.GiB(m.Activation), report.GiB(m.KVCache), report.GiB(m.BudgetBytes))))
 	}
-	pf := &best.Perf
-	add(st.Heading.Render(T("Speed")+" ")+lang.Sprintf("%.0f output tokens/s · TTFT %.0f ms · TPOT %.1f ms", best.OutputTokensPerSec, pf.TTFTSec*1e3, pf.TPOTSec*1e3),
-		st.Heading.Render(T("Cost")+" ")+st.Value.Render(report.USD(best.USDPerMOutput))+" "+T("per million output tokens")+
-			st.Muted.Render(" · "+lang.Sprintf("%s input", report.USD(best.USDPerMInput))+" · "+lang.Sprintf("%s/h", report.USD(best.USDPerHour))))
+	pf := &top.Perf
+	add(st.Heading.Render(T("Speed")+" ")+lang.Sprintf("%.0f output tokens/s · TTFT %.0f ms · TPOT %.1f ms", top.OutputTokensPerSec, pf.TTFTSec*1e3, pf.TPOTSec*1e3),
+		st.Heading.Render(T("Cost")+" ")+st.Value.Render(report.USD(top.USDPerMOutput))+" "+T("per million output tokens")+
+			st.Muted.Render(" · "+lang.Sprintf("%s input", report.USD(top.USDPerMInput))+" · "+lang.Sprintf("%s/h", report.USD(top.USDPerHour))))
 	for _, reason := range reasons {
 		add(st.Warn.Render("! ") + reason)
 	}
-	if bl := best.Borderline; !bl.IsZero() { // as recommend's "borderline:" under its best line
+	if bl := top.Borderline; !bl.IsZero() { // as recommend's "borderline:" under its best line
 		add(st.Warn.Render("~ ") + lang.Message(bl))
 	}
-	if ne := report.NotExportedIn(lang, best); ne != "" { // as recommend's "not exported:" under its best line
+	if ne := report.NotExportedIn(lang, top); ne != "" { // as recommend's "not exported:" under its best line
 		add(wrapLines(st.Warn.Render(report.RayMark+" "+ne), iw)...)
 	}
-	if p.chosen != nil {
-		// The offer kept (a reopened file's, an opened phase's pin) when it
-		// is not the best: ctrl+e exports it, so the panel names it.
-		if c := servePlanFor(r, p.chosen); c != nil && c != best {
-			add("", st.Heading.Render(T("Picked offer"))+st.Muted.Render(" · "+p.chosenWhose()),
-				report.Truncate(report.USD(c.USDPerMOutput)+"/Mtok · "+printable(lang.Sprintf("%s, TP %d × PP %d, %s", report.ServeOfferName(lang, &c.Offer), c.TP, c.PP,
-					report.Count(lang, c.Replicas, "replica"))), iw)) // the price first: a long name is cut, not it
-		}
+	if picked != nil && !compact {
+		// The best, which the figures above are not: the first row below.
+		add("", st.Good.Render(T("best")+" ")+report.Truncate(report.USD(best.USDPerMOutput)+"/Mtok · "+printable(lang.Sprintf("%s, TP %d × PP %d, %s", report.ServeOfferName(lang, &best.Offer), best.TP, best.PP,
+			report.Count(lang, best.Replicas, "replica"))), iw-ansi.StringWidth(T("best"))-1)) // the price first: a long name is cut, not it
 	}
 	add("")
 	order := T("by $ per hour that carries the load") // serve.RankServing's order for the question

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/i18n"
@@ -586,16 +587,7 @@ func (w *wizard) trainingPages() []page {
 			return []huh.Field{batch, length}
 		}},
 		{title: "Optimizer", hide: inference, fields: func(bool) []huh.Field {
-			return []huh.Field{newSelect[model.Optimizer](w.theme).Title(T("Optimizer")).Options(
-				huh.NewOption(T("AdamW       8 bytes of state per parameter"), model.AdamW),
-				huh.NewOption(T("Adam        8 bytes of state per parameter"), model.Adam),
-				huh.NewOption(T("AdamW fused 8 bytes per parameter, no step temporary (fused=True)"), model.AdamWFused),
-				huh.NewOption(T("SGD         no state"), model.SGD),
-				huh.NewOption(T("SGD+momentum 4 bytes per parameter"), model.SGDMomentum),
-				huh.NewOption(T("Adafactor   factored second moments"), model.Adafactor),
-				huh.NewOption(T("AdamW 8-bit 2 bytes per parameter (bitsandbytes)"), model.AdamW8bit),
-				huh.NewOption(T("Paged AdamW 8 bytes per parameter in unified memory (bitsandbytes)"), model.PagedAdamW),
-				huh.NewOption(T("Paged AdamW 8-bit 2 bytes per parameter in unified memory (bitsandbytes)"), model.PagedAdamW8bit)).Value(&a.Optimizer)}
+			return []huh.Field{newSelect[model.Optimizer](w.theme).Title(T("Optimizer")).Options(optimizerOptions(T)...).Value(&a.Optimizer)}
 		}},
 		{title: "Memory savers", hide: func() bool { return inference() || a.fill.noAttention }, fields: func(bool) []huh.Field {
 			return []huh.Field{ckptConfirm(), flashConfirm(), oibConfirm()}
@@ -815,6 +807,39 @@ func localOptions[T ~string](lang *i18n.Printer, values []T) []huh.Option[T] {
 	out := make([]huh.Option[T], len(values))
 	for i, v := range values {
 		out[i] = huh.NewOption(lang.T(string(v)), v)
+	}
+	return out
+}
+
+// optimizerOptions are the optimizer page's options: the name, then what
+// its states take, in a column as wide as the widest name in the
+// reader's language, measured in display cells. The labels were padded by
+// hand to 12 characters: "SGD+momentum" (12) and "分页 AdamW 8-bit" (16
+// cells) ran past the column, "分页 AdamW" (10 cells) stopped short of it
+// (walk37). The paged 8-bit AdamW is "Paged AdamW" with "8-bit" leading
+// its description, so no name is wider than "SGD+momentum".
+func optimizerOptions(T func(string) string) []huh.Option[model.Optimizer] {
+	opts := []struct {
+		name, what string
+		v          model.Optimizer
+	}{
+		{"AdamW", "8 bytes of state per parameter", model.AdamW},
+		{"Adam", "8 bytes of state per parameter", model.Adam},
+		{"AdamW fused", "8 bytes per parameter, no step temporary (fused=True)", model.AdamWFused},
+		{"SGD", "no state", model.SGD},
+		{"SGD+momentum", "4 bytes per parameter", model.SGDMomentum},
+		{"Adafactor", "factored second moments", model.Adafactor},
+		{"AdamW 8-bit", "2 bytes per parameter (bitsandbytes)", model.AdamW8bit},
+		{T("Paged AdamW"), "8 bytes per parameter in unified memory (bitsandbytes)", model.PagedAdamW},
+		{T("Paged AdamW"), "8-bit: 2 bytes per parameter in unified memory (bitsandbytes)", model.PagedAdamW8bit},
+	}
+	col := 0
+	for _, o := range opts {
+		col = max(col, ansi.StringWidth(o.name)) // names are the libraries' own, "Paged AdamW" translated
+	}
+	out := make([]huh.Option[model.Optimizer], len(opts))
+	for i, o := range opts {
+		out[i] = huh.NewOption(report.PadRight(o.name, col)+" "+T(o.what), o.v)
 	}
 	return out
 }
