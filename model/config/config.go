@@ -39,8 +39,17 @@ type Config struct {
 	// Selection is the offer picked; nil when none was.
 	Selection *Selection
 	// Launch is the [launch] section of an export, written after the rest;
-	// never read back (Decode checks it and leaves this nil).
+	// never read back (Decode checks it and leaves this nil) but for its
+	// dataset, LaunchDataset.
 	Launch *Launch
+	// LaunchDataset is the dataset of the file's [launch] (Launch.Dataset,
+	// else, in a file written before that key, the --dataset_name of the
+	// script arguments gpuplan derived for its module), which `gpuplan
+	// export --config FILE` trains on unless --dataset says otherwise:
+	// the workload says how much data, only [launch] which (walk37: a
+	// re-export wrote CHANGE-ME/dataset). Decode sets it; Encode writes
+	// Launch.Dataset, not this.
+	LaunchDataset string
 	// Lang is the top-level lang key: the output language ("en",
 	// "zh-CN"), read by the UI (ui/i18n.Resolve); empty means the
 	// environment's. The model keeps it as written.
@@ -1048,6 +1057,11 @@ func Decode(b []byte) (Config, error) {
 		return Config{}, Errorf("workload", "missing [workload] table")
 	}
 	c := Config{Lang: raw.Lang.v}
+	if l := raw.Launch; l != nil {
+		if c.LaunchDataset, err = launchDataset(l); err != nil {
+			return Config{}, err
+		}
+	}
 	rw := raw.Workload
 	c.Workload = WorkloadAnswers{
 		Settings: model.Settings{Framework: rw.Framework, Task: rw.Task, Precision: rw.Precision, Optimizer: rw.Optimizer, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy, TP: rw.TP.v, GPUsPerNode: rw.GPUsPerNode.v, NetworkGbps: rw.NetworkGbps.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe, Loss: rw.Loss, QuantType: rw.QuantType, DoubleQuant: rw.DoubleQuant.ptr(), Torch: rw.Torch.v, Trainer: rw.Trainer, ZeroGrad: rw.ZeroGrad, Outputs: rw.Outputs, Switches: rw.Switches},
@@ -1133,6 +1147,28 @@ func Decode(b []byte) (Config, error) {
 		return Config{}, err
 	}
 	return c, nil
+}
+
+// launchDataset is l's dataset (Config.LaunchDataset): its dataset key,
+// else the value after --dataset_name in the script arguments when
+// gpuplan derived them (a module run, model/launch Plan.derivedArgs; a
+// user's script takes its own arguments). A dataset that starts with '-'
+// is refused as export refuses --dataset (the trainer would read it as an
+// option).
+func launchDataset(l *Launch) (string, error) {
+	d := l.Dataset
+	if d == "" && l.Module != "" && l.Script == "" {
+		if i := slices.Index(l.ScriptArgs, "--dataset_name"); i >= 0 && i+1 < len(l.ScriptArgs) {
+			d = l.ScriptArgs[i+1]
+		}
+	}
+	if err := CheckText("", d, false); err != nil {
+		return "", Errorf("launch.dataset", "%q has control characters or invalid UTF-8", d)
+	}
+	if strings.HasPrefix(d, "-") {
+		return "", Errorf("launch.dataset", "dataset %q starts with '-', which the trainer would read as an option; give a Hugging Face dataset id, or a local path as ./PATH", d)
+	}
+	return d, nil
 }
 
 // zeroKey is a figure Decode refuses when the file writes it as 0.
