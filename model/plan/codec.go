@@ -52,6 +52,11 @@ type planFile struct {
 // planTables are the top-level keys a plan file may hold besides its own.
 var planTables = []string{"workload", "search", "estimate", "selection"}
 
+// configOnlyTables are the tables of a configuration that a plan does
+// not take ([workload] holds every configuration's request, [launch] and
+// [serve] an export's): with no [[phase]], the file is a configuration.
+var configOnlyTables = []string{"workload", "launch", "serve"}
+
 // planPhaseKeys are the keys of a [[phase]] table, for "did you mean".
 var planPhaseKeys = []string{"name", "config", "answers", "provider", "instance", "region", "pricing", "instances",
 	"usd_per_hour", "job_hours", "months", "hours_per_month"}
@@ -84,6 +89,12 @@ func Decode(b []byte) (Plan, error) {
 		}
 		return Plan{}, &config.Error{Msg: config.ValueMessage(config.TidyTOMLMessage(err.Error()))}
 	}
+	if len(f.Phases) == 0 && !md.IsDefined("phase") && slices.ContainsFunc(configOnlyTables, func(t string) bool { return md.IsDefined(t) }) {
+		// A configuration given as a plan (walk37: gpuplan plan tune.toml
+		// read "launch: unknown key \"launch\""): say so and how to use
+		// it, as a plan given as --config says (Plan.Phase).
+		return Plan{}, &config.Error{Msg: model.Msg("a gpuplan configuration, not a plan: rank its offers with gpuplan recommend --config FILE (gpuplan plan FILE prices a file of [[phase]] tables)")}
+	}
 	for _, k := range md.Undecoded() {
 		if slices.Contains(planTables, k[0]) {
 			continue
@@ -95,6 +106,9 @@ func Decode(b []byte) (Plan, error) {
 			}
 		}
 		return Plan{}, &config.Error{Key: k.String(), Msg: msg}
+	}
+	if !md.IsDefined("schema_version") { // an empty file among them; as config.Decode says it
+		return Plan{}, config.Errorf("schema_version", "missing; add schema_version = %d at the top", config.SchemaVersion)
 	}
 	if f.SchemaVersion != config.SchemaVersion {
 		return Plan{}, config.Errorf("schema_version", "want schema_version = %d at the top, got %d", config.SchemaVersion, f.SchemaVersion)

@@ -76,6 +76,30 @@ func TestDecodePlanErrors(t *testing.T) {
 	}
 }
 
+// TestDecodeNotAPlan (walk37): a configuration given as a plan says it is
+// one and how to use it, as a plan given as --config does, whatever
+// tables it has ([launch] read "launch: unknown key \"launch\"", a bare
+// one "phase: no phases"); a file without schema_version, an empty one
+// among them, says it is missing, not "got 0".
+func TestDecodeNotAPlan(t *testing.T) {
+	const cfg = "schema_version = 1\n[workload]\nmodel = \"llama-3.1-8b\"\n"
+	for _, tt := range []struct {
+		name, file, key, msg string
+	}{
+		{"configuration", cfg, "", "a gpuplan configuration, not a plan"},
+		{"exported configuration", cfg + "[launch]\nprovider = \"aws\"\n", "", "a gpuplan configuration, not a plan"},
+		{"serving configuration", cfg + "[serve]\nmax_model_len = 4096\n", "", "a gpuplan configuration, not a plan"},
+		{"empty", "", "schema_version", "missing; add schema_version = 1 at the top"},
+		{"no schema_version", "[[phase]]\nname = \"a\"\nusd_per_hour = 1.0\njob_hours = 2.0\n", "schema_version", "missing; add schema_version = 1 at the top"},
+	} {
+		_, err := Decode([]byte(tt.file))
+		var ce *config.Error
+		if !errors.As(err, &ce) || ce.Key != tt.key || !strings.Contains(ce.Msg.String(), tt.msg) {
+			t.Errorf("%s: error %v, want key %q and %q", tt.name, err, tt.key, tt.msg)
+		}
+	}
+}
+
 func FuzzDecodePlan(f *testing.F) {
 	if b, err := os.ReadFile("testdata/plan-two-phases.toml"); err == nil {
 		f.Add(b)
