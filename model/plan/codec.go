@@ -99,13 +99,7 @@ func Decode(b []byte) (Plan, error) {
 		if slices.Contains(planTables, k[0]) {
 			continue
 		}
-		msg := model.Msg("unknown key %q", k[len(k)-1])
-		if k[0] == "phase" && len(k) == 2 {
-			if s := model.Closest(k[1], planPhaseKeys, 1); len(s) > 0 {
-				msg = model.Msg("unknown key %q; did you mean %q?", k[len(k)-1], s[0])
-			}
-		}
-		return Plan{}, &config.Error{Key: k.String(), Msg: msg}
+		return Plan{}, unknownKey(raw, k)
 	}
 	if !md.IsDefined("schema_version") { // an empty file among them; as config.Decode says it
 		return Plan{}, config.Errorf("schema_version", "missing; add schema_version = %d at the top", config.SchemaVersion)
@@ -127,6 +121,38 @@ func Decode(b []byte) (Plan, error) {
 		return Plan{}, err
 	}
 	return Plan{Name: f.Name, Phases: f.Phases}, nil
+}
+
+// planTopKeys are a plan file's top-level keys, for "did you mean".
+var planTopKeys = append([]string{"schema_version", "name", "phase"}, planTables...)
+
+// unknownKey is Decode's error for the key k it does not know: the
+// closest valid key, else the valid ones (as config.Decode says it), and
+// for a phase's key the phase by its name (raw: rawPhases), as its other
+// errors name it (walk37: "phase.gpu: unknown key \"gpu\"" named no
+// phase and suggested nothing; "colour: unknown key" listed no keys).
+func unknownKey(raw []map[string]any, k toml.Key) error {
+	key, last, valid := k.String(), k[len(k)-1], []string(nil)
+	switch {
+	case len(k) == 1:
+		valid = planTopKeys
+	case k[0] == "phase" && len(k) == 2:
+		valid = planPhaseKeys
+		for i, ph := range raw {
+			if _, ok := ph[k[1]]; ok {
+				name, _ := ph["name"].(string)
+				key = phaseKey(i, name, k[1])
+				break
+			}
+		}
+	}
+	msg := model.Msg("unknown key %q", last)
+	if s := model.Closest(last, valid, 1); len(s) > 0 {
+		msg = model.Msg("unknown key %q; did you mean %q?", last, s[0])
+	} else if len(valid) > 0 {
+		msg = model.Msg("unknown key %q; valid keys: %s", last, strings.Join(valid, ", "))
+	}
+	return &config.Error{Key: key, Msg: msg}
 }
 
 // check is what Decode and Encode both hold a plan to, so a file Encode

@@ -48,7 +48,7 @@ func TestDecodePlanErrors(t *testing.T) {
 	tests := []struct {
 		name, file, key string
 	}{
-		{"typo suggests", head + "pricng = \"spot\"\n", "phase.pricng"},
+		{"typo suggests", head + "pricng = \"spot\"\n", `phase "a" pricng`},
 		{"unknown top-level key", "schema_version = 1\nfoo = 1\n" + head[len("schema_version = 1\n"):], "foo"},
 		{"bad pricing", head + "pricing = \"cheap\"\n", "phase \"a\" pricing"},
 		{"no phases", "schema_version = 1\n", "phase"},
@@ -91,6 +91,30 @@ func TestDecodeNotAPlan(t *testing.T) {
 		{"serving configuration", cfg + "[serve]\nmax_model_len = 4096\n", "", "a gpuplan configuration, not a plan"},
 		{"empty", "", "schema_version", "missing; add schema_version = 1 at the top"},
 		{"no schema_version", "[[phase]]\nname = \"a\"\nusd_per_hour = 1.0\njob_hours = 2.0\n", "schema_version", "missing; add schema_version = 1 at the top"},
+	} {
+		_, err := Decode([]byte(tt.file))
+		var ce *config.Error
+		if !errors.As(err, &ce) || ce.Key != tt.key || !strings.Contains(ce.Msg.String(), tt.msg) {
+			t.Errorf("%s: error %v, want key %q and %q", tt.name, err, tt.key, tt.msg)
+		}
+	}
+}
+
+// TestDecodeUnknownKeyHelps (walk37): an unknown key in a phase names
+// the phase and suggests a fix (the closest key, else the valid ones), and
+// an unknown top-level key lists the valid ones; "phase.gpu: unknown key
+// \"gpu\"" and "colour: unknown key \"colour\"" did neither.
+func TestDecodeUnknownKeyHelps(t *testing.T) {
+	const head = "schema_version = 1\n[[phase]]\nname = \"a\"\nusd_per_hour = 1.0\njob_hours = 2.0\n"
+	const two = head + "[[phase]]\nname = \"train\"\nusd_per_hour = 1.0\njob_hours = 2.0\n"
+	for _, tt := range []struct {
+		name, file, key, msg string
+	}{
+		{"phase key, far from any", two + "gpu = \"h100\"\n", `phase "train" gpu`, `unknown key "gpu"; valid keys: name, config, answers, provider, instance`},
+		{"phase key, close to one", two + "pricng = \"spot\"\n", `phase "train" pricng`, `did you mean "pricing"?`},
+		{"phase without a name", "schema_version = 1\n[[phase]]\nusd_per_hour = 1.0\ngpu = \"h100\"\n", "phase[0].gpu", "valid keys: name,"},
+		{"top-level key", "schema_version = 1\ncolour = \"red\"\n" + head[len("schema_version = 1\n"):], "colour", `unknown key "colour"; valid keys: schema_version, name, phase`},
+		{"top-level typo", "schema_version = 1\nnmae = \"x\"\n" + head[len("schema_version = 1\n"):], "nmae", `did you mean "name"?`},
 	} {
 		_, err := Decode([]byte(tt.file))
 		var ce *config.Error
