@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -84,6 +85,11 @@ func Decode(b []byte) (Plan, error) {
 		if se := checkStrings(raw); se != nil {
 			return Plan{}, se
 		}
+		if line := singlePhaseLine(b); line > 0 && strings.Contains(err.Error(), "phase") {
+			// The decoder's words were "key 'phase' was already created and
+			// cannot be used as an array" (walk37) and the like.
+			return Plan{}, &config.Error{Key: "phase", Line: line, Msg: model.Msg("[phase] is one table; write every phase as [[phase]], with two brackets")}
+		}
 		if ce := config.TOMLParseError(err); ce != nil {
 			return Plan{}, ce
 		}
@@ -121,6 +127,23 @@ func Decode(b []byte) (Plan, error) {
 		return Plan{}, err
 	}
 	return Plan{Name: f.Name, Phases: f.Phases}, nil
+}
+
+// singlePhaseHeader is a [phase] table header (one bracket each side),
+// as TOML writes it: spaces inside the brackets, the key bare or quoted,
+// a comment after.
+var singlePhaseHeader = regexp.MustCompile(`^[ \t]*\[[ \t]*(phase|"phase"|'phase')[ \t]*\][ \t]*(#.*)?\r?$`)
+
+// singlePhaseLine is the line of b's first [phase] header, 0 for none: a
+// phase written as one table, which the decoder refuses beside [[phase]]
+// and the plan's array of phases cannot take alone.
+func singlePhaseLine(b []byte) int {
+	for i, l := range bytes.Split(b, []byte("\n")) {
+		if singlePhaseHeader.Match(l) {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // planTopKeys are a plan file's top-level keys, for "did you mean".

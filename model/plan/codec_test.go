@@ -124,6 +124,28 @@ func TestDecodeUnknownKeyHelps(t *testing.T) {
 	}
 }
 
+// TestDecodeSingleBracketPhase (walk37): a phase written [phase], before
+// a [[phase]], after one or alone, says to write every phase as [[phase]]
+// at the [phase] line; the decoder's own words were "key 'phase' was
+// already created and cannot be used as an array" and the like.
+func TestDecodeSingleBracketPhase(t *testing.T) {
+	const a, b = "name = \"a\"\nusd_per_hour = 1.0\njob_hours = 2.0\n", "name = \"b\"\nusd_per_hour = 1.0\njob_hours = 2.0\n"
+	for _, tt := range []struct {
+		name, file string
+		line       int
+	}{
+		{"[phase] then [[phase]]", "schema_version = 1\n[phase]\n" + a + "[[phase]]\n" + b, 2},
+		{"[[phase]] then [phase]", "schema_version = 1\n[[phase]]\n" + a + "  [ phase ]  # the second\n" + b, 6},
+		{"[phase] alone", "schema_version = 1\n\n[phase]\n" + a, 3},
+	} {
+		_, err := Decode([]byte(tt.file))
+		var ce *config.Error
+		if !errors.As(err, &ce) || ce.Key != "phase" || ce.Line != tt.line || !strings.Contains(ce.Msg.String(), "write every phase as [[phase]]") {
+			t.Errorf("%s: error %v, want phase (line %d): write every phase as [[phase]]", tt.name, err, tt.line)
+		}
+	}
+}
+
 func FuzzDecodePlan(f *testing.F) {
 	if b, err := os.ReadFile("testdata/plan-two-phases.toml"); err == nil {
 		f.Add(b)
