@@ -1030,7 +1030,7 @@ func Decode(b []byte) (Config, error) {
 	md, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&raw)
 	if err != nil {
 		if ce := TOMLParseError(err); ce != nil {
-			return Config{}, ce
+			return Config{}, keyRange(ce)
 		}
 		return Config{}, typeError(TidyTOMLMessage(err.Error()))
 	}
@@ -1199,6 +1199,22 @@ var zeroRanges = map[string]struct {
 	"selection.job_hours": {1e12, false}, "selection.job_cost_usd": {1e12, false},
 	"serve.max_model_len": {model.MaxSeqLen, true}, "serve.prompt_tokens": {model.MaxSeqLen, true},
 	"serve.output_tokens": {model.MaxSeqLen, true}, "serve.max_num_batched_tokens": {model.MaxSeqLen, true},
+}
+
+// keyRange words tInt's "out of range: at most 2147483647", which
+// stands for any whole number, with the range of the key at fault
+// (zeroRanges), which is what the file must meet (walk37: seq_len =
+// 99999999999 was told 2147483647, its limit being 16777216).
+func keyRange(ce *Error) *Error {
+	r, ok := zeroRanges[ce.Key]
+	if !ok || !r.integer || len(ce.Msg.Args) == 0 {
+		return ce
+	}
+	switch ce.Msg.Key {
+	case "%d is out of range: at most %d", "%g is out of range: at most %d":
+		return &Error{Key: ce.Key, Line: ce.Line, Msg: model.Msg("must be 1–%d, got %s", int64(r.max), model.DescribeTOML(ce.Msg.Args[0]))}
+	}
+	return ce
 }
 
 // zeroError is Decode's error for key written as 0: the key's range
