@@ -146,6 +146,27 @@ func TestServeConfigErrorsNameFile(t *testing.T) {
 	}
 }
 
+// TestEnumSuggests (walk37): a misspelt choice, in a flag or a file, is
+// told the closest valid one, as a plan's pricing is; task = "qlorra" was
+// given only the list.
+func TestEnumSuggests(t *testing.T) {
+	path := writeFile(t, "run.toml", strings.Replace(bertConfig, `task = "finetune"`, `task = "qlorra"`, 1))
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"recommend", "--config", path}, `run.toml: workload.task (line 4): task "qlorra": did you mean "qlora"? want train, finetune, lora, qlora or inference`},
+		{[]string{"recommend", "--model", "bert-large", "--pricing", "spott"}, `--pricing "spott": did you mean "spot"? want on-demand, spot, reserved-1y or reserved-3y`},
+		{[]string{"recommend", "--model", "bert-large", "--task", "qlorra"}, `--task "qlorra": did you mean "qlora"?`},
+		{[]string{"recommend", "--model", "bert-large", "--sort", "zzzzzzzz"}, `--sort "zzzzzzzz": want price,`},
+	} {
+		code, _, stderr := runCLI(t, tt.args...)
+		if code != ExitUsage || !strings.Contains(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line containing %q", tt.args, code, stderr, tt.want)
+		}
+	}
+}
+
 // Without a terminal the configurator does not start: one line, exit 2,
 // and no "open /dev/tty" error.
 func TestConfiguratorNeedsTerminal(t *testing.T) {
