@@ -338,6 +338,9 @@ func unmarshalEnum[T ~string](dst *T, x any, parse func(string) (T, error)) erro
 	}
 	v, err := parse(s)
 	if err != nil {
+		if m, ok := err.(Message); ok {
+			return RememberMessage(m) // for config.ValueMessage to translate
+		}
 		return err
 	}
 	*dst = v

@@ -1361,6 +1361,9 @@ func ValueMessage(text string) model.Message {
 	if m, ok := valueErrors.m[text]; ok {
 		return m
 	}
+	if m, ok := model.RememberedMessage(text); ok { // model's enums (model.RememberMessage)
+		return m
+	}
 	return model.Msg("%s", text)
 }
 
@@ -1587,6 +1590,9 @@ func (t *tPricing) UnmarshalTOML(v any) error {
 	}
 	p, err := model.ParsePricing(s)
 	if err != nil {
+		if m, ok := err.(model.Message); ok {
+			return badValue("%s", m) // translated, as the enums' (model.RememberMessage)
+		}
 		return err
 	}
 	t.v = p

@@ -99,7 +99,7 @@ func Decode(b []byte) (Plan, error) {
 		// A configuration given as a plan (walk37: gpuplan plan tune.toml
 		// read "launch: unknown key \"launch\""): say so and how to use
 		// it, as a plan given as --config says (Plan.Phase).
-		return Plan{}, &config.Error{Msg: model.Msg("a gpuplan configuration, not a plan: rank its offers with gpuplan recommend --config FILE (gpuplan plan FILE prices a file of [[phase]] tables)")}
+		return Plan{}, &config.Error{Msg: model.Msg("a gpuplan configuration, not a plan: rank its offers with gpuplan recommend --config FILE (gpuplan plan prices a file of [[phase]] tables)")}
 	}
 	for _, k := range md.Undecoded() {
 		if slices.Contains(planTables, k[0]) {

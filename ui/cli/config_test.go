@@ -159,6 +159,11 @@ func TestEnumSuggests(t *testing.T) {
 		{[]string{"recommend", "--model", "bert-large", "--pricing", "spott"}, `--pricing "spott": did you mean "spot"? want on-demand, spot, reserved-1y or reserved-3y`},
 		{[]string{"recommend", "--model", "bert-large", "--task", "qlorra"}, `--task "qlorra": did you mean "qlora"?`},
 		{[]string{"recommend", "--model", "bert-large", "--sort", "zzzzzzzz"}, `--sort "zzzzzzzz": want price,`},
+		// In Chinese too: the TOML library keeps an enum's error as text
+		// only (model.RememberMessage), which was printed in English.
+		{[]string{"recommend", "--lang", "zh-CN", "--config", path}, `task "qlorra"：是不是 "qlora"？应为 train, finetune, lora, qlora 或 inference`},
+		{[]string{"recommend", "--lang", "zh-CN", "--config", writeFile(t, "spot.toml", strings.Replace(bertConfig, `pricing = "on-demand"`, `pricing = "spott"`, 1))},
+			`pricing "spott"：是不是 "spot"？`},
 	} {
 		code, _, stderr := runCLI(t, tt.args...)
 		if code != ExitUsage || !strings.Contains(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
