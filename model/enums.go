@@ -275,7 +275,8 @@ var pricingAliases = map[string]Pricing{
 
 // ParseEnum parses s (case and surrounding space ignored) as one of valid
 // or an alias; the error names what and lists valid: `sort "x": want a, b
-// or c`.
+// or c`, after the closest valid name when one is close (`task "qlorra":
+// did you mean "qlora"? want …`, walk37), as a plan's pricing says it.
 func ParseEnum[T ~string](s, what string, valid []T, aliases map[string]T) (T, error) {
 	k := strings.ToLower(strings.TrimSpace(s))
 	for _, v := range valid {
@@ -285,6 +286,9 @@ func ParseEnum[T ~string](s, what string, valid []T, aliases map[string]T) (T, e
 	}
 	if v, ok := aliases[k]; ok {
 		return v, nil
+	}
+	if c := Closest(k, EnumNames(valid), 1); len(c) > 0 {
+		return "", Msg("%s %q: did you mean %q? want %v", what, s, c[0], OrMsg(EnumNames(valid)))
 	}
 	return "", Msg("%s %q: want %v", what, s, OrMsg(EnumNames(valid)))
 }
@@ -334,6 +338,9 @@ func unmarshalEnum[T ~string](dst *T, x any, parse func(string) (T, error)) erro
 	}
 	v, err := parse(s)
 	if err != nil {
+		if m, ok := err.(Message); ok {
+			return RememberMessage(m) // for config.ValueMessage to translate
+		}
 		return err
 	}
 	*dst = v

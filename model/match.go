@@ -1368,8 +1368,8 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 	case !m.hostRAM(in, last.r).IsZero():
 		return last, RejectHostRAM, m.hostRAM(in, last.r)
 	case m.q.DeadlineHours > 0:
-		return last, RejectDeadline, m.assumedNetwork(in, g, last.nodes, Msg("takes %.1f h on %s (90%% range %.1f–%.1f h), over the %.0f h deadline even at the range's fast end",
-			last.r.hours, CountMsg(last.gpus, "GPU"), last.r.timeBand[0], last.r.timeBand[1], m.q.DeadlineHours))
+		return last, RejectDeadline, m.assumedNetwork(in, g, last.nodes, Msg("takes %.1f h on %s (90%% range %.1f–%.1f h), over the %s h deadline even at the range's fast end",
+			last.r.hours, CountMsg(last.gpus, "GPU"), last.r.timeBand[0], last.r.timeBand[1], FormatAsGiven(m.q.DeadlineHours)))
 	}
 	return last, RejectInvalid, Msg("does not fit")
 }
@@ -1489,11 +1489,11 @@ func (m *matcher) limits(o *Offer) (RejectKind, Message) {
 	case q.BudgetJobUSD > 0 && o.HasJob && o.JobUSD > q.BudgetJobUSD:
 		return RejectJobBudget, Msg("$%.2f for the job is above the $%.2f job budget", o.JobUSD, q.BudgetJobUSD)
 	case q.DeadlineHours > 0 && o.HasJob && deadlineVerdict(o.Estimate, q.DeadlineHours) == VerdictNoFit:
-		return RejectDeadline, m.assumedNetwork(o.Instance, o.GPU, o.Instances, Msg("takes %.1f h (90%% range %.1f–%.1f h), over the %.0f h deadline even at the range's fast end",
-			o.JobHours, o.Estimate.TimeBand[0], o.Estimate.TimeBand[1], q.DeadlineHours))
+		return RejectDeadline, m.assumedNetwork(o.Instance, o.GPU, o.Instances, Msg("takes %.1f h (90%% range %.1f–%.1f h), over the %s h deadline even at the range's fast end",
+			o.JobHours, o.Estimate.TimeBand[0], o.Estimate.TimeBand[1], FormatAsGiven(q.DeadlineHours)))
 	case q.DeadlineHours > 0 && !o.HasJob && o.Estimate != nil && o.Estimate.Samples > 0 && o.untimed():
 		// A job with no time cannot be shown to meet the deadline.
-		return RejectDeadline, Msg("no time estimate on %s, so the %.0f h deadline cannot be checked", o.GPU.Name, q.DeadlineHours)
+		return RejectDeadline, Msg("no time estimate on %s, so the %s h deadline cannot be checked", o.GPU.Name, FormatAsGiven(q.DeadlineHours))
 	}
 	return "", Message{}
 }
@@ -1612,8 +1612,8 @@ func (o *Offer) WarningMessages() []Message {
 		}
 	}
 	if o.Late() {
-		out = append(out, Msg("~ may miss the deadline: about %.0f%% chance the job takes longer than %.0f h (the 90%% range of its time is %.1f–%.1f h)",
-			RoundChance(o.LateChance)*100, o.DeadlineHours, o.Estimate.TimeBand[0], o.Estimate.TimeBand[1]))
+		out = append(out, Msg("~ may miss the deadline: about %.0f%% chance the job takes longer than %s h (the 90%% range of its time is %.1f–%.1f h)",
+			RoundChance(o.LateChance)*100, FormatAsGiven(o.DeadlineHours), o.Estimate.TimeBand[0], o.Estimate.TimeBand[1]))
 	}
 	if o.Pricing == Spot {
 		out = append(out, Msg(SpotWarning))

@@ -578,3 +578,29 @@ func TestProviderRetirement(t *testing.T) {
 		}
 	}
 }
+
+// TestDeadlineAsGiven: every message that names the deadline prints it as
+// given (walk37: --deadline-hours 0.5 read "over the 0 h deadline even at
+// the range's fast end", 2.4 read "chance of missing the 2 h deadline").
+func TestDeadlineAsGiven(t *testing.T) {
+	w := Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 8, SeqLen: 384, DatasetSamples: 2e6, Epochs: 1}, Model: bertBase}
+	q := Query{Providers: []string{"p1"}, Regions: []string{"us-east-1"}, GPUs: []string{"g16", "g40"}, DeadlineHours: 0.01}
+	r := recommend(t, w, q)
+	n := 0
+	for _, x := range r.Rejected {
+		if x.Kind == RejectDeadline {
+			n++
+			if !strings.Contains(x.Reason, "the 0.01 h deadline") {
+				t.Errorf("refusal %q, want it to name the 0.01 h deadline", x.Reason)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no offer refused for a 0.01 h deadline: offered %s, refused %+v", offerNames(r), r.Rejected)
+	}
+	e := &Estimate{Hours: 3, HasTime: true, TimeBand: [2]float64{2, 4}}
+	o := Offer{Instance: &Instance{Type: "t.1", GPUCount: 1}, GPU: &GPU{Name: "G"}, Instances: 1, GPUs: 1, Estimate: e, JobHours: 3, HasJob: true, LateChance: 0.6, DeadlineHours: 2.4}
+	if ws := strings.Join(o.Warnings(), "\n"); !strings.Contains(ws, "longer than 2.4 h") {
+		t.Errorf("warnings %q, want the 2.4 h deadline as given", ws)
+	}
+}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"sync"
 )
 
 // Message is a user-facing sentence the model produces (a warning, a
@@ -109,3 +110,36 @@ func (e *KindError) Unwrap() []error { return []error{e.Kind, e.Msg} }
 // Message is the error as one message: the kind's words, then the
 // sentence.
 func (e *KindError) Message() Message { return Msg("%s: %s", e.Kind, e.Msg) }
+
+// RememberMessage records m by its English text and returns it: the TOML
+// library keeps only the text of an UnmarshalTOML error, so a decoder
+// that words a value's error (an enum's: `task "qlorra": did you mean
+// "qlora"? …`) finds the message again with RememberedMessage to
+// translate it (model/config ValueMessage; walk37: it was printed in
+// English under --lang zh-CN). A decode stops at its first error, so a
+// few are kept.
+func RememberMessage(m Message) Message {
+	remembered.Lock()
+	defer remembered.Unlock()
+	if remembered.m == nil || len(remembered.m) >= maxRemembered {
+		remembered.m = map[string]Message{}
+	}
+	remembered.m[m.String()] = m
+	return m
+}
+
+// RememberedMessage is the message RememberMessage recorded with the
+// English text text.
+func RememberedMessage(text string) (Message, bool) {
+	remembered.Lock()
+	defer remembered.Unlock()
+	m, ok := remembered.m[text]
+	return m, ok
+}
+
+var remembered struct {
+	sync.Mutex
+	m map[string]Message
+}
+
+const maxRemembered = 64

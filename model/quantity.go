@@ -39,3 +39,10 @@ func trimZeros(v float64, sig int) string {
 	}
 	return s
 }
+
+// FormatAsGiven renders a figure the user set as they wrote it: the
+// shortest decimal that reads back as v, with no exponent and no rounding
+// (0.5, 2.4, 30, 10000000), for messages that repeat a limit back, such
+// as a deadline in hours (walk37: --deadline-hours 0.5 read "the 0 h
+// deadline" under %.0f).
+func FormatAsGiven(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

@@ -13,3 +13,20 @@ func TestFormatCount(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatAsGiven: a figure the user set (a deadline in hours) prints
+// as written, not rounded to a whole number (walk37: --deadline-hours 0.5
+// read "over the 0 h deadline", 2.4 read "the 2 h deadline"); whole
+// numbers stay whole and large ones take no exponent.
+func TestFormatAsGiven(t *testing.T) {
+	for _, tt := range []struct {
+		v    float64
+		want string
+	}{
+		{0.5, "0.5"}, {2.4, "2.4"}, {30, "30"}, {48, "48"}, {0.25, "0.25"}, {1e7, "10000000"}, {0.001, "0.001"},
+	} {
+		if got := FormatAsGiven(tt.v); got != tt.want {
+			t.Errorf("FormatAsGiven(%v) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+}

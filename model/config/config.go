@@ -39,8 +39,17 @@ type Config struct {
 	// Selection is the offer picked; nil when none was.
 	Selection *Selection
 	// Launch is the [launch] section of an export, written after the rest;
-	// never read back (Decode checks it and leaves this nil).
+	// never read back (Decode checks it and leaves this nil) but for its
+	// dataset, LaunchDataset.
 	Launch *Launch
+	// LaunchDataset is the dataset of the file's [launch] (Launch.Dataset,
+	// else, in a file written before that key, the --dataset_name of the
+	// script arguments gpuplan derived for its module), which `gpuplan
+	// export --config FILE` trains on unless --dataset says otherwise:
+	// the workload says how much data, only [launch] which (walk37: a
+	// re-export wrote CHANGE-ME/dataset). Decode sets it; Encode writes
+	// Launch.Dataset, not this.
+	LaunchDataset string
 	// Lang is the top-level lang key: the output language ("en",
 	// "zh-CN"), read by the UI (ui/i18n.Resolve); empty means the
 	// environment's. The model keeps it as written.
@@ -1021,7 +1030,7 @@ func Decode(b []byte) (Config, error) {
 	md, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&raw)
 	if err != nil {
 		if ce := TOMLParseError(err); ce != nil {
-			return Config{}, ce
+			return Config{}, keyRange(ce)
 		}
 		return Config{}, typeError(TidyTOMLMessage(err.Error()))
 	}
@@ -1048,6 +1057,11 @@ func Decode(b []byte) (Config, error) {
 		return Config{}, Errorf("workload", "missing [workload] table")
 	}
 	c := Config{Lang: raw.Lang.v}
+	if l := raw.Launch; l != nil {
+		if c.LaunchDataset, err = launchDataset(l); err != nil {
+			return Config{}, err
+		}
+	}
 	rw := raw.Workload
 	c.Workload = WorkloadAnswers{
 		Settings: model.Settings{Framework: rw.Framework, Task: rw.Task, Precision: rw.Precision, Optimizer: rw.Optimizer, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy, TP: rw.TP.v, GPUsPerNode: rw.GPUsPerNode.v, NetworkGbps: rw.NetworkGbps.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe, Loss: rw.Loss, QuantType: rw.QuantType, DoubleQuant: rw.DoubleQuant.ptr(), Torch: rw.Torch.v, Trainer: rw.Trainer, ZeroGrad: rw.ZeroGrad, Outputs: rw.Outputs, Switches: rw.Switches},
@@ -1135,6 +1149,28 @@ func Decode(b []byte) (Config, error) {
 	return c, nil
 }
 
+// launchDataset is l's dataset (Config.LaunchDataset): its dataset key,
+// else the value after --dataset_name in the script arguments when
+// gpuplan derived them (a module run, model/launch Plan.derivedArgs; a
+// user's script takes its own arguments). A dataset that starts with '-'
+// is refused as export refuses --dataset (the trainer would read it as an
+// option).
+func launchDataset(l *Launch) (string, error) {
+	d := l.Dataset
+	if d == "" && l.Module != "" && l.Script == "" {
+		if i := slices.Index(l.ScriptArgs, "--dataset_name"); i >= 0 && i+1 < len(l.ScriptArgs) {
+			d = l.ScriptArgs[i+1]
+		}
+	}
+	if err := CheckText("", d, false); err != nil {
+		return "", Errorf("launch.dataset", "%q has control characters or invalid UTF-8", d)
+	}
+	if strings.HasPrefix(d, "-") {
+		return "", Errorf("launch.dataset", "dataset %q starts with '-', which the trainer would read as an option; give a Hugging Face dataset id, or a local path as ./PATH", d)
+	}
+	return d, nil
+}
+
 // zeroKey is a figure Decode refuses when the file writes it as 0.
 type zeroKey struct {
 	key string
@@ -1163,6 +1199,22 @@ var zeroRanges = map[string]struct {
 	"selection.job_hours": {1e12, false}, "selection.job_cost_usd": {1e12, false},
 	"serve.max_model_len": {model.MaxSeqLen, true}, "serve.prompt_tokens": {model.MaxSeqLen, true},
 	"serve.output_tokens": {model.MaxSeqLen, true}, "serve.max_num_batched_tokens": {model.MaxSeqLen, true},
+}
+
+// keyRange words tInt's "out of range: at most 2147483647", which
+// stands for any whole number, with the range of the key at fault
+// (zeroRanges), which is what the file must meet (walk37: seq_len =
+// 99999999999 was told 2147483647, its limit being 16777216).
+func keyRange(ce *Error) *Error {
+	r, ok := zeroRanges[ce.Key]
+	if !ok || !r.integer || len(ce.Msg.Args) == 0 {
+		return ce
+	}
+	switch ce.Msg.Key {
+	case "%d is out of range: at most %d", "%g is out of range: at most %d":
+		return &Error{Key: ce.Key, Line: ce.Line, Msg: model.Msg("must be 1–%d, got %s", int64(r.max), model.DescribeTOML(ce.Msg.Args[0]))}
+	}
+	return ce
 }
 
 // zeroError is Decode's error for key written as 0: the key's range
@@ -1307,6 +1359,9 @@ func ValueMessage(text string) model.Message {
 	valueErrors.Lock()
 	defer valueErrors.Unlock()
 	if m, ok := valueErrors.m[text]; ok {
+		return m
+	}
+	if m, ok := model.RememberedMessage(text); ok { // model's enums (model.RememberMessage)
 		return m
 	}
 	return model.Msg("%s", text)
@@ -1535,6 +1590,9 @@ func (t *tPricing) UnmarshalTOML(v any) error {
 	}
 	p, err := model.ParsePricing(s)
 	if err != nil {
+		if m, ok := err.(model.Message); ok {
+			return badValue("%s", m) // translated, as the enums' (model.RememberMessage)
+		}
 		return err
 	}
 	t.v = p

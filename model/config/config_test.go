@@ -100,8 +100,11 @@ func TestDecodeConfigErrors(t *testing.T) {
 		{"token count not a count", head + "seq_len = \"abc\"\n", "workload.seq_len", 4, `"abc" is not a token count; want e.g. 4096, 8K (8192) or 8k (8000)`},
 		{"binary suffix on a fraction", head + "seq_len = \"1.5K\"\n", "workload.seq_len", 4, "a binary suffix (K, M) takes a whole number"},
 		// Issue 29: 1e14 is a whole number, too large, not "want a whole number".
-		{"exponent for an int", head + "batch_size = 1e14\n", "workload.batch_size", 4, "1e+14 is out of range: at most 2147483647"},
-		{"huge int", head + "batch_size = 100000000000000\n", "workload.batch_size", 4, "100000000000000 is out of range: at most 2147483647"},
+		{"exponent for an int", head + "batch_size = 1e14\n", "workload.batch_size", 4, "must be 1–1048576, got 1e+14"},
+		{"huge int", head + "batch_size = 100000000000000\n", "workload.batch_size", 4, "must be 1–1048576, got 100000000000000"},
+		// walk37: past int32 the key's own range, not int32's 2147483647.
+		{"huge seq_len", head + "seq_len = 99999999999\n", "workload.seq_len", 4, "must be 1–16777216, got 99999999999"},
+		{"huge serve length", head + "[serve]\nmax_model_len = 3000000000\n", "serve.max_model_len", 5, "must be 1–16777216, got 3000000000"},
 		{"bool for a float", head + "epochs = true\n", "workload.epochs", 4, "want a number"},
 		{"duplicate key", head + "task = \"train\"\ntask = \"lora\"\n", "workload.task", 5, "already been defined"},
 		{"duplicate table", head + "[workload]\n", "", 4, "already been defined"},

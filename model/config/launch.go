@@ -11,7 +11,8 @@ import (
 // Plan.Launch): where and how the job runs, with [launch.stack], the
 // software advice. Like [estimate] it is informational: Decode checks
 // its keys and types, so a typo is caught, and drops it (export recomputes
-// it); Encode writes it after the rest of the file.
+// it) but for the dataset (Config.LaunchDataset), which nothing else in
+// the file holds; Encode writes it after the rest of the file.
 type Launch struct {
 	// Notes are written as comment lines before the section.
 	Notes []string `toml:"-"`
@@ -30,8 +31,13 @@ type Launch struct {
 	Name         string  `toml:"name"`
 	// Script is the user's training script; Module the installed Python
 	// module run instead when there is none (model/launch TRLSFTModule).
-	Script     string   `toml:"script,omitempty"`
-	Module     string   `toml:"module,omitempty"`
+	Script string `toml:"script,omitempty"`
+	Module string `toml:"module,omitempty"`
+	// Dataset is the dataset id or path the launch files train on
+	// (model/launch Options.Dataset), left out for the placeholder; Decode
+	// reads it back as Config.LaunchDataset, so that export --config
+	// writes it again (walk37).
+	Dataset    string   `toml:"dataset,omitempty"`
 	ScriptArgs []string `toml:"script_args"`
 	DiskGB     int      `toml:"disk_gb"`
 	Image      string   `toml:"image,omitempty"`

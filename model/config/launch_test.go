@@ -56,6 +56,49 @@ func TestEncodeConfigLaunch(t *testing.T) {
 	}
 }
 
+// TestLaunchDatasetReadBack: the dataset an export's launch files train on
+// comes back from [launch], so `gpuplan export --config FILE` writes it
+// again (walk37: a file exported with --dataset trl-lib/Capybara
+// re-exported CHANGE-ME/dataset): the dataset key, else, in a file written
+// before it, the --dataset_name of the script arguments gpuplan derived
+// for its module; a dataset the trainer would read as an option is
+// refused, naming the key.
+func TestLaunchDatasetReadBack(t *testing.T) {
+	const head = "schema_version = 1\n[workload]\nmodel = \"x\"\n"
+	for _, tt := range []struct {
+		name, in, want, errKey, errMsg string
+	}{
+		{"dataset key", head + "[launch]\ndataset = \"trl-lib/Capybara\"\n", "trl-lib/Capybara", "", ""},
+		{"key over the arguments", head + "[launch]\nmodule = \"trl.scripts.sft\"\ndataset = \"a/b\"\nscript_args = [\"--dataset_name\", \"c/d\"]\n", "a/b", "", ""},
+		{"older file: the module's arguments", head + "[launch]\nmodule = \"trl.scripts.sft\"\nscript_args = [\"--model_name_or_path\", \"m/n\", \"--dataset_name\", \"trl-lib/Capybara\", \"--bf16\", \"true\"]\n", "trl-lib/Capybara", "", ""},
+		{"a user's script: its arguments are its own", head + "[launch]\nscript = \"train.py\"\nscript_args = [\"--dataset_name\", \"c/d\"]\n", "", "", ""},
+		{"no [launch]", head, "", "", ""},
+		{"option-like", head + "[launch]\ndataset = \"-x\"\n", "", "launch.dataset", "starts with '-'"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Decode([]byte(tt.in))
+			if tt.errKey != "" {
+				var ce *Error
+				if !errors.As(err, &ce) || ce.Key != tt.errKey || !strings.Contains(ce.Msg.String(), tt.errMsg) {
+					t.Fatalf("Decode() = %v; want key %q msg containing %q", err, tt.errKey, tt.errMsg)
+				}
+				return
+			}
+			if err != nil || c.LaunchDataset != tt.want || c.Launch != nil {
+				t.Errorf("Decode() = dataset %q, launch %v, %v; want %q", c.LaunchDataset, c.Launch, err, tt.want)
+			}
+		})
+	}
+	// Encode writes the key from Launch.Dataset, which Decode reads back.
+	b, err := Encode(&Config{Workload: WorkloadAnswers{Model: "gpt2"}, Launch: &Launch{Provider: "aws", Dataset: "trl-lib/Capybara"}})
+	if err != nil || !strings.Contains(string(b), "dataset = \"trl-lib/Capybara\"\n") {
+		t.Fatalf("Encode() = %s, %v; want the dataset key", b, err)
+	}
+	if c, err := Decode(b); err != nil || c.LaunchDataset != "trl-lib/Capybara" {
+		t.Errorf("Decode(Encode()) = %q, %v", c.LaunchDataset, err)
+	}
+}
+
 // A serving export's [serve] is written by Encode from ServeLaunch
 // and reads back as the workload's serving answers; with both set the
 // file would hold two [serve] tables, so Encode refuses.

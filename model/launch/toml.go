@@ -19,13 +19,17 @@ func (p *Plan) Launch() (*config.Launch, error) {
 	for i, n := range notes {
 		notes[i] = yamlLineBreaks.Replace(show.Printable(n)) // as CommentBlock
 	}
+	dataset := p.Dataset // read back by export --config (config.Config.LaunchDataset)
+	if dataset == PlaceholderDataset {
+		dataset = ""
+	}
 	return &config.Launch{
 		Notes:    notes,
 		Provider: p.Provider, InstanceType: p.InstanceType, Region: p.Region,
 		Pricing: string(p.Pricing), USDPerHour: p.USDPerHour,
 		GPU: p.GPU.Key, Accelerator: p.Accelerator, GPUsPerNode: p.ProcsPerNode, Nodes: p.Nodes,
 		Strategy: string(p.Strategy), Precision: string(p.Precision),
-		Name: p.Name, Script: p.Script, Module: p.Module, ScriptArgs: p.ScriptArgs, DiskGB: p.DiskGB,
+		Name: p.Name, Script: p.Script, Module: p.Module, Dataset: dataset, ScriptArgs: p.ScriptArgs, DiskGB: p.DiskGB,
 		Image: p.Image, TorchWheel: p.Wheel, Port: p.Port,
 		Stack: config.LaunchStack{
 			ComputeCapability: p.Stack.ComputeCapability, Arch: p.Stack.Arch, Supported: p.Stack.Supported,

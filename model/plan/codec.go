@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -52,6 +53,11 @@ type planFile struct {
 // planTables are the top-level keys a plan file may hold besides its own.
 var planTables = []string{"workload", "search", "estimate", "selection"}
 
+// configOnlyTables are the tables of a configuration that a plan does
+// not take ([workload] holds every configuration's request, [launch] and
+// [serve] an export's): with no [[phase]], the file is a configuration.
+var configOnlyTables = []string{"workload", "launch", "serve"}
+
 // planPhaseKeys are the keys of a [[phase]] table, for "did you mean".
 var planPhaseKeys = []string{"name", "config", "answers", "provider", "instance", "region", "pricing", "instances",
 	"usd_per_hour", "job_hours", "months", "hours_per_month"}
@@ -79,22 +85,30 @@ func Decode(b []byte) (Plan, error) {
 		if se := checkStrings(raw); se != nil {
 			return Plan{}, se
 		}
+		if line := singlePhaseLine(b); line > 0 && strings.Contains(err.Error(), "phase") {
+			// The decoder's words were "key 'phase' was already created and
+			// cannot be used as an array" (walk37) and the like.
+			return Plan{}, &config.Error{Key: "phase", Line: line, Msg: model.Msg("[phase] is one table; write every phase as [[phase]], with two brackets")}
+		}
 		if ce := config.TOMLParseError(err); ce != nil {
 			return Plan{}, ce
 		}
 		return Plan{}, &config.Error{Msg: config.ValueMessage(config.TidyTOMLMessage(err.Error()))}
 	}
+	if len(f.Phases) == 0 && !md.IsDefined("phase") && slices.ContainsFunc(configOnlyTables, func(t string) bool { return md.IsDefined(t) }) {
+		// A configuration given as a plan (walk37: gpuplan plan tune.toml
+		// read "launch: unknown key \"launch\""): say so and how to use
+		// it, as a plan given as --config says (Plan.Phase).
+		return Plan{}, &config.Error{Msg: model.Msg("a gpuplan configuration, not a plan: rank its offers with gpuplan recommend --config FILE (gpuplan plan prices a file of [[phase]] tables)")}
+	}
 	for _, k := range md.Undecoded() {
 		if slices.Contains(planTables, k[0]) {
 			continue
 		}
-		msg := model.Msg("unknown key %q", k[len(k)-1])
-		if k[0] == "phase" && len(k) == 2 {
-			if s := model.Closest(k[1], planPhaseKeys, 1); len(s) > 0 {
-				msg = model.Msg("unknown key %q; did you mean %q?", k[len(k)-1], s[0])
-			}
-		}
-		return Plan{}, &config.Error{Key: k.String(), Msg: msg}
+		return Plan{}, unknownKey(raw, k)
+	}
+	if !md.IsDefined("schema_version") { // an empty file among them; as config.Decode says it
+		return Plan{}, config.Errorf("schema_version", "missing; add schema_version = %d at the top", config.SchemaVersion)
 	}
 	if f.SchemaVersion != config.SchemaVersion {
 		return Plan{}, config.Errorf("schema_version", "want schema_version = %d at the top, got %d", config.SchemaVersion, f.SchemaVersion)
@@ -113,6 +127,55 @@ func Decode(b []byte) (Plan, error) {
 		return Plan{}, err
 	}
 	return Plan{Name: f.Name, Phases: f.Phases}, nil
+}
+
+// singlePhaseHeader is a [phase] table header (one bracket each side),
+// as TOML writes it: spaces inside the brackets, the key bare or quoted,
+// a comment after.
+var singlePhaseHeader = regexp.MustCompile(`^[ \t]*\[[ \t]*(phase|"phase"|'phase')[ \t]*\][ \t]*(#.*)?\r?$`)
+
+// singlePhaseLine is the line of b's first [phase] header, 0 for none: a
+// phase written as one table, which the decoder refuses beside [[phase]]
+// and the plan's array of phases cannot take alone.
+func singlePhaseLine(b []byte) int {
+	for i, l := range bytes.Split(b, []byte("\n")) {
+		if singlePhaseHeader.Match(l) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// planTopKeys are a plan file's top-level keys, for "did you mean".
+var planTopKeys = append([]string{"schema_version", "name", "phase"}, planTables...)
+
+// unknownKey is Decode's error for the key k it does not know: the
+// closest valid key, else the valid ones (as config.Decode says it), and
+// for a phase's key the phase by its name (raw: rawPhases), as its other
+// errors name it (walk37: "phase.gpu: unknown key \"gpu\"" named no
+// phase and suggested nothing; "colour: unknown key" listed no keys).
+func unknownKey(raw []map[string]any, k toml.Key) error {
+	key, last, valid := k.String(), k[len(k)-1], []string(nil)
+	switch {
+	case len(k) == 1:
+		valid = planTopKeys
+	case k[0] == "phase" && len(k) == 2:
+		valid = planPhaseKeys
+		for i, ph := range raw {
+			if _, ok := ph[k[1]]; ok {
+				name, _ := ph["name"].(string)
+				key = phaseKey(i, name, k[1])
+				break
+			}
+		}
+	}
+	msg := model.Msg("unknown key %q", last)
+	if s := model.Closest(last, valid, 1); len(s) > 0 {
+		msg = model.Msg("unknown key %q; did you mean %q?", last, s[0])
+	} else if len(valid) > 0 {
+		msg = model.Msg("unknown key %q; valid keys: %s", last, strings.Join(valid, ", "))
+	}
+	return &config.Error{Key: key, Msg: msg}
 }
 
 // check is what Decode and Encode both hold a plan to, so a file Encode

@@ -108,6 +108,12 @@ func TestConfigErrorsNameFileAndKey(t *testing.T) {
 		{"unknown provider in the file", strings.Replace(bertConfig, `"gcp"`, `"gpc"`, 1), nil,
 			`run.toml: search.providers: unknown provider "gpc"; did you mean "gcp"?`},
 		{"unknown model", strings.Replace(bertConfig, "bert-large", "bert-lrage", 1), nil, `run.toml: workload.model: unknown model "bert-lrage"`},
+		// walk37: a file's region was reported as --regions, without the file.
+		{"unknown region in the file", strings.Replace(bertConfig, `pricing = "on-demand"`, "pricing = \"on-demand\"\nregions = [\"mars-1\"]", 1), nil,
+			`run.toml: search.regions: no offer is in "mars-1"`},
+		{"region close to one in the file", strings.Replace(bertConfig, `pricing = "on-demand"`, "pricing = \"on-demand\"\nregions = [\"us-east-l\"]", 1), nil,
+			`run.toml: search.regions: no offer is in "us-east-l"; did you mean`},
+		{"unknown region in a flag", bertConfig, []string{"--regions", "mars-1"}, `gpuplan: --regions: no offer is in "mars-1"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -121,6 +127,48 @@ func TestConfigErrorsNameFileAndKey(t *testing.T) {
 	code, _, stderr := runCLI(t, "estimate", "--config", filepath.Join(t.TempDir(), "missing.toml"))
 	if code != ExitUsage || !strings.Contains(stderr, "missing.toml: no such file") {
 		t.Errorf("missing file: exit %d, %q", code, stderr)
+	}
+}
+
+// TestServeConfigErrorsNameFile (walk37): a serving request's file
+// value the search refuses names the file, as a training request's does.
+func TestServeConfigErrorsNameFile(t *testing.T) {
+	const serving = "schema_version = 1\n[workload]\nmodel = \"llama-3.1-8b\"\ntask = \"inference\"\n[serve]\nmax_model_len = 4096\n[search]\n"
+	for _, tt := range []struct{ search, want string }{
+		{"regions = [\"mars-1\"]\n", `serve.toml: search.regions: no offer is in "mars-1"`},
+		{"providers = [\"awz\"]\n", `serve.toml: search.providers: unknown provider "awz"`},
+	} {
+		path := writeFile(t, "serve.toml", serving+tt.search)
+		code, _, stderr := runCLI(t, "recommend", "--config", path)
+		if code != ExitUsage || !strings.Contains(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("exit %d, stderr %q; want exit 2 and one line containing %q", code, stderr, tt.want)
+		}
+	}
+}
+
+// TestEnumSuggests (walk37): a misspelt choice, in a flag or a file, is
+// told the closest valid one, as a plan's pricing is; task = "qlorra" was
+// given only the list.
+func TestEnumSuggests(t *testing.T) {
+	path := writeFile(t, "run.toml", strings.Replace(bertConfig, `task = "finetune"`, `task = "qlorra"`, 1))
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"recommend", "--config", path}, `run.toml: workload.task (line 4): task "qlorra": did you mean "qlora"? want train, finetune, lora, qlora or inference`},
+		{[]string{"recommend", "--model", "bert-large", "--pricing", "spott"}, `--pricing "spott": did you mean "spot"? want on-demand, spot, reserved-1y or reserved-3y`},
+		{[]string{"recommend", "--model", "bert-large", "--task", "qlorra"}, `--task "qlorra": did you mean "qlora"?`},
+		{[]string{"recommend", "--model", "bert-large", "--sort", "zzzzzzzz"}, `--sort "zzzzzzzz": want price,`},
+		// In Chinese too: the TOML library keeps an enum's error as text
+		// only (model.RememberMessage), which was printed in English.
+		{[]string{"recommend", "--lang", "zh-CN", "--config", path}, `task "qlorra"：是不是 "qlora"？应为 train, finetune, lora, qlora 或 inference`},
+		{[]string{"recommend", "--lang", "zh-CN", "--config", writeFile(t, "spot.toml", strings.Replace(bertConfig, `pricing = "on-demand"`, `pricing = "spott"`, 1))},
+			`pricing "spott"：是不是 "spot"？`},
+	} {
+		code, _, stderr := runCLI(t, tt.args...)
+		if code != ExitUsage || !strings.Contains(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line containing %q", tt.args, code, stderr, tt.want)
+		}
 	}
 }
 

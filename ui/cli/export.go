@@ -245,6 +245,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if err != nil {
 		return err
 	}
+	ff.launchOptions(fs, &opt)
 	// The file says what gpuplan plan says of the phase, as stderr does:
 	// the offer's GPUs in place of the file's one, its verdict, the
 	// plan's own price beside the header's catalog one (priceNote).

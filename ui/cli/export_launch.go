@@ -63,6 +63,20 @@ func registerLaunchFlags(fs *pflag.FlagSet, ef *exportFlags) {
 	fs.Var(k8sKindValue{&ef.k8sKind}, "k8s-kind", "Kubernetes kind across nodes: trainjob (Kubeflow Trainer v2) or pytorchjob (Training Operator v1) (default trainjob)")
 }
 
+// launchOptions sets the launch options the --config file's [launch]
+// holds and the flags leave unsaid: its dataset (config.Config.
+// LaunchDataset), which the workload does not name, so that exporting a
+// file written with --dataset trains on it again (walk37: the re-export
+// wrote CHANGE-ME/dataset).
+func (ff *fromFile) launchOptions(fs *pflag.FlagSet, opt *launch.Options) {
+	if ff.cfg == nil || fs.Changed("dataset") {
+		return
+	}
+	if d := ff.cfg.LaunchDataset; d != "" && d != launch.PlaceholderDataset {
+		opt.Dataset = d
+	}
+}
+
 // exportQuery is the search export prices the instance with: the --config
 // file's search (its pricing, budget, fallback) under the flags, and the
 // GPU count of the file's picked offer when the file leaves the count to

@@ -33,3 +33,28 @@ func TestExportTOMLReloadsClean(t *testing.T) {
 		t.Errorf("reload: exit %d, stderr %s", code, errOut)
 	}
 }
+
+// TestExportDatasetRoundTrip (walk37): a configuration exported with
+// --dataset keeps it, so exporting its launch files again trains on it;
+// --dataset still wins over the file's. Failing before: the re-export
+// wrote --dataset_name CHANGE-ME/dataset.
+func TestExportDatasetRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tune.toml")
+	code, _, errOut := runCLI(t, "export", "--model", "llama-3.1-8b", "--task", "qlora", "--seq-len", "2048", "--instance", "seeweb/ECS1GPU11",
+		"--dataset", "trl-lib/Capybara", "--format", "toml", "-o", path)
+	if code != 0 {
+		t.Fatalf("export: exit %d: %s", code, errOut)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "--dataset_name trl-lib/Capybara"},
+		{[]string{"--dataset", "org/other"}, "--dataset_name org/other"},
+	} {
+		code, out, errOut := runCLI(t, append([]string{"export", "--config", path, "--format", "torchrun"}, tt.args...)...)
+		if code != 0 || !strings.Contains(out, tt.want) || strings.Contains(out, "CHANGE-ME/dataset") {
+			t.Errorf("export --config %v: exit %d, want %q in\n%s\nstderr %s", tt.args, code, tt.want, out, errOut)
+		}
+	}
+}

@@ -174,6 +174,10 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 			return q, usage(model.Msg("--country: unknown country %q; want an ISO 3166-1 alpha-2 code such as DE or an English name such as Germany", c))
 		}
 	}
+	source = "--regions" // else the file's, which the caller names (walk37)
+	if !changed("regions") {
+		source = "search.regions"
+	}
 	for _, r := range q.Regions {
 		if model.ContinentWords(r) != nil {
 			continue // a continent: every provider's regions there
@@ -185,10 +189,14 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 			found = found || isPrefix && strings.HasPrefix(name, prefix)
 		}
 		if !found {
+			err := error(model.Msg("%s: no offer is in %q (a trailing '-' matches a prefix, e.g. us-; list: gpuplan catalog instances --json)", source, r))
 			if s := suggest(r, regions); !s.IsZero() {
-				return q, usage(model.Msg("--regions: no offer is in %q; did you mean %s? (a trailing '-' matches a prefix, e.g. us-; list: gpuplan catalog instances --json)", r, s))
+				err = model.Msg("%s: no offer is in %q; did you mean %s? (a trailing '-' matches a prefix, e.g. us-; list: gpuplan catalog instances --json)", source, r, s)
 			}
-			return q, usage(model.Msg("--regions: no offer is in %q (a trailing '-' matches a prefix, e.g. us-; list: gpuplan catalog instances --json)", r))
+			if !changed("regions") {
+				err = fileValueError{err}
+			}
+			return q, usage(err)
 		}
 	}
 	return q, nil

@@ -368,6 +368,9 @@ func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workload
 	}
 	q, err := qf.query(fs, sl.cat, true, base)
 	if err != nil {
+		if sl.file.cfg != nil && errors.As(err, new(fileValueError)) { // a value of the file: name it, as recommend does
+			return usage(model.Msg("%s: %v", sl.file.path, err))
+		}
 		return err
 	}
 	if wf.gpu != "" {

@@ -179,6 +179,13 @@ func (e enumValue[T]) String() string {
 func (e enumValue[T]) Set(s string) error {
 	v, err := e.parse(s)
 	if err != nil {
+		names := make([]string, len(e.names))
+		for i, n := range e.names {
+			names[i] = string(n)
+		}
+		if c := model.Closest(strings.ToLower(strings.TrimSpace(s)), names, 1); len(c) > 0 { // as model.ParseEnum (walk37)
+			return model.Msg("did you mean %q? want %s", c[0], joinOr(e.names))
+		}
 		return model.Msg("want %s", joinOr(e.names))
 	}
 	*e.v = v

@@ -608,7 +608,7 @@ func lateTableNote(p *i18n.Printer, offers []model.Offer) string {
 	if n == 0 {
 		return ""
 	}
-	return p.Sprintf("~ job time (%d %s): %s chance of missing the %.0f h deadline, which falls inside the %.0f%% range of the time; ranked after the offers that meet it at the range's slow end",
+	return p.Sprintf("~ job time (%d %s): %s chance of missing the %s h deadline, which falls inside the %.0f%% range of the time; ranked after the offers that meet it at the range's slow end",
 		n, p.T(marketPlural(n, "offer", "offers")), chance, deadline, BandConfidence*100)
 }
 
@@ -621,19 +621,19 @@ func LateNoteShort(p *i18n.Printer, offers []model.Offer) string {
 	if n == 0 {
 		return ""
 	}
-	return p.Sprintf("~ job time (%d %s): %s chance of missing the %.0f h deadline; ranked after",
+	return p.Sprintf("~ job time (%d %s): %s chance of missing the %s h deadline; ranked after",
 		n, p.T(marketPlural(n, "offer", "offers")), chance, deadline)
 }
 
 // lateSummary counts the late offers of offers (model.Offer.Late) and
 // says their chance of missing the deadline ("about 40%", or "15–35%"
 // when they differ), with the deadline in hours.
-func lateSummary(p *i18n.Printer, offers []model.Offer) (n int, chance string, deadline float64) {
+func lateSummary(p *i18n.Printer, offers []model.Offer) (n int, chance, deadline string) {
 	lo, hi := 1.0, 0.0
 	for i := range offers {
 		if o := &offers[i]; o.Late() {
 			n++
-			deadline = o.DeadlineHours
+			deadline = model.FormatAsGiven(o.DeadlineHours) // as given: 2.4, not 2 (walk37)
 			lo, hi = min(lo, model.RoundChance(o.LateChance)), max(hi, model.RoundChance(o.LateChance))
 		}
 	}

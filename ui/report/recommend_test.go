@@ -1,6 +1,7 @@
 package report
 
 import (
+	"strings"
 	"testing"
 
 	"golang.org/x/text/language"
@@ -135,6 +136,28 @@ func TestOfferLate(t *testing.T) {
 		}
 		if got, gotZH := LateNoteShort(nil, []model.Offer{o}), LateNoteShort(zh, []model.Offer{o}); got != short || gotZH != shortZH {
 			t.Errorf("late %v: short notes %q / %q, want %q / %q", tt.late, got, gotZH, short, shortZH)
+		}
+	}
+}
+
+// TestLateNoteDeadlineAsGiven: the notes under the offers table print the
+// deadline as given, in both languages (walk37: --deadline-hours 2.4 read
+// "chance of missing the 2 h deadline").
+func TestLateNoteDeadlineAsGiven(t *testing.T) {
+	g := &model.GPU{Key: "v100", Name: "V100", MemoryGiB: 16}
+	inst := &model.Instance{Provider: "p", Type: "g.1", GPU: "v100", GPUCount: 1}
+	e := &model.Estimate{Hours: 2.2, HasTime: true, TimeBand: [2]float64{1.3, 3.7}}
+	o := model.Offer{Instance: inst, GPU: g, Region: "r", Instances: 1, GPUs: 1, Verdict: model.VerdictFits, Estimate: e,
+		JobHours: 2.2, JobUSD: 1, HasJob: true, LateChance: 0.44, DeadlineHours: 2.4}
+	zh := i18n.New(language.SimplifiedChinese)
+	for _, tt := range []struct{ got, want string }{
+		{lateTableNote(nil, []model.Offer{o}), "missing the 2.4 h deadline"},
+		{lateTableNote(zh, []model.Offer{o}), "错过 2.4 小时截止时间"},
+		{LateNoteShort(nil, []model.Offer{o}), "missing the 2.4 h deadline"},
+		{LateNoteShort(zh, []model.Offer{o}), "错过 2.4 小时截止时间"},
+	} {
+		if !strings.Contains(tt.got, tt.want) {
+			t.Errorf("note %q, want %q", tt.got, tt.want)
 		}
 	}
 }
