@@ -46,3 +46,19 @@ func TestRecommendPhasePricing(t *testing.T) {
 		t.Errorf("--providers given: the note still says every provider: %q", errs)
 	}
 }
+
+// TestRecommendServePhasePricing: a serving phase's recommend --phase is
+// priced as the phase is too (testdata/phase36.toml's "rserve" is
+// reserved-1y; walk38: it was ranked on-demand).
+func TestRecommendServePhasePricing(t *testing.T) {
+	code, out, errs := runCLI(t, "recommend", "--config", "testdata/phase36.toml", "--phase", "rserve")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, `phase "rserve": offers ranked as the phase is priced (reserved-1y)`) {
+		t.Errorf("stderr lacks the phase's search note: %q", errs)
+	}
+	if !strings.Contains(out, "(reserved-1y)") || strings.Contains(out, "(on-demand)") {
+		t.Errorf("offers not priced reserved-1y:\n%s", out)
+	}
+}
