@@ -2,6 +2,7 @@ package plan
 
 import (
 	"github.com/gpuplan/gpuplan/model"
+	"slices"
 )
 
 // Job is a job phase on its pinned offer as rented: what gpuplan plan
@@ -83,7 +84,33 @@ func JobOnOffer(cat *model.Catalog, ph *Phase, s *PhaseScenario) (job Job, ok bo
 		job.Note = model.Msg("phase %q: its configuration file %s is for 1 GPU (strategy %s), but its offer %s %s has %d; the phase is estimated on the offer's %v as %s",
 			ph.Name, ph.Config, s.Workload.Strategy, ph.Provider, offerName(ph), n, model.CountMsg(n, "GPU"), job.Workload.Strategy)
 	}
+	if m := batchOnOffer(ph, &s.Workload, &job.Workload); !m.IsZero() {
+		job.Note = model.JoinMsgs(slices.DeleteFunc([]model.Message{job.Note, m}, model.Message.IsZero))
+	}
 	return job, true, nil
+}
+
+// batchOnOffer says how the answers' batch (a, defaulted) runs on the
+// offer's GPUs (w, JobOnOffer's job), so plan, estimate --phase and
+// export --phase say it alike, export in the file's notes (walk38: batch
+// 2 × accumulation 8 on one GPU was written --gradient_accumulation_steps
+// 1 on eight, unsaid; a global batch of 4 ran as 32 on eight GPUs with
+// only estimate saying so): a global batch the GPUs cannot share, which
+// runs larger (Workload.GlobalBatchChange), else the micro-batch and
+// accumulation recomputed to keep it. Zero when nothing changed, or when
+// the adapter recipe's note says it already (Workload.BatchNote).
+func batchOnOffer(ph *Phase, a, w *model.Workload) model.Message {
+	if !w.Task.Training() {
+		return model.Message{}
+	}
+	if m, changed := w.GlobalBatchChange(); changed {
+		return model.Msg("phase %q: %v", ph.Name, m)
+	}
+	if !w.BatchNote.IsZero() || a.GPUs == w.GPUs || a.MicroBatch == w.MicroBatch && a.GradAccum == w.GradAccum {
+		return model.Message{}
+	}
+	return model.Msg("phase %q: the answers' micro-batch %d × gradient accumulation %d on %v is micro-batch %d × accumulation %d on the offer's %v, the same global batch of %d",
+		ph.Name, max(a.MicroBatch, 1), max(a.GradAccum, 1), model.CountMsg(max(a.GPUs, 1), "GPU"), max(w.MicroBatch, 1), max(w.GradAccum, 1), model.CountMsg(w.GPUs, "GPU"), w.GlobalBatch())
 }
 
 // Verdict is the job's mark on its pinned offer, as gpuplan plan shows
