@@ -1364,6 +1364,14 @@ func ValueMessage(text string) model.Message {
 	if m, ok := model.RememberedMessage(text); ok { // model's enums (model.RememberMessage)
 		return m
 	}
+	// The TOML library's own refusal of a number no Go number holds
+	// (walk38: "1e400 is out of range for float64", untranslated and
+	// with no bound): no setting takes one that large.
+	for _, typ := range []string{" is out of range for float64", " is out of range for int64"} {
+		if n, ok := strings.CutSuffix(text, typ); ok && n != "" && !strings.ContainsAny(n, " \t") {
+			return model.Msg("%s is too large a number for any setting; give a smaller one", n)
+		}
+	}
 	return model.Msg("%s", text)
 }
 
