@@ -42,7 +42,8 @@ func TestDecodeRefusesBadAnswers(t *testing.T) {
 // [phase.answers] is a nested table, which the docs show and Decode
 // refused with a type error (issue 29). It reads as the quoted key does;
 // a table nested past MaxAnswerDepth, a value that is not a string and a
-// key given both ways are errors with their full text.
+// key given both ways are errors with their full text, naming the phase
+// (walk38: the decoder's line was the file's last [phase.answers]).
 func TestDecodeDottedAnswers(t *testing.T) {
 	const head = "schema_version = 1\n[[phase]]\nname = \"serve\"\nusd_per_hour = 1.0\nmonths = 2.0\n[phase.answers]\nmodel = \"llama-3.1-8b\"\n"
 	for _, spelling := range []string{`search.pricing = "spot"`, `"search.pricing" = "spot"`, "[phase.answers.search]\npricing = \"spot\""} {
@@ -60,9 +61,9 @@ func TestDecodeDottedAnswers(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ name, answer, want string }{
-		{"too deep", `a.b.c.d = "x"`, `phase.answers (line 6): answer "a.b.c" nests deeper than 3 keys; answers name configuration keys such as search.pricing`},
-		{"not a string", `batch_size = 8`, `phase.answers (line 6): answer "batch_size": want a quoted string, as typed (batch_size = "…"), got a whole number`},
-		{"both ways", "\"search.pricing\" = \"spot\"\nsearch.pricing = \"spot\"", `phase.answers (line 6): answer "search.pricing" is given twice, quoted and dotted: keep one`},
+		{"too deep", `a.b.c.d = "x"`, `phase "serve" answers: answer "a.b.c" nests deeper than 3 keys; answers name configuration keys such as search.pricing`},
+		{"not a string", `batch_size = 8`, `phase "serve" answers: answer "batch_size": want a quoted string, as typed (batch_size = "…"), got a whole number`},
+		{"both ways", "\"search.pricing\" = \"spot\"\nsearch.pricing = \"spot\"", `phase "serve" answers: answer "search.pricing" is given twice, quoted and dotted: keep one`},
 	} {
 		_, err := Decode([]byte(head + tc.answer + "\n"))
 		if err == nil || err.Error() != tc.want {

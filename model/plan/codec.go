@@ -85,6 +85,9 @@ func Decode(b []byte) (Plan, error) {
 		if se := checkStrings(raw); se != nil {
 			return Plan{}, se
 		}
+		if ae := checkRawAnswers(raw); ae != nil {
+			return Plan{}, ae
+		}
 		if line := singlePhaseLine(b); line > 0 && strings.Contains(err.Error(), "phase") {
 			// The decoder's words were "key 'phase' was already created and
 			// cannot be used as an array" (walk37) and the like.

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"bytes"
+	"errors"
 	"math"
 
 	"github.com/BurntSushi/toml"
@@ -115,6 +116,30 @@ func checkStrings(raw []map[string]any) error {
 				continue
 			}
 			return config.Errorf(phaseKey(i, name, f.key), "want a string such as %s, got %v", f.example, tomlKind(v))
+		}
+	}
+	return nil
+}
+
+// checkRawAnswers refuses, naming the phase, an answer the typed decode
+// refuses (flattenAnswers: a value not written as a quoted string, too
+// deep): the TOML library placed such an error at the file's last
+// [phase.answers], whichever phase held it (walk38: "phase.answers (line
+// 64)" for a grad_accum = 8 on line 17). Decode runs it when the typed
+// decode fails.
+func checkRawAnswers(raw []map[string]any) error {
+	for i, ph := range raw {
+		a, ok := ph["answers"].(map[string]any)
+		if !ok {
+			continue
+		}
+		if err := flattenAnswers(Answers{}, "", a, 1); err != nil { // as UnmarshalTOML
+			name, _ := ph["name"].(string)
+			var m model.Message
+			if !errors.As(err, &m) {
+				m = model.Msg("%v", err)
+			}
+			return &config.Error{Key: phaseKey(i, name, "answers"), Msg: m}
 		}
 	}
 	return nil
