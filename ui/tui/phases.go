@@ -353,66 +353,70 @@ func (v *planView) view(st *report.Styles, width int) string {
 		}
 		total += c.USD
 	}
-	// Column widths: at 80 columns the row is 80 cells; wider, the name,
-	// the duration and the cost have room, and the offer what the width
-	// leaves, up to 44 cells (a row of 113 at 100 columns lost its cost
-	// column to the frame's cut; tui37).
-	nameW, offerW, durW, costW := 12, 22, 12, 9
-	if width >= wideWidth {
-		nameW, durW, costW = 14, 18, 12
-		offerW = min(44, width-(2+nameW+1+1+11+1+7+1+durW+1+costW)) // the row's other cells and spaces
-	}
-	// The duration and the cost are never cut (a cut "作业 4… 小时" lost
-	// its number, a cut header read "费"): their columns take the cells
-	// they need, in display width, from the offer, whose instance types
-	// are cut with a middle ellipsis (cutColumn).
-	durs := make([]string, len(v.plan.Phases))
+	// The cells of each column, with the phases' marks as gpuplan plan
+	// marks them: ✗ a miss, ~ borderline, the why below.
+	n := len(v.plan.Phases)
+	names, pricings, usdHs, durs := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	v.checkPlan()
+	var marked []string
 	for i := range v.plan.Phases {
-		durs[i] = report.PhaseDuration(v.lang, &v.plan.Phases[i])
-	}
-	need := func(w int, header string, cells []string) int {
-		w = max(w, ansi.StringWidth(header))
-		for _, c := range cells {
-			w = max(w, ansi.StringWidth(c))
+		p := &v.plan.Phases[i]
+		names[i], pricings[i], usdHs[i], durs[i] = printable(p.Name), report.PhasePricing(v.lang, p), report.USD(p.USDPerHour), report.PhaseDuration(v.lang, p)
+		if i >= len(v.marks) || v.marks[i].Targets.IsZero() {
+			continue
 		}
-		return w
+		sign := "✗"
+		if v.marks[i].Borderline {
+			sign = "~"
+		}
+		names[i] = sign + " " + names[i]
+		marked = append(marked, v.lang.Sprintf("%s phase %q: %s", sign, p.Name, v.lang.Message(v.marks[i].Targets)))
 	}
-	grownDur, grownCost := need(durW, v.lang.T("duration"), durs), need(costW, v.lang.T("cost"), costs)
-	offerW -= grownDur - durW + grownCost - costW
-	durW, costW = grownDur, grownCost
-	offerW = max(offerW, 12)
+	offerCol := "offer"
+	if v.lang.Chinese() { // the catalogue's "offer" is the counting noun of "%d offers" (个报价)
+		offerCol = v.lang.T("plan column offer")
+	}
+	cols := planColumns(width, [planCols][]string{
+		colName:    append([]string{v.lang.T("phase")}, names...),
+		colOffer:   {offerCol},
+		colPricing: append([]string{v.lang.T("pricing")}, pricings...),
+		colUSDH:    append([]string{v.lang.T("$/h")}, usdHs...),
+		colDur:     append([]string{v.lang.T("duration")}, durs...),
+		colCost:    append([]string{v.lang.T("cost")}, costs...),
+	})
+	nameW, offerW := cols[colName], cols[colOffer]
 	cell := func(s string, w int) string { return report.PadRight(report.Truncate(s, w), w) } // the phases' cells are cut below
 	right := func(s string, w int) string { return strings.Repeat(" ", max(w-ansi.StringWidth(s), 0)) + s }
 	row := func(mark, name, offer, pricing, usdH, dur, cost string) string {
-		return fmt.Sprintf("%s%s %s %s %s %s %s", mark, cell(name, nameW), cell(offer, offerW), cell(pricing, 11), right(usdH, 7), cell(dur, durW), right(cost, costW))
+		return fmt.Sprintf("%s%s %s %s %s %s %s", mark, cell(name, nameW), cell(offer, offerW), cell(pricing, cols[colPricing]),
+			right(usdH, cols[colUSDH]), cell(dur, cols[colDur]), right(cost, cols[colCost]))
 	}
 	if len(v.plan.Phases) > 0 {
-		offerCol := "offer"
-		if v.lang.Chinese() { // the catalogue's "offer" is the counting noun of "%d offers" (个报价)
-			offerCol = v.lang.T("plan column offer")
-		}
 		b.WriteString(st.Muted.Render(row("  ", v.lang.T("phase"), offerCol, v.lang.T("pricing"), v.lang.T("$/h"), v.lang.T("duration"), v.lang.T("cost"))) + "\n")
 	}
 	// The offer cell is "provider instance region ×N": the instance types
-	// are cut as a column (cutColumn) to what the widest provider and
-	// region leave, the region dropped when that is under 8 cells.
-	n := len(v.plan.Phases)
-	names, offers, insts := make([]string, n), make([]string, n), make([]string, n)
-	provW, regionW := 0, 0
+	// are cut as a column (cutColumn) to what the widest provider, region
+	// and instance count leave, the region dropped when that is under 8
+	// cells; the count is never dropped (a cut "gcp g2-s…-4…" lost the
+	// ×2 of a phase renting two; tui39).
+	offers, insts := make([]string, n), make([]string, n)
+	provW, regionW, countW := 0, 0, 0
 	for i := range v.plan.Phases {
 		p := &v.plan.Phases[i]
 		insts[i] = printable(p.Instance)
 		provW = max(provW, ansi.StringWidth(printable(p.Provider)))
 		region := p.Region
 		if p.Instances > 1 {
-			region += fmt.Sprintf(" ×%d", p.Instances)
+			count := fmt.Sprintf(" ×%d", p.Instances)
+			region += count
+			countW = max(countW, ansi.StringWidth(count))
 		}
 		regionW = max(regionW, ansi.StringWidth(printable(region)))
 	}
 	instW := offerW - provW - 1 - regionW - 1
 	withRegion := instW >= 8
 	if !withRegion {
-		instW = offerW - provW - 1
+		instW = offerW - provW - 1 - countW
 	}
 	cutColumn(insts, max(instW, 4), false)
 	for i := range v.plan.Phases {
@@ -424,29 +428,15 @@ func (v *planView) view(st *report.Styles, width int) string {
 		if p.Instances > 1 {
 			offer += fmt.Sprintf(" ×%d", p.Instances)
 		}
-		names[i], offers[i] = printable(p.Name), strings.TrimSpace(offer)
-	}
-	v.checkPlan()
-	var marked []string // as gpuplan plan: ✗ a miss, ~ borderline, the why below
-	for i := range v.plan.Phases {
-		if i >= len(v.marks) || v.marks[i].Targets.IsZero() {
-			continue
-		}
-		sign := "✗"
-		if v.marks[i].Borderline {
-			sign = "~"
-		}
-		names[i] = sign + " " + names[i]
-		marked = append(marked, v.lang.Sprintf("%s phase %q: %s", sign, v.plan.Phases[i].Name, v.lang.Message(v.marks[i].Targets)))
+		offers[i] = strings.TrimSpace(offer)
 	}
 	cutColumn(names, nameW, false)
 	for i := range v.plan.Phases {
-		p := &v.plan.Phases[i]
 		mark := "  "
 		if i == v.cursor && v.pending == nil {
 			mark = "› "
 		}
-		line := row(mark, names[i], offers[i], report.PhasePricing(v.lang, p), report.USD(p.USDPerHour), durs[i], costs[i])
+		line := row(mark, names[i], offers[i], pricings[i], usdHs[i], durs[i], costs[i])
 		if i == v.cursor && v.pending == nil {
 			line = st.TableSelected.Render(line)
 		}
@@ -481,6 +471,65 @@ func (v *planView) view(st *report.Styles, width int) string {
 		b.WriteString(st.Muted.Render("  "+hint) + "\n")
 	}
 	return b.String()
+}
+
+// The plan page's columns, in the order of its rows.
+const (
+	colName = iota
+	colOffer
+	colPricing
+	colUSDH
+	colDur
+	colCost
+	planCols
+)
+
+// planColumns are the widths, in display cells (ansi.StringWidth: a
+// CJK character is two), of the plan page's columns for a row of width
+// cells; cells[k] are column k's header and cells. At 80 columns the
+// row is 80 cells (name 12, offer 22, pricing 11, $/h 7, duration 12,
+// cost 9, and 7 of mark and spaces); from wideWidth the name, the
+// duration and the cost have room, and the offer what the width leaves,
+// up to 44 cells (a row of 113 at 100 columns lost its cost column to
+// the frame's cut; tui37). The $/h, the duration and the cost are never
+// cut (a cut "作业 4… 小时" lost its number, a cut header read "费"):
+// their columns take the cells they need, as does the pricing ("1
+// 年预留实例" is 12 cells), from the offer. When that leaves the offer
+// under 12 cells the name column gives up what its names do not use,
+// then the pricing its cells past 11, then the name down to 8 (names
+// cut by cutColumn). At 80 columns in Chinese a reserved phase's
+// "$3,888（整个期限）" and "3 个月 × 200 h" made a row of 81 cells and
+// the frame cut every cost ("$9,46"; tui39).
+func planColumns(width int, cells [planCols][]string) [planCols]int {
+	need := func(k int) int {
+		w := 0
+		for _, c := range cells[k] {
+			w = max(w, ansi.StringWidth(c))
+		}
+		return w
+	}
+	w := [planCols]int{colName: 12, colOffer: 22, colPricing: 11, colUSDH: 7, colDur: 12, colCost: 9}
+	if width >= wideWidth {
+		w[colName], w[colOffer], w[colDur], w[colCost] = 14, 44, 18, 12
+	}
+	offerMax, pricingW := w[colOffer], w[colPricing]
+	for _, k := range []int{colPricing, colUSDH, colDur, colCost} {
+		w[k] = max(w[k], need(k))
+	}
+	const marks, offerMin = 2 + 5, 12 // the row's mark and the spaces between its six cells
+	offer := func() int {
+		return width - marks - w[colName] - w[colPricing] - w[colUSDH] - w[colDur] - w[colCost]
+	}
+	give := func(k, floor int) { // column k gives the offer what it lacks, down to floor
+		if short := offerMin - offer(); short > 0 && w[k] > floor {
+			w[k] -= min(short, w[k]-floor)
+		}
+	}
+	give(colName, need(colName))
+	give(colPricing, pricingW)
+	give(colName, 8)
+	w[colOffer] = max(min(offerMax, offer()), 4)
+	return w
 }
 
 // planKeys are the plan's own keys, in the footer's help on its screens.
