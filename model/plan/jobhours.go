@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -89,8 +90,8 @@ func CheckJobHours(cat *model.Catalog, pl *Plan, sc Scenario, costs []PhaseCost)
 			continue
 		}
 		if ph.JobHours < lo/JobHoursSlack || ph.JobHours > hi*JobHoursSlack {
-			out = append(out, model.Msg("phase %q: job_hours = %g, but the estimate on %s %s is %.3g h (90%% range %.3g–%.3g h): the plan prices the phase on its own hours; check job_hours (gpuplan estimate --config PLAN --phase NAME times it)",
-				ph.Name, ph.JobHours, ph.Provider, offer, est, lo, hi))
+			out = append(out, model.Msg("phase %q: job_hours = %g, but the estimate on %s %s is %s h (90%% range %s–%s h): the plan prices the phase on its own hours; check job_hours (gpuplan estimate --config PLAN --phase NAME times it)",
+				ph.Name, ph.JobHours, ph.Provider, offer, hours3(est), hours3(lo), hours3(hi)))
 		}
 	}
 	return out
@@ -211,4 +212,16 @@ func OnType(in *model.Instance, w model.Workload) model.Workload {
 		w.NetworkGbps, w.NetworkFrom, w.NetworkTypes = in.NetworkGbps, model.NetworkInstance, 0
 	}
 	return w
+}
+
+// hours3 is h to three significant figures, never in exponent form
+// (walk38: %.3g wrote a range "271–1.16e+03 h").
+func hours3(h float64) string {
+	switch {
+	case h >= 100:
+		return strconv.FormatFloat(math.Round(h), 'f', -1, 64)
+	case h >= 10:
+		return strconv.FormatFloat(h, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(h, 'g', 3, 64)
 }
