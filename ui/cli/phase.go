@@ -667,3 +667,18 @@ func (b *fromFile) priceNote(in *model.Instance, region string, nodes int, prici
 	}
 	return ph.PriceNote(usdPerHour, asOf)
 }
+
+// phaseSearch is recommend --phase's search: base priced as the phase is,
+// on every provider (plan.Phase.Search), its note added to warnings
+// unless --providers narrows the search; base as it is without --phase.
+// Training and serving recommend alike (walk38: a serving phase was
+// ranked on-demand).
+func (b *fromFile) phaseSearch(fs *pflag.FlagSet, base model.Query, warnings []model.Message) (model.Query, []model.Message) {
+	if b.phase == nil {
+		return base, warnings
+	}
+	if n := b.phase.SearchNote(); !n.IsZero() && !fs.Changed("providers") {
+		warnings = append(warnings, n)
+	}
+	return b.phase.Search(base), warnings
+}

@@ -270,13 +270,7 @@ hosts the framework cannot run on only when nothing else is left.`,
 			}
 			warnings = append(warnings, unusedEpochs(cmd.Flags(), &w, false)...)
 			baseQuery := file.query() // as the configurator's, for the same request
-			// --phase: priced as the phase is, on every provider.
-			if file.phase != nil {
-				baseQuery = file.phase.Search(baseQuery)
-				if n := file.phase.SearchNote(); !n.IsZero() && !cmd.Flags().Changed("providers") {
-					warnings = append(warnings, n)
-				}
-			}
+			baseQuery, warnings = file.phaseSearch(cmd.Flags(), baseQuery, warnings)
 			q, err := qf.query(cmd.Flags(), cat, baseQuery.AutoGPUs, baseQuery)
 			if err != nil {
 				if file.cfg != nil && errors.As(err, new(fileValueError)) {

@@ -366,15 +366,7 @@ func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workload
 	if sl.file.cfg != nil {
 		base = sl.file.cfg.Search.Query(false)
 	}
-	// --phase: priced as the phase is, on every provider, as a training
-	// phase's recommend (walk38: a reserved-1y serving phase was ranked
-	// on-demand).
-	if ph := sl.file.phase; ph != nil {
-		base = ph.Search(base)
-		if n := ph.SearchNote(); !n.IsZero() && !fs.Changed("providers") {
-			sl.warnings = append(sl.warnings, n)
-		}
-	}
+	base, sl.warnings = sl.file.phaseSearch(fs, base, sl.warnings)
 	q, err := qf.query(fs, sl.cat, true, base)
 	if err != nil {
 		if sl.file.cfg != nil && errors.As(err, new(fileValueError)) { // a value of the file: name it, as recommend does
