@@ -231,6 +231,75 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 				}
 			}
 		}
+		// No single change fits: the recipe large models are fine-tuned
+		// with, sharded states and activation checkpointing together
+		// (torchtune's Llama 3.1 70B full fine-tune on 8 GPUs, recipes/
+		// configs/llama3_1/70B_full.yaml: FSDP with
+		// enable_activation_checkpointing: True), then also in pure bf16
+		// (the same config's dtype: bf16) when the two are not enough. A
+		// new user's 70B full fine-tune was told four single changes, all
+		// ✗, and never the pair that fits 16 H100s.
+		if !w.Ckpt() && !fitsAny(out) {
+			ck := w
+			ck.Checkpointing = model.Bool(true)
+			ck.BatchPerGPU = false
+			combos := []struct {
+				from model.Workload
+				with model.Message
+			}{{ck, model.Msg("turn on activation checkpointing")}}
+			if r := w.TrainingRecipe(); (r == model.RecipeAutocast || r == model.RecipeFSDPMixed) && w.Task != model.TaskQLoRA {
+				bf := ck
+				bf.Precision, bf.Recipe = model.BF16, model.RecipeAuto
+				combos = append(combos, struct {
+					from model.Workload
+					with model.Message
+				}{bf, model.Msg("turn on activation checkpointing and train in pure bf16")})
+			}
+			for _, c := range combos {
+				z, f, same := shards(c.from)
+				perGPU := false
+				if z.GPUs == 0 && f.GPUs == 0 && w.BatchPerGPU {
+					from := c.from
+					from.BatchPerGPU = true
+					z, f, same = shards(from)
+					perGPU = true
+				}
+				if same {
+					f = model.Workload{}
+				}
+				fit := false
+				for _, shard := range []model.Workload{z, f} {
+					if shard.GPUs == 0 {
+						continue
+					}
+					var m model.Message
+					name := "ZeRO-3 (--strategy zero3)"
+					if shard.Strategy == model.FSDP {
+						name = "FSDP (--strategy fsdp)"
+					}
+					switch {
+					case perGPU && same:
+						m = model.Msg("shard with ZeRO-3 or FSDP over %d GPUs (micro-batch %d per GPU: a global batch of %d)", shard.GPUs, shard.MicroBatch, shard.GlobalBatch())
+					case perGPU:
+						m = model.Msg("shard with %s over %d GPUs (micro-batch %d per GPU: a global batch of %d)", name, shard.GPUs, shard.MicroBatch, shard.GlobalBatch())
+					case same && shard.MicroBatch == w.MicroBatch && shard.GradAccum == w.GradAccum:
+						m = model.Msg("shard with ZeRO-3 or FSDP over %d GPUs", shard.GPUs)
+					case same:
+						m = model.Msg("shard with ZeRO-3 or FSDP over %d GPUs at micro-batch %d × accumulation %d (same global batch)", shard.GPUs, shard.MicroBatch, shard.GradAccum)
+					case shard.MicroBatch == w.MicroBatch && shard.GradAccum == w.GradAccum:
+						m = model.Msg("shard with %s over %d GPUs", name, shard.GPUs)
+					default:
+						m = model.Msg("shard with %s over %d GPUs at micro-batch %d × accumulation %d (same global batch)", name, shard.GPUs, shard.MicroBatch, shard.GradAccum)
+					}
+					n := len(out)
+					try(model.Msg("%s, and %s (together)", m, c.with), shard)
+					fit = fit || (len(out) > n && out[n].Fits)
+				}
+				if fit {
+					break
+				}
+			}
+		}
 		// A job already split with tensor parallelism: a larger degree
 		// over its own GPUs (one node's NVLink domain at most, 8 GPUs,
 		// where Megatron-LM runs it: Narayanan et al. 2021, §3.2), the
@@ -304,6 +373,16 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 	}
 	sortAdvice(out)
 	return out
+}
+
+// fitsAny reports whether one of the changes found so far fits.
+func fitsAny(a []Advice) bool {
+	for i := range a {
+		if a[i].Fits {
+			return true
+		}
+	}
+	return false
 }
 
 // sameGlobalBatch returns the largest micro-batch ≤ limit that divides the
