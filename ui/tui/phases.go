@@ -605,7 +605,7 @@ func defaultPlanKeys() planKeys {
 		Add:    key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add to plan")),
 		Open:   key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "plan")),
 		Edit:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open phase")),
-		Delete: key.NewBinding(key.WithKeys("d", "delete"), key.WithHelp("d", "delete phase")),
+		Delete: key.NewBinding(key.WithKeys("d", "delete"), key.WithHelp("d", "delete")),
 		Undo:   key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo")),
 	}
 }

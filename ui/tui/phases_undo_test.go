@@ -189,11 +189,11 @@ func TestPlanUndoPage(t *testing.T) {
 // phase not in the prompt either (d is a letter of the name there).
 func TestPlanUndoHelp(t *testing.T) {
 	m := start(t, newTestApp(t, testCatalog(t), Options{}), msgs(size(120, 40), twoPhases())...) // the serve phase's prompt
-	if s := screenText(m); strings.Contains(s, "delete phase") || strings.Contains(s, "u undo") {
+	if s := screenText(m); strings.Contains(s, "d delete •") || strings.Contains(s, "u undo") {
 		t.Errorf("the prompt's help offers d or u:\n%s", s)
 	}
 	m = drive(t, m, enter, runes("d"))
-	if s := screenText(m); !strings.Contains(s, "d delete phase • u undo") {
+	if s := screenText(m); !strings.Contains(s, "d delete • u undo") {
 		t.Errorf("after d the help lacks u undo:\n%s", s)
 	}
 	m = drive(t, m, runes("?"))
