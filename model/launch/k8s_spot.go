@@ -94,14 +94,16 @@ func (p *Plan) spotToleration() *yaml.Node {
 
 // spotHeader is the header line of a spot plan's manifest: which label
 // selects spot nodes, or that the cluster must be told to schedule on spot
-// nodes when the provider documents no label; "" on other pricing.
+// nodes when the provider is not in spotNodesByProvider (its managed
+// Kubernetes, if any, documents no label gpuplan has sourced); "" on other
+// pricing.
 func (p *Plan) spotHeader() string {
 	if !p.Spot() {
 		return ""
 	}
 	s, ok := p.spotNodes()
 	if !ok {
-		return fmt.Sprintf("spot: %s documents no spot node label for Kubernetes, so the pods select none: label or taint your spot nodes and add the selector or toleration, or the job may run on on-demand nodes at other than the priced rate", p.Provider)
+		return fmt.Sprintf("spot: gpuplan knows no spot node label for %s's Kubernetes, so the pods select none: tell the cluster to schedule them on spot nodes (their label in nodeSelector, a toleration for their taint), or they may run on on-demand nodes at other than the priced rate", p.Provider)
 	}
 	v := s.value
 	if v == "true" { // as the manifest writes it: a bare true is a YAML boolean

@@ -111,9 +111,9 @@ func (pl placement) fits(n clusterNode) bool {
 // header line. A spot plan's pods fit the provider's spot nodes and not
 // its on-demand nodes where the label tells them apart (EKS: ON_DEMAND;
 // GKE and AKS on-demand nodes lack the label); an on-demand plan selects
-// the instance type alone, as before. A provider whose managed Kubernetes
-// documents no spot label gets no spot selector and a header line saying
-// the cluster must be told.
+// the instance type alone, as before. A provider with no sourced spot
+// label gets no spot selector and a header line saying the cluster must be
+// told.
 func TestKubernetesSpotNodes(t *testing.T) {
 	oneGPUSpot := cases[0]
 	oneGPUSpot.name, oneGPUSpot.q.Pricing = "one_gpu_spot", model.Spot
@@ -131,7 +131,7 @@ func TestKubernetesSpotNodes(t *testing.T) {
 		{provider: "azure", spot: true, selector: map[string]string{"kubernetes.azure.com/scalesetpriority": "spot"},
 			tolerate: []corev1.Toleration{{Key: "kubernetes.azure.com/scalesetpriority", Operator: corev1.TolerationOpEqual, Value: "spot", Effect: corev1.TaintEffectNoSchedule}},
 			header:   "# spot: the pods select AKS spot nodes (kubernetes.azure.com/scalesetpriority: spot, tolerating the kubernetes.azure.com/scalesetpriority=spot:NoSchedule taint)\n"},
-		{provider: "lambda", spot: true, header: "# spot: lambda documents no spot node label for Kubernetes, so the pods select none: label or taint your spot nodes and add the selector or toleration, or the job may run on on-demand nodes at other than the priced rate\n"},
+		{provider: "lambda", spot: true, header: "# spot: gpuplan knows no spot node label for lambda's Kubernetes, so the pods select none: tell the cluster to schedule them on spot nodes (their label in nodeSelector, a toleration for their taint), or they may run on on-demand nodes at other than the priced rate\n"},
 		{provider: "gcp"},
 		{provider: "aws"},
 		{provider: "azure"},
@@ -211,7 +211,7 @@ func checkSpotPlacement(t *testing.T, b []byte, provider, instanceType string, s
 	if header != "" && !strings.Contains(out, header) {
 		t.Errorf("header lacks %q:\n%s", header, out)
 	}
-	if header == "" && strings.Contains(out, "# spot: the pods select") || !spot && strings.Contains(out, "documents no spot node label") {
+	if header == "" && strings.Contains(out, "# spot: the pods select") || !spot && strings.Contains(out, "knows no spot node label") {
 		t.Errorf("on-demand export says it selects spot nodes:\n%s", out)
 	}
 }
