@@ -69,6 +69,11 @@ const (
 // the RDMA shared device plugin (with IPC_LOCK). The node selector is the
 // instance-type label when the type is a valid label value; otherwise
 // (Fluidstack "A100_PCIE_80GB::1") there is none and the header says so.
+// On spot it also selects the spot label of the provider's managed
+// Kubernetes (GKE, EKS managed node groups, AKS, with a toleration for the
+// AKS spot taint; see spotNodesByProvider), so the job runs on the capacity
+// it was priced at; for other providers the header says the cluster must
+// be told.
 // For ZeRO a ConfigMap with the DeepSpeed config comes first and is
 // mounted at /etc/gpuplan.
 //
