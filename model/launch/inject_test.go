@@ -392,6 +392,12 @@ func FuzzYAMLInjection(f *testing.F) {
 		f.Add(s, uint8(i))
 	}
 	f.Add("mi300x: {x: 1}", uint8(32|2|1)) // AMD GPUs: amd.com/gpu, no toleration
+	// Spot on a provider whose managed Kubernetes labels spot nodes: the
+	// label joins the instance type; on AKS with AMD GPUs the spot
+	// toleration is the pod's only one. (No "gcp" seed: SkyPilot refuses
+	// "gcp" as a GCP accelerator; TestKubernetesSpotNodes covers GKE.)
+	f.Add("aws", uint8(4|16|1))
+	f.Add("azure", uint8(32|4|1))
 	f.Fuzz(func(t *testing.T, s string, shape uint8) {
 		p := injectedPlan(s, shape, false)
 		if !utf8.ValidString(s) {
@@ -467,15 +473,22 @@ func FuzzYAMLInjection(f *testing.F) {
 			kinds = append(kinds, doc["kind"].(string))
 			for _, spec := range podSpecs(doc) {
 				sel, _ := spec["nodeSelector"].(map[string]any)
-				if want := ValidLabelValue(s); want && (len(sel) != 1 || sel[instanceTypeLabel] != s) || !want && sel != nil {
-					t.Fatalf("nodeSelector = %v for instance type %q", sel, s)
+				wantSel := map[string]any{}
+				if ValidLabelValue(s) {
+					wantSel[instanceTypeLabel] = s
+				}
+				if sn, ok := spotNodesByProvider[s]; ok && p.Spot() {
+					wantSel[sn.label] = sn.value
+				}
+				if len(wantSel) > 0 && !reflect.DeepEqual(sel, wantSel) || len(wantSel) == 0 && sel != nil {
+					t.Fatalf("nodeSelector = %v for instance type and provider %q (%s), want %v", sel, s, p.Pricing, wantSel)
 				}
 				c := spec["containers"].([]any)[0].(map[string]any)
 				if lim, ok := get(c, "resources", "limits").(map[string]any); ok && lim[p.gpuResource()] == nil {
 					t.Fatalf("container limits %v lack %s", lim, p.gpuResource())
 				}
-				if _, tol := spec["tolerations"]; tol == p.ROCm() {
-					t.Fatalf("tolerations %v on a pod for %s GPUs", spec["tolerations"], p.GPU.Vendor)
+				if _, tol := spec["tolerations"]; tol != (!p.ROCm() || p.Spot() && s == "azure") {
+					t.Fatalf("tolerations %v on a pod for %s GPUs on %s (%s)", spec["tolerations"], p.GPU.Vendor, s, p.Pricing)
 				}
 				args, ok := c["args"]
 				if !ok { // a TrainJob patch: the script is in spec.trainer

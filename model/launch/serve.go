@@ -508,10 +508,12 @@ func (s *Serve) vllmInstall() string {
 // share of the node; memory-backed /dev/shm, which tensor-parallel workers
 // use; a readiness probe on /health), and a ClusterIP Service on port 8000
 // in front of them. HF_TOKEN comes from the Secret hf-token, HF_HOME is an
-// emptyDir cache; the GPU toleration and instance-type node selector are
-// the training Job's.
+// emptyDir cache; the GPU toleration and the node selector (instance type
+// and, on spot, the provider's spot label) are the training Job's.
 func (s *Serve) Kubernetes() ([]byte, error) {
-	p := &Plan{Name: s.Name, InstanceType: s.InstanceType, ProcsPerNode: s.TP * s.PP, GPUsPerInstance: s.GPUsPerInstance,
+	// Provider and Pricing: on spot the pods select the provider's spot
+	// nodes (nodeSelector, tolerations, spotHeader).
+	p := &Plan{Name: s.Name, Provider: s.Provider, Pricing: s.Pricing, InstanceType: s.InstanceType, ProcsPerNode: s.TP * s.PP, GPUsPerInstance: s.GPUsPerInstance,
 		HostVCPUs: s.HostVCPUs, HostMemoryGiB: s.HostMemoryGiB}
 	if s.Plan != nil {
 		p.GPU = s.Plan.Offer.GPU // amd.com/gpu and no NVIDIA toleration on AMD GPUs (gpuResource, tolerations)
@@ -532,7 +534,10 @@ func (s *Serve) Kubernetes() ([]byte, error) {
 	}
 	header = append(header, "gated models: kubectl create secret generic hf-token --from-literal=token=$HF_TOKEN")
 	if !ValidLabelValue(s.InstanceType) {
-		header = append(header, fmt.Sprintf("no node selector: %q is not a valid label value", s.InstanceType))
+		header = append(header, fmt.Sprintf("no %s selector: %q is not a valid label value", p.instanceSelectorWord(), s.InstanceType))
+	}
+	if h := p.spotHeader(); h != "" {
+		header = append(header, h)
 	}
 	deploy := mapping(
 		kv{"apiVersion", str("apps/v1")},

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+	"go.yaml.in/yaml/v3"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -23,6 +24,8 @@ func FuzzServeInjection(f *testing.F) {
 		f.Add(s, uint8(i))
 	}
 	f.Add("NVIDIA V100 $(id)\n# `x`; --dtype", uint8(32|2)) // a hostile GPU name in the fallback note
+	// Spot on AKS: the spot label, its toleration and the header line.
+	f.Add("azure", uint8(16))
 	f.Fuzz(func(t *testing.T, s string, shape uint8) {
 		sv := &Serve{Name: "gpuplan-serve", Model: s, ModelID: s, Provider: s, InstanceType: s, CatalogType: s, Region: s,
 			Pricing: model.OnDemand, Accelerator: s, GPUsPerInstance: 8, HostVCPUs: 96, HostMemoryGiB: 768, USDPerHour: 10,
@@ -108,6 +111,25 @@ func FuzzServeInjection(f *testing.F) {
 		}
 		if !strings.Contains(string(k8s), "kind: Deployment") || !strings.Contains(string(k8s), "kind: Service") {
 			t.Fatalf("k8s:\n%s", k8s)
+		}
+		var deploy map[string]any
+		if err := yaml.NewDecoder(strings.NewReader(string(k8s))).Decode(&deploy); err != nil {
+			t.Fatalf("k8s: %v\n%s", err, k8s)
+		}
+		spec := get(deploy, "spec", "template", "spec").(map[string]any)
+		sel, _ := spec["nodeSelector"].(map[string]any)
+		wantSel := map[string]any{}
+		if ValidLabelValue(s) {
+			wantSel[instanceTypeLabel] = s
+		}
+		if sn, ok := spotNodesByProvider[sv.Provider]; ok && sv.Pricing == model.Spot {
+			wantSel[sn.label] = sn.value
+		}
+		if len(wantSel) > 0 && !reflect.DeepEqual(sel, wantSel) || len(wantSel) == 0 && sel != nil {
+			t.Fatalf("Deployment nodeSelector = %v for instance type %q and provider %q (%s), want %v", sel, s, sv.Provider, sv.Pricing, wantSel)
+		}
+		if tol, _ := spec["tolerations"].([]any); len(tol) != 1+map[bool]int{true: 1}[sv.Pricing == model.Spot && sv.Provider == "azure"] {
+			t.Fatalf("Deployment tolerations %v on %s (%s)", tol, sv.Provider, sv.Pricing)
 		}
 		tm, err := sv.Render(FormatTOML)
 		if err != nil {
