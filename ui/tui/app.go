@@ -994,7 +994,8 @@ func (m *app) layout() {
 	}
 	if m.screen == screenBrowse {
 		m.keys.Export.SetEnabled(false) // nothing picked yet: enter starts from a GPU
-		m.keys.Market.Pick.SetEnabled(m.dialog == nil && m.browse.selected() != nil)
+		// Not on stale rows (a line that does not parse): enter explains instead (browseKey).
+		m.keys.Market.Pick.SetEnabled(m.dialog == nil && m.browse.selected() != nil && !m.browse.stale())
 	}
 	if _, err := m.a.config(); err != nil {
 		m.keys.Export.SetEnabled(false) // an answer does not parse: nothing to export (the footer says which)
