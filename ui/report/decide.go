@@ -157,9 +157,33 @@ func (d *Decisions) rankSavingsAside(rec *model.Recommendation, in DecideInput) 
 // rankSavings fills d's savings (advice.Savings).
 func (d *Decisions) rankSavings(rec *model.Recommendation, in DecideInput) {
 	var err error
-	d.SavingsBase, d.Savings, err = advice.Savings(in.Catalog, in.Workload, in.Query, rec, savingsPerKind)
+	d.SavingsBase, d.Savings, err = advice.Savings(in.Catalog, in.Workload, in.Query, rec, savingsPerKind, spotJobCost(in, d.HoursPerMonth))
 	if err != nil {
 		d.SavingsErr = err.Error()
+	}
+}
+
+// spotJobCost prices a spot offer's job for the savings as the "Spot"
+// line beside the offers does: decide.ForOffer with the same rates and
+// assumptions, its expected cost with checkpoints and restarts counted
+// (decide.SpotExpectedCost), so "pay spot" and that line say the same
+// dollars for one offer. A job that would not finish on spot is no
+// saving (ok false); one with no spot estimate (no price to compare, a
+// serving job) keeps its bare price. Without rates (in.Rate nil) the
+// offers have no spot estimate either, and spot keeps its bare price.
+func spotJobCost(in DecideInput, hoursPerMonth float64) advice.SpotJobCost {
+	if in.Rate == nil {
+		return nil
+	}
+	return func(o *model.Offer) (float64, bool) {
+		od := decide.ForOffer(in.Catalog, o, in.Rate(o.Instance.Provider, o.Region, o.Instance.Type), in.Spot, hoursPerMonth)
+		switch {
+		case od.Spot != nil:
+			return od.Spot.ExpectedUSD, true
+		case od.SpotErr != "":
+			return 0, false
+		}
+		return o.JobUSD, true
 	}
 }
 
