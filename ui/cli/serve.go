@@ -586,7 +586,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		}
 	}
 	sayf(env.lang, env.Stderr, "gpuplan: wrote %s serving files for %s/%s in %s (%s × %d × %s, TP %d × PP %d, %s, %s) to %s\n",
-		ef.format, in.Provider, in.Type, p.Offer.Region, env.lang.Message(model.CountMsg(p.Nodes, "node")), in.GPUCount, in.GPU, p.TP, p.PP,
+		ef.format, in.Provider, in.Type, report.RegionIn(env.lang, p.Offer.Region), env.lang.Message(model.CountMsg(p.Nodes, "node")), in.GPUCount, in.GPU, p.TP, p.PP,
 		env.lang.Message(model.CountMsg(p.Replicas, "replica")), env.lang.T(string(p.Offer.Pricing)), ef.output) // "1 个节点", "4 个副本" in Chinese (walk37)
 	if !priceNote.IsZero() {
 		notef(env.lang, env.Stderr, priceNote)

@@ -157,9 +157,33 @@ func (d *Decisions) rankSavingsAside(rec *model.Recommendation, in DecideInput) 
 // rankSavings fills d's savings (advice.Savings).
 func (d *Decisions) rankSavings(rec *model.Recommendation, in DecideInput) {
 	var err error
-	d.SavingsBase, d.Savings, err = advice.Savings(in.Catalog, in.Workload, in.Query, rec, savingsPerKind)
+	d.SavingsBase, d.Savings, err = advice.Savings(in.Catalog, in.Workload, in.Query, rec, savingsPerKind, spotJobCost(in, d.HoursPerMonth))
 	if err != nil {
 		d.SavingsErr = err.Error()
+	}
+}
+
+// spotJobCost prices a spot offer's job for the savings as the "Spot"
+// line beside the offers does: decide.ForOffer with the same rates and
+// assumptions, its expected cost with checkpoints and restarts counted
+// (decide.SpotExpectedCost), so "pay spot" and that line say the same
+// dollars for one offer. A job that would not finish on spot is no
+// saving (ok false); one with no spot estimate (no price to compare, a
+// serving job) keeps its bare price. Without rates (in.Rate nil) the
+// offers have no spot estimate either, and spot keeps its bare price.
+func spotJobCost(in DecideInput, hoursPerMonth float64) advice.SpotJobCost {
+	if in.Rate == nil {
+		return nil
+	}
+	return func(o *model.Offer) (float64, bool) {
+		od := decide.ForOffer(in.Catalog, o, in.Rate(o.Instance.Provider, o.Region, o.Instance.Type), in.Spot, hoursPerMonth)
+		switch {
+		case od.Spot != nil:
+			return od.Spot.ExpectedUSD, true
+		case od.SpotErr != "":
+			return 0, false
+		}
+		return o.JobUSD, true
 	}
 }
 
@@ -379,7 +403,7 @@ func WriteDecisions(out io.Writer, r *Renderer, rec *model.Recommendation, d *De
 		}
 		od := &d.Offers[idx]
 		o := &offers[i]
-		name := lang.Sprintf("%s %s in %s", o.Instance.Provider, r.Cut(o.Instance.Type, 26), o.Region)
+		name := lang.Sprintf("%s %s in %s", o.Instance.Provider, r.Cut(o.Instance.Type, 26), RegionIn(lang, o.Region))
 		if od.Spot != nil {
 			spot = true
 			lines = append(lines, lang.Sprintf("  %s %s: %s", st.Key.Render(lang.T("Spot")), name, SpotLineIn(lang, od.Spot, d.Spot)))
@@ -458,7 +482,7 @@ func answerOffer(rec *model.Recommendation, p decide.TimeCost) *ParetoJSON {
 
 func describePoint(rec *model.Recommendation, p decide.TimeCost) model.Message {
 	o := &rec.Offers[p.Index]
-	return model.Msg("%s %s in %s (%s): %s, %s", o.Instance.Provider, o.Instance.Type, o.Region, model.Msg(string(o.Pricing)),
+	return model.Msg("%s %s in %s (%s): %s, %s", o.Instance.Provider, o.Instance.Type, RegionArg(o.Region), model.Msg(string(o.Pricing)),
 		hoursMsg(p.Hours), USD(p.USD))
 }
 
@@ -547,7 +571,7 @@ func WritePareto(out io.Writer, r *Renderer, rec *model.Recommendation, d *Decis
 			if i+1 < len(d.Front) {
 				step = ParetoStepIn(lang, p, d.Front[i+1])
 			}
-			rows[i] = []string{HoursIn(lang, p.Hours), USD(p.USD), step, o.Instance.Provider, r.Cut(o.Instance.Type, 26), r.Cut(o.Region, 18), fmt.Sprintf("%d×%s", o.GPUs, o.GPU.Key), PricingName(lang, o.Pricing)}
+			rows[i] = []string{HoursIn(lang, p.Hours), USD(p.USD), step, o.Instance.Provider, r.Cut(o.Instance.Type, 26), r.regionCell(lang, o.Region, 18), fmt.Sprintf("%d×%s", o.GPUs, o.GPU.Key), PricingName(lang, o.Pricing)}
 		}
 		fmt.Fprintf(&b, "%s\n", r.tableRight(translate(lang, "job time", "job cost", "vs next cheaper", "provider", "instance", "region", "GPUs", "pricing"), rows, map[int]bool{0: true, 1: true}))
 	}
@@ -649,7 +673,7 @@ func savingOfferNote(lang *i18n.Printer, s *advice.Saving) string {
 	}
 	var note string
 	if s.OtherOffer {
-		note = lang.Sprintf(" on %s %d×%s in %s", termsafe.String(o.Provider), o.GPUs, termsafe.String(o.GPU), termsafe.String(o.Region))
+		note = lang.Sprintf(" on %s %d×%s in %s", termsafe.String(o.Provider), o.GPUs, termsafe.String(o.GPU), termsafe.String(RegionIn(lang, o.Region)))
 	}
 	if s.OOMChance != nil {
 		note += lang.Sprintf(" (borderline: %.0f%% chance of running out of memory)", *s.OOMChance*100)

@@ -112,7 +112,7 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 	var notes []string
 	for i, c := range costs {
 		ph := &p.Phases[i]
-		offer := strings.TrimSpace(fmt.Sprintf("%s %s %s", ph.Provider, ph.Instance, ph.Region))
+		offer := strings.TrimSpace(fmt.Sprintf("%s %s %s", ph.Provider, ph.Instance, RegionIn(lang, ph.Region)))
 		count := "" // kept whole when a long instance name is cut, as the configurator shows it
 		if ph.Instances > 1 {
 			count = fmt.Sprintf(" ×%d", ph.Instances)

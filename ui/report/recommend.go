@@ -777,6 +777,33 @@ func RegionIn(p *i18n.Printer, region string) string {
 	return model.RegionShown(region)
 }
 
+// RegionArg is a region as an argument of a sentence built as a
+// model.Message: a placeholder naming no place (Daytona's "earth") as the
+// message "location not stated", translated with the sentence, keeping a
+// " +N" of other regions; any other name as model.RegionShown writes it.
+// JSON fields that hold the region itself keep the name; a sentence does
+// not.
+func RegionArg(region string) any {
+	if base, more, _ := strings.Cut(region, " +"); model.RegionUnstated(base) {
+		if more != "" {
+			return model.Msg("%s +%s", model.Msg("location not stated"), more)
+		}
+		return model.Msg("location not stated")
+	}
+	return model.RegionShown(region)
+}
+
+// regionCell is a table's region cell: RegionIn cut to n cells with
+// CutRegion, but "location not stated" whole (cut, it would read as a
+// place), as OfferRow writes it.
+func (r *Renderer) regionCell(p *i18n.Printer, region string, n int) string {
+	shown := RegionIn(p, region)
+	if base, _, _ := strings.Cut(region, " +"); model.RegionUnstated(base) || r != nil && r.Plain {
+		return shown
+	}
+	return CutRegion(shown, n)
+}
+
 // CutRegion is Truncate for a region that may end in " +N" (other
 // regions at the same price): the name is cut, never the count, so a cut
 // region cannot read as a longer region name.

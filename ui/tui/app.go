@@ -704,13 +704,13 @@ func (m app) phaseExportNote(picked *model.Offer) (note string, warn bool) {
 	}
 	typ := keptType(s) // "p4d.24xlarge ×2": the instances the phase rents
 	if picked != nil && picked == m.keptOffer() {
-		return printable(m.lang.Sprintf("for phase %q's offer: %s %s %s", m.keptPhase, s.Provider, typ, s.Region)), false
+		return printable(m.lang.Sprintf("for phase %q's offer: %s %s %s", m.keptPhase, s.Provider, typ, report.RegionIn(m.lang, s.Region))), false
 	}
 	if picked == nil {
-		return printable(m.lang.Sprintf("not for phase %q's offer %s %s %s: no offer fits these answers", m.keptPhase, s.Provider, typ, s.Region)), true
+		return printable(m.lang.Sprintf("not for phase %q's offer %s %s %s: no offer fits these answers", m.keptPhase, s.Provider, typ, report.RegionIn(m.lang, s.Region))), true
 	}
 	return printable(m.lang.Sprintf("for the ranking's pick %s %s %s, not phase %q's offer %s %s %s (gpuplan export --config PLAN --phase NAME exports the phase's, or says why it cannot)",
-		picked.Instance.Provider, offerType(picked), picked.Region, m.keptPhase, s.Provider, typ, s.Region)), true
+		picked.Instance.Provider, offerType(picked), report.RegionIn(m.lang, picked.Region), m.keptPhase, s.Provider, typ, report.RegionIn(m.lang, s.Region))), true
 }
 
 // keptType is the instance type of the offer kept, ×instances when it
@@ -936,9 +936,9 @@ func (m *app) apply(r *result) {
 		s := m.kept
 		if m.keptPhase != "" {
 			m.footer.say(printable(m.lang.Sprintf("phase %q's offer %s %s %s is not among these answers' offers: ctrl+e exports the best",
-				m.keptPhase, s.Provider, keptType(s), s.Region)), true)
+				m.keptPhase, s.Provider, keptType(s), report.RegionIn(m.lang, s.Region))), true)
 		} else {
-			m.footer.say(printable(m.lang.Sprintf("the file's offer %s %s %s is no longer offered: the best is shown", s.Provider, s.InstanceType, s.Region)), true)
+			m.footer.say(printable(m.lang.Sprintf("the file's offer %s %s %s is no longer offered: the best is shown", s.Provider, s.InstanceType, report.RegionIn(m.lang, s.Region))), true)
 		}
 	}
 	if m.screen != screenWizard {

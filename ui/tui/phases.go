@@ -464,7 +464,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 		p := &v.plan.Phases[i]
 		insts[i] = printable(p.Instance)
 		provW = max(provW, ansi.StringWidth(printable(p.Provider)))
-		region := p.Region
+		region := report.RegionIn(v.lang, p.Region) // "location not stated" for a placeholder
 		if p.Instances > 1 {
 			count := fmt.Sprintf(" ×%d", p.Instances)
 			region += count
@@ -482,7 +482,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 		p := &v.plan.Phases[i]
 		offer := printable(p.Provider) + " " + insts[i]
 		if withRegion {
-			offer += " " + printable(p.Region)
+			offer += " " + printable(report.RegionIn(v.lang, p.Region))
 		}
 		if p.Instances > 1 {
 			offer += fmt.Sprintf(" ×%d", p.Instances)
@@ -517,7 +517,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 	}
 	if v.pending != nil {
 		p := v.pending
-		b.WriteString("\n" + st.Heading.Render(v.lang.T("Add a phase")) + st.Muted.Render(" · "+strings.Join([]string{p.Provider + " " + p.Instance + " " + p.Region, report.PhasePricing(v.lang, p), v.lang.Sprintf("%s/h", report.USD(p.USDPerHour))}, v.lang.T(", "))) + "\n")
+		b.WriteString("\n" + st.Heading.Render(v.lang.T("Add a phase")) + st.Muted.Render(" · "+strings.Join([]string{p.Provider + " " + p.Instance + " " + report.RegionIn(v.lang, p.Region), report.PhasePricing(v.lang, p), v.lang.Sprintf("%s/h", report.USD(p.USDPerHour))}, v.lang.T(", "))) + "\n")
 		b.WriteString("  " + v.name.View() + "\n")
 		if p.Months > 0 {
 			b.WriteString("  " + v.months.View() + st.Muted.Render(v.lang.T(" (a service: how long it runs)")) + "\n")
