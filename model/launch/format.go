@@ -88,6 +88,12 @@ func ParseFormat(s string) (Format, error) {
 		return FormatTorchrun, nil
 	case "probe", "probe.py":
 		return FormatProbe, nil
+	case "deepspeed", "ds":
+		// Not a file of its own: the DeepSpeed config rides in the
+		// launch file of a ZeRO strategy (gpuplan-deepspeed.json).
+		return "", model.Msg("format %q: DeepSpeed comes with --strategy zero1, zero2 or zero3: every format writes its config (gpuplan-deepspeed.json), e.g. --format torchrun", s)
+	case "vllm":
+		return "", model.Msg("format %q: the vLLM serving script is --task inference --format torchrun (docker, skypilot, k8s and toml serve with vLLM too)", s)
 	}
 	names := make([]string, len(Formats))
 	for i, f := range Formats {

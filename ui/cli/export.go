@@ -475,7 +475,7 @@ func renderExport(fs *pflag.FlagSet, cat *model.Catalog, wf *workloadFlags, ef *
 			cfg.Workload.Model, cfg.Workload.Custom, cfg.Workload.HFConfig = "", nil, wf.set.HFConfig
 		}
 		cfg.Search = exportSearch(offer, q)
-		if out, err = config.Encode(&cfg); err != nil {
+		if out, err = config.EncodeBy(&cfg, config.WriterExport); err != nil {
 			return nil, model.Msg("--format toml: %v", err)
 		}
 	}

@@ -533,6 +533,18 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	var notes []model.Message
 	if !verdict.IsZero() { // the file says what gpuplan plan says of the phase, as stderr does
 		notes = append(notes, verdict)
+	} else if !p.Borderline.IsZero() {
+		// The row recommend marks "~": the file and stderr say it, as a
+		// phase's verdict and training's notes are said (a new user's
+		// walk: a 1-GPU RTX 4090 instance was written at TP 1 × 2
+		// replicas, borderline, with no word in the script).
+		b := model.Msg("borderline (~ in recommend): this split meets the targets only at the estimate, not across its 90%% range: %s", p.Borderline)
+		notes = append(notes, b)
+		sl.warnings = append(sl.warnings, b)
+		if r := clearingReplicas(&sl.w.Model, sl.s, &p); !r.IsZero() {
+			notes = append(notes, r)
+			sl.warnings = append(sl.warnings, r)
+		}
 	}
 	// The plan's own price of the phase beside the header's catalog one,
 	// as training's export says it.
@@ -568,7 +580,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 			GPUs: p.GPUs, Instances: p.Nodes, Pricing: p.Offer.Pricing, USDPerHour: p.USDPerHour, CatalogAsOf: cat.AsOf}
 		cfg.ServeLaunch = srv.ServeLaunch()
 		cfg.ServeLaunch.Asked(&sl.req)
-		if out, err = config.Encode(&cfg); err != nil {
+		if out, err = config.EncodeBy(&cfg, config.WriterExport); err != nil {
 			return true, model.Msg("--format toml: %v", err)
 		}
 	}
@@ -592,4 +604,28 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		notef(env.lang, env.Stderr, priceNote)
 	}
 	return true, nil
+}
+
+// clearingReplicas names the fewest replicas of p's split on its offer
+// that meet the targets across their 90% ranges, and what they rent, when
+// the replicas were left to the planner and p meets them only at the
+// estimate: more replicas share the load, so each runs a smaller batch
+// (a faster TPOT, fewer sequences for the low end of the KV cache's range
+// to hold). Zero when none of up to 8 times p's replicas does.
+func clearingReplicas(a *model.Architecture, s serve.Serving, p *serve.Plan) model.Message {
+	if s.Replicas > 0 || p.Replicas < 1 {
+		return model.Message{}
+	}
+	s.TP, s.PP = p.TP, p.PP
+	for r := p.Replicas + 1; r <= 8*p.Replicas; r++ {
+		s.Replicas = r
+		q, err := serve.PlanServing(a, s, p.Offer)
+		if err != nil || !q.Fits {
+			return model.Message{}
+		}
+		if q.Meets && q.Borderline.IsZero() {
+			return model.Msg("--replicas %d meets the targets across that range: %s, $%.2f/h", r, model.CountMsg(q.Nodes, "instance"), q.USDPerHour)
+		}
+	}
+	return model.Message{}
 }
