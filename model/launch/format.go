@@ -91,9 +91,9 @@ func ParseFormat(s string) (Format, error) {
 	case "deepspeed", "ds":
 		// Not a file of its own: the DeepSpeed config rides in the
 		// launch file of a ZeRO strategy (gpuplan-deepspeed.json).
-		return "", model.Msg("format %q: DeepSpeed comes with --strategy zero1, zero2 or zero3: every format writes its config (gpuplan-deepspeed.json), e.g. --format torchrun", s)
+		return "", model.Msg("DeepSpeed comes with --strategy zero1, zero2 or zero3: every format writes its config (gpuplan-deepspeed.json), e.g. --format torchrun") // the flag's error names the value
 	case "vllm":
-		return "", model.Msg("format %q: the vLLM serving script is --task inference --format torchrun (docker, skypilot, k8s and toml serve with vLLM too)", s)
+		return "", model.Msg("the vLLM serving script is --task inference --format torchrun (docker, skypilot, k8s and toml serve with vLLM too)")
 	}
 	names := make([]string, len(Formats))
 	for i, f := range Formats {
