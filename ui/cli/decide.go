@@ -72,8 +72,7 @@ func (f *decideFlags) register(fs *pflag.FlagSet) {
 // assumptions returns the spot inputs: the flags given, else the defaults
 // marked as assumptions.
 func (f *decideFlags) assumptions(fs *pflag.FlagSet) (decide.SpotAssumptions, error) {
-	a := decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond, RestartHours: decide.DefaultRestartHours,
-		WriteDefaulted: true, RestartDefaulted: true}
+	a := defaultSpotAssumptions()
 	if fs.Changed("checkpoint-write-gbps") {
 		if !(f.writeGBps >= decide.MinCheckpointWriteGBps && f.writeGBps <= decide.MaxCheckpointWriteGBps) {
 			return a, usage(model.Msg("--checkpoint-write-gbps must be %v–%d (GB/s per node), got %v", decide.MinCheckpointWriteGBps, decide.MaxCheckpointWriteGBps, f.writeGBps))
@@ -95,6 +94,13 @@ func (f *decideFlags) assumptions(fs *pflag.FlagSet) (decide.SpotAssumptions, er
 		return a, usage(model.Msg("--max-job-cost must be > 0, got %v", f.maxJobCost))
 	}
 	return a, nil
+}
+
+// defaultSpotAssumptions are the spot estimate's checkpoint write speed
+// and restart time when no flag gives them, each marked as defaulted.
+func defaultSpotAssumptions() decide.SpotAssumptions {
+	return decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond, RestartHours: decide.DefaultRestartHours,
+		WriteDefaulted: true, RestartDefaulted: true}
 }
 
 // ParseFinishBy reads --finish-by: a date (2006-01-02, the start of that

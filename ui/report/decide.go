@@ -172,11 +172,19 @@ func (d *Decisions) rankSavings(rec *model.Recommendation, in DecideInput) {
 // serving job) keeps its bare price. Without rates (in.Rate nil) the
 // offers have no spot estimate either, and spot keeps its bare price.
 func spotJobCost(in DecideInput, hoursPerMonth float64) advice.SpotJobCost {
-	if in.Rate == nil {
+	return SpotJobCost(in.Catalog, in.Rate, in.Spot, hoursPerMonth)
+}
+
+// SpotJobCost is the savings' spot pricer for a caller without a
+// Decisions (gpuplan plan's savings, plan.Savings): an offer's job on spot
+// at decide.ForOffer's expected cost with the rates and assumptions given,
+// as recommend's "Spot" line prices it; nil without rates.
+func SpotJobCost(cat *model.Catalog, rate func(provider, region, instanceType string) decide.InterruptionRate, a decide.SpotAssumptions, hoursPerMonth float64) advice.SpotJobCost {
+	if rate == nil {
 		return nil
 	}
 	return func(o *model.Offer) (float64, bool) {
-		od := decide.ForOffer(in.Catalog, o, in.Rate(o.Instance.Provider, o.Region, o.Instance.Type), in.Spot, hoursPerMonth)
+		od := decide.ForOffer(cat, o, rate(o.Instance.Provider, o.Region, o.Instance.Type), a, hoursPerMonth)
 		switch {
 		case od.Spot != nil:
 			return od.Spot.ExpectedUSD, true
