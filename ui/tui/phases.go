@@ -396,7 +396,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 	}
 	b.WriteString(st.Heading.Render(title) + "\n")
 	if len(v.plan.Phases) == 0 && v.pending == nil {
-		b.WriteString(st.Muted.Render(v.lang.T("no phases yet: on the offers (ctrl+o) or an offer's details, a adds the offer with the current answers as a phase")) + "\n")
+		b.WriteString(st.Muted.Render(strings.Join(wrapLines(v.lang.T("no phases yet: on the offers (ctrl+o) or an offer's details, a adds the offer with the current answers as a phase"), width), "\n")) + "\n")
 	}
 	costs := make([]string, len(v.plan.Phases))
 	total, totalOK := 0.0, true
