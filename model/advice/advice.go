@@ -231,29 +231,30 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 				}
 			}
 		}
-		// No single change fits: the recipe large models are fine-tuned
-		// with, sharded states and activation checkpointing together
-		// (torchtune's Llama 3.1 70B full fine-tune on 8 GPUs, recipes/
-		// configs/llama3_1/70B_full.yaml: FSDP with
-		// enable_activation_checkpointing: True), then also in pure bf16
-		// (the same config's dtype: bf16) when the two are not enough. A
-		// new user's 70B full fine-tune was told four single changes, all
-		// ✗, and never the pair that fits 16 H100s.
-		if !w.Ckpt() && !fitsAny(out) {
+		// Sharded states and activation checkpointing together: the recipe
+		// large models are fine-tuned with (torchtune's Llama 3.1 70B full
+		// fine-tune on 8 GPUs, recipes/configs/llama3_1/70B_full.yaml: FSDP
+		// with enable_activation_checkpointing: True), then also in pure
+		// bf16 (the same config's dtype: bf16) when the two are not enough.
+		// Advised when no single change fits (a new user's 70B full
+		// fine-tune was told four single changes, all ✗), or when it fits
+		// on fewer GPUs than any single change that fits (walk45b: ZeRO-3
+		// over 32 MI300X advised where 8 with checkpointing fit). Each line
+		// is still one change to the workload as it stands, so it names
+		// its flags.
+		if minFit := fewestFitting(out); !w.Ckpt() && (minFit == 0 || minFit > w.GPUs) {
 			ck := w
 			ck.Checkpointing = model.Bool(true)
 			ck.BatchPerGPU = false
-			combos := []struct {
+			type combo struct {
 				from model.Workload
 				with model.Message
-			}{{ck, model.Msg("turn on activation checkpointing")}}
+			}
+			combos := []combo{{ck, model.Msg("activation checkpointing on (--checkpointing)")}}
 			if r := w.TrainingRecipe(); (r == model.RecipeAutocast || r == model.RecipeFSDPMixed) && w.Task != model.TaskQLoRA {
 				bf := ck
 				bf.Precision, bf.Recipe = model.BF16, model.RecipeAuto
-				combos = append(combos, struct {
-					from model.Workload
-					with model.Message
-				}{bf, model.Msg("turn on activation checkpointing and train in pure bf16")})
+				combos = append(combos, combo{bf, model.Msg("activation checkpointing on and pure bf16 (--checkpointing --precision bf16)")})
 			}
 			for _, c := range combos {
 				z, f, same := shards(c.from)
@@ -271,6 +272,13 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 				for _, shard := range []model.Workload{z, f} {
 					if shard.GPUs == 0 {
 						continue
+					}
+					e, err := model.Compute(shard, nil)
+					if err != nil {
+						continue
+					}
+					if fits := e.Memory.Total() <= capBytes; minFit > 0 && (!fits || shard.GPUs >= minFit) {
+						continue // a single change already fits on as few GPUs
 					}
 					var m model.Message
 					name := "ZeRO-3 (--strategy zero3)"
@@ -292,7 +300,7 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 						m = model.Msg("shard with %s over %d GPUs at micro-batch %d × accumulation %d (same global batch)", name, shard.GPUs, shard.MicroBatch, shard.GradAccum)
 					}
 					n := len(out)
-					try(model.Msg("%s, and %s (together)", m, c.with), shard)
+					try(model.Msg("%s, with %s", m, c.with), shard)
 					fit = fit || (len(out) > n && out[n].Fits)
 				}
 				if fit {
@@ -375,14 +383,16 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 	return out
 }
 
-// fitsAny reports whether one of the changes found so far fits.
-func fitsAny(a []Advice) bool {
+// fewestFitting is the fewest GPUs among the changes found so far that
+// fit, 0 when none fits.
+func fewestFitting(a []Advice) int {
+	n := 0
 	for i := range a {
-		if a[i].Fits {
-			return true
+		if a[i].Fits && (n == 0 || a[i].Workload.GPUs < n) {
+			n = a[i].Workload.GPUs
 		}
 	}
-	return false
+	return n
 }
 
 // sameGlobalBatch returns the largest micro-batch ≤ limit that divides the
