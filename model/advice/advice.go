@@ -198,19 +198,8 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 			f = model.Workload{} // one line for both
 		}
 		for _, shard := range []model.Workload{z, f} {
-			name := "ZeRO-3 (--strategy zero3)"
-			if shard.Strategy == model.FSDP {
-				name = "FSDP (--strategy fsdp)"
-			}
-			switch {
-			case same && shard.GPUs > 0 && shard.MicroBatch == w.MicroBatch && shard.GradAccum == w.GradAccum:
-				try(model.Msg("shard with ZeRO-3 or FSDP over %d GPUs", shard.GPUs), shard)
-			case same && shard.GPUs > 0:
-				try(model.Msg("shard with ZeRO-3 or FSDP over %d GPUs at micro-batch %d × accumulation %d (same global batch)", shard.GPUs, shard.MicroBatch, shard.GradAccum), shard)
-			case shard.GPUs > 0 && shard.MicroBatch == w.MicroBatch && shard.GradAccum == w.GradAccum:
-				try(model.Msg("shard with %s over %d GPUs", name, shard.GPUs), shard)
-			case shard.GPUs > 0:
-				try(model.Msg("shard with %s over %d GPUs at micro-batch %d × accumulation %d (same global batch)", name, shard.GPUs, shard.MicroBatch, shard.GradAccum), shard)
+			if shard.GPUs > 0 {
+				try(shardChange(shard, w, same, false), shard)
 			}
 		}
 		if z.GPUs == 0 && f.GPUs == 0 && w.BatchPerGPU {
@@ -219,15 +208,8 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 				f = model.Workload{}
 			}
 			for _, shard := range []model.Workload{z, f} {
-				name := "ZeRO-3 (--strategy zero3)"
-				if shard.Strategy == model.FSDP {
-					name = "FSDP (--strategy fsdp)"
-				}
-				switch {
-				case same && shard.GPUs > 0:
-					try(model.Msg("shard with ZeRO-3 or FSDP over %d GPUs (micro-batch %d per GPU: a global batch of %d)", shard.GPUs, shard.MicroBatch, shard.GlobalBatch()), shard)
-				case shard.GPUs > 0:
-					try(model.Msg("shard with %s over %d GPUs (micro-batch %d per GPU: a global batch of %d)", name, shard.GPUs, shard.MicroBatch, shard.GlobalBatch()), shard)
+				if shard.GPUs > 0 {
+					try(shardChange(shard, w, same, true), shard)
 				}
 			}
 		}
@@ -280,25 +262,7 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 					if fits := e.Memory.Total() <= capBytes; minFit > 0 && (!fits || shard.GPUs >= minFit) {
 						continue // a single change already fits on as few GPUs
 					}
-					var m model.Message
-					name := "ZeRO-3 (--strategy zero3)"
-					if shard.Strategy == model.FSDP {
-						name = "FSDP (--strategy fsdp)"
-					}
-					switch {
-					case perGPU && same:
-						m = model.Msg("shard with ZeRO-3 or FSDP over %d GPUs (micro-batch %d per GPU: a global batch of %d)", shard.GPUs, shard.MicroBatch, shard.GlobalBatch())
-					case perGPU:
-						m = model.Msg("shard with %s over %d GPUs (micro-batch %d per GPU: a global batch of %d)", name, shard.GPUs, shard.MicroBatch, shard.GlobalBatch())
-					case same && shard.MicroBatch == w.MicroBatch && shard.GradAccum == w.GradAccum:
-						m = model.Msg("shard with ZeRO-3 or FSDP over %d GPUs", shard.GPUs)
-					case same:
-						m = model.Msg("shard with ZeRO-3 or FSDP over %d GPUs at micro-batch %d × accumulation %d (same global batch)", shard.GPUs, shard.MicroBatch, shard.GradAccum)
-					case shard.MicroBatch == w.MicroBatch && shard.GradAccum == w.GradAccum:
-						m = model.Msg("shard with %s over %d GPUs", name, shard.GPUs)
-					default:
-						m = model.Msg("shard with %s over %d GPUs at micro-batch %d × accumulation %d (same global batch)", name, shard.GPUs, shard.MicroBatch, shard.GradAccum)
-					}
+					m := shardChange(shard, w, same, perGPU)
 					n := len(out)
 					try(model.Msg("%s, with %s", m, c.with), shard)
 					fit = fit || (len(out) > n && out[n].Fits)
@@ -381,6 +345,32 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 	}
 	sortAdvice(out)
 	return out
+}
+
+// shardChange names a sharding change to w: shard, ZeRO-3 or FSDP over
+// its GPUs, as one line for both when same (their layouts and figures
+// agree), with its micro-batch and accumulation when they differ from w's
+// (the same global batch), or with the global batch its per-GPU
+// micro-batch makes when perGPU.
+func shardChange(shard, w model.Workload, same, perGPU bool) model.Message {
+	name := "ZeRO-3 (--strategy zero3)"
+	if shard.Strategy == model.FSDP {
+		name = "FSDP (--strategy fsdp)"
+	}
+	kept := shard.MicroBatch == w.MicroBatch && shard.GradAccum == w.GradAccum
+	switch {
+	case perGPU && same:
+		return model.Msg("shard with ZeRO-3 or FSDP over %d GPUs (micro-batch %d per GPU: a global batch of %d)", shard.GPUs, shard.MicroBatch, shard.GlobalBatch())
+	case perGPU:
+		return model.Msg("shard with %s over %d GPUs (micro-batch %d per GPU: a global batch of %d)", name, shard.GPUs, shard.MicroBatch, shard.GlobalBatch())
+	case same && kept:
+		return model.Msg("shard with ZeRO-3 or FSDP over %d GPUs", shard.GPUs)
+	case same:
+		return model.Msg("shard with ZeRO-3 or FSDP over %d GPUs at micro-batch %d × accumulation %d (same global batch)", shard.GPUs, shard.MicroBatch, shard.GradAccum)
+	case kept:
+		return model.Msg("shard with %s over %d GPUs", name, shard.GPUs)
+	}
+	return model.Msg("shard with %s over %d GPUs at micro-batch %d × accumulation %d (same global batch)", name, shard.GPUs, shard.MicroBatch, shard.GradAccum)
 }
 
 // fewestFitting is the fewest GPUs among the changes found so far that
