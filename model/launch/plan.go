@@ -227,7 +227,7 @@ type Plan struct {
 	// CheckpointJobHours is, with CheckpointAtEnd, the job's hours it
 	// outlasts; 0 otherwise.
 	DalyIntervalHours, CheckpointJobHours float64
-	SpotRate        decide.InterruptionRate
+	SpotRate                              decide.InterruptionRate
 	// SpotRateAssumed is true when the caller gave no rate
 	// (Options.SpotRate nil) and SpotRate is FallbackSpotRate.
 	SpotRateAssumed bool
