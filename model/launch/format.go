@@ -259,7 +259,10 @@ func (p *Plan) spotNote() model.Message {
 	if p.CheckpointAtEnd {
 		// τ reaches past the job: saying "every N steps (τ h)" would
 		// promise checkpoints the job never writes (walk35b).
-		every = model.Msg("at the end of the job only, after its %d steps: %v is %.2g h, longer than the job", p.SaveSteps, why, p.CheckpointEveryHours)
+		// τ is then the job's length: the note gives Daly's own
+		// interval, recommend's daly_interval_hours (a tester saw "0.59 h,
+		// longer than" a 0.594 h job).
+		every = model.Msg("at the end of the job only, after its %d steps: %v is %.3g h, longer than the job's %.3g h", p.SaveSteps, why, p.DalyIntervalHours, p.CheckpointJobHours)
 	}
 	switch {
 	case p.savesEveryTau() && p.resumes():

@@ -378,12 +378,57 @@ func (s *Serve) HeaderLines() []string {
 		lines = append(lines, fmt.Sprintf("note: %s weights asked for: %s, from the 16-bit checkpoint (--dtype %s, no --quantization)", s.FallbackFrom, s.Fallback, dtype))
 	}
 	if s.ReplicasPerNode > 1 {
+		// One vllm serve with --data-parallel-size N starts N engines, each
+		// with TP × PP GPUs and its own --max-num-seqs, behind one port
+		// (vLLM docs, serving/data_parallel_deployment.md, "Internal Load
+		// Balancing": "--data-parallel-size=4 --tensor-parallel-size=2 …
+		// would require 8 GPUs. … --max-num-seqs applies per DP rank"):
+		// the replicas the plan priced, each sized as one.
 		lines = append(lines, fmt.Sprintf("note: %d engines per node through --data-parallel-size, behind vLLM's own load balancing", s.ReplicasPerNode))
 	}
 	if s.Pricing == model.Spot {
 		lines = append(lines, "note: spot capacity can be reclaimed at short notice: keep replicas in several zones or an on-demand fallback")
 	}
 	for _, n := range s.Notes {
+		lines = append(lines, "note: "+n.String())
+	}
+	return lines
+}
+
+// InstancesNote says, in format f's terms, that the plan runs on Nodes
+// instances and what the file is on each; zero on one instance. The
+// script and docker formats start one instance's vllm serve, so they say
+// to run them on each instance behind a load balancer (run as written
+// they carry 1/Nodes of the load priced); SkyPilot's service has one
+// replica per instance behind SkyServe's load balancer; the TOML's
+// vllm_args are one instance's. Kubernetes' Deployment scales to Replicas
+// pods and says so in its own note (Kubernetes), so it gets none here.
+func (s *Serve) InstancesNote(f Format) model.Message {
+	if s.Nodes <= 1 {
+		return model.Message{}
+	}
+	inst, all, each := model.CountMsg(s.Nodes, "instance"), model.CountMsg(s.Replicas, "replica"), model.CountMsg(s.ReplicasPerNode, "replica")
+	switch f {
+	case FormatTorchrun:
+		return model.Msg("the plan is %v, %v in all: this script starts one instance's vLLM server (%v of TP %d × PP %d); run it on each of the %d instances and put a load balancer in front of their port %d (run on one, it carries 1/%d of the load priced)",
+			inst, all, each, s.TP, s.PP, s.Nodes, VLLMPort, s.Nodes)
+	case FormatDocker:
+		return model.Msg("the plan is %v, %v in all: this script starts one instance's vLLM container (%v of TP %d × PP %d); run it on each of the %d instances and put a load balancer in front of their port %d (run on one, it carries 1/%d of the load priced)",
+			inst, all, each, s.TP, s.PP, s.Nodes, VLLMPort, s.Nodes)
+	case FormatSkyPilot:
+		return model.Msg("the plan is %v, %v in all: the service's replicas: %d are one instance each, running vllm serve (%v of TP %d × PP %d), behind SkyServe's load balancer (the endpoint sky serve status prints)",
+			inst, all, s.Nodes, each, s.TP, s.PP)
+	case FormatTOML:
+		return model.Msg("the plan is %v, %v in all: vllm serve with vllm_args runs on each of the %d instances (%v of TP %d × PP %d each), behind a load balancer",
+			inst, all, s.Nodes, each, s.TP, s.PP)
+	}
+	return model.Message{}
+}
+
+// headerFor is HeaderLines with format f's InstancesNote.
+func (s *Serve) headerFor(f Format) []string {
+	lines := s.HeaderLines()
+	if n := s.InstancesNote(f); !n.IsZero() {
 		lines = append(lines, "note: "+n.String())
 	}
 	return lines
@@ -396,7 +441,7 @@ func (s *Serve) words() []string {
 
 // Script returns a POSIX shell script that runs vllm serve on one node
 // (install vLLM first: pip install vllm). Run it on each of Nodes nodes
-// behind a load balancer.
+// behind a load balancer, as its header says (InstancesNote).
 func (s *Serve) Script() []byte {
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n")
@@ -407,7 +452,7 @@ func (s *Serve) Script() []byte {
 	if s.ROCm { // PyPI's vllm wheel is CUDA's
 		install = "install vLLM's ROCm build (docs.vllm.ai, GPU installation, AMD ROCm) or run in the " + DefaultVLLMROCmImage + " image; gated models: export HF_TOKEN first"
 	}
-	b.WriteString(CommentBlock(append(s.HeaderLines(), install,
+	b.WriteString(CommentBlock(append(s.headerFor(FormatTorchrun), install,
 		fmt.Sprintf("serves the OpenAI API on port %d; readiness: GET %s", VLLMPort, VLLMHealthPath))))
 	b.WriteString("set -e\n" + hfHomeExport + "\n")
 	b.WriteString("exec " + continued(s.words(), "  ") + "\n")
@@ -422,7 +467,7 @@ func (s *Serve) Script() []byte {
 func (s *Serve) Docker() []byte {
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n")
-	b.WriteString(CommentBlock(append(s.HeaderLines(), "gated models: export HF_TOKEN first")))
+	b.WriteString(CommentBlock(append(s.headerFor(FormatDocker), "gated models: export HF_TOKEN first")))
 	b.WriteString("set -e\n")
 	b.WriteString(continued(s.dockerWords(), "  ") + "\n")
 	return []byte(b.String())
@@ -489,7 +534,7 @@ func (s *Serve) SkyPilot() ([]byte, error) {
 		kv{"setup", str(setup)},
 		kv{"run", str(strings.Join(run, "\n") + "\n")},
 	)
-	return encodeYAML(append(s.HeaderLines(), "launch: sky serve up -n "+s.Name+" --secret HF_TOKEN <this file>"), doc)
+	return encodeYAML(append(s.headerFor(FormatSkyPilot), "launch: sky serve up -n "+s.Name+" --secret HF_TOKEN <this file>"), doc)
 }
 
 // vllmInstall is the setup's install of vLLM from PyPI: the newest
@@ -586,7 +631,7 @@ func (s *Serve) Kubernetes() ([]byte, error) {
 // (config.ServeLaunch), with a comment header that says what the keys are:
 // vLLM's engine flags in snake case, and the vllm serve arguments they make.
 func (s *Serve) ServeLaunch() *config.ServeLaunch {
-	notes := append(s.HeaderLines(),
+	notes := append(s.headerFor(FormatTOML),
 		"[serve]: tensor_parallel_size … max_num_batched_tokens are vLLM's engine flags in snake case;",
 		"vllm_args is what vllm serve <model_id> gets; replicas_per_node engines share a node (--data-parallel-size)")
 	for i, n := range notes {
