@@ -1870,6 +1870,14 @@ func (r *Recommendation) RiskyAhead() (*Offer, int) {
 	return best, at
 }
 
+// CompareOffers is the ranking's order of two offers under k: negative
+// when a ranks first (risky after the offers that fit, late after those
+// that meet the deadline, then the sort value, the price, the headroom
+// and the names; never 0 for two offers of one ranking). Views that show
+// other figures than the ranking's (report's spot offers at their
+// expected cost with interruptions) rank copies of the offers with it.
+func CompareOffers(a, b *Offer, k SortKey) int { return compareOffers(a, b, k) }
+
 func compareOffers(a, b *Offer, k SortKey) int {
 	if c := cmp.Compare(b2i(a.Risky()), b2i(b.Risky())); c != 0 {
 		return c // offers that fit first

@@ -248,15 +248,27 @@ func timeCostChart(lang *i18n.Printer, st *report.Styles, pts, front []decide.Ti
 	return b.String()
 }
 
-// writeAccessibleDecisions is the accessible summary's part of the
-// detail view: the spot and commitment lines of the best offers and,
-// instead of the chart, the Pareto front as a table.
-func writeAccessibleDecisions(w io.Writer, r *report.Renderer, cat *model.Catalog, res *result, rate func(provider, region, instanceType string) decide.InterruptionRate) error {
+// accessibleDecisions are the accessible summary's decisions for res
+// (report.Decide with the configurator's spot assumptions and its query,
+// so under spot pricing the offers are ranked, and shown, at their
+// expected cost with interruptions as recommend's are); nil without
+// offers.
+func accessibleDecisions(cat *model.Catalog, res *result, rate func(provider, region, instanceType string) decide.InterruptionRate) *report.Decisions {
 	if len(res.rec.Offers) == 0 {
 		return nil
 	}
-	d := report.Decide(&res.rec, report.DecideInput{Catalog: cat, Workload: res.workload, Rate: rate, Spot: spotAssumptions,
+	return report.Decide(&res.rec, report.DecideInput{Catalog: cat, Workload: res.workload, Query: res.cfg.Query(), Rate: rate, Spot: spotAssumptions,
 		HoursPerMonth: cmpOrHours(res.cfg.Search.HoursPerMonth)})
+}
+
+// writeAccessibleDecisions is the accessible summary's part of the
+// detail view: the spot and commitment lines of the best offers and,
+// instead of the chart, the Pareto front as a table.
+// d is accessibleDecisions'.
+func writeAccessibleDecisions(w io.Writer, r *report.Renderer, res *result, d *report.Decisions) error {
+	if len(res.rec.Offers) == 0 || d == nil {
+		return nil
+	}
 	if err := report.WriteDecisions(w, r, &res.rec, d); err != nil {
 		return err
 	}
