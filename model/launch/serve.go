@@ -93,7 +93,8 @@ type Serve struct {
 	PriceFrom, PriceSource, PriceAsOf string
 
 	// TP × PP GPUs make one replica (one vLLM engine); ReplicasPerNode
-	// engines share a node through vLLM's --data-parallel-size; Replicas in
+	// engines share a node through vLLM's --data-parallel-size, or for an
+	// MoE model as one vllm serve each (OneServerPerReplica); Replicas in
 	// all, on Nodes nodes.
 	TP, PP, ReplicasPerNode, Replicas, Nodes int
 
@@ -262,6 +263,8 @@ func ServeDiskGB(weightBytes float64) int {
 // int8 checkpoints carry their method in config.json's
 // quantization_config, which vLLM reads (and then picks its fastest
 // kernel, such as awq_marlin), so no --quantization is written for them.
+// The files pass ServerArgs, which leave --data-parallel-size out for an
+// MoE model (OneServerPerReplica); the probe script passes these.
 func (s *Serve) VLLMArgs() []string {
 	v := s.Serving
 	a := []string{
