@@ -158,15 +158,25 @@ func expectArgv(ws []word) []string {
 // command is one parsed simple command: argv after expansion, and whether
 // it has redirections (the heredoc).
 type command struct {
-	argv      []string
-	redirects int
-	assigns   []string
+	argv       []string
+	redirects  int
+	assigns    []string
+	env        []string // the assignments as NAME=VALUE, expanded
+	background bool     // ended by &
 }
 
 // parseScript parses src as lang and returns its top-level commands; every
 // statement must be a plain simple command (no pipes, lists, subshells,
 // background jobs or command substitutions in arguments).
 func parseScript(t *testing.T, src string, lang syntax.LangVariant) []command {
+	t.Helper()
+	return parseScriptJobs(t, src, lang, false)
+}
+
+// parseScriptJobs is parseScript that, with jobs, also takes simple
+// commands run in the background (cmd &): the serving scripts' one vllm
+// serve per replica (Serve.OneServerPerReplica).
+func parseScriptJobs(t *testing.T, src string, lang syntax.LangVariant, jobs bool) []command {
 	t.Helper()
 	f, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(src), "")
 	if err != nil {
@@ -199,12 +209,19 @@ func parseScript(t *testing.T, src string, lang syntax.LangVariant) []command {
 			continue
 		}
 		call, ok := st.Cmd.(*syntax.CallExpr)
-		if !ok || st.Background || st.Negated || st.Coprocess {
+		if !ok || st.Background && !jobs || st.Negated || st.Coprocess {
 			t.Fatalf("statement %T is not a simple command:\n%s", st.Cmd, src)
 		}
-		c := command{redirects: len(st.Redirs)}
+		c := command{redirects: len(st.Redirs), background: st.Background}
 		for _, a := range call.Assigns {
 			c.assigns = append(c.assigns, a.Name.Value)
+			if len(call.Args) > 0 && a.Value != nil { // NAME=VALUE cmd: the command's environment
+				v, err := expand.Literal(expandConfig(), a.Value)
+				if err != nil {
+					t.Fatalf("assignment %s: %v\n%s", a.Name.Value, err, src)
+				}
+				c.env = append(c.env, a.Name.Value+"="+v)
+			}
 		}
 		if len(call.Args) > 0 {
 			c.argv, err = expand.Fields(expandConfig(), call.Args...)

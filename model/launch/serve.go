@@ -93,7 +93,8 @@ type Serve struct {
 	PriceFrom, PriceSource, PriceAsOf string
 
 	// TP × PP GPUs make one replica (one vLLM engine); ReplicasPerNode
-	// engines share a node through vLLM's --data-parallel-size; Replicas in
+	// engines share a node through vLLM's --data-parallel-size, or for an
+	// MoE model as one vllm serve each (OneServerPerReplica); Replicas in
 	// all, on Nodes nodes.
 	TP, PP, ReplicasPerNode, Replicas, Nodes int
 
@@ -262,6 +263,8 @@ func ServeDiskGB(weightBytes float64) int {
 // int8 checkpoints carry their method in config.json's
 // quantization_config, which vLLM reads (and then picks its fastest
 // kernel, such as awq_marlin), so no --quantization is written for them.
+// The files pass ServerArgs, which leave --data-parallel-size out for an
+// MoE model (OneServerPerReplica); the probe script passes these.
 func (s *Serve) VLLMArgs() []string {
 	v := s.Serving
 	a := []string{
@@ -377,7 +380,7 @@ func (s *Serve) HeaderLines() []string {
 		}
 		lines = append(lines, fmt.Sprintf("note: %s weights asked for: %s, from the 16-bit checkpoint (--dtype %s, no --quantization)", s.FallbackFrom, s.Fallback, dtype))
 	}
-	if s.ReplicasPerNode > 1 {
+	if s.ReplicasPerNode > 1 && !s.OneServerPerReplica() { // an MoE model's: ServersNote
 		// One vllm serve with --data-parallel-size N starts N engines, each
 		// with TP × PP GPUs and its own --max-num-seqs, behind one port
 		// (vLLM docs, serving/data_parallel_deployment.md, "Internal Load
@@ -425,11 +428,13 @@ func (s *Serve) InstancesNote(f Format) model.Message {
 	return model.Message{}
 }
 
-// headerFor is HeaderLines with format f's InstancesNote.
+// headerFor is HeaderLines with format f's ServersNote and InstancesNote.
 func (s *Serve) headerFor(f Format) []string {
 	lines := s.HeaderLines()
-	if n := s.InstancesNote(f); !n.IsZero() {
-		lines = append(lines, "note: "+n.String())
+	for _, n := range []model.Message{s.ServersNote(f), s.InstancesNote(f)} {
+		if !n.IsZero() {
+			lines = append(lines, "note: "+n.String())
+		}
 	}
 	return lines
 }
@@ -440,8 +445,10 @@ func (s *Serve) words() []string {
 }
 
 // Script returns a POSIX shell script that runs vllm serve on one node
-// (install vLLM first: pip install vllm). Run it on each of Nodes nodes
-// behind a load balancer, as its header says (InstancesNote).
+// (install vLLM first: pip install vllm), or for an MoE model with
+// several replicas on a node one vllm serve per replica on its own GPUs
+// and port (OneServerPerReplica, replicaServers). Run it on each of Nodes
+// nodes behind a load balancer, as its header says (InstancesNote).
 func (s *Serve) Script() []byte {
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n")
@@ -453,8 +460,12 @@ func (s *Serve) Script() []byte {
 		install = "install vLLM's ROCm build (docs.vllm.ai, GPU installation, AMD ROCm) or run in the " + DefaultVLLMROCmImage + " image; gated models: export HF_TOKEN first"
 	}
 	b.WriteString(CommentBlock(append(s.headerFor(FormatTorchrun), install,
-		fmt.Sprintf("serves the OpenAI API on port %d; readiness: GET %s", VLLMPort, VLLMHealthPath))))
+		fmt.Sprintf("serves the OpenAI API on %s; readiness: GET %s", s.portsText(), VLLMHealthPath))))
 	b.WriteString("set -e\n" + hfHomeExport + "\n")
+	if s.OneServerPerReplica() {
+		b.WriteString(s.replicaServers(s.serverWords))
+		return []byte(b.String())
+	}
 	b.WriteString("exec " + continued(s.words(), "  ") + "\n")
 	return []byte(b.String())
 }
@@ -463,14 +474,30 @@ func (s *Serve) Script() []byte {
 // as vLLM's docs run it: all GPUs, the host's IPC namespace (tensor
 // parallel workers share memory), the host's Hugging Face cache, HF_TOKEN
 // from the environment, port 8000 published; the image's entrypoint is the
-// OpenAI server, which takes --model and the engine flags.
+// OpenAI server, which takes --model and the engine flags. For an MoE
+// model with several replicas on a node (OneServerPerReplica) it starts
+// one container per replica, each told its GPUs (-e CUDA_VISIBLE_DEVICES)
+// and publishing its own port (--port, -p).
 func (s *Serve) Docker() []byte {
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n")
 	b.WriteString(CommentBlock(append(s.headerFor(FormatDocker), "gated models: export HF_TOKEN first")))
 	b.WriteString("set -e\n")
+	if s.OneServerPerReplica() {
+		b.WriteString(s.replicaServers(func(i int) []string { return s.replicaDockerWords(i) }))
+		return []byte(b.String())
+	}
 	b.WriteString(continued(s.dockerWords(), "  ") + "\n")
 	return []byte(b.String())
+}
+
+// portsText names the port the files serve on: VLLMPort, or with one
+// server per replica the range of ReplicaPort.
+func (s *Serve) portsText() string {
+	if s.OneServerPerReplica() {
+		return fmt.Sprintf("ports %d–%d (one per replica)", s.ReplicaPort(0), s.ReplicaPort(s.ReplicasPerNode-1))
+	}
+	return fmt.Sprintf("port %d", VLLMPort)
 }
 
 // vllmROCmDockerFlags give the container the host's AMD GPUs as vLLM's
@@ -482,14 +509,28 @@ const vllmROCmDockerFlags = "docker run --rm --ipc=host --group-add=video --cap-
 
 // dockerWords is the docker run of the vLLM image, CUDA's or ROCm's.
 func (s *Serve) dockerWords() []string {
+	return s.dockerRun(nil, VLLMPort, s.VLLMArgs())
+}
+
+// replicaDockerWords is replica i's docker run (OneServerPerReplica):
+// its GPUs and port.
+func (s *Serve) replicaDockerWords(i int) []string {
+	port := s.ReplicaPort(i)
+	return s.dockerRun([]string{"-e CUDA_VISIBLE_DEVICES=" + s.ReplicaGPUs(i)}, port, append(s.ServerArgs(), "--port", fmt.Sprint(port)))
+}
+
+// dockerRun is docker run of the vLLM image with the extra flags, port
+// published, and vllm's flags args.
+func (s *Serve) dockerRun(extra []string, port int, args []string) []string {
 	run := "docker run --gpus all --rm --ipc=host"
 	if s.ROCm {
 		run = vllmROCmDockerFlags
 	}
-	words := []string{run, fmt.Sprintf("-p %d:%d", VLLMPort, VLLMPort),
-		"-e HF_TOKEN -e HF_HOME=" + hfCacheDir, `-v "$HOME/.cache/huggingface":` + hfCacheDir,
-		shellQuote(s.Image), "--model " + shellQuote(s.ModelID)}
-	return append(words, flagGroups(lits(s.VLLMArgs()))...)
+	words := append([]string{run}, extra...)
+	words = append(words, fmt.Sprintf("-p %d:%d", port, port),
+		"-e HF_TOKEN -e HF_HOME="+hfCacheDir, `-v "$HOME/.cache/huggingface":`+hfCacheDir,
+		shellQuote(s.Image), "--model "+shellQuote(s.ModelID))
+	return append(words, flagGroups(lits(args))...)
 }
 
 // SkyPilot returns a SkyServe service YAML (SkyPilot docs, "Serving
@@ -504,6 +545,17 @@ func (s *Serve) SkyPilot() ([]byte, error) {
 	}
 	if why := cloud.SkyPilotRefuses(s.Provider, s.InstanceType, s.Accelerator, s.GPUsPerInstance); why != "" {
 		return nil, model.Errorf(ErrPlan, "%s; pick another instance type or format", why)
+	}
+	if s.OneServerPerReplica() {
+		// SkyServe sends a replica's traffic to one port ("Must only
+		// specify one port in resources. Each replica will use the port
+		// specified as application ingress port": sky/serve/serve_utils.py
+		// resolve_replica_ingress_port), so the other servers of an
+		// instance would get none of the service's requests, and the
+		// single vllm serve that would take them all (--data-parallel-size)
+		// couples an MoE model's replicas (OneServerPerReplica).
+		return nil, model.Errorf(ErrPlan, "%s is a mixture-of-experts model with %d replicas on each %s: they run as one vllm serve each on its own port (--data-parallel-size would tie their expert layers together), and SkyServe sends a replica's traffic to one port; use --format torchrun or docker and put their ports behind a load balancer, or --format k8s (one pod per replica)",
+			show.Printable(s.Model), s.ReplicasPerNode, show.Printable(s.InstanceType))
 	}
 	run := []string{"set -e", hfHomeExport, continued(s.words(), "  ")}
 	setup := "set -e\n" + s.vllmInstall()
@@ -633,7 +685,7 @@ func (s *Serve) Kubernetes() ([]byte, error) {
 func (s *Serve) ServeLaunch() *config.ServeLaunch {
 	notes := append(s.headerFor(FormatTOML),
 		"[serve]: tensor_parallel_size … max_num_batched_tokens are vLLM's engine flags in snake case;",
-		"vllm_args is what vllm serve <model_id> gets; replicas_per_node engines share a node (--data-parallel-size)")
+		s.tomlArgsNote())
 	for i, n := range notes {
 		notes[i] = yamlLineBreaks.Replace(show.Printable(n)) // as CommentBlock
 	}
@@ -649,7 +701,7 @@ func (s *Serve) ServeLaunch() *config.ServeLaunch {
 		v.WeightFormat = string(s.FallbackFrom)
 	}
 	v.GPUMemoryUtilization, v.MaxNumSeqs, v.MaxNumBatchedTokens = s.Serving.GPUMemoryUtilization, s.Serving.MaxNumSeqs, s.Serving.MaxNumBatchedTokens
-	v.Image, v.Port, v.VLLMArgs = s.Image, VLLMPort, s.VLLMArgs()
+	v.Image, v.Port, v.VLLMArgs = s.Image, VLLMPort, s.ServerArgs()
 	v.PromptTokens, v.OutputTokens, v.Concurrency = s.Serving.PromptTokens, s.Serving.OutputTokens, s.Serving.Concurrency
 	if s.Serving.PerToken {
 		// The concurrency was the default, not a load asked for: left out,

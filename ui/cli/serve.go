@@ -600,6 +600,9 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	sayf(env.lang, env.Stderr, "gpuplan: wrote %s serving files for %s/%s in %s (%s × %d × %s, TP %d × PP %d, %s, %s) to %s\n",
 		ef.format, in.Provider, in.Type, report.RegionIn(env.lang, p.Offer.Region), env.lang.Message(model.CountMsg(p.Nodes, "node")), in.GPUCount, in.GPU, p.TP, p.PP,
 		env.lang.Message(model.CountMsg(p.Replicas, "replica")), env.lang.T(string(p.Offer.Pricing)), ef.output) // "1 个节点", "4 个副本" in Chinese (walk37)
+	if n := srv.ServersNote(ef.format); !n.IsZero() { // the file says it too: the ports to balance
+		notef(env.lang, env.Stderr, n)
+	}
 	if n := srv.InstancesNote(ef.format); !n.IsZero() { // the file says it too; run as written it serves 1/Nodes
 		notef(env.lang, env.Stderr, n)
 	}
