@@ -206,7 +206,7 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 				m.res = &result{err: fmt.Errorf("internal error: %v", r)}
 			}
 		}()
-		m.res = compute(cat, cfg, err, m.hf, 0)
+		m.res = computeSpot(cat, cfg, err, m.hf, 0, opts.SpotRate)
 	}()
 	opened := m.footer.status // "opened phase … of 2": it stays; the export dialog says when the phase's offer is not the one exported
 	m.apply(m.res)
@@ -853,9 +853,9 @@ func (m *app) recompute() tea.Cmd {
 	m.lastKey = k
 	m.seq++
 	cfg, err := m.a.config()
-	seq, cat, hf := m.seq, m.cat, m.hf
+	seq, cat, hf, rate := m.seq, m.cat, m.hf, m.opts.SpotRate
 	if !m.async {
-		r := compute(cat, cfg, err, hf, seq)
+		r := computeSpot(cat, cfg, err, hf, seq, rate)
 		m.apply(r)
 		if m.learnHF(r) {
 			m.afterForm()
@@ -870,7 +870,7 @@ func (m *app) recompute() tea.Cmd {
 				msg = crashMsg{&crashInfo{value: r, stack: debug.Stack()}}
 			}
 		}()
-		return resultMsg{compute(cat, cfg, err, hf, seq)}
+		return resultMsg{computeSpot(cat, cfg, err, hf, seq, rate)}
 	}
 }
 
