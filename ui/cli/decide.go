@@ -156,12 +156,14 @@ func (f *decideFlags) decide(cmd *cobra.Command, env *Env, cat *model.Catalog, w
 }
 
 // answers returns the direct questions asked (--finish-by, --max-job-cost).
-func (f *decideFlags) answers(fs *pflag.FlagSet, rec *model.Recommendation, now time.Time) ([]report.Answer, error) {
+// The points are d's shown offers: under --pricing spot the expected time
+// and cost with interruptions, as the table shows and ranks them.
+func (f *decideFlags) answers(fs *pflag.FlagSet, rec *model.Recommendation, d *report.Decisions, now time.Time) ([]report.Answer, error) {
 	var out []report.Answer
 	if !fs.Changed("finish-by") && !fs.Changed("max-job-cost") {
 		return nil, nil // no question: no points (one per offer, ~900)
 	}
-	pts := decide.OfferPoints(rec.Offers)
+	pts := decide.OfferPoints(d.ShownOffers(rec))
 	if fs.Changed("finish-by") {
 		h, err := ParseFinishBy(f.finishBy, now)
 		if err != nil {

@@ -324,7 +324,7 @@ hosts the framework cannot run on only when nothing else is left.`,
 			default:
 				dwarn = append(dwarn, model.Msg("%v ranked after the rest: their spot job would not finish, interruptions coming faster than it progresses between them (the Spot lines say why)", model.CountMsg(n, "offer")))
 			}
-			answers, err := df.answers(cmd.Flags(), &rec, time.Now())
+			answers, err := df.answers(cmd.Flags(), &rec, d, time.Now())
 			if err != nil {
 				return err
 			}

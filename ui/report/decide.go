@@ -109,7 +109,10 @@ func Decide(rec *model.Recommendation, in DecideInput) *Decisions {
 	if savings && in.SavingsAside && !early { // before the front: it needs none of it
 		d.rankSavingsAside(rec, in)
 	}
-	d.Front = decide.ParetoFront(decide.OfferPoints(rec.Offers))
+	// The front of what the views show: under --pricing spot the expected
+	// time and cost with interruptions (ShownOffers), as the table ranks
+	// them; otherwise the offers' own.
+	d.Front = decide.ParetoFront(decide.OfferPoints(d.ShownOffers(rec)))
 	if savings && !in.SavingsAside {
 		d.rankSavings(rec, in)
 	}

@@ -80,7 +80,11 @@ func (dc decider) lines(lang *i18n.Printer, st *report.Styles, o *model.Offer, r
 		add("  %s", st.Muted.Render(lang.Sprintf("assumptions: checkpoint write %.3g GB/s (a gp3 disk), restart %.0f min; commitments at %.0f h/month",
 			spotAssumptions.CheckpointWriteBytesPerSecond/1e9, spotAssumptions.RestartHours*60, cmpOrHours(hpm))))
 	}
-	pts := decide.OfferPoints(r.rec.Offers)
+	shown := r.rec.Offers // the chart plots what the list shows (spot: expected with interruptions)
+	if len(r.shown) == len(shown) {
+		shown = r.shown
+	}
+	pts := decide.OfferPoints(shown)
 	if len(pts) < 2 {
 		return lines
 	}
