@@ -47,7 +47,9 @@ type Saving struct {
 	// its chance of running out of memory, to the nearest 0.05
 	// (model.RoundChance). It ranks after every offer that fits, so it is
 	// the cheapest only when nothing runs the change across its whole
-	// memory range; the saving says so rather than being dropped.
+	// memory range; the saving says so rather than being dropped. A plan's
+	// savings (model/plan) set it too, the highest among its phases'
+	// offers, though they name no Offer.
 	OOMChance *float64 `json:"oom_chance,omitempty"`
 }
 

@@ -162,33 +162,50 @@ func (ph *PhaseScenario) PriceWithSpot(o *model.Offer, spot advice.SpotJobCost) 
 // changes only change the query), so the eval must not be called
 // concurrently.
 func Eval(cat *model.Catalog, spot advice.SpotJobCost) func(Scenario) (float64, bool) {
-	var finders []*model.CheapestFinder
+	eval := evalRisk(cat, spot)
 	return func(pl Scenario) (float64, bool) {
+		usd, _, ok := eval(pl)
+		return usd, ok
+	}
+}
+
+// evalRisk is Eval that also returns the highest chance of running out
+// of memory among the training phases' offers that are borderline
+// (model.Offer.Risky, to the nearest 0.05), 0 when none is: the engine's
+// cheapest offer ranks a borderline one after every offer that fits, so
+// it is priced only when nothing runs the phase across its memory range,
+// and a saving priced on it says so, as recommend's do.
+func evalRisk(cat *model.Catalog, spot advice.SpotJobCost) func(Scenario) (usd, oomChance float64, ok bool) {
+	var finders []*model.CheapestFinder
+	return func(pl Scenario) (float64, float64, bool) {
 		for len(finders) < len(pl) {
 			finders = append(finders, model.NewCheapestFinder(cat))
 		}
-		total := 0.0
+		total, risk := 0.0, 0.0
 		for i := range pl {
 			ph := &pl[i]
 			if ph.Serve != nil {
 				usd, ok := ph.priceServing(cat)
 				if !ok {
-					return 0, false
+					return 0, 0, false
 				}
 				total += usd
 				continue
 			}
 			o, ok := finders[i].Offer(ph.Workload, ph.Query)
 			if !ok {
-				return 0, false
+				return 0, 0, false
 			}
 			usd, ok := ph.PriceWithSpot(o, spot)
 			if !ok {
-				return 0, false
+				return 0, 0, false
+			}
+			if o.Risky() {
+				risk = max(risk, model.RoundChance(o.OOMChance))
 			}
 			total += usd
 		}
-		return total, true
+		return total, risk, true
 	}
 }
 
@@ -286,7 +303,26 @@ func Savings(cat *model.Catalog, pl Scenario, maxEach int, spot advice.SpotJobCo
 		}
 	}
 	changes, phases := Changes(pl, gpus, regions)
-	baseUSD, ranked, err := advice.RankSavings(pl, Eval(cat, spot), changes)
+	// Which change an eval prices: RankSavings applies each change and
+	// evaluates the result before the next, so the change applied last is
+	// the one priced; a borderline offer under it is kept by name.
+	evalR, current := evalRisk(cat, spot), ""
+	risk := map[string]float64{}
+	for i := range changes {
+		apply, name := changes[i].Apply, changes[i].Name
+		changes[i].Apply = func(b Scenario) Scenario {
+			current = name
+			return apply(b)
+		}
+	}
+	eval := func(s Scenario) (float64, bool) {
+		usd, r, ok := evalR(s)
+		if ok && r > 0 && current != "" {
+			risk[current] = r
+		}
+		return usd, ok
+	}
+	baseUSD, ranked, err := advice.RankSavings(pl, eval, changes)
 	if err != nil {
 		if m, ok := unpricedPhase(cat, pl); ok {
 			return 0, nil, m
@@ -296,6 +332,9 @@ func Savings(cat *model.Catalog, pl Scenario, maxEach int, spot advice.SpotJobCo
 	out = make([]Saving, len(ranked))
 	for i, s := range ranked {
 		out[i] = Saving{Saving: s, Phases: phases[s.Change]}
+		if r, ok := risk[s.Change]; ok {
+			out[i].OOMChance = &r
+		}
 	}
 	return baseUSD, out, nil
 }

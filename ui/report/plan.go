@@ -220,6 +220,9 @@ func WritePlanSavings(out io.Writer, r *Renderer, planUSD, baseUSD float64, savi
 			// one-GPU g5 beside a phase pinned to g5.12xlarge).
 			name = lang.Sprintf("%s (%s, same provider, region, GPU)", termsafe.String(change), strings.Join(s.Phases, ", "))
 		}
+		if s.OOMChance != nil { // priced on a borderline offer, as recommend's savings say
+			what += lang.Sprintf(" (borderline: %.0f%% chance of running out of memory)", *s.OOMChance*100)
+		}
 		fmt.Fprintf(&b, "  %s %s\n", PadRight(termsafe.String(name), 60), what)
 	}
 	shown := 0
