@@ -613,8 +613,30 @@ func answerOffer(rec *model.Recommendation, p decide.TimeCost) *ParetoJSON {
 
 func describePoint(rec *model.Recommendation, p decide.TimeCost) model.Message {
 	o := &rec.Offers[p.Index]
+	if o.Risky() {
+		return model.Msg("%s %s in %s (%s): %s, %s (borderline: %.0f%% chance of running out of memory)", o.Instance.Provider, o.Instance.Type, RegionArg(o.Region), model.Msg(string(o.Pricing)),
+			hoursMsg(p.Hours), USD(p.USD), model.RoundChance(o.OOMChance)*100)
+	}
 	return model.Msg("%s %s in %s (%s): %s, %s", o.Instance.Provider, o.Instance.Type, RegionArg(o.Region), model.Msg(string(o.Pricing)),
 		hoursMsg(p.Hours), USD(p.USD))
+}
+
+// fitting are the points whose offers fit across their memory range (not
+// model.Offer.Risky): an answer picks among them first, as the ranking
+// puts borderline offers after every offer that fits (walk45b: --finish-by
+// answered with an offer the same run called 10% likely to run out of
+// memory). All of pts when none fits.
+func fitting(rec *model.Recommendation, pts []decide.TimeCost) []decide.TimeCost {
+	out := make([]decide.TimeCost, 0, len(pts))
+	for _, p := range pts {
+		if !rec.Offers[p.Index].Risky() {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		return pts
+	}
+	return out
 }
 
 // hoursMsg is Hours as a message: "12.3 h" has no words, "4.2 days" has.
@@ -639,7 +661,11 @@ func AnswerFinishWithin(rec *model.Recommendation, pts []decide.TimeCost, hours 
 		a.setText(model.Msg("no offer has a job time: give a dataset (--dataset-samples or --dataset-tokens)"))
 		return a
 	}
-	if p, ok := decide.CheapestWithin(pts, hours); ok {
+	p, ok := decide.CheapestWithin(fitting(rec, pts), hours)
+	if !ok { // only a borderline offer finishes in time: its line says so
+		p, ok = decide.CheapestWithin(pts, hours)
+	}
+	if ok {
 		a.Offer = answerOffer(rec, p)
 		a.setText(model.Msg("cheapest finishing within %s: %s", hoursMsg(hours), describePoint(rec, p)))
 		return a
@@ -656,7 +682,11 @@ func AnswerMaxJobCost(rec *model.Recommendation, pts []decide.TimeCost, usd floa
 		a.setText(model.Msg("no offer has a job cost: give a dataset (--dataset-samples or --dataset-tokens)"))
 		return a
 	}
-	if p, ok := decide.FastestWithin(pts, usd); ok {
+	p, ok := decide.FastestWithin(fitting(rec, pts), usd)
+	if !ok { // only a borderline offer is within budget: its line says so
+		p, ok = decide.FastestWithin(pts, usd)
+	}
+	if ok {
 		a.Offer = answerOffer(rec, p)
 		a.setText(model.Msg("fastest within %s: %s", USD(usd), describePoint(rec, p)))
 		return a
