@@ -93,7 +93,7 @@ func paceGC(size int64, percent int) (restore func()) {
 }
 
 // mergeGCPercent is the collector's percentage while a catalog with a
-// large overlay (a file of largeOverlayBytes or more) is read, merged,
+// large overlay (a file of largeOverlayBytes, 8 MiB, or more) is read, merged,
 // checked and indexed, and what a large read's paceGC restores to within
 // it. The read leaves ≈ 45 MB live for a 100,000-row SkyPilot overlay and
 // the merge allocates about as much again; at a short command's 400 (or
@@ -102,8 +102,13 @@ func paceGC(size int64, percent int) (restore func()) {
 // bound: 100 MB); at 50 (with main's largeGCPercent after the load)
 // 71–85 MiB (docs/speed.md, perf45).
 const (
-	mergeGCPercent    = 50
-	largeOverlayBytes = 1 << 20
+	mergeGCPercent = 50
+	// largeOverlayBytes is where an overlay counts as large here: the
+	// 100,000-row file is 20 MB; the files catalog update writes and
+	// hand-written overlays are a few MB at most, whose loads allocate
+	// too little for the bound to matter and would only pay the cycles
+	// (a 2 MB, 10,000-row CSV: 26 against 29 MiB, CPU alike or worse).
+	largeOverlayBytes = 8 << 20
 )
 
 // lowerGCForLargeOverlay lowers the collector's percentage to
