@@ -200,6 +200,13 @@ func NewRecommendJSON(r *model.Recommendation, base *model.Estimate, limit int) 
 // a writer that knows EachOffer (the CLI's); encoding/json sees no offers.
 func NewRecommendJSONStream(r *model.Recommendation, base *model.Estimate, limit int, d *Decisions) RecommendJSON {
 	out, n := newRecommendHead(r, base, limit)
+	if out.RiskyAhead != nil && d != nil && d.shown != nil {
+		// Its sentence names the figure the table shows (spot: the
+		// expected job cost with interruptions), as the text report's
+		// does; its members keep the offer's own (walk45c: "$5.20" in
+		// JSON, "$8.00" in the table).
+		out.RiskyAhead.Note = RiskyAheadNote(nil, d.Shown(r))
+	}
 	out.stream = &offerStream{rec: r, n: n, d: d, memo: messageMemo{}}
 	out.addDecisionsHead(r, d) // all but the savings: EndOffers
 	return out
