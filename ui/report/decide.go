@@ -111,8 +111,10 @@ func Decide(rec *model.Recommendation, in DecideInput) *Decisions {
 	}
 	// The front of what the views show: under --pricing spot the expected
 	// time and cost with interruptions (ShownOffers), as the table ranks
-	// them; otherwise the offers' own.
-	d.Front = decide.ParetoFront(decide.OfferPoints(d.ShownOffers(rec)))
+	// them; otherwise the offers' own. Of the offers that fit across their
+	// memory range when any has a job time (FrontPoints), as the ranking
+	// and the answers weigh them.
+	d.Front = decide.ParetoFront(FrontPoints(rec, decide.OfferPoints(d.ShownOffers(rec))))
 	if savings && !in.SavingsAside {
 		d.rankSavings(rec, in)
 	}
@@ -619,6 +621,14 @@ func describePoint(rec *model.Recommendation, p decide.TimeCost) model.Message {
 	}
 	return model.Msg("%s %s in %s (%s): %s, %s", o.Instance.Provider, o.Instance.Type, RegionArg(o.Region), model.Msg(string(o.Pricing)),
 		hoursMsg(p.Hours), USD(p.USD))
+}
+
+// FrontPoints are the points the time-against-cost front is drawn from:
+// those whose offers fit across their memory range (fitting), all of pts
+// when none does (walk45c: a borderline 8×B200 stood on the front,
+// unmarked, and kept the cheapest offer that fits off it).
+func FrontPoints(rec *model.Recommendation, pts []decide.TimeCost) []decide.TimeCost {
+	return fitting(rec, pts)
 }
 
 // fitting are the points whose offers fit across their memory range (not
