@@ -965,3 +965,28 @@ func (p *Plan) reason(key string, args ...any) {
 	p.Reasons = append(p.Reasons, m.String())
 	p.ReasonMsgs = append(p.ReasonMsgs, m)
 }
+
+// ClearingReplicas returns the plan of p's split on p's offer with the
+// fewest replicas that meets the targets across its 90% ranges (Meets,
+// not Borderline), when the replicas were left to the planner
+// (s.Replicas 0) and p meets them only at the estimate: more replicas
+// share the load, so each runs a smaller batch (a faster TPOT, fewer
+// sequences for the low end of the KV cache's range to hold). ok is false
+// when none of up to 8 times p's replicas does, or one stops fitting.
+func ClearingReplicas(a *model.Architecture, s Serving, p *Plan) (q Plan, ok bool) {
+	if s.Replicas > 0 || p.Replicas < 1 {
+		return Plan{}, false
+	}
+	s.TP, s.PP = p.TP, p.PP
+	for r := p.Replicas + 1; r <= 8*p.Replicas; r++ {
+		s.Replicas = r
+		q, err := PlanServing(a, s, p.Offer)
+		if err != nil || !q.Fits {
+			return Plan{}, false
+		}
+		if q.Meets && q.Borderline.IsZero() {
+			return q, true
+		}
+	}
+	return Plan{}, false
+}

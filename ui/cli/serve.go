@@ -612,26 +612,13 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	return true, nil
 }
 
-// clearingReplicas names the fewest replicas of p's split on its offer
-// that meet the targets across their 90% ranges, and what they rent, when
-// the replicas were left to the planner and p meets them only at the
-// estimate: more replicas share the load, so each runs a smaller batch
-// (a faster TPOT, fewer sequences for the low end of the KV cache's range
-// to hold). Zero when none of up to 8 times p's replicas does.
+// clearingReplicas names the fewest replicas of p's split that meet the
+// targets across their 90% ranges (serve.ClearingReplicas), and what they
+// rent; zero when there are none to name.
 func clearingReplicas(a *model.Architecture, s serve.Serving, p *serve.Plan) model.Message {
-	if s.Replicas > 0 || p.Replicas < 1 {
+	q, ok := serve.ClearingReplicas(a, s, p)
+	if !ok {
 		return model.Message{}
 	}
-	s.TP, s.PP = p.TP, p.PP
-	for r := p.Replicas + 1; r <= 8*p.Replicas; r++ {
-		s.Replicas = r
-		q, err := serve.PlanServing(a, s, p.Offer)
-		if err != nil || !q.Fits {
-			return model.Message{}
-		}
-		if q.Meets && q.Borderline.IsZero() {
-			return model.Msg("--replicas %d meets the targets across that range: %s, $%.2f/h", r, model.CountMsg(q.Nodes, "instance"), q.USDPerHour)
-		}
-	}
-	return model.Message{}
+	return model.Msg("--replicas %d meets the targets across that range: %s, $%.2f/h", q.Replicas, model.CountMsg(q.Nodes, "instance"), q.USDPerHour)
 }

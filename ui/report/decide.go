@@ -112,9 +112,9 @@ func Decide(rec *model.Recommendation, in DecideInput) *Decisions {
 	// The front of what the views show: under --pricing spot the expected
 	// time and cost with interruptions (ShownOffers), as the table ranks
 	// them; otherwise the offers' own. Of the offers that fit across their
-	// memory range when any has a job time (FrontPoints), as the ranking
+	// memory range when any has a job time (FittingPoints), as the ranking
 	// and the answers weigh them.
-	d.Front = decide.ParetoFront(FrontPoints(rec, decide.OfferPoints(d.ShownOffers(rec))))
+	d.Front = decide.ParetoFront(FittingPoints(rec, decide.OfferPoints(d.ShownOffers(rec))))
 	if savings && !in.SavingsAside {
 		d.rankSavings(rec, in)
 	}
@@ -274,28 +274,21 @@ func (d *Decisions) rankSavingsAside(rec *model.Recommendation, in DecideInput) 
 // rankSavings fills d's savings (advice.Savings).
 func (d *Decisions) rankSavings(rec *model.Recommendation, in DecideInput) {
 	var err error
-	d.SavingsBase, d.Savings, err = advice.Savings(in.Catalog, in.Workload, in.Query, rec, savingsPerKind, spotJobCost(in, d.HoursPerMonth))
+	d.SavingsBase, d.Savings, err = advice.Savings(in.Catalog, in.Workload, in.Query, rec, savingsPerKind, SpotJobCost(in.Catalog, in.Rate, in.Spot, d.HoursPerMonth))
 	if err != nil {
 		d.SavingsErr = err.Error()
 	}
 }
 
-// spotJobCost prices a spot offer's job for the savings as the "Spot"
-// line beside the offers does: decide.ForOffer with the same rates and
-// assumptions, its expected cost with checkpoints and restarts counted
+// SpotJobCost prices a spot offer's job for the savings (Decide's, and
+// gpuplan plan's through plan.Savings) as the "Spot" line beside the
+// offers does: decide.ForOffer with the rates and assumptions given, its
+// expected cost with checkpoints and restarts counted
 // (decide.SpotExpectedCost), so "pay spot" and that line say the same
-// dollars for one offer. A job that would not finish on spot is no
-// saving (ok false); one with no spot estimate (no price to compare, a
-// serving job) keeps its bare price. Without rates (in.Rate nil) the
-// offers have no spot estimate either, and spot keeps its bare price.
-func spotJobCost(in DecideInput, hoursPerMonth float64) advice.SpotJobCost {
-	return SpotJobCost(in.Catalog, in.Rate, in.Spot, hoursPerMonth)
-}
-
-// SpotJobCost is the savings' spot pricer for a caller without a
-// Decisions (gpuplan plan's savings, plan.Savings): an offer's job on spot
-// at decide.ForOffer's expected cost with the rates and assumptions given,
-// as recommend's "Spot" line prices it; nil without rates.
+// dollars for one offer. A job that would not finish on spot is no saving
+// (ok false); one with no spot estimate (no price to compare, a serving
+// job) keeps its bare price. nil without rates: the offers then have no
+// spot estimate either, and spot keeps its bare price.
 func SpotJobCost(cat *model.Catalog, rate func(provider, region, instanceType string) decide.InterruptionRate, a decide.SpotAssumptions, hoursPerMonth float64) advice.SpotJobCost {
 	if rate == nil {
 		return nil
@@ -623,20 +616,14 @@ func describePoint(rec *model.Recommendation, p decide.TimeCost) model.Message {
 		hoursMsg(p.Hours), USD(p.USD))
 }
 
-// FrontPoints are the points the time-against-cost front is drawn from:
-// those whose offers fit across their memory range (fitting), all of pts
-// when none does (walk45c: a borderline 8×B200 stood on the front,
-// unmarked, and kept the cheapest offer that fits off it).
-func FrontPoints(rec *model.Recommendation, pts []decide.TimeCost) []decide.TimeCost {
-	return fitting(rec, pts)
-}
-
-// fitting are the points whose offers fit across their memory range (not
-// model.Offer.Risky): an answer picks among them first, as the ranking
-// puts borderline offers after every offer that fits (walk45b: --finish-by
-// answered with an offer the same run called 10% likely to run out of
-// memory). All of pts when none fits.
-func fitting(rec *model.Recommendation, pts []decide.TimeCost) []decide.TimeCost {
+// FittingPoints are the points whose offers fit across their memory range
+// (not model.Offer.Risky), all of pts when none does: the time-against-cost
+// front is drawn from them (walk45c: a borderline 8×B200 stood on the
+// front, unmarked, and kept the cheapest offer that fits off it), and an
+// answer picks among them first, as the ranking puts borderline offers
+// after every offer that fits (walk45b: --finish-by answered with an offer
+// the same run called 10% likely to run out of memory).
+func FittingPoints(rec *model.Recommendation, pts []decide.TimeCost) []decide.TimeCost {
 	out := make([]decide.TimeCost, 0, len(pts))
 	for _, p := range pts {
 		if !rec.Offers[p.Index].Risky() {
@@ -671,7 +658,7 @@ func AnswerFinishWithin(rec *model.Recommendation, pts []decide.TimeCost, hours 
 		a.setText(model.Msg("no offer has a job time: give a dataset (--dataset-samples or --dataset-tokens)"))
 		return a
 	}
-	p, ok := decide.CheapestWithin(fitting(rec, pts), hours)
+	p, ok := decide.CheapestWithin(FittingPoints(rec, pts), hours)
 	if !ok { // only a borderline offer finishes in time: its line says so
 		p, ok = decide.CheapestWithin(pts, hours)
 	}
@@ -692,7 +679,7 @@ func AnswerMaxJobCost(rec *model.Recommendation, pts []decide.TimeCost, usd floa
 		a.setText(model.Msg("no offer has a job cost: give a dataset (--dataset-samples or --dataset-tokens)"))
 		return a
 	}
-	p, ok := decide.FastestWithin(fitting(rec, pts), usd)
+	p, ok := decide.FastestWithin(FittingPoints(rec, pts), usd)
 	if !ok { // only a borderline offer is within budget: its line says so
 		p, ok = decide.FastestWithin(pts, usd)
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/gpuplan/gpuplan/model/decide"
 )
 
-// TestSpotJobCostHandWorked: the savings' spot pricer (spotJobCost) is
+// TestSpotJobCostHandWorked: the savings' spot pricer (SpotJobCost) is
 // the Spot line's estimate (decide.ForOffer → SpotExpectedCost), worked by
 // hand for a 2 h job (W) on one instance at $10/h spot:
 //
@@ -55,9 +55,9 @@ func TestSpotJobCostHandWorked(t *testing.T) {
 			rate := decide.InterruptionRate{PerMonth: tt.perMonth}
 			din := DecideInput{Catalog: cat, Rate: func(string, string, string) decide.InterruptionRate { return rate },
 				Spot: decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond, RestartHours: decide.DefaultRestartHours}}
-			usd, ok := spotJobCost(din, model.HoursPerMonth)(o)
+			usd, ok := SpotJobCost(din.Catalog, din.Rate, din.Spot, model.HoursPerMonth)(o)
 			if ok != tt.wantOK || math.Abs(usd-tt.wantUSD) > 1e-9 {
-				t.Fatalf("spotJobCost = $%.6f, %v; want $%.6f, %v", usd, ok, tt.wantUSD, tt.wantOK)
+				t.Fatalf("SpotJobCost = $%.6f, %v; want $%.6f, %v", usd, ok, tt.wantUSD, tt.wantOK)
 			}
 			if !ok {
 				return
@@ -68,7 +68,7 @@ func TestSpotJobCostHandWorked(t *testing.T) {
 			}
 		})
 	}
-	if spotJobCost(DecideInput{}, 0) != nil {
+	if SpotJobCost(nil, nil, decide.SpotAssumptions{}, 0) != nil {
 		t.Error("without rates the savings price spot at the bare rate (nil pricer), as the offers have no Spot line")
 	}
 }

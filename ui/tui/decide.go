@@ -88,7 +88,7 @@ func (dc decider) lines(lang *i18n.Printer, st *report.Styles, o *model.Offer, r
 	if len(pts) < 2 {
 		return lines
 	}
-	front := decide.ParetoFront(report.FrontPoints(&r.rec, pts)) // of the offers that fit, as recommend's
+	front := decide.ParetoFront(report.FittingPoints(&r.rec, pts)) // of the offers that fit, as recommend's
 	add("")
 	add("%s", st.Heading.Render(lang.Sprintf("Time against cost: %d of %d offers on the front", len(front), len(pts))))
 	sel := selectedIndex(r.rec.Offers, o)
