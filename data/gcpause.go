@@ -2,6 +2,7 @@ package data
 
 import (
 	"math"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -88,5 +89,54 @@ func paceGC(size int64, percent int) (restore func()) {
 				debug.SetMemoryLimit(gcPause.prevLimit)
 			}
 		})
+	}
+}
+
+// mergeGCPercent is the collector's percentage while a catalog with a
+// large overlay (a file of largeOverlayBytes, 8 MiB, or more) is read, merged,
+// checked and indexed, and what a large read's paceGC restores to within
+// it. The read leaves ≈ 45 MB live for a 100,000-row SkyPilot overlay and
+// the merge allocates about as much again; at a short command's 400 (or
+// Go's 100) the heap grew to twice the live one before a cycle: peak RSS
+// 94–101 MiB for recommend and offers --json over that overlay (issue 32's
+// bound: 100 MB); at 50 (with main's largeGCPercent after the load)
+// 71–85 MiB (docs/speed.md, perf45).
+const (
+	mergeGCPercent = 50
+	// largeOverlayBytes is where an overlay counts as large here: the
+	// 100,000-row file is 20 MB; the files catalog update writes and
+	// hand-written overlays are a few MB at most, whose loads allocate
+	// too little for the bound to matter and would only pay the cycles
+	// (a 2 MB, 10,000-row CSV: 26 against 29 MiB, CPU alike or worse).
+	largeOverlayBytes = 8 << 20
+)
+
+// lowerGCForLargeOverlay lowers the collector's percentage to
+// mergeGCPercent while paths are loaded when one of them is a large file,
+// unless it is lower already (the user's GOGC, off included); it returns
+// the function that puts it back.
+func lowerGCForLargeOverlay(paths []string) (restore func()) {
+	large := false
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Size() >= largeOverlayBytes {
+			large = true
+			break
+		}
+	}
+	if !large {
+		return func() {}
+	}
+	gcPause.Lock()
+	defer gcPause.Unlock()
+	prev := debug.SetGCPercent(-1) // -1 reads it (and is set again below)
+	p := mergeGCPercent
+	if prev < p {
+		p = prev // the user's lower GOGC, or off
+	}
+	debug.SetGCPercent(p)
+	return func() {
+		gcPause.Lock()
+		defer gcPause.Unlock()
+		debug.SetGCPercent(prev)
 	}
 }

@@ -1359,6 +1359,7 @@ func loadFiles(paths []string, fix func(int, error) error) (*model.Catalog, []mo
 	if fix == nil {
 		fix = func(_ int, err error) error { return err }
 	}
+	defer lowerGCForLargeOverlay(paths)()
 	files := []catalogFile{}
 	var errs []error
 	var warnings []model.Message

@@ -101,6 +101,11 @@ const (
 var (
 	TrainingPrecisions  = []Precision{AMPBF16, AMPFP16, BF16, FP16, FP32, TF32, FP8}
 	InferencePrecisions = []Precision{BF16, FP16, FP32, FP8, INT8, INT4}
+	// Precisions is every precision, each once: the training ones, then
+	// those only inference takes (the --precision flag's valid values; a
+	// new user's --precision fp64 listed fp16 twice when the flag appended
+	// fp16 to the training list that holds it).
+	Precisions = []Precision{AMPBF16, AMPFP16, BF16, FP16, FP32, TF32, FP8, INT8, INT4}
 )
 
 // PrecisionsFor returns the precisions valid for t, the default first.

@@ -1701,19 +1701,27 @@ func RegionMatches(r string, wants []string) bool {
 	return false
 }
 
-func (m *matcher) describeFilters() string {
-	var parts []string
+// describeFilters names the query's filters as a message, each piece
+// translatable (a new user's zh-CN recommend --country cn read
+// "…符合 countries cn, pricing on-demand (list them with gpuplan catalog
+// instances)").
+func (m *matcher) describeFilters() Message {
+	var parts []Message
 	if len(m.q.Providers) > 0 {
-		parts = append(parts, "providers "+strings.Join(m.q.Providers, ","))
+		parts = append(parts, Msg("providers %s", strings.Join(m.q.Providers, ",")))
 	}
 	if len(m.q.Regions) > 0 {
-		parts = append(parts, "regions "+strings.Join(m.q.Regions, ","))
+		parts = append(parts, Msg("regions %s", strings.Join(m.q.Regions, ",")))
 	}
 	if len(m.q.Countries) > 0 {
-		parts = append(parts, "countries "+strings.Join(m.q.Countries, ","))
+		parts = append(parts, Msg("countries %s", strings.Join(m.q.Countries, ",")))
 	}
-	parts = append(parts, "pricing "+string(m.q.Pricing))
-	return strings.Join(parts, ", ") + " (list them with gpuplan catalog instances)"
+	parts = append(parts, Msg("pricing %v", Msg(string(m.q.Pricing))))
+	all := parts[0]
+	for _, p := range parts[1:] {
+		all = Msg("%v, %v", all, p)
+	}
+	return Msg("%v (list them with gpuplan catalog instances)", all)
 }
 
 // SizedSlack is how much cheaper, as a share of its cost, an offer that
@@ -1861,6 +1869,14 @@ func (r *Recommendation) RiskyAhead() (*Offer, int) {
 	}
 	return best, at
 }
+
+// CompareOffers is the ranking's order of two offers under k: negative
+// when a ranks first (risky after the offers that fit, late after those
+// that meet the deadline, then the sort value, the price, the headroom
+// and the names; never 0 for two offers of one ranking). Views that show
+// other figures than the ranking's (report's spot offers at their
+// expected cost with interruptions) rank copies of the offers with it.
+func CompareOffers(a, b *Offer, k SortKey) int { return compareOffers(a, b, k) }
 
 func compareOffers(a, b *Offer, k SortKey) int {
 	if c := cmp.Compare(b2i(a.Risky()), b2i(b.Risky())); c != 0 {

@@ -198,19 +198,8 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 			f = model.Workload{} // one line for both
 		}
 		for _, shard := range []model.Workload{z, f} {
-			name := "ZeRO-3 (--strategy zero3)"
-			if shard.Strategy == model.FSDP {
-				name = "FSDP (--strategy fsdp)"
-			}
-			switch {
-			case same && shard.GPUs > 0 && shard.MicroBatch == w.MicroBatch && shard.GradAccum == w.GradAccum:
-				try(model.Msg("shard with ZeRO-3 or FSDP over %d GPUs", shard.GPUs), shard)
-			case same && shard.GPUs > 0:
-				try(model.Msg("shard with ZeRO-3 or FSDP over %d GPUs at micro-batch %d × accumulation %d (same global batch)", shard.GPUs, shard.MicroBatch, shard.GradAccum), shard)
-			case shard.GPUs > 0 && shard.MicroBatch == w.MicroBatch && shard.GradAccum == w.GradAccum:
-				try(model.Msg("shard with %s over %d GPUs", name, shard.GPUs), shard)
-			case shard.GPUs > 0:
-				try(model.Msg("shard with %s over %d GPUs at micro-batch %d × accumulation %d (same global batch)", name, shard.GPUs, shard.MicroBatch, shard.GradAccum), shard)
+			if shard.GPUs > 0 {
+				try(shardChange(shard, w, same, false), shard)
 			}
 		}
 		if z.GPUs == 0 && f.GPUs == 0 && w.BatchPerGPU {
@@ -219,15 +208,67 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 				f = model.Workload{}
 			}
 			for _, shard := range []model.Workload{z, f} {
-				name := "ZeRO-3 (--strategy zero3)"
-				if shard.Strategy == model.FSDP {
-					name = "FSDP (--strategy fsdp)"
+				if shard.GPUs > 0 {
+					try(shardChange(shard, w, same, true), shard)
 				}
-				switch {
-				case same && shard.GPUs > 0:
-					try(model.Msg("shard with ZeRO-3 or FSDP over %d GPUs (micro-batch %d per GPU: a global batch of %d)", shard.GPUs, shard.MicroBatch, shard.GlobalBatch()), shard)
-				case shard.GPUs > 0:
-					try(model.Msg("shard with %s over %d GPUs (micro-batch %d per GPU: a global batch of %d)", name, shard.GPUs, shard.MicroBatch, shard.GlobalBatch()), shard)
+			}
+		}
+		// Sharded states and activation checkpointing together: the recipe
+		// large models are fine-tuned with (torchtune's Llama 3.1 70B full
+		// fine-tune on 8 GPUs, recipes/configs/llama3_1/70B_full.yaml: FSDP
+		// with enable_activation_checkpointing: True), then also in pure
+		// bf16 (the same config's dtype: bf16) when the two are not enough.
+		// Advised when no single change fits (a new user's 70B full
+		// fine-tune was told four single changes, all ✗), or when it fits
+		// on fewer GPUs than any single change that fits (walk45b: ZeRO-3
+		// over 32 MI300X advised where 8 with checkpointing fit). Each line
+		// is still one change to the workload as it stands, so it names
+		// its flags.
+		if minFit := fewestFitting(out); !w.Ckpt() && (minFit == 0 || minFit > w.GPUs) {
+			ck := w
+			ck.Checkpointing = model.Bool(true)
+			ck.BatchPerGPU = false
+			type combo struct {
+				from model.Workload
+				with model.Message
+			}
+			combos := []combo{{ck, model.Msg("activation checkpointing on (--checkpointing)")}}
+			if r := w.TrainingRecipe(); (r == model.RecipeAutocast || r == model.RecipeFSDPMixed) && w.Task != model.TaskQLoRA {
+				bf := ck
+				bf.Precision, bf.Recipe = model.BF16, model.RecipeAuto
+				combos = append(combos, combo{bf, model.Msg("activation checkpointing on and pure bf16 (--checkpointing --precision bf16)")})
+			}
+			for _, c := range combos {
+				z, f, same := shards(c.from)
+				perGPU := false
+				if z.GPUs == 0 && f.GPUs == 0 && w.BatchPerGPU {
+					from := c.from
+					from.BatchPerGPU = true
+					z, f, same = shards(from)
+					perGPU = true
+				}
+				if same {
+					f = model.Workload{}
+				}
+				fit := false
+				for _, shard := range []model.Workload{z, f} {
+					if shard.GPUs == 0 {
+						continue
+					}
+					e, err := model.Compute(shard, nil)
+					if err != nil {
+						continue
+					}
+					if fits := e.Memory.Total() <= capBytes; minFit > 0 && (!fits || shard.GPUs >= minFit) {
+						continue // a single change already fits on as few GPUs
+					}
+					m := shardChange(shard, w, same, perGPU)
+					n := len(out)
+					try(model.Msg("%s, with %s", m, c.with), shard)
+					fit = fit || (len(out) > n && out[n].Fits)
+				}
+				if fit {
+					break
 				}
 			}
 		}
@@ -304,6 +345,44 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 	}
 	sortAdvice(out)
 	return out
+}
+
+// shardChange names a sharding change to w: shard, ZeRO-3 or FSDP over
+// its GPUs, as one line for both when same (their layouts and figures
+// agree), with its micro-batch and accumulation when they differ from w's
+// (the same global batch), or with the global batch its per-GPU
+// micro-batch makes when perGPU.
+func shardChange(shard, w model.Workload, same, perGPU bool) model.Message {
+	name := "ZeRO-3 (--strategy zero3)"
+	if shard.Strategy == model.FSDP {
+		name = "FSDP (--strategy fsdp)"
+	}
+	kept := shard.MicroBatch == w.MicroBatch && shard.GradAccum == w.GradAccum
+	switch {
+	case perGPU && same:
+		return model.Msg("shard with ZeRO-3 or FSDP over %d GPUs (micro-batch %d per GPU: a global batch of %d)", shard.GPUs, shard.MicroBatch, shard.GlobalBatch())
+	case perGPU:
+		return model.Msg("shard with %s over %d GPUs (micro-batch %d per GPU: a global batch of %d)", name, shard.GPUs, shard.MicroBatch, shard.GlobalBatch())
+	case same && kept:
+		return model.Msg("shard with ZeRO-3 or FSDP over %d GPUs", shard.GPUs)
+	case same:
+		return model.Msg("shard with ZeRO-3 or FSDP over %d GPUs at micro-batch %d × accumulation %d (same global batch)", shard.GPUs, shard.MicroBatch, shard.GradAccum)
+	case kept:
+		return model.Msg("shard with %s over %d GPUs", name, shard.GPUs)
+	}
+	return model.Msg("shard with %s over %d GPUs at micro-batch %d × accumulation %d (same global batch)", name, shard.GPUs, shard.MicroBatch, shard.GradAccum)
+}
+
+// fewestFitting is the fewest GPUs among the changes found so far that
+// fit, 0 when none fits.
+func fewestFitting(a []Advice) int {
+	n := 0
+	for i := range a {
+		if a[i].Fits && (n == 0 || a[i].Workload.GPUs < n) {
+			n = a[i].Workload.GPUs
+		}
+	}
+	return n
 }
 
 // sameGlobalBatch returns the largest micro-batch ≤ limit that divides the

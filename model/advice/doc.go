@@ -9,6 +9,8 @@
 //
 // Contract, as model's (model/doc.go): plain Go, no terminal UI, no file or
 // network access; every figure comes from model's estimate and matching
-// (Compute, Recommend), none is its own. It imports model only; model/plan
+// (Compute, Recommend), none is its own, and a spot job's expected cost
+// with interruptions from the caller (SpotJobCost: the spot estimate of
+// model/decide, which this package does not import). It imports model only; model/plan
 // builds on it, views come from ui/.
 package advice

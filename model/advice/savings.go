@@ -47,7 +47,9 @@ type Saving struct {
 	// its chance of running out of memory, to the nearest 0.05
 	// (model.RoundChance). It ranks after every offer that fits, so it is
 	// the cheapest only when nothing runs the change across its whole
-	// memory range; the saving says so rather than being dropped.
+	// memory range; the saving says so rather than being dropped. A plan's
+	// savings (model/plan) set it too, the highest among its phases'
+	// offers, though they name no Offer.
 	OOMChance *float64 `json:"oom_chance,omitempty"`
 }
 
@@ -207,7 +209,8 @@ func smallerMicroBatches(m int) []int {
 // dataset, a month of the cheapest offer (MonthlyUSD). On a 1- or 3-year
 // commitment the whole term is owed, so the cost is at least USDPerHour ×
 // 730 × term months: a commitment never looks cheap for a short job.
-// Spot is priced without interruptions (use SpotExpectedCost for those).
+// Spot is priced without interruptions, at the bare rate (Savings takes a
+// SpotJobCost for those).
 // ok is false when nothing runs the scenario.
 //
 // The eval reuses estimates from one call to the next while the workload
@@ -237,13 +240,49 @@ func jobCost(o *model.Offer) float64 {
 	return max(usd, o.USDPerHour*model.HoursPerMonth*float64(model.TermMonths(o.Pricing)))
 }
 
+// SpotJobCost prices the whole job of a spot offer with its interruptions
+// counted: the expected cost of a run with periodic checkpoints and
+// restarts, as the spot estimate beside each offer prices it
+// (decide.ForOffer's SpotEstimate.ExpectedUSD, the first-order model of
+// Young 1974 in decide.SpotExpectedCost). ok is false when the job would
+// not finish on spot (decide.ErrSpotNeverFinishes) or cannot be priced;
+// an offer with no spot estimate (no job, no rate) is for the caller to
+// price at its bare rate (o.JobUSD). Savings calls it only for offers of
+// spot pricing with a job.
+type SpotJobCost func(o *model.Offer) (usd float64, ok bool)
+
+// offerCost is what Savings prices o at: jobCost, but a spot offer's job
+// at spot's expected cost (SpotJobCost) when spot is given, so that "pay
+// spot" saves what the spot estimate says, not the bare spot rate × the
+// uninterrupted hours (a 70B fine-tune on spot was shown saving 42% by
+// the rate while its spot estimate, checkpoint writes counted, cost more
+// than on-demand). ok is false when spot says the job would not finish.
+func offerCost(o *model.Offer, spot SpotJobCost) (float64, bool) {
+	if spot == nil || o.Pricing != model.Spot || !o.HasJob {
+		return jobCost(o), true
+	}
+	usd, ok := spot(o)
+	if !ok || math.IsNaN(usd) || math.IsInf(usd, 0) {
+		return 0, false
+	}
+	return usd, true
+}
+
 // Savings ranks the single changes to (w, q) by what they save on the
 // cheapest offer's job (EvalCheapestJob), trying the GPU types and regions
 // of rec's offers (the ones that already run the workload: at most
 // maxEach of each, in ranked order), so the list costs a bounded number
 // of Recommend calls. rec is Recommend(w, cat, q)'s result: the ranking
 // starts from its estimates (any other rec is only slower).
-func Savings(cat *model.Catalog, w model.Workload, q model.Query, rec *model.Recommendation, maxEach int) (baseUSD float64, out []Saving, err error) {
+//
+// spot, when not nil, prices the job of a spot offer (the base's under
+// spot pricing, and "pay spot"'s) at its expected cost with interruptions
+// (SpotJobCost), as the spot estimate beside the offers does, so both say
+// the same dollars for one offer and spot is no saving when its expected
+// cost is not below the base's; the offer priced is still the engine's
+// cheapest spot offer (by the bare rate). nil prices spot at the bare rate
+// (EvalCheapestJob's).
+func Savings(cat *model.Catalog, w model.Workload, q model.Query, rec *model.Recommendation, maxEach int, spot SpotJobCost) (baseUSD float64, out []Saving, err error) {
 	var gpus, regions []string
 	for i := range rec.Offers {
 		o := &rec.Offers[i]
@@ -275,8 +314,12 @@ func Savings(cat *model.Catalog, w model.Workload, q model.Query, rec *model.Rec
 		if !ok {
 			return 0, false
 		}
+		usd, ok := offerCost(o, spot)
+		if !ok {
+			return 0, false
+		}
 		priced[pricing] = savingOffer(o)
-		return jobCost(o), true
+		return usd, true
 	}
 	changes := ScenarioChanges(s, gpus, regions)
 	for i := range changes {

@@ -47,7 +47,7 @@ func TestSavingsNameTheirOffer(t *testing.T) {
 		t.Fatalf("offers %d, first %s: want a.big first and a.tight borderline last (the test's premise)", len(rec.Offers), rec.Offers[0].Instance.Type)
 	}
 	chance := model.RoundChance(rec.Offers[2].OOMChance)
-	_, got, err := Savings(cat, w, q, &rec, 6)
+	_, got, err := Savings(cat, w, q, &rec, 6, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,11 +19,25 @@ import (
 // first and writes nothing invalid: Decode reads the output back
 // into an equal Config.
 func Encode(c *Config) ([]byte, error) {
+	return EncodeBy(c, WriterConfigurator)
+}
+
+// Who writes a configuration file, as its first comment line says.
+const (
+	WriterConfigurator = "the configurator"
+	WriterExport       = "gpuplan export" // the command line: export --format toml
+)
+
+// EncodeBy is Encode with the header naming the writer by (WriterExport
+// from the command line; a new user read "written by the configurator"
+// in a file `gpuplan export --format toml` wrote). The header is a
+// comment: Decode reads the same Config whoever wrote it.
+func EncodeBy(c *Config, by string) ([]byte, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
 	var e encoder
-	e.comment("gpuplan configuration, written by the configurator.")
+	e.comment("gpuplan configuration, written by " + by + ".")
 	e.comment("Reopen it with `gpuplan --config FILE`; rank offers from a script with")
 	e.comment("`gpuplan recommend --config FILE` (command-line flags override the file).")
 	e.kv("schema_version", strconv.Itoa(SchemaVersion), "")

@@ -47,13 +47,24 @@ type SpotAssumptions struct {
 // states (gradients are not saved; Rajbhandari et al., 2020, "ZeRO", §3.1
 // for the states), per GPU as e shards them. Replicated strategies
 // (single, DDP) write one copy from rank 0; sharded ones (ZeRO, FSDP)
-// write every GPU's shard, each instance its own GPUs' in parallel. For
-// LoRA the frozen base is counted too, so δ is an upper bound there.
-// States ZeRO-Offload keeps in host RAM (HostOffload) are saved all the
-// same; that figure also holds the fp32 gradient partition of the CPU
-// step, so with offload δ is an upper bound too.
+// write every GPU's shard, each instance its own GPUs' in parallel.
+// LoRA and QLoRA save the adapter, not the frozen base: Trainer's
+// checkpoint calls save_model, and a PeftModel's save_pretrained writes
+// "only the trainable weights" (peft src/peft/peft_model.py,
+// PeftModel.save_pretrained: get_peft_model_state_dict), and optimizer.pt
+// holds the states of the parameters the optimizer was given, the
+// trainable ones; the adapter's weights take the bytes its gradients take
+// (model's recipeBytes: weight and gradient bytes per trainable parameter
+// are equal in every recipe), sharded alike (walk45b: an 8B LoRA's
+// checkpoint was counted as its 16 GB base, so a 9.4 h spot job
+// checkpointed only at its end). States ZeRO-Offload keeps in host RAM
+// (HostOffload) are saved all the same; that figure also holds the fp32
+// gradient partition of the CPU step, so with offload δ is an upper bound.
 func CheckpointBytesPerInstance(e *model.Estimate, gpusPerInstance int) float64 {
 	perGPU := e.States.Weights + e.States.OptimizerStates + e.States.HostOffload
+	if e.Workload.Task.Adapters() {
+		perGPU = e.States.Gradients + e.States.OptimizerStates + e.States.HostOffload
+	}
 	switch e.Workload.Strategy {
 	case model.Single, model.DDP, "":
 		return perGPU

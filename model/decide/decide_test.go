@@ -37,6 +37,29 @@ func TestCheckpointBytesPerInstance(t *testing.T) {
 	}
 }
 
+// TestCheckpointBytesAdapters: LoRA and QLoRA save the adapter and its
+// optimizer states, not the frozen base (PeftModel.save_pretrained). An
+// 8B base in 16 GB with 42M fp32 adapter parameters: 0.168 GB of adapter
+// weights (what their gradients take) + 0.336 GB of Adam states = 0.504 GB,
+// where the base alone would be 16 GB.
+func TestCheckpointBytesAdapters(t *testing.T) {
+	adapter := model.Memory{Weights: 16e9 + 0.168e9, Gradients: 0.168e9, OptimizerStates: 0.336e9}
+	for _, tt := range []struct {
+		task model.Task
+		want float64
+	}{
+		{model.TaskLoRA, 0.504e9},
+		{model.TaskQLoRA, 0.504e9},
+		{model.TaskFinetune, 16e9 + 0.168e9 + 0.336e9}, // every weight is the model's
+	} {
+		e := &model.Estimate{States: adapter}
+		e.Workload.Task, e.Workload.Strategy = tt.task, model.Single
+		if got := CheckpointBytesPerInstance(e, 1); math.Abs(got-tt.want) > 1 {
+			t.Errorf("%s: %g B, want %g", tt.task, got, tt.want)
+		}
+	}
+}
+
 func TestDecideOffer(t *testing.T) {
 	// One GCP instance, 2 per deployment: on demand $4/h, spot $1.60/h,
 	// 37%/55% off for 1y/3y (discounts.toml's GCP rates).

@@ -50,13 +50,27 @@ func ParetoFront(pts []TimeCost) []TimeCost {
 	var front []TimeCost
 	for _, p := range s {
 		// p is no faster than anything before it, so it is on the front
-		// only if cheaper than all of them.
+		// only if cheaper than all of them; and as fast as those within
+		// sameHours of it, which it then replaces.
 		if len(front) == 0 || p.USD < front[len(front)-1].USD {
+			for len(front) > 0 && sameTime(p.Hours, front[len(front)-1].Hours) {
+				front = front[:len(front)-1]
+			}
 			front = append(front, p)
 		}
 	}
 	return front
 }
+
+// sameHours is how close two job times are, relatively, to count as one
+// time for the front and FastestWithin: they print alike to three figures,
+// and each estimate's own 90% range is ±10% or wider (docs/calibration.md),
+// so a saving of seconds is no reason to pay more (walk45c: three offers
+// at 0.584 h on the front, "1.0× faster for +75%").
+const sameHours = 0.005
+
+// sameTime reports whether a, no faster than b, is within sameHours of it.
+func sameTime(a, b float64) bool { return a <= b*(1+sameHours) }
 
 // CheapestWithin returns the cheapest point that finishes within
 // maxHours (ties: the faster), and false when none does: "finish by this
@@ -75,8 +89,9 @@ func CheapestWithin(pts []TimeCost, maxHours float64) (TimeCost, bool) {
 	return best, ok
 }
 
-// FastestWithin returns the fastest point that costs at most maxUSD (ties:
-// the cheaper), and false when none does: "what can $X buy".
+// FastestWithin returns the fastest point that costs at most maxUSD (ties,
+// times within sameHours of each other: the cheaper), and false when none
+// does: "what can $X buy".
 func FastestWithin(pts []TimeCost, maxUSD float64) (TimeCost, bool) {
 	var best TimeCost
 	ok := false
@@ -84,8 +99,15 @@ func FastestWithin(pts []TimeCost, maxUSD float64) (TimeCost, bool) {
 		if !(p.USD <= maxUSD) || math.IsNaN(p.Hours) {
 			continue
 		}
-		if !ok || p.Hours < best.Hours || p.Hours == best.Hours && p.USD < best.USD {
+		switch {
+		case !ok:
 			best, ok = p, true
+		case p.Hours <= best.Hours && sameTime(best.Hours, p.Hours) || p.Hours > best.Hours && sameTime(p.Hours, best.Hours):
+			if p.USD < best.USD || p.USD == best.USD && p.Hours < best.Hours {
+				best = p // as fast: the cheaper
+			}
+		case p.Hours < best.Hours:
+			best = p
 		}
 	}
 	return best, ok

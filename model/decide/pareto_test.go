@@ -67,3 +67,30 @@ func TestOfferPoints(t *testing.T) {
 		t.Errorf("OfferPoints = %v, want %v", got, want)
 	}
 }
+
+// TestParetoSameTime: times within sameHours (0.5%) of each other are one
+// time: the cheapest of them stands for it on the front and in
+// FastestWithin (walk45c: 0.584 h at $21.54, $12.28 and $8.00 were all on
+// the front, "1.0× faster for +75%"); times 1% apart stay two.
+func TestParetoSameTime(t *testing.T) {
+	pts := []TimeCost{
+		{Index: 0, Hours: 0.5839, USD: 21.54},
+		{Index: 1, Hours: 0.5840, USD: 12.28},
+		{Index: 2, Hours: 0.5841, USD: 8.00},
+		{Index: 3, Hours: 1.8, USD: 7.5},
+		{Index: 4, Hours: 1.818, USD: 7.0}, // 1% slower than 1.8: a time of its own
+	}
+	var got []int
+	for _, p := range ParetoFront(pts) {
+		got = append(got, p.Index)
+	}
+	if want := []int{2, 3, 4}; !slices.Equal(got, want) {
+		t.Errorf("front %v, want %v", got, want)
+	}
+	if p, ok := FastestWithin(pts, 25); !ok || p.Index != 2 {
+		t.Errorf("FastestWithin $25: %+v, want index 2 ($8.00 at the same time)", p)
+	}
+	if p, ok := FastestWithin(pts, 7.6); !ok || p.Index != 3 {
+		t.Errorf("FastestWithin $7.60: %+v, want index 3 (1.8 h, 1%% faster than 1.818 h)", p)
+	}
+}

@@ -88,6 +88,12 @@ func ParseFormat(s string) (Format, error) {
 		return FormatTorchrun, nil
 	case "probe", "probe.py":
 		return FormatProbe, nil
+	case "deepspeed", "ds":
+		// Not a file of its own: the DeepSpeed config rides in the
+		// launch file of a ZeRO strategy (gpuplan-deepspeed.json).
+		return "", model.Msg("DeepSpeed comes with --strategy zero1, zero2 or zero3: every format writes its config (gpuplan-deepspeed.json), e.g. --format torchrun") // the flag's error names the value
+	case "vllm":
+		return "", model.Msg("the vLLM serving script is --task inference --format torchrun (docker, skypilot, k8s and toml serve with vLLM too)")
 	}
 	names := make([]string, len(Formats))
 	for i, f := range Formats {
@@ -253,7 +259,10 @@ func (p *Plan) spotNote() model.Message {
 	if p.CheckpointAtEnd {
 		// τ reaches past the job: saying "every N steps (τ h)" would
 		// promise checkpoints the job never writes (walk35b).
-		every = model.Msg("at the end of the job only, after its %d steps: %v is %.2g h, longer than the job", p.SaveSteps, why, p.CheckpointEveryHours)
+		// τ is then the job's length: the note gives Daly's own
+		// interval, recommend's daly_interval_hours (a tester saw "0.59 h,
+		// longer than" a 0.594 h job).
+		every = model.Msg("at the end of the job only, after its %d steps: %v is %.3g h, longer than the job's %.3g h", p.SaveSteps, why, p.DalyIntervalHours, p.CheckpointJobHours)
 	}
 	switch {
 	case p.savesEveryTau() && p.resumes():

@@ -158,15 +158,25 @@ func expectArgv(ws []word) []string {
 // command is one parsed simple command: argv after expansion, and whether
 // it has redirections (the heredoc).
 type command struct {
-	argv      []string
-	redirects int
-	assigns   []string
+	argv       []string
+	redirects  int
+	assigns    []string
+	env        []string // the assignments as NAME=VALUE, expanded
+	background bool     // ended by &
 }
 
 // parseScript parses src as lang and returns its top-level commands; every
 // statement must be a plain simple command (no pipes, lists, subshells,
 // background jobs or command substitutions in arguments).
 func parseScript(t *testing.T, src string, lang syntax.LangVariant) []command {
+	t.Helper()
+	return parseScriptJobs(t, src, lang, false)
+}
+
+// parseScriptJobs is parseScript that, with jobs, also takes simple
+// commands run in the background (cmd &): the serving scripts' one vllm
+// serve per replica (Serve.OneServerPerReplica).
+func parseScriptJobs(t *testing.T, src string, lang syntax.LangVariant, jobs bool) []command {
 	t.Helper()
 	f, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(src), "")
 	if err != nil {
@@ -199,12 +209,19 @@ func parseScript(t *testing.T, src string, lang syntax.LangVariant) []command {
 			continue
 		}
 		call, ok := st.Cmd.(*syntax.CallExpr)
-		if !ok || st.Background || st.Negated || st.Coprocess {
+		if !ok || st.Background && !jobs || st.Negated || st.Coprocess {
 			t.Fatalf("statement %T is not a simple command:\n%s", st.Cmd, src)
 		}
-		c := command{redirects: len(st.Redirs)}
+		c := command{redirects: len(st.Redirs), background: st.Background}
 		for _, a := range call.Assigns {
 			c.assigns = append(c.assigns, a.Name.Value)
+			if len(call.Args) > 0 && a.Value != nil { // NAME=VALUE cmd: the command's environment
+				v, err := expand.Literal(expandConfig(), a.Value)
+				if err != nil {
+					t.Fatalf("assignment %s: %v\n%s", a.Name.Value, err, src)
+				}
+				c.env = append(c.env, a.Name.Value+"="+v)
+			}
 		}
 		if len(call.Args) > 0 {
 			c.argv, err = expand.Fields(expandConfig(), call.Args...)
@@ -392,6 +409,12 @@ func FuzzYAMLInjection(f *testing.F) {
 		f.Add(s, uint8(i))
 	}
 	f.Add("mi300x: {x: 1}", uint8(32|2|1)) // AMD GPUs: amd.com/gpu, no toleration
+	// Spot on a provider whose managed Kubernetes labels spot nodes: the
+	// label joins the instance type; on AKS with AMD GPUs the spot
+	// toleration is the pod's only one. (No "gcp" seed: SkyPilot refuses
+	// "gcp" as a GCP accelerator; TestKubernetesSpotNodes covers GKE.)
+	f.Add("aws", uint8(4|16|1))
+	f.Add("azure", uint8(32|4|1))
 	f.Fuzz(func(t *testing.T, s string, shape uint8) {
 		p := injectedPlan(s, shape, false)
 		if !utf8.ValidString(s) {
@@ -467,15 +490,22 @@ func FuzzYAMLInjection(f *testing.F) {
 			kinds = append(kinds, doc["kind"].(string))
 			for _, spec := range podSpecs(doc) {
 				sel, _ := spec["nodeSelector"].(map[string]any)
-				if want := ValidLabelValue(s); want && (len(sel) != 1 || sel[instanceTypeLabel] != s) || !want && sel != nil {
-					t.Fatalf("nodeSelector = %v for instance type %q", sel, s)
+				wantSel := map[string]any{}
+				if ValidLabelValue(s) {
+					wantSel[instanceTypeLabel] = s
+				}
+				if sn, ok := spotNodesByProvider[s]; ok && p.Spot() {
+					wantSel[sn.label] = sn.value
+				}
+				if len(wantSel) > 0 && !reflect.DeepEqual(sel, wantSel) || len(wantSel) == 0 && sel != nil {
+					t.Fatalf("nodeSelector = %v for instance type and provider %q (%s), want %v", sel, s, p.Pricing, wantSel)
 				}
 				c := spec["containers"].([]any)[0].(map[string]any)
 				if lim, ok := get(c, "resources", "limits").(map[string]any); ok && lim[p.gpuResource()] == nil {
 					t.Fatalf("container limits %v lack %s", lim, p.gpuResource())
 				}
-				if _, tol := spec["tolerations"]; tol == p.ROCm() {
-					t.Fatalf("tolerations %v on a pod for %s GPUs", spec["tolerations"], p.GPU.Vendor)
+				if _, tol := spec["tolerations"]; tol != (!p.ROCm() || p.Spot() && s == "azure") {
+					t.Fatalf("tolerations %v on a pod for %s GPUs on %s (%s)", spec["tolerations"], p.GPU.Vendor, s, p.Pricing)
 				}
 				args, ok := c["args"]
 				if !ok { // a TrainJob patch: the script is in spec.trainer

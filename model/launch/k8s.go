@@ -69,6 +69,11 @@ const (
 // the RDMA shared device plugin (with IPC_LOCK). The node selector is the
 // instance-type label when the type is a valid label value; otherwise
 // (Fluidstack "A100_PCIE_80GB::1") there is none and the header says so.
+// On spot it also selects the spot label of the provider's managed
+// Kubernetes (GKE, EKS managed node groups, AKS, with a toleration for the
+// AKS spot taint; see spotNodesByProvider), so the job runs on the capacity
+// it was priced at; for other providers the header says the cluster must
+// be told.
 // For ZeRO a ConfigMap with the DeepSpeed config comes first and is
 // mounted at /etc/gpuplan.
 //
@@ -122,7 +127,10 @@ func (p *Plan) Kubernetes() ([]byte, error) {
 		"the claim below is created by kubectl apply (%s, %dGi, the cluster's default StorageClass): drop that document to use an existing claim, or name yours with --k8s-pvc",
 		p.OutputDir, p.OutputClaim, p.outputMount(), p.claimAccessMode(), p.DiskGB))
 	if !ValidLabelValue(p.InstanceType) {
-		header = append(header, fmt.Sprintf("no node selector: %q is not a valid label value; pods go to any node with free %s (add your cluster's GPU label, e.g. nvidia.com/gpu.product)", p.InstanceType, p.gpuResource()))
+		header = append(header, fmt.Sprintf("no %s selector: %q is not a valid label value; pods go to any node with free %s (add your cluster's GPU label, e.g. nvidia.com/gpu.product)", p.instanceSelectorWord(), p.InstanceType, p.gpuResource()))
+	}
+	if h := p.spotHeader(); h != "" {
+		header = append(header, h)
 	}
 	if p.Nodes == 1 && p.K8sKind == KindPyTorchJob {
 		// Asked for (--format pytorchjob, --k8s-kind pytorchjob) and not
@@ -345,26 +353,42 @@ func (p *Plan) securityContext() *yaml.Node {
 	return mapping(kv{"capabilities", mapping(kv{"add", strs("IPC_LOCK")})})
 }
 
-// tolerations are the pod's: NVIDIA's GPU taint, none on AMD GPUs
-// (AMDGPUResource).
+// tolerations are the pod's: NVIDIA's GPU taint (none on AMD GPUs,
+// AMDGPUResource), and on spot the taint of the provider's spot nodes where
+// its managed Kubernetes puts one (AKS; spotToleration); nil when none.
 func (p *Plan) tolerations() *yaml.Node {
-	if p.ROCm() {
+	var items []*yaml.Node
+	if !p.ROCm() {
+		items = append(items, gpuToleration())
+	}
+	if t := p.spotToleration(); t != nil {
+		items = append(items, t)
+	}
+	if len(items) == 0 {
 		return nil
 	}
-	return gpuTolerations()
+	return seq(items...)
 }
 
-func gpuTolerations() *yaml.Node {
-	return seq(mapping(kv{"key", str(GPUResource)}, kv{"operator", str("Exists")}, kv{"effect", str("NoSchedule")}))
+func gpuToleration() *yaml.Node {
+	return mapping(kv{"key", str(GPUResource)}, kv{"operator", str("Exists")}, kv{"effect", str("NoSchedule")})
 }
 
-// nodeSelector selects the instance type when it is a valid label value,
-// else nil (see Kubernetes).
+// nodeSelector selects the instance type when it is a valid label value
+// and, on spot, the spot label of the provider's managed Kubernetes
+// (spotNodes: GKE, EKS, AKS); nil when it selects neither (see Kubernetes).
 func (p *Plan) nodeSelector() *yaml.Node {
-	if !ValidLabelValue(p.InstanceType) {
+	var labels []kv
+	if ValidLabelValue(p.InstanceType) {
+		labels = append(labels, kv{instanceTypeLabel, str(p.InstanceType)})
+	}
+	if s, ok := p.spotNodes(); ok {
+		labels = append(labels, kv{s.label, str(s.value)})
+	}
+	if len(labels) == 0 {
 		return nil
 	}
-	return mapping(kv{instanceTypeLabel, str(p.InstanceType)})
+	return mapping(labels...)
 }
 
 // volumes are the pod's volume mounts and volumes: /dev/shm in memory, the

@@ -221,7 +221,13 @@ type Plan struct {
 	// CheckpointAtEnd is true when τ reaches the whole job: SaveSteps is
 	// then the job's steps, one checkpoint at its end.
 	CheckpointAtEnd bool
-	SpotRate        decide.InterruptionRate
+	// DalyIntervalHours is Daly's interval for SpotRate and δ before the
+	// cap at the job (decide.SpotEstimate.DalyIntervalHours, recommend's
+	// daly_interval_hours); CheckpointEveryHours is it capped at the job.
+	// CheckpointJobHours is, with CheckpointAtEnd, the job's hours it
+	// outlasts; 0 otherwise.
+	DalyIntervalHours, CheckpointJobHours float64
+	SpotRate                              decide.InterruptionRate
 	// SpotRateAssumed is true when the caller gave no rate
 	// (Options.SpotRate nil) and SpotRate is FallbackSpotRate.
 	SpotRateAssumed bool

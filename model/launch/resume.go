@@ -133,14 +133,23 @@ func (p *Plan) spotCheckpoints(o *model.Offer, opt Options) {
 	if !(tau > 0) || !(e.SamplesPerSecond > 0) || !(e.SamplesPerStep > 0) {
 		return
 	}
+	uncapped := in
+	uncapped.JobHours = 0
+	daly := decide.CheckpointInterval(uncapped) // Daly's τ before the cap at the job
 	step := e.SamplesPerStep / e.SamplesPerSecond
 	n := max(1, math.Floor(tau*3600/step))
 	atEnd := e.Steps > 0 && (in.JobHours > 0 && tau >= in.JobHours || n > e.Steps)
 	if atEnd {
 		n = e.Steps // τ is the whole job: one checkpoint, at the end
+		// The job Daly's interval outlasts: its hours when τ reached
+		// them, else its steps' compute (τ outlasts every step).
+		p.CheckpointJobHours = e.Steps * step / 3600
+		if in.JobHours > 0 && daly >= in.JobHours {
+			p.CheckpointJobHours = in.JobHours
+		}
 	}
 	p.SpotRate, p.SpotRateAssumed, p.CheckpointWriteHours, p.CheckpointEveryHours, p.StepSeconds = rate, assumed, delta, tau, step
-	p.CheckpointAtEnd = atEnd
+	p.DalyIntervalHours, p.CheckpointAtEnd = daly, atEnd
 	p.SaveSteps = int(min(n, maxSaveSteps))
 }
 

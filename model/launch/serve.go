@@ -93,7 +93,8 @@ type Serve struct {
 	PriceFrom, PriceSource, PriceAsOf string
 
 	// TP × PP GPUs make one replica (one vLLM engine); ReplicasPerNode
-	// engines share a node through vLLM's --data-parallel-size; Replicas in
+	// engines share a node through vLLM's --data-parallel-size, or for an
+	// MoE model as one vllm serve each (OneServerPerReplica); Replicas in
 	// all, on Nodes nodes.
 	TP, PP, ReplicasPerNode, Replicas, Nodes int
 
@@ -262,6 +263,8 @@ func ServeDiskGB(weightBytes float64) int {
 // int8 checkpoints carry their method in config.json's
 // quantization_config, which vLLM reads (and then picks its fastest
 // kernel, such as awq_marlin), so no --quantization is written for them.
+// The files pass ServerArgs, which leave --data-parallel-size out for an
+// MoE model (OneServerPerReplica); the probe script passes these.
 func (s *Serve) VLLMArgs() []string {
 	v := s.Serving
 	a := []string{
@@ -377,7 +380,13 @@ func (s *Serve) HeaderLines() []string {
 		}
 		lines = append(lines, fmt.Sprintf("note: %s weights asked for: %s, from the 16-bit checkpoint (--dtype %s, no --quantization)", s.FallbackFrom, s.Fallback, dtype))
 	}
-	if s.ReplicasPerNode > 1 {
+	if s.ReplicasPerNode > 1 && !s.OneServerPerReplica() { // an MoE model's: ServersNote
+		// One vllm serve with --data-parallel-size N starts N engines, each
+		// with TP × PP GPUs and its own --max-num-seqs, behind one port
+		// (vLLM docs, serving/data_parallel_deployment.md, "Internal Load
+		// Balancing": "--data-parallel-size=4 --tensor-parallel-size=2 …
+		// would require 8 GPUs. … --max-num-seqs applies per DP rank"):
+		// the replicas the plan priced, each sized as one.
 		lines = append(lines, fmt.Sprintf("note: %d engines per node through --data-parallel-size, behind vLLM's own load balancing", s.ReplicasPerNode))
 	}
 	if s.Pricing == model.Spot {
@@ -389,14 +398,57 @@ func (s *Serve) HeaderLines() []string {
 	return lines
 }
 
+// InstancesNote says, in format f's terms, that the plan runs on Nodes
+// instances and what the file is on each; zero on one instance. The
+// script and docker formats start one instance's vllm serve, so they say
+// to run them on each instance behind a load balancer (run as written
+// they carry 1/Nodes of the load priced); SkyPilot's service has one
+// replica per instance behind SkyServe's load balancer; the TOML's
+// vllm_args are one instance's. Kubernetes' Deployment scales to Replicas
+// pods and says so in its own note (Kubernetes), so it gets none here.
+func (s *Serve) InstancesNote(f Format) model.Message {
+	if s.Nodes <= 1 {
+		return model.Message{}
+	}
+	inst, all, each := model.CountMsg(s.Nodes, "instance"), model.CountMsg(s.Replicas, "replica"), model.CountMsg(s.ReplicasPerNode, "replica")
+	switch f {
+	case FormatTorchrun:
+		return model.Msg("the plan is %v, %v in all: this script starts one instance's vLLM server (%v of TP %d × PP %d); run it on each of the %d instances and put a load balancer in front of their port %d (run on one, it carries 1/%d of the load priced)",
+			inst, all, each, s.TP, s.PP, s.Nodes, VLLMPort, s.Nodes)
+	case FormatDocker:
+		return model.Msg("the plan is %v, %v in all: this script starts one instance's vLLM container (%v of TP %d × PP %d); run it on each of the %d instances and put a load balancer in front of their port %d (run on one, it carries 1/%d of the load priced)",
+			inst, all, each, s.TP, s.PP, s.Nodes, VLLMPort, s.Nodes)
+	case FormatSkyPilot:
+		return model.Msg("the plan is %v, %v in all: the service's replicas: %d are one instance each, running vllm serve (%v of TP %d × PP %d), behind SkyServe's load balancer (the endpoint sky serve status prints)",
+			inst, all, s.Nodes, each, s.TP, s.PP)
+	case FormatTOML:
+		return model.Msg("the plan is %v, %v in all: vllm serve with vllm_args runs on each of the %d instances (%v of TP %d × PP %d each), behind a load balancer",
+			inst, all, s.Nodes, each, s.TP, s.PP)
+	}
+	return model.Message{}
+}
+
+// headerFor is HeaderLines with format f's ServersNote and InstancesNote.
+func (s *Serve) headerFor(f Format) []string {
+	lines := s.HeaderLines()
+	for _, n := range []model.Message{s.ServersNote(f), s.InstancesNote(f)} {
+		if !n.IsZero() {
+			lines = append(lines, "note: "+n.String())
+		}
+	}
+	return lines
+}
+
 func (s *Serve) words() []string {
 	w := []string{"vllm serve " + shellQuote(s.ModelID)}
 	return append(w, flagGroups(lits(s.VLLMArgs()))...)
 }
 
 // Script returns a POSIX shell script that runs vllm serve on one node
-// (install vLLM first: pip install vllm). Run it on each of Nodes nodes
-// behind a load balancer.
+// (install vLLM first: pip install vllm), or for an MoE model with
+// several replicas on a node one vllm serve per replica on its own GPUs
+// and port (OneServerPerReplica, replicaServers). Run it on each of Nodes
+// nodes behind a load balancer, as its header says (InstancesNote).
 func (s *Serve) Script() []byte {
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n")
@@ -407,9 +459,13 @@ func (s *Serve) Script() []byte {
 	if s.ROCm { // PyPI's vllm wheel is CUDA's
 		install = "install vLLM's ROCm build (docs.vllm.ai, GPU installation, AMD ROCm) or run in the " + DefaultVLLMROCmImage + " image; gated models: export HF_TOKEN first"
 	}
-	b.WriteString(CommentBlock(append(s.HeaderLines(), install,
-		fmt.Sprintf("serves the OpenAI API on port %d; readiness: GET %s", VLLMPort, VLLMHealthPath))))
+	b.WriteString(CommentBlock(append(s.headerFor(FormatTorchrun), install,
+		fmt.Sprintf("serves the OpenAI API on %s; readiness: GET %s", s.portsText(), VLLMHealthPath))))
 	b.WriteString("set -e\n" + hfHomeExport + "\n")
+	if s.OneServerPerReplica() {
+		b.WriteString(s.replicaServers(s.serverWords))
+		return []byte(b.String())
+	}
 	b.WriteString("exec " + continued(s.words(), "  ") + "\n")
 	return []byte(b.String())
 }
@@ -418,14 +474,30 @@ func (s *Serve) Script() []byte {
 // as vLLM's docs run it: all GPUs, the host's IPC namespace (tensor
 // parallel workers share memory), the host's Hugging Face cache, HF_TOKEN
 // from the environment, port 8000 published; the image's entrypoint is the
-// OpenAI server, which takes --model and the engine flags.
+// OpenAI server, which takes --model and the engine flags. For an MoE
+// model with several replicas on a node (OneServerPerReplica) it starts
+// one container per replica, each told its GPUs (-e CUDA_VISIBLE_DEVICES)
+// and publishing its own port (--port, -p).
 func (s *Serve) Docker() []byte {
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n")
-	b.WriteString(CommentBlock(append(s.HeaderLines(), "gated models: export HF_TOKEN first")))
+	b.WriteString(CommentBlock(append(s.headerFor(FormatDocker), "gated models: export HF_TOKEN first")))
 	b.WriteString("set -e\n")
+	if s.OneServerPerReplica() {
+		b.WriteString(s.replicaServers(func(i int) []string { return s.replicaDockerWords(i) }))
+		return []byte(b.String())
+	}
 	b.WriteString(continued(s.dockerWords(), "  ") + "\n")
 	return []byte(b.String())
+}
+
+// portsText names the port the files serve on: VLLMPort, or with one
+// server per replica the range of ReplicaPort.
+func (s *Serve) portsText() string {
+	if s.OneServerPerReplica() {
+		return fmt.Sprintf("ports %d–%d (one per replica)", s.ReplicaPort(0), s.ReplicaPort(s.ReplicasPerNode-1))
+	}
+	return fmt.Sprintf("port %d", VLLMPort)
 }
 
 // vllmROCmDockerFlags give the container the host's AMD GPUs as vLLM's
@@ -437,14 +509,28 @@ const vllmROCmDockerFlags = "docker run --rm --ipc=host --group-add=video --cap-
 
 // dockerWords is the docker run of the vLLM image, CUDA's or ROCm's.
 func (s *Serve) dockerWords() []string {
+	return s.dockerRun(nil, VLLMPort, s.VLLMArgs())
+}
+
+// replicaDockerWords is replica i's docker run (OneServerPerReplica):
+// its GPUs and port.
+func (s *Serve) replicaDockerWords(i int) []string {
+	port := s.ReplicaPort(i)
+	return s.dockerRun([]string{"-e CUDA_VISIBLE_DEVICES=" + s.ReplicaGPUs(i)}, port, append(s.ServerArgs(), "--port", fmt.Sprint(port)))
+}
+
+// dockerRun is docker run of the vLLM image with the extra flags, port
+// published, and vllm's flags args.
+func (s *Serve) dockerRun(extra []string, port int, args []string) []string {
 	run := "docker run --gpus all --rm --ipc=host"
 	if s.ROCm {
 		run = vllmROCmDockerFlags
 	}
-	words := []string{run, fmt.Sprintf("-p %d:%d", VLLMPort, VLLMPort),
-		"-e HF_TOKEN -e HF_HOME=" + hfCacheDir, `-v "$HOME/.cache/huggingface":` + hfCacheDir,
-		shellQuote(s.Image), "--model " + shellQuote(s.ModelID)}
-	return append(words, flagGroups(lits(s.VLLMArgs()))...)
+	words := append([]string{run}, extra...)
+	words = append(words, fmt.Sprintf("-p %d:%d", port, port),
+		"-e HF_TOKEN -e HF_HOME="+hfCacheDir, `-v "$HOME/.cache/huggingface":`+hfCacheDir,
+		shellQuote(s.Image), "--model "+shellQuote(s.ModelID))
+	return append(words, flagGroups(lits(args))...)
 }
 
 // SkyPilot returns a SkyServe service YAML (SkyPilot docs, "Serving
@@ -459,6 +545,17 @@ func (s *Serve) SkyPilot() ([]byte, error) {
 	}
 	if why := cloud.SkyPilotRefuses(s.Provider, s.InstanceType, s.Accelerator, s.GPUsPerInstance); why != "" {
 		return nil, model.Errorf(ErrPlan, "%s; pick another instance type or format", why)
+	}
+	if s.OneServerPerReplica() {
+		// SkyServe sends a replica's traffic to one port ("Must only
+		// specify one port in resources. Each replica will use the port
+		// specified as application ingress port": sky/serve/serve_utils.py
+		// resolve_replica_ingress_port), so the other servers of an
+		// instance would get none of the service's requests, and the
+		// single vllm serve that would take them all (--data-parallel-size)
+		// couples an MoE model's replicas (OneServerPerReplica).
+		return nil, model.Errorf(ErrPlan, "%s is a mixture-of-experts model with %d replicas on each %s: they run as one vllm serve each on its own port (--data-parallel-size would tie their expert layers together), and SkyServe sends a replica's traffic to one port; use --format torchrun or docker and put their ports behind a load balancer, or --format k8s (one pod per replica)",
+			show.Printable(s.Model), s.ReplicasPerNode, show.Printable(s.InstanceType))
 	}
 	run := []string{"set -e", hfHomeExport, continued(s.words(), "  ")}
 	setup := "set -e\n" + s.vllmInstall()
@@ -489,7 +586,7 @@ func (s *Serve) SkyPilot() ([]byte, error) {
 		kv{"setup", str(setup)},
 		kv{"run", str(strings.Join(run, "\n") + "\n")},
 	)
-	return encodeYAML(append(s.HeaderLines(), "launch: sky serve up -n "+s.Name+" --secret HF_TOKEN <this file>"), doc)
+	return encodeYAML(append(s.headerFor(FormatSkyPilot), "launch: sky serve up -n "+s.Name+" --secret HF_TOKEN <this file>"), doc)
 }
 
 // vllmInstall is the setup's install of vLLM from PyPI: the newest
@@ -508,10 +605,12 @@ func (s *Serve) vllmInstall() string {
 // share of the node; memory-backed /dev/shm, which tensor-parallel workers
 // use; a readiness probe on /health), and a ClusterIP Service on port 8000
 // in front of them. HF_TOKEN comes from the Secret hf-token, HF_HOME is an
-// emptyDir cache; the GPU toleration and instance-type node selector are
-// the training Job's.
+// emptyDir cache; the GPU toleration and the node selector (instance type
+// and, on spot, the provider's spot label) are the training Job's.
 func (s *Serve) Kubernetes() ([]byte, error) {
-	p := &Plan{Name: s.Name, InstanceType: s.InstanceType, ProcsPerNode: s.TP * s.PP, GPUsPerInstance: s.GPUsPerInstance,
+	// Provider and Pricing: on spot the pods select the provider's spot
+	// nodes (nodeSelector, tolerations, spotHeader).
+	p := &Plan{Name: s.Name, Provider: s.Provider, Pricing: s.Pricing, InstanceType: s.InstanceType, ProcsPerNode: s.TP * s.PP, GPUsPerInstance: s.GPUsPerInstance,
 		HostVCPUs: s.HostVCPUs, HostMemoryGiB: s.HostMemoryGiB}
 	if s.Plan != nil {
 		p.GPU = s.Plan.Offer.GPU // amd.com/gpu and no NVIDIA toleration on AMD GPUs (gpuResource, tolerations)
@@ -532,7 +631,10 @@ func (s *Serve) Kubernetes() ([]byte, error) {
 	}
 	header = append(header, "gated models: kubectl create secret generic hf-token --from-literal=token=$HF_TOKEN")
 	if !ValidLabelValue(s.InstanceType) {
-		header = append(header, fmt.Sprintf("no node selector: %q is not a valid label value", s.InstanceType))
+		header = append(header, fmt.Sprintf("no %s selector: %q is not a valid label value", p.instanceSelectorWord(), s.InstanceType))
+	}
+	if h := p.spotHeader(); h != "" {
+		header = append(header, h)
 	}
 	deploy := mapping(
 		kv{"apiVersion", str("apps/v1")},
@@ -581,9 +683,9 @@ func (s *Serve) Kubernetes() ([]byte, error) {
 // (config.ServeLaunch), with a comment header that says what the keys are:
 // vLLM's engine flags in snake case, and the vllm serve arguments they make.
 func (s *Serve) ServeLaunch() *config.ServeLaunch {
-	notes := append(s.HeaderLines(),
+	notes := append(s.headerFor(FormatTOML),
 		"[serve]: tensor_parallel_size … max_num_batched_tokens are vLLM's engine flags in snake case;",
-		"vllm_args is what vllm serve <model_id> gets; replicas_per_node engines share a node (--data-parallel-size)")
+		s.tomlArgsNote())
 	for i, n := range notes {
 		notes[i] = yamlLineBreaks.Replace(show.Printable(n)) // as CommentBlock
 	}
@@ -599,7 +701,7 @@ func (s *Serve) ServeLaunch() *config.ServeLaunch {
 		v.WeightFormat = string(s.FallbackFrom)
 	}
 	v.GPUMemoryUtilization, v.MaxNumSeqs, v.MaxNumBatchedTokens = s.Serving.GPUMemoryUtilization, s.Serving.MaxNumSeqs, s.Serving.MaxNumBatchedTokens
-	v.Image, v.Port, v.VLLMArgs = s.Image, VLLMPort, s.VLLMArgs()
+	v.Image, v.Port, v.VLLMArgs = s.Image, VLLMPort, s.ServerArgs()
 	v.PromptTokens, v.OutputTokens, v.Concurrency = s.Serving.PromptTokens, s.Serving.OutputTokens, s.Serving.Concurrency
 	if s.Serving.PerToken {
 		// The concurrency was the default, not a load asked for: left out,

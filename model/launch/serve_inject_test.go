@@ -2,12 +2,14 @@ package launch
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+	"go.yaml.in/yaml/v3"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -23,6 +25,10 @@ func FuzzServeInjection(f *testing.F) {
 		f.Add(s, uint8(i))
 	}
 	f.Add("NVIDIA V100 $(id)\n# `x`; --dtype", uint8(32|2)) // a hostile GPU name in the fallback note
+	// Spot on AKS: the spot label, its toleration and the header line.
+	f.Add("azure", uint8(16))
+	// An MoE model, 4 replicas on the node: one vllm serve each.
+	f.Add("org/model $(id)", uint8(64|3))
 	f.Fuzz(func(t *testing.T, s string, shape uint8) {
 		sv := &Serve{Name: "gpuplan-serve", Model: s, ModelID: s, Provider: s, InstanceType: s, CatalogType: s, Region: s,
 			Pricing: model.OnDemand, Accelerator: s, GPUsPerInstance: 8, HostVCPUs: 96, HostMemoryGiB: 768, USDPerHour: 10,
@@ -36,6 +42,9 @@ func FuzzServeInjection(f *testing.F) {
 		if shape&32 != 0 { // a fallback plan: its note carries the GPU's name
 			sv.HalfActivations, sv.FallbackFrom, sv.Fallback = true, serve.WeightFP8, s
 		}
+		if shape&64 != 0 { // an MoE model: one vllm serve per replica (OneServerPerReplica)
+			sv.Arch = &model.Architecture{Key: "moe", Experts: 8, ExpertsPerToken: 2}
+		}
 		if s == "" {
 			return // NewServe never leaves the model id or image empty
 		}
@@ -45,6 +54,10 @@ func FuzzServeInjection(f *testing.F) {
 					t.Fatalf("%s rendered %q: err = %v", fm, s, err)
 				}
 			}
+			return
+		}
+		if sv.OneServerPerReplica() {
+			fuzzReplicaServers(t, sv, s)
 			return
 		}
 		want := append([]string{"exec", "vllm", "serve", s}, sv.VLLMArgs()...)
@@ -109,6 +122,25 @@ func FuzzServeInjection(f *testing.F) {
 		if !strings.Contains(string(k8s), "kind: Deployment") || !strings.Contains(string(k8s), "kind: Service") {
 			t.Fatalf("k8s:\n%s", k8s)
 		}
+		var deploy map[string]any
+		if err := yaml.NewDecoder(strings.NewReader(string(k8s))).Decode(&deploy); err != nil {
+			t.Fatalf("k8s: %v\n%s", err, k8s)
+		}
+		spec := get(deploy, "spec", "template", "spec").(map[string]any)
+		sel, _ := spec["nodeSelector"].(map[string]any)
+		wantSel := map[string]any{}
+		if ValidLabelValue(s) {
+			wantSel[instanceTypeLabel] = s
+		}
+		if sn, ok := spotNodesByProvider[sv.Provider]; ok && sv.Pricing == model.Spot {
+			wantSel[sn.label] = sn.value
+		}
+		if len(wantSel) > 0 && !reflect.DeepEqual(sel, wantSel) || len(wantSel) == 0 && sel != nil {
+			t.Fatalf("Deployment nodeSelector = %v for instance type %q and provider %q (%s), want %v", sel, s, sv.Provider, sv.Pricing, wantSel)
+		}
+		if tol, _ := spec["tolerations"].([]any); len(tol) != 1+map[bool]int{true: 1}[sv.Pricing == model.Spot && sv.Provider == "azure"] {
+			t.Fatalf("Deployment tolerations %v on %s (%s)", tol, sv.Provider, sv.Pricing)
+		}
 		tm, err := sv.Render(FormatTOML)
 		if err != nil {
 			t.Fatal(err)
@@ -129,4 +161,53 @@ func indexOf(s []string, v string) int {
 		}
 	}
 	return -1
+}
+
+// fuzzReplicaServers checks an MoE deployment's files for FuzzServeInjection:
+// the script and docker start one server per replica whose argv carries s
+// exactly where gpuplan put it, SkyPilot refuses, the TOML keeps s.
+func fuzzReplicaServers(t *testing.T, sv *Serve, s string) {
+	t.Helper()
+	for _, f := range []Format{FormatTorchrun, FormatDocker} {
+		out, err := sv.Render(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var jobs []command
+		for _, c := range parseScriptJobs(t, string(out), syntax.LangPOSIX, true) {
+			if c.background {
+				jobs = append(jobs, c)
+			}
+		}
+		if len(jobs) != sv.ReplicasPerNode {
+			t.Fatalf("%s: %d servers, want %d\n%s", f, len(jobs), sv.ReplicasPerNode, out)
+		}
+		for i, j := range jobs {
+			args := append(sv.ServerArgs(), "--port", fmt.Sprint(sv.ReplicaPort(i)))
+			got, want := j.argv, append([]string{"vllm", "serve", s}, args...)
+			if f == FormatDocker {
+				m := indexOf(got, "--model")
+				if m < 1 || got[m-1] != s {
+					t.Fatalf("docker server %d argv %q\n%s", i, got, out)
+				}
+				got, want = got[m+1:], append([]string{s}, args...)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s server %d argv %q, want %q\n%s", f, i, got, want, out)
+			}
+		}
+	}
+	if _, err := sv.Render(FormatSkyPilot); !errors.Is(err, ErrPlan) {
+		t.Fatalf("SkyPilot of one server per replica: err = %v, want ErrPlan", err)
+	}
+	tm, err := sv.Render(FormatTOML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Serve map[string]any `toml:"serve"`
+	}
+	if _, err := toml.Decode(string(tm), &doc); err != nil || doc.Serve["model_id"] != s || doc.Serve["image"] != s {
+		t.Fatalf("TOML: %v %v\n%s", err, doc.Serve, tm)
+	}
 }

@@ -339,6 +339,9 @@ func TestParseGPUSpecErrors(t *testing.T) {
 		{"80GB..40GB", "the smaller size goes first, e.g. 40GB..80GB"},
 		{"0GB+", "must be above 0"},
 		{"NaNGB", `unknown GPU "NaNGB"`}, // a letter first: a name, as in dstack
+		// A leading "/" (the search key of less, vim, k9s) is named, not read as memory "/H100".
+		{"/H100:8", `gpu spec "/H100:8" starts with "/", which is no part of a spec; write H100:8`},
+		{"/", `gpu spec "/" starts with "/", which is no part of a spec; want e.g. H100`},
 		// An instance type is named as such, with its GPU to list it by
 		// (walk37: "offers g5.xlarge" said "unknown GPU").
 		{"p5.48xlarge", "that is an instance type, aws p5.48xlarge (8 × "},

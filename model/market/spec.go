@@ -133,6 +133,18 @@ func ParseGPUSpec(s string, c *model.Catalog) (GPUSpec, error) {
 	if t == "" {
 		return spec, BadFilter("empty gpu spec; %s", gpuSpecForms)
 	}
+	if rest, ok := strings.CutPrefix(t, "/"); ok {
+		// "/" is the key that starts a search in less, vim and k9s (whose
+		// filter prompt draws it before the query: derailed/k9s,
+		// internal/ui/table_helper.go, SearchFmt), so habit types it
+		// first. No spec starts with it: it is named here rather than read
+		// as memory ("/h100" is not a size). The configurator's filter
+		// line drops one leading "/" before this grammar sees the line.
+		if rest = strings.TrimLeft(rest, "/"); rest != "" {
+			return spec, BadFilter("gpu spec %q starts with \"/\", which is no part of a spec; write %s", s, rest)
+		}
+		return spec, BadFilter("gpu spec %q starts with \"/\", which is no part of a spec; %s", s, gpuSpecForms)
+	}
 	vendors := gpuVendors(c)
 	seen := map[string]string{}
 	for _, tok := range strings.Split(t, ":") {

@@ -37,7 +37,7 @@ func TestPhaseConfigFromAnswers(t *testing.T) {
 	if w.Model != "llama-3.1-8b" || w.Task != model.TaskQLoRA || w.DatasetTokens != 1e8 || w.MicroBatch != 1 || w.SeqLen != 2048 {
 		t.Errorf("fine-tune request %+v", w)
 	}
-	if s := c.Selection; s == nil || s.Provider != "gcp" || s.InstanceType != "g2-standard-4" || s.Pricing != model.Spot || s.JobHours != 20.596 {
+	if s := c.Selection; s == nil || s.Provider != "gcp" || s.InstanceType != "g2-standard-4" || s.Pricing != model.Spot || s.JobHours != 21.586 {
 		t.Errorf("fine-tune selection %+v", c.Selection)
 	}
 	sv, _ := pl.Phase("serve")

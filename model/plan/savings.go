@@ -2,6 +2,7 @@ package plan
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -133,44 +134,78 @@ func (ph *PhaseScenario) PriceOn(o *model.Offer) (float64, error) {
 	return c.USD, err
 }
 
+// PriceWithSpot is PriceOn, but a job on spot (o.Pricing spot, a job the
+// engine timed, the phase not rented by the month) at spot's expected cost
+// with its interruptions counted, spot(o) (advice.SpotJobCost: the spot
+// estimate recommend shows beside each offer), when spot is not nil; ok
+// is false when that job would not finish on spot or cannot be priced.
+func (ph *PhaseScenario) PriceWithSpot(o *model.Offer, spot advice.SpotJobCost) (float64, bool) {
+	if spot != nil && o.Pricing == model.Spot && o.HasJob && ph.Months == 0 {
+		usd, ok := spot(o)
+		return usd, ok && !math.IsNaN(usd) && !math.IsInf(usd, 0) && usd >= 0
+	}
+	usd, err := ph.PriceOn(o)
+	return usd, err == nil
+}
+
 // Eval returns an eval for advice.RankSavings over a whole plan: each phase
 // on the engine's best offer for its scenario (model.Recommend's first offer:
 // the cheapest job with a dataset, else the cheapest hour; a serving
 // phase's first plan of the serving ranking, PhaseScenario.Serve), priced
-// by PriceOn, summed. Spot is priced without interruptions, as
-// advice.EvalCheapestJob. ok is false when a phase has no offer.
+// by PriceWithSpot, summed: a spot job at its expected cost with
+// interruptions when spot is given (as advice.Savings prices recommend's
+// "pay spot", so the two commands agree on one job), else at the bare
+// rate, as advice.EvalCheapestJob. ok is false when a phase has no offer,
+// or its job would not finish on spot.
 //
 // Each phase keeps its own estimates from one call to the next (most
 // changes only change the query), so the eval must not be called
 // concurrently.
-func Eval(cat *model.Catalog) func(Scenario) (float64, bool) {
-	var finders []*model.CheapestFinder
+func Eval(cat *model.Catalog, spot advice.SpotJobCost) func(Scenario) (float64, bool) {
+	eval := evalRisk(cat, spot)
 	return func(pl Scenario) (float64, bool) {
+		usd, _, ok := eval(pl)
+		return usd, ok
+	}
+}
+
+// evalRisk is Eval that also returns the highest chance of running out
+// of memory among the training phases' offers that are borderline
+// (model.Offer.Risky, to the nearest 0.05), 0 when none is: the engine's
+// cheapest offer ranks a borderline one after every offer that fits, so
+// it is priced only when nothing runs the phase across its memory range,
+// and a saving priced on it says so, as recommend's do.
+func evalRisk(cat *model.Catalog, spot advice.SpotJobCost) func(Scenario) (usd, oomChance float64, ok bool) {
+	var finders []*model.CheapestFinder
+	return func(pl Scenario) (float64, float64, bool) {
 		for len(finders) < len(pl) {
 			finders = append(finders, model.NewCheapestFinder(cat))
 		}
-		total := 0.0
+		total, risk := 0.0, 0.0
 		for i := range pl {
 			ph := &pl[i]
 			if ph.Serve != nil {
 				usd, ok := ph.priceServing(cat)
 				if !ok {
-					return 0, false
+					return 0, 0, false
 				}
 				total += usd
 				continue
 			}
 			o, ok := finders[i].Offer(ph.Workload, ph.Query)
 			if !ok {
-				return 0, false
+				return 0, 0, false
 			}
-			usd, err := ph.PriceOn(o)
-			if err != nil {
-				return 0, false
+			usd, ok := ph.PriceWithSpot(o, spot)
+			if !ok {
+				return 0, 0, false
+			}
+			if o.Risky() {
+				risk = max(risk, model.RoundChance(o.OOMChance))
 			}
 			total += usd
 		}
-		return total, true
+		return total, risk, true
 	}
 }
 
@@ -231,8 +266,9 @@ func Changes(pl Scenario, gpuKeys, regions [][]string) (changes []advice.Change[
 // the whole plan, priced by the real engine (Eval): each phase's GPU
 // types and regions tried are those of up to maxEach of its cheapest
 // offers on its provider and pricing mode, as Savings does for one job.
-// baseUSD is the plan as it stands, priced the same way.
-func Savings(cat *model.Catalog, pl Scenario, maxEach int) (baseUSD float64, out []Saving, err error) {
+// baseUSD is the plan as it stands, priced the same way. spot, when not
+// nil, prices a spot job at its expected cost with interruptions (Eval).
+func Savings(cat *model.Catalog, pl Scenario, maxEach int, spot advice.SpotJobCost) (baseUSD float64, out []Saving, err error) {
 	gpus := make([][]string, len(pl))
 	regions := make([][]string, len(pl))
 	for i := range pl {
@@ -267,7 +303,26 @@ func Savings(cat *model.Catalog, pl Scenario, maxEach int) (baseUSD float64, out
 		}
 	}
 	changes, phases := Changes(pl, gpus, regions)
-	baseUSD, ranked, err := advice.RankSavings(pl, Eval(cat), changes)
+	// Which change an eval prices: RankSavings applies each change and
+	// evaluates the result before the next, so the change applied last is
+	// the one priced; a borderline offer under it is kept by name.
+	evalR, current := evalRisk(cat, spot), ""
+	risk := map[string]float64{}
+	for i := range changes {
+		apply, name := changes[i].Apply, changes[i].Name
+		changes[i].Apply = func(b Scenario) Scenario {
+			current = name
+			return apply(b)
+		}
+	}
+	eval := func(s Scenario) (float64, bool) {
+		usd, r, ok := evalR(s)
+		if ok && r > 0 && current != "" {
+			risk[current] = r
+		}
+		return usd, ok
+	}
+	baseUSD, ranked, err := advice.RankSavings(pl, eval, changes)
 	if err != nil {
 		if m, ok := unpricedPhase(cat, pl); ok {
 			return 0, nil, m
@@ -277,6 +332,9 @@ func Savings(cat *model.Catalog, pl Scenario, maxEach int) (baseUSD float64, out
 	out = make([]Saving, len(ranked))
 	for i, s := range ranked {
 		out[i] = Saving{Saving: s, Phases: phases[s.Change]}
+		if r, ok := risk[s.Change]; ok {
+			out[i].OOMChance = &r
+		}
 	}
 	return baseUSD, out, nil
 }
@@ -290,7 +348,7 @@ func Savings(cat *model.Catalog, pl Scenario, maxEach int) (baseUSD float64, out
 // (walk37: a reserved-1y phase on a type without a reserved price was
 // told the estimator "finds no offer … pick one that fits").
 func unpricedPhase(cat *model.Catalog, pl Scenario) (model.Message, bool) {
-	eval := Eval(cat)
+	eval := Eval(cat, nil) // a phase priced on nothing, whatever spot says
 phases:
 	for i := range pl {
 		ph := &pl[i]

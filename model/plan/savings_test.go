@@ -123,3 +123,35 @@ func TestPlanChangesEveryPhase(t *testing.T) {
 		t.Errorf("spot applied: %v %v; base left %v", after[0].Query.Pricing, after[1].Query.Pricing, pl[0].Query.Pricing)
 	}
 }
+
+// TestPhasePriceWithSpot: a spot job is priced by the spot pricer (here
+// 1.5 × the bare job: 10 h × $0.8 = $8 → $12), every other phase as
+// PriceOn; a job that would not finish on spot has no price.
+func TestPhasePriceWithSpot(t *testing.T) {
+	dearer := func(o *model.Offer) (float64, bool) { return 1.5 * o.USDPerHour * o.JobHours, true }
+	never := func(*model.Offer) (float64, bool) { return 0, false }
+	spotJob := model.Offer{USDPerHour: 0.8, Pricing: model.Spot, HasJob: true, JobHours: 10}
+	for _, tc := range []struct {
+		name   string
+		ph     PhaseScenario
+		o      model.Offer
+		spot   advice.SpotJobCost
+		want   float64
+		wantOK bool
+	}{
+		{"spot job, interruptions counted", PhaseScenario{JobHours: 5}, spotJob, dearer, 12, true},
+		{"spot job, no pricer: bare rate", PhaseScenario{JobHours: 5}, spotJob, nil, 8, true},
+		{"spot job that never finishes", PhaseScenario{JobHours: 5}, spotJob, never, 0, false},
+		// rented by the month: 2 × 730 h × $0.8, not a job
+		{"spot rented by the month", PhaseScenario{Months: 2}, spotJob, dearer, 1168, true},
+		// on-demand: 10 h × $2
+		{"on-demand job", PhaseScenario{JobHours: 5}, model.Offer{USDPerHour: 2, Pricing: model.OnDemand, HasJob: true, JobHours: 10}, dearer, 20, true},
+		// no job time from the engine: the plan's 5 h × $0.8
+		{"spot, the plan's hours", PhaseScenario{JobHours: 5}, model.Offer{USDPerHour: 0.8, Pricing: model.Spot}, dearer, 4, true},
+	} {
+		got, ok := tc.ph.PriceWithSpot(&tc.o, tc.spot)
+		if ok != tc.wantOK || (ok && !modeltest.Near(got, tc.want, 1e-9)) {
+			t.Errorf("%s: %g, %v; want %g, %v", tc.name, got, ok, tc.want, tc.wantOK)
+		}
+	}
+}

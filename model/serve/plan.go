@@ -393,7 +393,58 @@ func PlanOnGPUNodes(a *model.Architecture, s Serving, g *model.GPU, perNode int)
 	if s.TP == 0 {
 		best.Chosen = chosenTP(best, tried)
 	}
+	if q, ok := onTheseGPUs(a, s, g, perNode, best); ok {
+		q.Chosen = fewerGPUs(&q, tried)
+		return q, nil
+	}
 	return *best, nil
+}
+
+// onTheseGPUs plans a with s on one node of best's GPUs, as estimate
+// --gpus N plans them and recommend and export rank the layouts of an
+// instance type of them (PlanOnNodes, auto TP and replicas filling the
+// node), and returns that plan when it ranks before best (betterLayout):
+// a TP whose own replicas need fewer GPUs than best's but only meet the
+// targets at the estimate can meet them across their ranges with more
+// replicas on the same GPUs (a new user's walk: Qwen3 8B at 16
+// concurrent requests on RTX 4090s was TP 2 × 2 replicas at 234 output
+// tokens/s in estimate, since TP 1 × 2 was borderline; estimate --gpus 4,
+// recommend and export on a 4-GPU instance pick TP 1 × 4 at 445). Only
+// when TP, PP and replicas are left to the planner and best's GPUs fit
+// one node of g (perNode): GPUs beyond it are nodes, planned as before.
+func onTheseGPUs(a *model.Architecture, s Serving, g *model.GPU, perNode int, best *Plan) (Plan, bool) {
+	n := best.GPUs
+	if s.TP > 0 || s.Replicas > 0 || !best.Meets || n < 2 || n > perNode || n == best.TP*best.PP {
+		return Plan{}, false
+	}
+	held := s
+	if held.PP == 0 {
+		held.PP = 1 // one node: no pipeline across nodes, as estimate --gpus N
+	}
+	q, err := PlanOnNodes(a, held, GPUOffer(g, n), 1)
+	if err != nil || !q.Meets || !betterLayout(&q, best) {
+		return Plan{}, false
+	}
+	q.Serving.Nodes = 0 // chosen, not given
+	return q, true
+}
+
+// fewerGPUs says why best, from onTheseGPUs, is on more GPUs than the
+// fewest of tried's that carry the load at the estimate: those meet the
+// targets only at the estimate. Zero when none of tried does on fewer.
+func fewerGPUs(best *Plan, tried []Plan) model.Message {
+	var q *Plan
+	for i := range tried {
+		t := &tried[i]
+		if t.Meets && !t.Borderline.IsZero() && t.GPUs < best.GPUs && (q == nil || t.GPUs < q.GPUs) {
+			q = t
+		}
+	}
+	if q == nil {
+		return model.Message{}
+	}
+	return model.Msg("%s chosen, not %d: TP %d × %s on %d meets the targets only at the estimate (%s); --gpus pins them",
+		model.CountMsg(best.GPUs, "GPU"), q.GPUs, q.TP, model.CountMsg(q.Replicas, "replica"), q.GPUs, q.Borderline)
 }
 
 // NodeOffer is GPUOffer of n GPUs in nodes of at most perNode: a replica
@@ -913,4 +964,29 @@ func (p *Plan) reason(key string, args ...any) {
 	m := model.Msg(key, args...)
 	p.Reasons = append(p.Reasons, m.String())
 	p.ReasonMsgs = append(p.ReasonMsgs, m)
+}
+
+// ClearingReplicas returns the plan of p's split on p's offer with the
+// fewest replicas that meets the targets across its 90% ranges (Meets,
+// not Borderline), when the replicas were left to the planner
+// (s.Replicas 0) and p meets them only at the estimate: more replicas
+// share the load, so each runs a smaller batch (a faster TPOT, fewer
+// sequences for the low end of the KV cache's range to hold). ok is false
+// when none of up to 8 times p's replicas does, or one stops fitting.
+func ClearingReplicas(a *model.Architecture, s Serving, p *Plan) (q Plan, ok bool) {
+	if s.Replicas > 0 || p.Replicas < 1 {
+		return Plan{}, false
+	}
+	s.TP, s.PP = p.TP, p.PP
+	for r := p.Replicas + 1; r <= 8*p.Replicas; r++ {
+		s.Replicas = r
+		q, err := PlanServing(a, s, p.Offer)
+		if err != nil || !q.Fits {
+			return Plan{}, false
+		}
+		if q.Meets && q.Borderline.IsZero() {
+			return q, true
+		}
+	}
+	return Plan{}, false
 }

@@ -72,8 +72,7 @@ func (f *decideFlags) register(fs *pflag.FlagSet) {
 // assumptions returns the spot inputs: the flags given, else the defaults
 // marked as assumptions.
 func (f *decideFlags) assumptions(fs *pflag.FlagSet) (decide.SpotAssumptions, error) {
-	a := decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond, RestartHours: decide.DefaultRestartHours,
-		WriteDefaulted: true, RestartDefaulted: true}
+	a := defaultSpotAssumptions()
 	if fs.Changed("checkpoint-write-gbps") {
 		if !(f.writeGBps >= decide.MinCheckpointWriteGBps && f.writeGBps <= decide.MaxCheckpointWriteGBps) {
 			return a, usage(model.Msg("--checkpoint-write-gbps must be %v–%d (GB/s per node), got %v", decide.MinCheckpointWriteGBps, decide.MaxCheckpointWriteGBps, f.writeGBps))
@@ -95,6 +94,13 @@ func (f *decideFlags) assumptions(fs *pflag.FlagSet) (decide.SpotAssumptions, er
 		return a, usage(model.Msg("--max-job-cost must be > 0, got %v", f.maxJobCost))
 	}
 	return a, nil
+}
+
+// defaultSpotAssumptions are the spot estimate's checkpoint write speed
+// and restart time when no flag gives them, each marked as defaulted.
+func defaultSpotAssumptions() decide.SpotAssumptions {
+	return decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond, RestartHours: decide.DefaultRestartHours,
+		WriteDefaulted: true, RestartDefaulted: true}
 }
 
 // ParseFinishBy reads --finish-by: a date (2006-01-02, the start of that
@@ -150,12 +156,14 @@ func (f *decideFlags) decide(cmd *cobra.Command, env *Env, cat *model.Catalog, w
 }
 
 // answers returns the direct questions asked (--finish-by, --max-job-cost).
-func (f *decideFlags) answers(fs *pflag.FlagSet, rec *model.Recommendation, now time.Time) ([]report.Answer, error) {
+// The points are d's shown offers: under --pricing spot the expected time
+// and cost with interruptions, as the table shows and ranks them.
+func (f *decideFlags) answers(fs *pflag.FlagSet, rec *model.Recommendation, d *report.Decisions, now time.Time) ([]report.Answer, error) {
 	var out []report.Answer
 	if !fs.Changed("finish-by") && !fs.Changed("max-job-cost") {
 		return nil, nil // no question: no points (one per offer, ~900)
 	}
-	pts := decide.OfferPoints(rec.Offers)
+	pts := decide.OfferPoints(d.ShownOffers(rec))
 	if fs.Changed("finish-by") {
 		h, err := ParseFinishBy(f.finishBy, now)
 		if err != nil {

@@ -298,7 +298,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 		what = model.Msg("a Kubernetes Job (one node: a PyTorchJob is for a job across nodes)")
 	}
 	sayf(env.lang, env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%s, %s) to %s\n",
-		what, plan.Provider, plan.InstanceType, plan.Region, gpus, env.lang.T(string(plan.Pricing)), ef.output)
+		what, plan.Provider, plan.InstanceType, report.RegionIn(env.lang, plan.Region), gpus, env.lang.T(string(plan.Pricing)), ef.output)
 	for _, n := range plan.NoteMessages() {
 		if slices.ContainsFunc(said, func(m model.Message) bool { return !m.IsZero() && m.String() == n.String() }) {
 			continue // warned above: once on stderr (walk37: a borderline phase's verdict was said twice)
@@ -475,7 +475,7 @@ func renderExport(fs *pflag.FlagSet, cat *model.Catalog, wf *workloadFlags, ef *
 			cfg.Workload.Model, cfg.Workload.Custom, cfg.Workload.HFConfig = "", nil, wf.set.HFConfig
 		}
 		cfg.Search = exportSearch(offer, q)
-		if out, err = config.Encode(&cfg); err != nil {
+		if out, err = config.EncodeBy(&cfg, config.WriterExport); err != nil {
 			return nil, model.Msg("--format toml: %v", err)
 		}
 	}
@@ -632,7 +632,7 @@ func checkHeld(cat *model.Catalog, in *model.Instance, region string, p model.Pr
 		origin = disc.Origin
 	}
 	return model.Msg("%s/%s %s: the %s price %s/h from %s looks fake or mistyped, so the price guards held it (the load's warning says why); pass --trust-overlay to use it",
-		in.Provider, in.Type, held.Region, model.Msg(string(p)), report.USDPerHour(usd), origin)
+		in.Provider, in.Type, report.RegionArg(held.Region), model.Msg(string(p)), report.USDPerHour(usd), origin)
 }
 
 // otherModes suggests the pricing modes that do have a price.

@@ -16,9 +16,11 @@ import (
 
 	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/advice"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/model/serve"
+	"github.com/gpuplan/gpuplan/ui/report"
 	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
@@ -541,7 +543,17 @@ func planSavings(env *Env, cat *model.Catalog, path string, p *plan.Plan) (float
 	if err != nil {
 		return 0, nil, err
 	}
-	return plan.Savings(cat, pl, planSavingsPerKind)
+	// A spot job is priced as recommend's savings price it: at its expected
+	// cost with interruptions (report.SpotJobCost), with the spot rates
+	// recommend reads and its default assumptions (plan has no flags for
+	// them); without rates, at the bare rate.
+	var spot advice.SpotJobCost
+	if env.SpotRates != nil {
+		if rate, _, err := env.SpotRates(); err == nil {
+			spot = report.SpotJobCost(cat, rate, defaultSpotAssumptions(), model.HoursPerMonth)
+		}
+	}
+	return plan.Savings(cat, pl, planSavingsPerKind, spot)
 }
 
 // readConfigOrPlan reads the configurator's --config: a configuration, or

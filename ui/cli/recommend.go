@@ -324,7 +324,7 @@ hosts the framework cannot run on only when nothing else is left.`,
 			default:
 				dwarn = append(dwarn, model.Msg("%v ranked after the rest: their spot job would not finish, interruptions coming faster than it progresses between them (the Spot lines say why)", model.CountMsg(n, "offer")))
 			}
-			answers, err := df.answers(cmd.Flags(), &rec, time.Now())
+			answers, err := df.answers(cmd.Flags(), &rec, d, time.Now())
 			if err != nil {
 				return err
 			}
@@ -356,7 +356,7 @@ hosts the framework cannot run on only when nothing else is left.`,
 			}
 			printWarningsIn(env.lang, env.Stderr, warnings)
 			r, width := renderer(env, env.Stdout)
-			if err := report.WriteRecommend(env.Stdout, r, &rec, &base, qf.limit, width); err != nil {
+			if err := report.WriteRecommendDecided(env.Stdout, r, &rec, &base, qf.limit, width, " (--limit 0 shows all)", d); err != nil {
 				return err
 			}
 			if err := report.WriteWouldFit(env.Stdout, r, hints); err != nil {

@@ -533,6 +533,18 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	var notes []model.Message
 	if !verdict.IsZero() { // the file says what gpuplan plan says of the phase, as stderr does
 		notes = append(notes, verdict)
+	} else if !p.Borderline.IsZero() {
+		// The row recommend marks "~": the file and stderr say it, as a
+		// phase's verdict and training's notes are said (a new user's
+		// walk: a 1-GPU RTX 4090 instance was written at TP 1 × 2
+		// replicas, borderline, with no word in the script).
+		b := model.Msg("borderline (~ in recommend): this split meets the targets only at the estimate, not across its 90%% range: %s", p.Borderline)
+		notes = append(notes, b)
+		sl.warnings = append(sl.warnings, b)
+		if r := clearingReplicas(&sl.w.Model, sl.s, &p); !r.IsZero() {
+			notes = append(notes, r)
+			sl.warnings = append(sl.warnings, r)
+		}
 	}
 	// The plan's own price of the phase beside the header's catalog one,
 	// as training's export says it.
@@ -568,7 +580,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 			GPUs: p.GPUs, Instances: p.Nodes, Pricing: p.Offer.Pricing, USDPerHour: p.USDPerHour, CatalogAsOf: cat.AsOf}
 		cfg.ServeLaunch = srv.ServeLaunch()
 		cfg.ServeLaunch.Asked(&sl.req)
-		if out, err = config.Encode(&cfg); err != nil {
+		if out, err = config.EncodeBy(&cfg, config.WriterExport); err != nil {
 			return true, model.Msg("--format toml: %v", err)
 		}
 	}
@@ -586,10 +598,27 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		}
 	}
 	sayf(env.lang, env.Stderr, "gpuplan: wrote %s serving files for %s/%s in %s (%s × %d × %s, TP %d × PP %d, %s, %s) to %s\n",
-		ef.format, in.Provider, in.Type, p.Offer.Region, env.lang.Message(model.CountMsg(p.Nodes, "node")), in.GPUCount, in.GPU, p.TP, p.PP,
+		ef.format, in.Provider, in.Type, report.RegionIn(env.lang, p.Offer.Region), env.lang.Message(model.CountMsg(p.Nodes, "node")), in.GPUCount, in.GPU, p.TP, p.PP,
 		env.lang.Message(model.CountMsg(p.Replicas, "replica")), env.lang.T(string(p.Offer.Pricing)), ef.output) // "1 个节点", "4 个副本" in Chinese (walk37)
+	if n := srv.ServersNote(ef.format); !n.IsZero() { // the file says it too: the ports to balance
+		notef(env.lang, env.Stderr, n)
+	}
+	if n := srv.InstancesNote(ef.format); !n.IsZero() { // the file says it too; run as written it serves 1/Nodes
+		notef(env.lang, env.Stderr, n)
+	}
 	if !priceNote.IsZero() {
 		notef(env.lang, env.Stderr, priceNote)
 	}
 	return true, nil
+}
+
+// clearingReplicas names the fewest replicas of p's split that meet the
+// targets across their 90% ranges (serve.ClearingReplicas), and what they
+// rent; zero when there are none to name.
+func clearingReplicas(a *model.Architecture, s serve.Serving, p *serve.Plan) model.Message {
+	q, ok := serve.ClearingReplicas(a, s, p)
+	if !ok {
+		return model.Message{}
+	}
+	return model.Msg("--replicas %d meets the targets across that range: %s, $%.2f/h", q.Replicas, model.CountMsg(q.Nodes, "instance"), q.USDPerHour)
 }

@@ -178,6 +178,10 @@ func (e enumValue[T]) String() string {
 
 func (e enumValue[T]) Set(s string) error {
 	v, err := e.parse(s)
+	var m model.Message
+	if err != nil && errors.As(err, &m) && !strings.Contains(m.Key, "want") {
+		return m // a parser's own advice (launch.ParseFormat: deepspeed, vllm), not a list
+	}
 	if err != nil {
 		names := make([]string, len(e.names))
 		for i, n := range e.names {

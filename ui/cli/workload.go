@@ -68,7 +68,7 @@ var workloadTable = []workloadFlag{
 		}},
 	{name: "precision", key: "workload.precision", usage: "training: amp-bf16, amp-fp16, bf16, fp16 (pure 16-bit), fp32, tf32, fp8; inference: bf16, fp16, fp32, fp8, int8, int4",
 		value: func(f *workloadFlags) pflag.Value {
-			return enumValue[model.Precision]{&f.set.Precision, model.ParsePrecision, append(append([]model.Precision{}, model.TrainingPrecisions...), model.FP16, model.INT8, model.INT4)}
+			return enumValue[model.Precision]{&f.set.Precision, model.ParsePrecision, model.Precisions}
 		}},
 	{name: "optimizer", key: "workload.optimizer", usage: "adamw, adam, sgd, sgd-momentum, adafactor, adamw-8bit, paged-adamw, paged-adamw8bit or adamw-fused (torch AdamW fused=True: no step temporary) (default: the model's training recipe's, e.g. sgd-momentum for ResNets; else adamw)",
 		value: func(f *workloadFlags) pflag.Value {

@@ -32,6 +32,9 @@ type Decisions struct {
 	// (decide.Decision.SpotNeverFinishes) Decide ranked after the others
 	// (all of them when every offer is one).
 	SpotLast int
+	// shown are the offers as the views show them (ShownOffers), parallel
+	// to the recommendation's; nil when they are its own.
+	shown []model.Offer
 
 	// savingsDone is closed when savings ranked aside
 	// (DecideInput.SavingsAside) are in; nil when Decide ranked them.
@@ -88,59 +91,173 @@ func Decide(rec *model.Recommendation, in DecideInput) *Decisions {
 	if early {
 		d.rankSavingsAside(rec, in)
 	}
+	rates := make([]decide.InterruptionRate, len(rec.Offers))
 	for i := range rec.Offers {
 		o := &rec.Offers[i]
-		var rate decide.InterruptionRate
 		if in.Rate != nil {
-			rate = in.Rate(o.Instance.Provider, o.Region, o.Instance.Type)
+			rates[i] = in.Rate(o.Instance.Provider, o.Region, o.Instance.Type)
 		}
-		d.Offers[i] = decide.ForOffer(in.Catalog, o, rate, in.Spot, d.HoursPerMonth)
+		d.Offers[i] = decide.ForOffer(in.Catalog, o, rates[i], in.Spot, d.HoursPerMonth)
 		if in.Rate == nil { // no rates at all: no spot estimate rather than a rate of zero
 			d.Offers[i].Spot, d.Offers[i].SpotErr, d.Offers[i].SpotNeverFinishes = nil, "", false
 		}
 	}
 	if in.Query.Pricing == model.Spot {
-		d.SpotLast = spotFinishersFirst(rec, d.Offers)
+		d.shown = spotShown(rec.Offers, d.Offers, rates, in, d.HoursPerMonth)
+		d.SpotLast = spotRank(rec, d.Offers, &d.shown)
 	}
 	if savings && in.SavingsAside && !early { // before the front: it needs none of it
 		d.rankSavingsAside(rec, in)
 	}
-	d.Front = decide.ParetoFront(decide.OfferPoints(rec.Offers))
+	// The front of what the views show: under --pricing spot the expected
+	// time and cost with interruptions (ShownOffers), as the table ranks
+	// them; otherwise the offers' own. Of the offers that fit across their
+	// memory range when any has a job time (FittingPoints), as the ranking
+	// and the answers weigh them.
+	d.Front = decide.ParetoFront(FittingPoints(rec, decide.OfferPoints(d.ShownOffers(rec))))
 	if savings && !in.SavingsAside {
 		d.rankSavings(rec, in)
 	}
 	return d
 }
 
-// spotFinishersFirst moves, under --pricing spot, the offers whose spot
-// job would not finish (decide.ErrSpotNeverFinishes: interruptions come
-// faster than the job progresses between them) after the others, their
-// order kept, in rec.Offers (a copy: a Recommendation may be shared) and
-// ds alike, and returns how many it moved. Ranked by their price alone
-// they were printed as best, unmarked, above a Spot line saying the job
-// would not finish (attack r29).
-func spotFinishersFirst(rec *model.Recommendation, ds []decide.Decision) int {
-	moved := 0
+// spotShown are offers as the views show them under --pricing spot: a
+// spot offer with a spot estimate (decide.Decision.Spot) carries its
+// expected job time and cost with interruptions (checkpoint writes,
+// restarts, lost work: decide.SpotExpectedCost) in JobHours and JobUSD,
+// and the 90% range of its time (Estimate.TimeBand, on a copy of the
+// estimate) is the expected time at each end of the uninterrupted time's
+// range, so JobBand and the table's range note carry the time estimate's
+// errors through the spot model. Other offers are copied as they are. nil
+// when no offer has a spot estimate: the views show the offers' own.
+//
+// The table, the "best:" line and the Spot lines then tell one story: a
+// user acting on the table's first row pays what its Spot line says
+// (tester's report: "$3.92" in the table and "best:", "expected $4.92"
+// in the Spot line and the savings for the same verda 2B300 job).
+func spotShown(offers []model.Offer, ds []decide.Decision, rates []decide.InterruptionRate, in DecideInput, hoursPerMonth float64) []model.Offer {
+	var out []model.Offer
+	for i := range offers {
+		o, od := &offers[i], &ds[i]
+		if od.Spot == nil || o.Pricing != model.Spot {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(offers)
+		}
+		s := &out[i]
+		s.JobHours, s.JobUSD = od.Spot.ExpectedHours, od.Spot.ExpectedUSD
+		if o.Estimate == nil || o.Estimate.TimeBand[1] <= 0 {
+			continue
+		}
+		e := *o.Estimate
+		for k, h := range o.Estimate.TimeBand {
+			at := *o
+			at.JobHours, at.JobUSD = h, h*o.USDPerHour
+			if x := decide.ForOffer(in.Catalog, &at, rates[i], in.Spot, hoursPerMonth).Spot; x != nil {
+				e.TimeBand[k] = x.ExpectedHours
+			}
+		}
+		s.Estimate = &e
+	}
+	return out
+}
+
+// spotRank orders, under --pricing spot, rec.Offers (a copy: a
+// Recommendation may be shared), ds and *shown alike by what the views
+// show: the offers whose spot job would not finish
+// (decide.ErrSpotNeverFinishes: interruptions come faster than the job
+// progresses between them) after the others, their order kept; the rest
+// by the ranking's order (model.CompareOffers, the sort key and its ties)
+// on the shown offers, so by the expected job cost or time with
+// interruptions where there is a spot estimate. It returns how many
+// offers would not finish. Ranked by their bare price, offers that would
+// not finish were printed as best, unmarked, above a Spot line saying the
+// job would not finish (attack r29); and a spot job ranked by its
+// uninterrupted cost could lead the table at $3.79 behind one costing
+// $3.92 that its Spot line prices at $4.92 (tester's report).
+func spotRank(rec *model.Recommendation, ds []decide.Decision, shown *[]model.Offer) int {
+	never := 0
 	for i := range ds {
 		if ds[i].SpotNeverFinishes {
-			moved++
+			never++
 		}
 	}
-	if moved == 0 || moved == len(ds) {
-		return moved
+	view := *shown
+	if view == nil {
+		view = rec.Offers
 	}
-	offers := make([]model.Offer, 0, len(rec.Offers))
-	dec := make([]decide.Decision, 0, len(ds))
-	for _, never := range [2]bool{false, true} {
-		for i := range ds {
-			if ds[i].SpotNeverFinishes == never {
-				offers, dec = append(offers, rec.Offers[i]), append(dec, ds[i])
-			}
+	order := make([]int, len(ds))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		if c := cmp.Compare(b2i(ds[a].SpotNeverFinishes), b2i(ds[b].SpotNeverFinishes)); c != 0 {
+			return c
+		}
+		if *shown == nil && never == 0 {
+			return 0 // nothing shown otherwise: the ranking's order
+		}
+		return model.CompareOffers(&view[a], &view[b], rec.Sort)
+	})
+	moved := false
+	for i, j := range order {
+		moved = moved || i != j
+	}
+	if !moved {
+		return never
+	}
+	offers := make([]model.Offer, len(order))
+	dec := make([]decide.Decision, len(order))
+	var sh []model.Offer
+	if *shown != nil {
+		sh = make([]model.Offer, len(order))
+	}
+	for i, j := range order {
+		offers[i], dec[i] = rec.Offers[j], ds[j]
+		if sh != nil {
+			sh[i] = view[j]
 		}
 	}
 	rec.Offers = offers
 	copy(ds, dec)
-	return moved
+	*shown = sh
+	return never
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// ShownOffers are rec's offers as the views show them: under --pricing
+// spot, a spot offer with a spot estimate at its expected job time and
+// cost with interruptions (see spotShown), in the order Decide ranked
+// them by those figures; otherwise rec's own. rec is the recommendation
+// Decide was given (its offers in Decide's order), or a Shown copy of it.
+// JSON keeps rec's offers: job_cost_usd stays the uninterrupted cost,
+// spot.expected_usd the expected one.
+func (d *Decisions) ShownOffers(rec *model.Recommendation) []model.Offer {
+	if d == nil || len(d.shown) != len(rec.Offers) {
+		return rec.Offers
+	}
+	return d.shown
+}
+
+// Shown is rec with ShownOffers: what the text report and the
+// configurator's offer list print. A copy; rec is left as it is.
+func (d *Decisions) Shown(rec *model.Recommendation) *model.Recommendation {
+	r := *rec
+	r.Offers = d.ShownOffers(rec)
+	return &r
+}
+
+// SpotShown reports whether the i-th of ShownOffers shows its expected
+// job time and cost with interruptions rather than its uninterrupted one.
+func (d *Decisions) SpotShown(i int) bool {
+	return d != nil && d.shown != nil && i < len(d.Offers) && d.Offers[i].Spot != nil && d.shown[i].Pricing == model.Spot
 }
 
 // rankSavingsAside ranks d's savings on a goroutine of their own
@@ -157,9 +274,34 @@ func (d *Decisions) rankSavingsAside(rec *model.Recommendation, in DecideInput) 
 // rankSavings fills d's savings (advice.Savings).
 func (d *Decisions) rankSavings(rec *model.Recommendation, in DecideInput) {
 	var err error
-	d.SavingsBase, d.Savings, err = advice.Savings(in.Catalog, in.Workload, in.Query, rec, savingsPerKind)
+	d.SavingsBase, d.Savings, err = advice.Savings(in.Catalog, in.Workload, in.Query, rec, savingsPerKind, SpotJobCost(in.Catalog, in.Rate, in.Spot, d.HoursPerMonth))
 	if err != nil {
 		d.SavingsErr = err.Error()
+	}
+}
+
+// SpotJobCost prices a spot offer's job for the savings (Decide's, and
+// gpuplan plan's through plan.Savings) as the "Spot" line beside the
+// offers does: decide.ForOffer with the rates and assumptions given, its
+// expected cost with checkpoints and restarts counted
+// (decide.SpotExpectedCost), so "pay spot" and that line say the same
+// dollars for one offer. A job that would not finish on spot is no saving
+// (ok false); one with no spot estimate (no price to compare, a serving
+// job) keeps its bare price. nil without rates: the offers then have no
+// spot estimate either, and spot keeps its bare price.
+func SpotJobCost(cat *model.Catalog, rate func(provider, region, instanceType string) decide.InterruptionRate, a decide.SpotAssumptions, hoursPerMonth float64) advice.SpotJobCost {
+	if rate == nil {
+		return nil
+	}
+	return func(o *model.Offer) (float64, bool) {
+		od := decide.ForOffer(cat, o, rate(o.Instance.Provider, o.Region, o.Instance.Type), a, hoursPerMonth)
+		switch {
+		case od.Spot != nil:
+			return od.Spot.ExpectedUSD, true
+		case od.SpotErr != "":
+			return 0, false
+		}
+		return o.JobUSD, true
 	}
 }
 
@@ -304,7 +446,12 @@ func SpotLineIn(lang *i18n.Printer, e *decide.SpotEstimate, a decide.SpotAssumpt
 	if e.InterruptionsPerHour > 0 {
 		lang.Fprintf(&b, "; checkpoint every %s", HoursIn(lang, e.CheckpointEveryHours))
 	}
-	if e.OnDemandUSD > 0 {
+	switch {
+	case e.OnDemandUSD > 0 && e.ExpectedUSD >= e.OnDemandUSD:
+		// Interruptions can cost more than the discount (walk45b: daytona
+		// MI355X, spot $148 expected against $142 on-demand, said nothing).
+		lang.Fprintf(&b, "; on-demand %s, no dearer: spot saves nothing on this job", USD(e.OnDemandUSD))
+	case e.OnDemandUSD > 0:
 		lang.Fprintf(&b, "; on-demand %s", USD(e.OnDemandUSD))
 	}
 	rate := lang.Sprintf("%.0f%%/month", e.Rate.PerMonth*100)
@@ -365,21 +512,24 @@ func WriteDecisions(out io.Writer, r *Renderer, rec *model.Recommendation, d *De
 	st := NewStyles(r)
 	lang := r.Lang
 	var b strings.Builder
-	offers, _ := CollapseRegions(rec.Offers, decisionOffers)
+	// The offers as the table shows them (ShownOffers): its rows, and so
+	// these lines, join regions whose shown figures agree.
+	all := d.ShownOffers(rec)
+	offers, _ := CollapseRegions(all, decisionOffers)
 	idx := 0
 	var lines []string
 	spot := false
 	for i := range offers {
 		// CollapseRegions skips same-but-region offers; find the original.
-		for idx < len(rec.Offers) && !(rec.Offers[idx].Instance == offers[i].Instance && rec.Offers[idx].GPUs == offers[i].GPUs && rec.Offers[idx].USDPerHour == offers[i].USDPerHour) {
+		for idx < len(all) && !(all[idx].Instance == offers[i].Instance && all[idx].GPUs == offers[i].GPUs && all[idx].USDPerHour == offers[i].USDPerHour) {
 			idx++
 		}
-		if idx == len(rec.Offers) {
+		if idx == len(all) {
 			break
 		}
 		od := &d.Offers[idx]
 		o := &offers[i]
-		name := lang.Sprintf("%s %s in %s", o.Instance.Provider, r.Cut(o.Instance.Type, 26), o.Region)
+		name := lang.Sprintf("%s %s in %s", o.Instance.Provider, r.Cut(o.Instance.Type, 26), RegionIn(lang, o.Region))
 		if od.Spot != nil {
 			spot = true
 			lines = append(lines, lang.Sprintf("  %s %s: %s", st.Key.Render(lang.T("Spot")), name, SpotLineIn(lang, od.Spot, d.Spot)))
@@ -458,8 +608,32 @@ func answerOffer(rec *model.Recommendation, p decide.TimeCost) *ParetoJSON {
 
 func describePoint(rec *model.Recommendation, p decide.TimeCost) model.Message {
 	o := &rec.Offers[p.Index]
-	return model.Msg("%s %s in %s (%s): %s, %s", o.Instance.Provider, o.Instance.Type, o.Region, model.Msg(string(o.Pricing)),
+	if o.Risky() {
+		return model.Msg("%s %s in %s (%s): %s, %s (borderline: %.0f%% chance of running out of memory)", o.Instance.Provider, o.Instance.Type, RegionArg(o.Region), model.Msg(string(o.Pricing)),
+			hoursMsg(p.Hours), USD(p.USD), model.RoundChance(o.OOMChance)*100)
+	}
+	return model.Msg("%s %s in %s (%s): %s, %s", o.Instance.Provider, o.Instance.Type, RegionArg(o.Region), model.Msg(string(o.Pricing)),
 		hoursMsg(p.Hours), USD(p.USD))
+}
+
+// FittingPoints are the points whose offers fit across their memory range
+// (not model.Offer.Risky), all of pts when none does: the time-against-cost
+// front is drawn from them (walk45c: a borderline 8×B200 stood on the
+// front, unmarked, and kept the cheapest offer that fits off it), and an
+// answer picks among them first, as the ranking puts borderline offers
+// after every offer that fits (walk45b: --finish-by answered with an offer
+// the same run called 10% likely to run out of memory).
+func FittingPoints(rec *model.Recommendation, pts []decide.TimeCost) []decide.TimeCost {
+	out := make([]decide.TimeCost, 0, len(pts))
+	for _, p := range pts {
+		if !rec.Offers[p.Index].Risky() {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		return pts
+	}
+	return out
 }
 
 // hoursMsg is Hours as a message: "12.3 h" has no words, "4.2 days" has.
@@ -484,7 +658,11 @@ func AnswerFinishWithin(rec *model.Recommendation, pts []decide.TimeCost, hours 
 		a.setText(model.Msg("no offer has a job time: give a dataset (--dataset-samples or --dataset-tokens)"))
 		return a
 	}
-	if p, ok := decide.CheapestWithin(pts, hours); ok {
+	p, ok := decide.CheapestWithin(FittingPoints(rec, pts), hours)
+	if !ok { // only a borderline offer finishes in time: its line says so
+		p, ok = decide.CheapestWithin(pts, hours)
+	}
+	if ok {
 		a.Offer = answerOffer(rec, p)
 		a.setText(model.Msg("cheapest finishing within %s: %s", hoursMsg(hours), describePoint(rec, p)))
 		return a
@@ -501,7 +679,11 @@ func AnswerMaxJobCost(rec *model.Recommendation, pts []decide.TimeCost, usd floa
 		a.setText(model.Msg("no offer has a job cost: give a dataset (--dataset-samples or --dataset-tokens)"))
 		return a
 	}
-	if p, ok := decide.FastestWithin(pts, usd); ok {
+	p, ok := decide.FastestWithin(FittingPoints(rec, pts), usd)
+	if !ok { // only a borderline offer is within budget: its line says so
+		p, ok = decide.FastestWithin(pts, usd)
+	}
+	if ok {
 		a.Offer = answerOffer(rec, p)
 		a.setText(model.Msg("fastest within %s: %s", USD(usd), describePoint(rec, p)))
 		return a
@@ -547,7 +729,7 @@ func WritePareto(out io.Writer, r *Renderer, rec *model.Recommendation, d *Decis
 			if i+1 < len(d.Front) {
 				step = ParetoStepIn(lang, p, d.Front[i+1])
 			}
-			rows[i] = []string{HoursIn(lang, p.Hours), USD(p.USD), step, o.Instance.Provider, r.Cut(o.Instance.Type, 26), r.Cut(o.Region, 18), fmt.Sprintf("%d×%s", o.GPUs, o.GPU.Key), PricingName(lang, o.Pricing)}
+			rows[i] = []string{HoursIn(lang, p.Hours), USD(p.USD), step, o.Instance.Provider, r.Cut(o.Instance.Type, 26), r.regionCell(lang, o.Region, 18), fmt.Sprintf("%d×%s", o.GPUs, o.GPU.Key), PricingName(lang, o.Pricing)}
 		}
 		fmt.Fprintf(&b, "%s\n", r.tableRight(translate(lang, "job time", "job cost", "vs next cheaper", "provider", "instance", "region", "GPUs", "pricing"), rows, map[int]bool{0: true, 1: true}))
 	}
@@ -649,7 +831,7 @@ func savingOfferNote(lang *i18n.Printer, s *advice.Saving) string {
 	}
 	var note string
 	if s.OtherOffer {
-		note = lang.Sprintf(" on %s %d×%s in %s", termsafe.String(o.Provider), o.GPUs, termsafe.String(o.GPU), termsafe.String(o.Region))
+		note = lang.Sprintf(" on %s %d×%s in %s", termsafe.String(o.Provider), o.GPUs, termsafe.String(o.GPU), termsafe.String(RegionIn(lang, o.Region)))
 	}
 	if s.OOMChance != nil {
 		note += lang.Sprintf(" (borderline: %.0f%% chance of running out of memory)", *s.OOMChance*100)

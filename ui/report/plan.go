@@ -112,7 +112,7 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 	var notes []string
 	for i, c := range costs {
 		ph := &p.Phases[i]
-		offer := strings.TrimSpace(fmt.Sprintf("%s %s %s", ph.Provider, ph.Instance, ph.Region))
+		offer := strings.TrimSpace(fmt.Sprintf("%s %s %s", ph.Provider, ph.Instance, RegionIn(lang, ph.Region)))
 		count := "" // kept whole when a long instance name is cut, as the configurator shows it
 		if ph.Instances > 1 {
 			count = fmt.Sprintf(" ×%d", ph.Instances)
@@ -219,6 +219,9 @@ func WritePlanSavings(out io.Writer, r *Renderer, planUSD, baseUSD float64, savi
 			// be the phase's (walk36: serve int4 weights priced on a
 			// one-GPU g5 beside a phase pinned to g5.12xlarge).
 			name = lang.Sprintf("%s (%s, same provider, region, GPU)", termsafe.String(change), strings.Join(s.Phases, ", "))
+		}
+		if s.OOMChance != nil { // priced on a borderline offer, as recommend's savings say
+			what += lang.Sprintf(" (borderline: %.0f%% chance of running out of memory)", *s.OOMChance*100)
 		}
 		fmt.Fprintf(&b, "  %s %s\n", PadRight(termsafe.String(name), 60), what)
 	}

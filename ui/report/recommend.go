@@ -200,6 +200,13 @@ func NewRecommendJSON(r *model.Recommendation, base *model.Estimate, limit int) 
 // a writer that knows EachOffer (the CLI's); encoding/json sees no offers.
 func NewRecommendJSONStream(r *model.Recommendation, base *model.Estimate, limit int, d *Decisions) RecommendJSON {
 	out, n := newRecommendHead(r, base, limit)
+	if out.RiskyAhead != nil && d != nil && d.shown != nil {
+		// Its sentence names the figure the table shows (spot: the
+		// expected job cost with interruptions), as the text report's
+		// does; its members keep the offer's own (walk45c: "$5.20" in
+		// JSON, "$8.00" in the table).
+		out.RiskyAhead.Note = RiskyAheadNote(nil, d.Shown(r))
+	}
 	out.stream = &offerStream{rec: r, n: n, d: d, memo: messageMemo{}}
 	out.addDecisionsHead(r, d) // all but the savings: EndOffers
 	return out
@@ -777,6 +784,33 @@ func RegionIn(p *i18n.Printer, region string) string {
 	return model.RegionShown(region)
 }
 
+// RegionArg is a region as an argument of a sentence built as a
+// model.Message: a placeholder naming no place (Daytona's "earth") as the
+// message "location not stated", translated with the sentence, keeping a
+// " +N" of other regions; any other name as model.RegionShown writes it.
+// JSON fields that hold the region itself keep the name; a sentence does
+// not.
+func RegionArg(region string) any {
+	if base, more, _ := strings.Cut(region, " +"); model.RegionUnstated(base) {
+		if more != "" {
+			return model.Msg("%s +%s", model.Msg("location not stated"), more)
+		}
+		return model.Msg("location not stated")
+	}
+	return model.RegionShown(region)
+}
+
+// regionCell is a table's region cell: RegionIn cut to n cells with
+// CutRegion, but "location not stated" whole (cut, it would read as a
+// place), as OfferRow writes it.
+func (r *Renderer) regionCell(p *i18n.Printer, region string, n int) string {
+	shown := RegionIn(p, region)
+	if base, _, _ := strings.Cut(region, " +"); model.RegionUnstated(base) || r != nil && r.Plain {
+		return shown
+	}
+	return CutRegion(shown, n)
+}
+
 // CutRegion is Truncate for a region that may end in " +N" (other
 // regions at the same price): the name is cut, never the count, so a cut
 // region cannot read as a longer region name.
@@ -831,6 +865,17 @@ func LayoutName(p *i18n.Printer, s model.Strategy) string {
 	return StrategyName(p, s)
 }
 
+// SpotShownNote says, under an offers table whose spot offers show their
+// expected job time and cost with interruptions (Decisions.ShownOffers),
+// what those columns hold and that the ranking reads them.
+// The job and time keys rank by them; the others do not read them.
+func SpotShownNote(p *i18n.Printer, k model.SortKey) string {
+	if k == model.SortJob || k == model.SortTime {
+		return p.T("spot: job time and job cost are expected with interruptions (checkpoint writes, restarts, lost work), as the Spot lines price them; the offers are ranked by them")
+	}
+	return p.T("spot: job time and job cost are expected with interruptions (checkpoint writes, restarts, lost work), as the Spot lines price them")
+}
+
 // OfferHeaders are the column titles matching OfferRow.
 var OfferHeaders = []string{"provider", "instance", "region", "GPUs", "$/h", "$/month", "job time", "job cost", "headroom"}
 
@@ -853,6 +898,22 @@ func WriteRecommend(out io.Writer, r *Renderer, rec *model.Recommendation, base 
 // WriteRecommendHint is WriteRecommend with the hint after "… N more offers"
 // (the configurator has no --limit).
 func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, base *model.Estimate, limit, width int, moreHint string) error {
+	return WriteRecommendDecided(out, r, rec, base, limit, width, moreHint, nil)
+}
+
+// WriteRecommendDecided is WriteRecommendHint with Decide's decisions d
+// for rec (nil: none): the offers as d shows them (Decisions.ShownOffers),
+// so under --pricing spot a spot offer's job time and cost, in the table
+// and on the "best:" line, are the expected ones with interruptions its
+// Spot line gives, in the order Decide ranked them, and a note under the
+// table says so.
+func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation, base *model.Estimate, limit, width int, moreHint string, d *Decisions) error {
+	spotTop := d.SpotShown(0)
+	spotAny := false
+	for i := range rec.Offers {
+		spotAny = spotAny || d.SpotShown(i)
+	}
+	rec = d.Shown(rec)
 	st := NewStyles(r)
 	p := r.Lang
 	var b strings.Builder
@@ -943,14 +1004,21 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 				break
 			}
 		}
-		for _, note := range append(overlays.legend(p, OverlayMark), commitNote, sizedTableNote(p, offers, rec.Sort), JobRangeNoteIn(p, offers), UncalibratedTableNote(p, offers)) {
+		spotNote := ""
+		if spotAny {
+			spotNote = SpotShownNote(p, rec.Sort)
+		}
+		for _, note := range append(overlays.legend(p, OverlayMark), commitNote, sizedTableNote(p, offers, rec.Sort), spotNote, JobRangeNoteIn(p, offers), UncalibratedTableNote(p, offers)) {
 			if note != "" {
 				fmt.Fprintf(&b, "%s\n", st.Muted.Render(note))
 			}
 		}
 		top := &rec.Offers[0]
 		p.Fprintf(&b, "\n%s %s %s in %s: %s per hour, %s per month", st.Good.Render(p.T("best:")), top.Instance.Provider, top.Instance.Type, RegionIn(p, top.Region), USD(top.USDPerHour), USD(top.MonthlyUSD))
-		if top.HasJob {
+		switch {
+		case top.HasJob && spotTop:
+			p.Fprintf(&b, ", expected %s and %s for the job with interruptions", HoursIn(p, top.JobHours), USD(top.JobUSD))
+		case top.HasJob:
 			p.Fprintf(&b, ", %s and %s for the job", HoursIn(p, top.JobHours), USD(top.JobUSD))
 		}
 		if rng := JobRangeIn(p, top); rng != "" { // the cost carries the time's range

@@ -564,7 +564,11 @@ func serveRow(lang *i18n.Printer, p *serve.Plan, cut func(string, int) string, n
 		}
 		tps = fmt.Sprintf("%.0f", p.OutputTokensPerSec)
 	}
-	return []string{provider, cut(typ, 26), cut(p.Offer.Region, 18), gpus, split,
+	region := RegionIn(lang, p.Offer.Region)
+	if !model.RegionUnstated(p.Offer.Region) {
+		region = cut(region, 18) // "location not stated" whole, as OfferRow keeps it
+	}
+	return []string{provider, cut(typ, 26), region, gpus, split,
 		model.FormatCount(float64(p.Memory.KVTokens)), ttft, tpot, tps, USD(p.USDPerHour), usdOut}
 }
 
@@ -708,15 +712,17 @@ func ServeReasons(lang *i18n.Printer, p *serve.Plan) []string {
 	return lang.Messages(p.ReasonMsgs)
 }
 
-// ServeOfferName is o.Name with its pricing mode in lang's language
-// ("aws g6.xlarge us-east-1 按需实例"); o.Name itself when it is not
-// built from a catalog row.
+// ServeOfferName is o.Name with its region as views write it (RegionIn:
+// "location not stated" for a placeholder) and its pricing mode in lang's
+// language ("aws g6.xlarge us-east-1 按需实例"); o.Name itself when it is
+// not built from a catalog row. o.Name (JSON's "offer") keeps the region's
+// name.
 func ServeOfferName(lang *i18n.Printer, o *serve.Offer) string {
 	in := o.Instance
-	if !lang.Chinese() || in == nil || o.Pricing == "" || o.Name != fmt.Sprintf("%s %s %s %s", in.Provider, in.Type, o.Region, o.Pricing) {
+	if in == nil || o.Pricing == "" || o.Name != fmt.Sprintf("%s %s %s %s", in.Provider, in.Type, o.Region, o.Pricing) {
 		return o.Name
 	}
-	return fmt.Sprintf("%s %s %s %s", in.Provider, in.Type, o.Region, PricingName(lang, o.Pricing))
+	return fmt.Sprintf("%s %s %s %s", in.Provider, in.Type, RegionIn(lang, o.Region), PricingName(lang, o.Pricing))
 }
 
 // writeServeBest writes the serving ranking's answer as recommend's
@@ -726,7 +732,7 @@ func writeServeBest(b *strings.Builder, lang *i18n.Printer, st Styles, p *serve.
 	o := &p.Offer
 	best, hour, month := st.Good.Render(lang.T("best:")), USD(p.USDPerHour), USD(p.USDPerHour*hoursPerMonth)
 	if in := o.Instance; in != nil {
-		lang.Fprintf(b, "\n%s %s %s in %s: %s per hour, %s per month", best, in.Provider, in.Type, o.Region, hour, month)
+		lang.Fprintf(b, "\n%s %s %s in %s: %s per hour, %s per month", best, in.Provider, in.Type, RegionIn(lang, o.Region), hour, month)
 	} else {
 		lang.Fprintf(b, "\n%s %s: %s per hour, %s per month", best, o.Name, hour, month)
 	}

@@ -206,7 +206,7 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 				m.res = &result{err: fmt.Errorf("internal error: %v", r)}
 			}
 		}()
-		m.res = compute(cat, cfg, err, m.hf, 0)
+		m.res = computeSpot(cat, cfg, err, m.hf, 0, opts.SpotRate)
 	}()
 	opened := m.footer.status // "opened phase … of 2": it stays; the export dialog says when the phase's offer is not the one exported
 	m.apply(m.res)
@@ -704,13 +704,13 @@ func (m app) phaseExportNote(picked *model.Offer) (note string, warn bool) {
 	}
 	typ := keptType(s) // "p4d.24xlarge ×2": the instances the phase rents
 	if picked != nil && picked == m.keptOffer() {
-		return printable(m.lang.Sprintf("for phase %q's offer: %s %s %s", m.keptPhase, s.Provider, typ, s.Region)), false
+		return printable(m.lang.Sprintf("for phase %q's offer: %s %s %s", m.keptPhase, s.Provider, typ, report.RegionIn(m.lang, s.Region))), false
 	}
 	if picked == nil {
-		return printable(m.lang.Sprintf("not for phase %q's offer %s %s %s: no offer fits these answers", m.keptPhase, s.Provider, typ, s.Region)), true
+		return printable(m.lang.Sprintf("not for phase %q's offer %s %s %s: no offer fits these answers", m.keptPhase, s.Provider, typ, report.RegionIn(m.lang, s.Region))), true
 	}
 	return printable(m.lang.Sprintf("for the ranking's pick %s %s %s, not phase %q's offer %s %s %s (gpuplan export --config PLAN --phase NAME exports the phase's, or says why it cannot)",
-		picked.Instance.Provider, offerType(picked), picked.Region, m.keptPhase, s.Provider, typ, s.Region)), true
+		picked.Instance.Provider, offerType(picked), report.RegionIn(m.lang, picked.Region), m.keptPhase, s.Provider, typ, report.RegionIn(m.lang, s.Region))), true
 }
 
 // keptType is the instance type of the offer kept, ×instances when it
@@ -853,9 +853,9 @@ func (m *app) recompute() tea.Cmd {
 	m.lastKey = k
 	m.seq++
 	cfg, err := m.a.config()
-	seq, cat, hf := m.seq, m.cat, m.hf
+	seq, cat, hf, rate := m.seq, m.cat, m.hf, m.opts.SpotRate
 	if !m.async {
-		r := compute(cat, cfg, err, hf, seq)
+		r := computeSpot(cat, cfg, err, hf, seq, rate)
 		m.apply(r)
 		if m.learnHF(r) {
 			m.afterForm()
@@ -870,7 +870,7 @@ func (m *app) recompute() tea.Cmd {
 				msg = crashMsg{&crashInfo{value: r, stack: debug.Stack()}}
 			}
 		}()
-		return resultMsg{compute(cat, cfg, err, hf, seq)}
+		return resultMsg{computeSpot(cat, cfg, err, hf, seq, rate)}
 	}
 }
 
@@ -936,9 +936,9 @@ func (m *app) apply(r *result) {
 		s := m.kept
 		if m.keptPhase != "" {
 			m.footer.say(printable(m.lang.Sprintf("phase %q's offer %s %s %s is not among these answers' offers: ctrl+e exports the best",
-				m.keptPhase, s.Provider, keptType(s), s.Region)), true)
+				m.keptPhase, s.Provider, keptType(s), report.RegionIn(m.lang, s.Region))), true)
 		} else {
-			m.footer.say(printable(m.lang.Sprintf("the file's offer %s %s %s is no longer offered: the best is shown", s.Provider, s.InstanceType, s.Region)), true)
+			m.footer.say(printable(m.lang.Sprintf("the file's offer %s %s %s is no longer offered: the best is shown", s.Provider, s.InstanceType, report.RegionIn(m.lang, s.Region))), true)
 		}
 	}
 	if m.screen != screenWizard {
@@ -983,7 +983,7 @@ func (m *app) layout() {
 	m.keys.forScreen(m.screen, wizard && m.wiz.typing() || m.screen == screenBrowse || prompting, wizard && m.filtering(), m.dialog != nil)
 	m.keys.Market.enable(m.screen == screenBrowse && m.dialog == nil, len(m.a.GPUKeys) > 0)
 	m.keys.browseShort = m.screen == screenOffers
-	m.keys.Plan.enable(m.screen, m.dialog != nil, m.plan.prompting(), len(m.plan.plan.Phases)) // phases.go
+	m.keys.Plan.enable(m.screen, m.dialog != nil, m.plan.prompting(), len(m.plan.plan.Phases), m.plan.canUndo()) // phases.go
 	if prompting {
 		m.keys.Export.SetEnabled(false)
 		m.keys.Back.SetHelp("esc", m.lang.T("cancel"))
@@ -994,7 +994,8 @@ func (m *app) layout() {
 	}
 	if m.screen == screenBrowse {
 		m.keys.Export.SetEnabled(false) // nothing picked yet: enter starts from a GPU
-		m.keys.Market.Pick.SetEnabled(m.dialog == nil && m.browse.selected() != nil)
+		// Not on stale rows (a line that does not parse): enter explains instead (browseKey).
+		m.keys.Market.Pick.SetEnabled(m.dialog == nil && m.browse.selected() != nil && !m.browse.stale())
 	}
 	if _, err := m.a.config(); err != nil {
 		m.keys.Export.SetEnabled(false) // an answer does not parse: nothing to export (the footer says which)

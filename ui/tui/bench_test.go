@@ -7,6 +7,8 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/decide"
 )
 
 // benchApp is the configurator on the embedded catalog at 120×40 on the
@@ -132,5 +134,36 @@ func BenchmarkFirstFrameEnglish(b *testing.B) {
 	for b.Loop() {
 		*m.panel.cache = panelCache{}
 		_ = m.View()
+	}
+}
+
+// BenchmarkRecomputeSpot is BenchmarkRecompute under spot pricing with
+// the embedded spot rates (data.SpotRates): the command also runs
+// report.Decide for the expected figures the views show (decideSpot),
+// off the keystroke's path.
+func BenchmarkRecomputeSpot(b *testing.B) {
+	cat := embeddedCatalog(b)
+	rate, _, err := data.SpotRates()
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := newTestApp(b, cat, Options{})
+	cfg, err := m.a.config()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.Search.Pricing = model.Spot
+	for _, bc := range []struct {
+		name string
+		rate func(provider, region, instanceType string) decide.InterruptionRate
+	}{{"bare", nil}, {"decided", rate}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			cpu := cpuTime()
+			for b.Loop() {
+				computeSpot(cat, cfg, nil, m.hf, 1, bc.rate)
+			}
+			b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		})
 	}
 }

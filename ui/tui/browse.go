@@ -37,7 +37,10 @@ var browseGroups = append([]market.GroupBy{market.GroupNone}, market.Groups...)
 // (offerargs.Parse), the rows market.Browse returns with the regions
 // at one price collapsed into "+N", sorted and grouped by keys that
 // rewrite the line, so the line always says what is shown. A line that
-// does not parse keeps the last good list and says why under the line.
+// does not parse says why under the line and keeps the last good list,
+// drawn stale (dim, no cursor, named under the list as the last valid
+// filter's) so that it does not pass for the line's answer; enter picks
+// nothing from it (browseKey).
 type browseView struct {
 	st    *report.Styles
 	cat   *model.Catalog
@@ -83,7 +86,12 @@ type browseView struct {
 	// browses the screen can show, not the keys (10 KB typed kept the
 	// screen busy ~33 s when each key started a browse of its own).
 	inflight bool
-	errText  string        // the line err is about
+	errText  string // the line err is about
+	// refused is the line enter was refused on (err set, or its browse
+	// still on its way): the status line says why until the line changes
+	// or its rows arrive.
+	refused  string
+	refusing bool          // enter was refused on refused (the line may be "")
 	lang     *i18n.Printer // the screen's language (nil: English); the filter grammar stays English
 }
 
@@ -154,6 +162,9 @@ func (v *browseView) setText(s string) tea.Cmd {
 // or parse sets err at once and keeps the last good list.
 func (v *browseView) apply() tea.Cmd {
 	text := v.input.Value()
+	if text != v.refused {
+		v.refusing = false // an edit: the status line is the status again
+	}
 	switch {
 	case v.pending && text == v.pendingText:
 		return nil
@@ -177,6 +188,7 @@ func (v *browseView) apply() tea.Cmd {
 	if len(q.Providers) == 0 {
 		q.Providers = v.base // as gpuplan offers: marketplaces only when named
 	}
+	v.err = "" // the line parses: an older line's error is not its (Browse's checks answer in receive)
 	v.seq++
 	if !v.async {
 		v.receive(v.browse(v.seq, text, q)().(browsedMsg))
@@ -236,7 +248,16 @@ func (v *browseView) receive(msg browsedMsg) tea.Cmd {
 // parseBrowseLine splits the filter line into words as a shell would
 // (quotes keep "Bavaria, DE, EU" whole) and parses them as gpuplan
 // offers' arguments.
+//
+// One "/" at the start of the line is dropped first: it is the key that
+// starts a search in less and vim and opens k9s's filter prompt, which
+// draws it before the query rather than in it (derailed/k9s,
+// internal/ui/table_helper.go, SearchFmt "/%s"), so habit types it
+// here, where the line is already the filter. It is a key, not grammar:
+// the rest is what gpuplan offers takes, and the spec parser itself
+// refuses a leading "/" with the spec to write (market.ParseGPUSpec).
 func parseBrowseLine(text string, cat *model.Catalog) (market.Query, error) {
+	text = browseLine(text)
 	args, err := shlex.Split(text)
 	if err != nil {
 		// shlex's reasons are fixed sentences ("EOF found when expecting
@@ -245,6 +266,36 @@ func parseBrowseLine(text string, cat *model.Catalog) (market.Query, error) {
 	}
 	return offerargs.Parse(args, cat)
 }
+
+// browseLine is the filter line as the grammar reads it: without one
+// "/" at its start (parseBrowseLine).
+func browseLine(text string) string {
+	rest := strings.TrimLeft(text, " \t")
+	if r, ok := strings.CutPrefix(rest, "/"); ok {
+		return r
+	}
+	return text
+}
+
+// stale reports whether the rows shown are not the line's: it does not
+// parse, or the catalog refused it, and the last good list stays. They
+// stay rather than vanish because most keystrokes pass through a line
+// that does not parse ("H10" on the way to "H100"), and an empty list at
+// each would flicker; they are drawn dim, without the cursor and named
+// under the list, and enter picks nothing from them. k9s, under a filter
+// that does not compile, logs it and shows the table unfiltered
+// (derailed/k9s, internal/ui/table.go, Table.filtered): the whole market
+// passing for the line's answer is the confusion avoided here.
+func (v *browseView) stale() bool { return v.err != "" }
+
+// refuse answers enter on a line whose rows are not shown: it does not
+// parse (the error line says to fix the filter first), or its browse is
+// on its way (the status line says to press enter again once they are).
+// Nothing is picked from rows the line did not ask for.
+func (v *browseView) refuse() { v.refused, v.refusing = v.input.Value(), true }
+
+// refusedNow reports whether enter was refused on the line as it is.
+func (v *browseView) refusedNow() bool { return v.refusing && v.refused == v.input.Value() }
 
 // index lays out the lines of v.res and puts the cursor on keep's
 // instance and region when it is still listed, else on the first row.
@@ -452,6 +503,13 @@ func (v *browseView) setFilter(name, val string) tea.Cmd {
 // marketplaces left out.
 func (v *browseView) note() string {
 	var parts []string
+	if v.stale() { // the rows are not the line's: say whose they are
+		if t := strings.TrimSpace(browseLine(v.text)); t != "" && v.text != "\x00" { // "\x00": nothing browsed yet
+			parts = append(parts, v.lang.Sprintf("rows of the last valid filter: %s", printable(t)))
+		} else {
+			parts = append(parts, v.lang.T("rows of the last valid filter: none (the whole market)"))
+		}
+	}
 	if r := v.selected(); r != nil { // where an overlay's price came from, as under the CLI's table
 		if source, origin, asOf := r.Provenance(); model.FromOverlay(origin) {
 			parts = append(parts, report.OverlayNote(v.lang, report.OverlayMark, source, origin, asOf))
@@ -475,7 +533,11 @@ func (v *browseView) note() string {
 // status is the line under the filter: the error, or what is shown.
 func (v *browseView) status() string {
 	if v.err != "" {
-		return v.st.Bad.Render("✗ " + v.err) // in v.lang already (errTextIn)
+		msg := v.err // in v.lang already (errTextIn)
+		if v.refusedNow() {
+			msg = v.lang.Sprintf("fix the filter first: %s", msg)
+		}
+		return v.st.Bad.Render("✗ " + msg)
 	}
 	p := v.lang
 	q := v.query()
@@ -489,6 +551,9 @@ func (v *browseView) status() string {
 		s += " · " + p.Sprintf("grouped by %s", marketWord(p, "group", string(q.GroupBy)))
 	}
 	if v.pending {
+		if v.refusedNow() { // first, where a narrow screen still shows it
+			return v.st.Muted.Render(p.T("browsing…") + " " + p.T("enter again once this line's offers are shown") + " · " + s)
+		}
 		s += " · " + p.T("browsing…")
 	}
 	return v.st.Muted.Render(s)
@@ -619,7 +684,10 @@ func (v browseView) view() string {
 			continue
 		}
 		s := line(c, false)
-		if ln == v.cursor {
+		switch {
+		case v.stale(): // dim and no cursor: not the line's rows, nothing to pick
+			s = v.st.Muted.Render(s)
+		case ln == v.cursor:
 			s = v.st.TableSelected.Render("›" + s[1:])
 		}
 		out = append(out, report.Truncate(s, w))
@@ -749,6 +817,15 @@ func (m app) browseKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.screen = m.from
 		m.layout()
 		return m, nil
+	case b.stale() && slices.Contains(k.Pick.Keys(), msg.String()):
+		// The rows are the last valid filter's, not the line's (Pick is
+		// disabled, so help does not offer it): picking one would pin a
+		// GPU the line never asked for.
+		b.refuse()
+	case key.Matches(msg, k.Pick) && b.pending:
+		// The rows are still the previous line's (a browse of a large
+		// overlay takes longer than a frame): the same wrong pick.
+		b.refuse()
 	case key.Matches(msg, k.Pick):
 		if r := b.selected(); r != nil && r.Held() && !m.cat.TrustOverlays {
 			// The guards held its price as fake (issue #29): a search

@@ -608,6 +608,7 @@ func TestBrowseLineErrorsChinese(t *testing.T) {
 		{"a sort that is not one", "sort=cheap", `sort "cheap"：应为 `},
 		{"an open quote", `regions="Bavaria`, "；请补上引号"},
 		{"a count twice in a GPU spec", "l4:1:2", `GPU 规格 "l4:1:2" 两次给出数量（1 和 2）；应为 H100、H100:8`},
+		{"a slash inside the line: the spec to write", "l4 /a100", `GPU 规格 "/a100" 以 / 开头，而规格里没有 /；请写 a100`},
 	}
 	zh := i18n.New(language.SimplifiedChinese)
 	for _, tt := range tests {

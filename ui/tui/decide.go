@@ -9,6 +9,8 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/advice"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -78,11 +80,15 @@ func (dc decider) lines(lang *i18n.Printer, st *report.Styles, o *model.Offer, r
 		add("  %s", st.Muted.Render(lang.Sprintf("assumptions: checkpoint write %.3g GB/s (a gp3 disk), restart %.0f min; commitments at %.0f h/month",
 			spotAssumptions.CheckpointWriteBytesPerSecond/1e9, spotAssumptions.RestartHours*60, cmpOrHours(hpm))))
 	}
-	pts := decide.OfferPoints(r.rec.Offers)
+	shown := r.rec.Offers // the chart plots what the list shows (spot: expected with interruptions)
+	if len(r.shown) == len(shown) {
+		shown = r.shown
+	}
+	pts := decide.OfferPoints(shown)
 	if len(pts) < 2 {
 		return lines
 	}
-	front := decide.ParetoFront(pts)
+	front := decide.ParetoFront(report.FittingPoints(&r.rec, pts)) // of the offers that fit, as recommend's
 	add("")
 	add("%s", st.Heading.Render(lang.Sprintf("Time against cost: %d of %d offers on the front", len(front), len(pts))))
 	sel := selectedIndex(r.rec.Offers, o)
@@ -248,15 +254,27 @@ func timeCostChart(lang *i18n.Printer, st *report.Styles, pts, front []decide.Ti
 	return b.String()
 }
 
-// writeAccessibleDecisions is the accessible summary's part of the
-// detail view: the spot and commitment lines of the best offers and,
-// instead of the chart, the Pareto front as a table.
-func writeAccessibleDecisions(w io.Writer, r *report.Renderer, cat *model.Catalog, res *result, rate func(provider, region, instanceType string) decide.InterruptionRate) error {
+// accessibleDecisions are the accessible summary's decisions for res
+// (report.Decide with the configurator's spot assumptions and its query,
+// so under spot pricing the offers are ranked, and shown, at their
+// expected cost with interruptions as recommend's are); nil without
+// offers.
+func accessibleDecisions(cat *model.Catalog, res *result, rate func(provider, region, instanceType string) decide.InterruptionRate) *report.Decisions {
 	if len(res.rec.Offers) == 0 {
 		return nil
 	}
-	d := report.Decide(&res.rec, report.DecideInput{Catalog: cat, Workload: res.workload, Rate: rate, Spot: spotAssumptions,
+	return report.Decide(&res.rec, report.DecideInput{Catalog: cat, Workload: res.workload, Query: res.cfg.Query(), Rate: rate, Spot: spotAssumptions,
 		HoursPerMonth: cmpOrHours(res.cfg.Search.HoursPerMonth)})
+}
+
+// writeAccessibleDecisions is the accessible summary's part of the
+// detail view: the spot and commitment lines of the best offers and,
+// instead of the chart, the Pareto front as a table.
+// d is accessibleDecisions'.
+func writeAccessibleDecisions(w io.Writer, r *report.Renderer, res *result, d *report.Decisions) error {
+	if len(res.rec.Offers) == 0 || d == nil {
+		return nil
+	}
 	if err := report.WriteDecisions(w, r, &res.rec, d); err != nil {
 		return err
 	}
@@ -265,4 +283,52 @@ func writeAccessibleDecisions(w io.Writer, r *report.Renderer, cat *model.Catalo
 	}
 	fmt.Fprintln(w)
 	return report.WritePareto(w, r, &res.rec, d, nil)
+}
+
+// computeSpot is compute, then decideSpot with rate: what the
+// configurator's recompute command runs, off the update path.
+func computeSpot(cat *model.Catalog, cfg config.Config, cfgErr error, hf *hfReader, seq int, rate func(provider, region, instanceType string) decide.InterruptionRate) *result {
+	r := compute(cat, cfg, cfgErr, hf, seq)
+	decideSpot(r, cat, rate)
+	return r
+}
+
+// decideSpot makes r's views tell recommend --pricing spot's story: under
+// spot pricing, with spot rates (Options.SpotRate), it runs report.Decide
+// as recommend does (the configurator's spot assumptions, its query), so
+// r.rec.Offers are ranked by the expected job cost or time with
+// interruptions (report.Decide's spotRank; the offers that would not
+// finish last) and r.shown holds the display copies carrying those
+// figures (Decisions.ShownOffers), which the offers list, the panel and
+// the detail show. r.rec.Offers stay the real offers, at the
+// uninterrupted job time the plan's phases and the exports write (see
+// newPhase). It runs in the recompute's command, never in View: Decide
+// times each spot offer three times (decide.ForOffer at the job and at
+// both ends of its time's range). Serving plans are left alone: spot's
+// checkpoint-and-restart model is a training job's (decider.serveLines).
+func decideSpot(r *result, cat *model.Catalog, rate func(provider, region, instanceType string) decide.InterruptionRate) {
+	if rate == nil || !r.ok() || r.serve != nil || len(r.rec.Offers) == 0 {
+		return
+	}
+	q := r.cfg.Query()
+	if q.Pricing != model.Spot {
+		return
+	}
+	bestGPU := r.rec.Offers[0].GPU
+	d := report.Decide(&r.rec, report.DecideInput{Catalog: cat, Workload: r.workload, Query: q, Rate: rate, Spot: spotAssumptions,
+		HoursPerMonth: cmpOrHours(r.cfg.Search.HoursPerMonth)})
+	if d.SpotLast < len(r.rec.Offers) { // all of them: none is ranked after another for it
+		r.spotLast = d.SpotLast
+	}
+	for i := range r.rec.Offers {
+		if d.SpotShown(i) {
+			r.spotShown = true
+			r.shown = d.ShownOffers(&r.rec)
+			break
+		}
+	}
+	if b := r.best(); b != nil && b.Estimate != nil && b.GPU != bestGPU {
+		// The tips are the best offer's GPU's (compute): another best now.
+		r.tips = advice.Tips(b.Estimate.Workload, b.GPU, panelTips)
+	}
 }

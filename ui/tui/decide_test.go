@@ -63,7 +63,7 @@ func TestAccessibleDecisions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var b strings.Builder
-		if err := writeAccessibleDecisions(&b, &report.Renderer{Profile: colorprofile.NoTTY}, cat, res, tt.rate); err != nil {
+		if err := writeAccessibleDecisions(&b, &report.Renderer{Profile: colorprofile.NoTTY}, res, accessibleDecisions(cat, res, tt.rate)); err != nil {
 			t.Fatal(err)
 		}
 		out := b.String()

@@ -50,8 +50,9 @@ func zhScreens() []zhScreen {
 		{name: "detail", keys: then(enter)},
 		{name: "export", keys: then(enter, ctrlE)},
 		{name: "quit", keys: then(ctrlC)},
-		{name: "plan-add", keys: then(runes("a"))},    // the phase's name prompt over the plan screen
-		{name: "plan", keys: then(runes("a"), enter)}, // the plan screen with that phase
+		{name: "plan-add", keys: then(runes("a"))},                        // the phase's name prompt over the plan screen
+		{name: "plan", keys: then(runes("a"), enter)},                     // the plan screen with that phase
+		{name: "plan-deleted", keys: then(runes("a"), enter, runes("d"))}, // that phase deleted: "deleted phase … · u: undo"
 		{name: "browse", keys: msgs(ctrl('b'))},
 		{name: "browse-grouped", keys: msgs(ctrl('b'), tab, ctrl('g'))},
 		{name: "offers-sorted", keys: then(runes("s"))},
@@ -156,7 +157,7 @@ func zhAllowlist(t *testing.T) i18n.Allowlist {
 	// Keys as typed (the footer names them), request values the user
 	// types or picks (option values stay English), file names.
 	allow.Add(`esc enter tab shift ctrl pgup pgdn pgdown home end
-		a b c d e g n o p q r s x y
+		a b c d e g n o p q r s u x y
 		toml TOML YAML SkyPilot torchrun docker run Kubernetes Job PyTorchJob Keras Flax
 		AWQ GPTQ W8A16 awq gptq int8 vram regions providers max-price pricing spot europe auto efa
 		sort group-by gpu gpu-price

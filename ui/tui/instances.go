@@ -32,7 +32,9 @@ var sortCycle = []model.SortKey{model.SortPrice, model.SortMonthly, model.SortJo
 type offersView struct {
 	st            *report.Styles
 	table         table.Model
-	all           []model.Offer // in ranked order
+	all           []model.Offer // in ranked order: the real offers, which selected returns (a, ctrl+e, enter)
+	disp          []model.Offer // all as the rows show them (result.shownOffers): under spot, at the expected job figures; parallel to all
+	spotNote      string        // under the table: what the spot rows' job columns hold (report.SpotShownNote), or ""
 	shown         []int         // indexes into all, after the provider filter
 	more          []int         // per shown offer: the other regions at its price, collapsed into it ("+N")
 	allRegions    bool          // one row per region: nothing collapsed (r)
@@ -85,7 +87,7 @@ func (v *offersView) setResult(r *result) {
 		v.resorted = false
 		v.table.SetCursor(0)
 	}
-	v.all, v.sort, v.problem, v.none = nil, "", "", ""
+	v.all, v.disp, v.sort, v.problem, v.none, v.spotNote = nil, nil, "", "", "", ""
 	v.serving = r != nil && r.serve != nil
 	v.perToken = v.serving && len(r.serve) > 0 && r.serve[0].Serving.PerToken
 	v.tpot, v.ray = v.tpot[:0], v.ray[:0]
@@ -99,7 +101,13 @@ func (v *offersView) setResult(r *result) {
 		}
 	}
 	if r != nil {
-		v.all, v.sort = r.rec.Offers, r.rec.Sort
+		v.all, v.disp, v.sort = r.rec.Offers, r.shownOffers(), r.rec.Sort
+		if r.spotShown {
+			v.spotNote = report.SpotShownNote(v.lang, r.rec.Sort)
+		}
+		if n := spotLastNote(v.lang, r); n != "" {
+			v.spotNote = strings.TrimPrefix(v.spotNote+"\n"+n, "\n")
+		}
 		if r.err != nil {
 			v.problem = errTextIn(v.lang, r.err)
 		} else if len(r.rec.Offers) == 0 && r.rec.Considered > 0 {
@@ -347,7 +355,10 @@ func (v *offersView) reserved() bool {
 
 func (v *offersView) refresh(keep *model.Offer) {
 	v.shown, v.more = v.shown[:0], v.more[:0]
-	starts, lens := report.RegionRuns(v.all, -1) // as the panel and recommend: one row per choice
+	if len(v.disp) != len(v.all) {
+		v.disp = v.all
+	}
+	starts, lens := report.RegionRuns(v.disp, -1) // as the panel and recommend: one row per choice (by the figures shown: under spot, two regions' interruption rates differ)
 	for k, i := range starts {
 		if v.provider != "" && v.all[i].Instance.Provider != v.provider {
 			continue
@@ -366,17 +377,17 @@ func (v *offersView) refresh(keep *model.Offer) {
 	if !v.serving {
 		shown := make([]model.Offer, len(v.shown))
 		for i, j := range v.shown {
-			shown[i] = v.all[j]
+			shown[i] = v.disp[j]
 		}
 		v.note = report.LateNoteShort(v.lang, shown)
 		// The whole ranking's: a cheaper offer ranked after the ones that
 		// fit for its chance of running out of memory (S4).
-		if risky := report.RiskyAheadNoteShort(v.lang, &model.Recommendation{Offers: v.all, Sort: v.sort}); risky != "" {
+		if risky := report.RiskyAheadNoteShort(v.lang, &model.Recommendation{Offers: v.disp, Sort: v.sort}); risky != "" {
 			v.note = strings.TrimPrefix(v.note+"\n"+risky, "\n")
 		}
 	}
 	for i, j := range v.shown {
-		o := &v.all[j]
+		o := &v.disp[j] // the figures shown; the same instance, region and GPUs as v.all[j]
 		rows[i] = append([]string{" "}, offerRow(v.lang, o)...)
 		if v.reserved() { // the term's bill instead of $/month, and the job at on-demand prices
 			cells := report.CommitmentCells(o)
@@ -445,7 +456,7 @@ func (v *offersView) refresh(keep *model.Offer) {
 	v.table.SetColumns(cols)
 	v.table.SetRows(trows)
 	v.table.SetWidth(v.width)
-	v.table.SetHeight(max(v.height-2-noteLines(v.note), 2))
+	v.table.SetHeight(max(v.height-2-noteLines(v.note)-noteLines(v.spotNote), 2))
 	v.reveal(max(cursor, 0))
 	v.mark()
 }
@@ -521,6 +532,11 @@ func (v offersView) view() string {
 	if v.note != "" {
 		for _, l := range strings.Split(v.note, "\n") {
 			out += "\n" + st.Warn.Render(report.Truncate(l, v.width))
+		}
+	}
+	for _, l := range strings.Split(v.spotNote, "\n") { // muted, as recommend prints them under its table
+		if l != "" {
+			out += "\n" + st.Muted.Render(report.Truncate(l, v.width))
 		}
 	}
 	return out
@@ -665,6 +681,12 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 		add("  job: %s × %s/h %s %s", hours, report.USD(o.USDPerHour), sign, st.Value.Render(report.USD(o.JobUSD)))
 		if rng := report.JobRangeIn(lang, o); rng != "" {
 			add("  %s", st.Muted.Render(rng))
+		}
+		if x := r.shownAt(o); x != nil {
+			// The offers list and the panel show this offer at its
+			// expected figures with interruptions (decideSpot): say them
+			// here too, under the uninterrupted sum above.
+			add("  %s", st.Value.Render(lang.Sprintf("with interruptions: expected %s and %s for the job, as the offers list shows it", report.HoursIn(lang, x.JobHours), report.USD(x.JobUSD))))
 		}
 		add("  %s", st.Muted.Render(lang.Sprintf("%.3g FLOPs at MFU %.2f of %.4g TFLOPS (%s) per GPU", e.TotalFLOPs, e.MFU, e.PeakTFLOPS, e.Precision)))
 	} else if sp == nil { // serving is costed per million tokens, above

@@ -20,7 +20,7 @@ type keyMap struct {
 	browseShort          bool        // Browse is in the short help (the first page, the offers)
 	notice               bool        // the catalog's warnings show: the help is anyKey and Quit only (ShortHelp)
 	Regions              key.Binding // the offers list: expand or collapse "+N regions"
-	Plan                 planKeys    // add to plan, open the plan, delete a phase (phases.go)
+	Plan                 planKeys    // add to plan, open the plan, delete a phase, undo (phases.go)
 	// form holds the focused field's own keys (huh's: tab/enter next,
 	// shift+tab back, ↑/↓, / to search), shown first in the help.
 	form []key.Binding
@@ -39,7 +39,7 @@ func localKeys(p *i18n.Printer) keyMap {
 	t := &k.Table
 	for _, b := range []*key.Binding{&k.Back, &k.Export, &k.Offers, &k.Open, &k.Sort, &k.Provider, &k.Help, &k.Quit, &k.Browse, &k.Regions,
 		&k.Market.Pick, &k.Market.Sort, &k.Market.SortBack, &k.Market.Group, &k.Market.Regions, &k.Market.ClearGPU,
-		&k.Market.Up, &k.Market.Down, &k.Market.PageUp, &k.Market.PageDown, &k.Plan.Add, &k.Plan.Open, &k.Plan.Edit, &k.Plan.Delete,
+		&k.Market.Up, &k.Market.Down, &k.Market.PageUp, &k.Market.PageDown, &k.Plan.Add, &k.Plan.Open, &k.Plan.Edit, &k.Plan.Delete, &k.Plan.Undo,
 		&t.LineUp, &t.LineDown, &t.PageUp, &t.PageDown, &t.HalfPageUp, &t.HalfPageDown, &t.GotoTop, &t.GotoBottom} {
 		h := b.Help()
 		b.SetHelp(h.Key, p.T(h.Desc))
@@ -151,7 +151,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 	if !k.browseShort {
 		browse = key.NewBinding(key.WithDisabled())
 	}
-	return append(out, k.Back, m.Pick, m.Sort, m.Group, m.Regions, m.ClearGPU, k.Open, k.Sort, k.Provider, k.Plan.Add, k.Plan.Edit, k.Plan.Delete, k.Offers, browse, k.Plan.Open, k.Export, k.Help, k.Quit)
+	return append(out, k.Back, m.Pick, m.Sort, m.Group, m.Regions, m.ClearGPU, k.Open, k.Sort, k.Provider, k.Plan.Add, k.Plan.Edit, k.Plan.Delete, k.Plan.Undo, k.Offers, browse, k.Plan.Open, k.Export, k.Help, k.Quit)
 }
 
 // FullHelp is the ? view: columns of related keys. (Over the warnings
@@ -162,7 +162,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		k.form,
 		{k.Back, k.Offers, k.Browse, k.Export, k.Help, k.Quit},
 		{k.Open, k.Sort, k.Provider, k.Regions},
-		{k.Plan.Add, k.Plan.Open, k.Plan.Edit, k.Plan.Delete},
+		{k.Plan.Add, k.Plan.Open, k.Plan.Edit, k.Plan.Delete, k.Plan.Undo},
 		{k.Market.Pick, k.Market.Sort, k.Market.SortBack, k.Market.Group, k.Market.Regions, k.Market.ClearGPU},
 		{k.Table.LineUp, k.Table.LineDown, k.Table.PageUp, k.Table.PageDown, k.Table.GotoTop, k.Table.GotoBottom},
 	}

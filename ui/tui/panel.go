@@ -43,7 +43,79 @@ type result struct {
 	tips    []advice.Tip   // on the best offer's GPU: the changes that save the most
 	serving *serve.Serving // the serving request, when the answers serve an LLM
 	serve   []serve.Plan   // its plans, serve.RankServing's order; nil when not serving
-	elapsed time.Duration
+	// shown are rec's offers as the views show them (decideSpot,
+	// report.Decisions.ShownOffers): under spot pricing with spot rates, a
+	// spot offer at its expected job time and cost with interruptions,
+	// parallel to rec.Offers, which Decide ranked by those figures. nil
+	// when they are rec's own. Display copies only: selection, a and
+	// ctrl+e take rec.Offers.
+	shown []model.Offer
+	// spotShown reports whether a shown offer is at its expected figures
+	// with interruptions: the views then say so (report.SpotShownNote).
+	spotShown bool
+	// spotLast is how many offers decideSpot ranked after the rest, their
+	// spot job never finishing (report.Decisions.SpotLast), when some
+	// others finish; 0 otherwise.
+	spotLast int
+	elapsed  time.Duration
+}
+
+// shownOffers are the offers as the list and the panel show them
+// (result.shown), parallel to r.rec.Offers.
+func (r *result) shownOffers() []model.Offer {
+	if r == nil {
+		return nil
+	}
+	if r.shown != nil {
+		return r.shown
+	}
+	return r.rec.Offers
+}
+
+// shownRec is r.rec with the shown offers: for the notes that read the
+// whole ranking (report.RiskyAheadNoteShort).
+func (r *result) shownRec() *model.Recommendation {
+	rec := r.rec
+	rec.Offers = r.shownOffers()
+	return &rec
+}
+
+// shownAt is the shown copy of r's offer of o's instance type, region,
+// pricing and GPUs when the views show it at its expected spot figures
+// (result.spotShown), else nil.
+func (r *result) shownAt(o *model.Offer) *model.Offer {
+	if r == nil || !r.spotShown || o == nil || len(r.shown) != len(r.rec.Offers) {
+		return nil
+	}
+	i := selectedIndex(r.rec.Offers, o)
+	if i < 0 || r.shown[i].JobUSD == r.rec.Offers[i].JobUSD && r.shown[i].JobHours == r.rec.Offers[i].JobHours {
+		return nil
+	}
+	return &r.shown[i]
+}
+
+// spotLastNote says, as recommend --pricing spot warns, how many offers
+// were ranked after the rest for their spot job never finishing; "" for
+// none.
+func spotLastNote(lang *i18n.Printer, r *result) string {
+	if r == nil || r.spotLast == 0 {
+		return ""
+	}
+	return lang.Message(model.Msg("%v ranked after the rest: their spot job would not finish, interruptions coming faster than it progresses between them (the Spot lines say why)", model.CountMsg(r.spotLast, "offer")))
+}
+
+// shownOf is the shown copy of o, one of r.rec.Offers (the same pointer
+// when it has none).
+func (r *result) shownOf(o *model.Offer) *model.Offer {
+	if r == nil || r.shown == nil || o == nil {
+		return o
+	}
+	for i := range r.rec.Offers {
+		if &r.rec.Offers[i] == o {
+			return &r.shown[i]
+		}
+	}
+	return o
 }
 
 // ok reports whether the answers gave an estimate.
@@ -400,12 +472,15 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	st, T := p.st, p.lang.T
 	e := r.est
 	w := &r.workload
-	best := r.best()
+	// The offers as the list shows them (result.shown): under spot, at
+	// their expected job time and cost with interruptions, as recommend's.
+	best := r.shownOf(r.best())
 	if p.chosen != nil {
 		// The offer the reopened file picked: its figures, as the file
 		// wrote them ([estimate] is the picked offer's).
-		best = p.chosen
+		best = r.shownOf(p.chosen)
 	}
+	offers := r.shownOffers()
 	if best != nil && best.Estimate != nil {
 		head := best.Estimate.Workload // with "auto" GPUs, the count and strategy the best offer uses
 		// The precision asked for, as the CLI's header: a GPU's fallback
@@ -437,30 +512,35 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		add(title+st.Muted.Render(" · "+taskName(p.lang, w.Task)+" · "+string(w.Precision)), vram, bar)
 		var notes []string // all the offers': one row may be all there is room for
 		if best != nil {
-			notes = panelNotes(p.lang, &r.rec, r.rec.Offers)
+			notes = panelNotes(p.lang, r.shownRec(), offers)
 		}
 		// The reopened file's pick first (the figures above are its): on
 		// a short panel it takes the best offer's row and its notes.
 		picked := p.chosen != nil && ih-len(lines) >= 2 // the pick and the count
 		if picked {
-			add(st.Good.Render(padCells(T("picked"), 7)) + offerLine(p.lang, p.chosen, iw-7))
+			add(st.Good.Render(padCells(T("picked"), 7)) + offerLine(p.lang, best, iw-7))
 			if ih-len(lines)-1-len(notes) < 1 {
 				notes = nil
 			}
 		}
-		if tips := p.tipLines(r, r.best()); len(tips) > 1 && ih-len(lines) >= 3+len(notes) { // the top tip, the best offer, the notes and the count
+		if tips := p.tipLines(r, r.shownOf(r.best())); len(tips) > 1 && ih-len(lines) >= 3+len(notes) { // the top tip, the best offer, the notes and the count
 			add(tips[1])
 		}
 		if best != nil {
 			// The job cost's range, when two offers keep their room under it.
-			if n := report.JobRangeNoteShort(p.lang, r.rec.Offers[:min(len(r.rec.Offers), max(ih-len(lines)-1-len(notes), 1))]); n != "" && ih-len(lines)-2-len(notes) >= 2 {
+			if n := report.JobRangeNoteShort(p.lang, offers[:min(len(offers), max(ih-len(lines)-1-len(notes), 1))]); n != "" && ih-len(lines)-2-len(notes) >= 2 {
 				notes = append(notes, n)
+			}
+			// What the spot rows' figures are, when the best offer and
+			// the next keep their rows under it.
+			if r.spotShown && ih-len(lines)-len(notes) >= 4 {
+				notes = append(notes, report.SpotShownNote(p.lang, r.rec.Sort))
 			}
 			room := ih - len(lines) - 1 - len(notes) // the count under the list, and the notes of the "~" rows and risky offers
 			var shown []model.Offer
 			used := 0
 			if n := max(room, 1); !picked || room > 0 {
-				shown, used = report.CollapseRegions(r.rec.Offers, n)
+				shown, used = report.CollapseRegions(offers, n)
 			}
 			for i, g := range shown {
 				prefix := st.Muted.Render("     ")
@@ -475,7 +555,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 			for _, note := range notes {
 				add(st.Warn.Render(report.Truncate(note, iw)))
 			}
-			add(compactCountLine(p.lang, st, shown, used, len(r.rec.Offers), iw))
+			add(compactCountLine(p.lang, st, shown, used, len(offers), iw))
 		} else {
 			lines = append(lines, p.noFitLines(r, iw)...)
 		}
@@ -517,7 +597,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	if best == nil {
 		add(p.noFitLines(r, iw)...)
 	} else {
-		add(p.tipLines(r, r.best())...) // the tips are the best offer's GPU's (compute)
+		add(p.tipLines(r, r.shownOf(r.best()))...) // the tips are the best offer's GPU's (compute)
 		if p.chosen != nil {
 			add("", st.Heading.Render(T("Picked offer"))+st.Muted.Render(" · "+p.chosenWhose()),
 				offerLine(p.lang, p.chosen, iw))
@@ -531,15 +611,22 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		if len(warn) == 0 {
 			room += 2
 		}
-		notes := panelNoteLines(panelNotes(p.lang, &r.rec, r.rec.Offers), iw)
+		notes := panelNoteLines(panelNotes(p.lang, r.shownRec(), offers), iw)
+		var spotNote []string // what the spot rows' figures are (recommend's note under its table)
+		if r.spotShown {
+			spotNote = panelNoteLines([]string{report.SpotShownNote(p.lang, r.rec.Sort)}, iw)
+		}
+		if n := spotLastNote(p.lang, r); n != "" {
+			spotNote = append(spotNote, panelNoteLines([]string{n}, iw)...)
+		}
 		var rows []model.Offer
 		used := 0
-		if n := room - 3 - len(notes); n > 0 { // the notes, and the job cost's range under the list
-			rows, used = report.CollapseRegions(r.rec.Offers, n)
+		if n := room - 3 - len(notes) - len(spotNote); n > 0 { // the notes, and the job cost's range under the list
+			rows, used = report.CollapseRegions(offers, n)
 		}
 		tail := []string{p.lang.Sprintf("ranked by %s", T(sortName)), T("ctrl+o shows all")}
-		count := p.lang.Sprintf("Offers: %d fit", len(r.rec.Offers))
-		if merged := mergedRowsNote(p.lang, len(rows), used, len(r.rec.Offers)); merged != "" {
+		count := p.lang.Sprintf("Offers: %d fit", len(offers))
+		if merged := mergedRowsNote(p.lang, len(rows), used, len(offers)); merged != "" {
 			tail = append([]string{merged}, tail...)
 			for len(tail) > 1 && lipgloss.Width(count+" · "+strings.Join(tail, " · ")) > iw {
 				tail = tail[:len(tail)-1] // ctrl+o goes first: the footer has it too
@@ -548,8 +635,11 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		lines[head] = st.Heading.Render(count) + st.Muted.Render(" · "+strings.Join(tail, " · "))
 		if offers := rows; len(offers) > 0 {
 			add(strings.Split(offersTable(p.lang, offers, iw, st), "\n")...)
-			for _, l := range panelNoteLines(panelNotes(p.lang, &r.rec, offers), iw) {
+			for _, l := range panelNoteLines(panelNotes(p.lang, r.shownRec(), offers), iw) {
 				add(st.Warn.Render(l))
+			}
+			for _, l := range spotNote {
+				add(st.Muted.Render(l))
 			}
 			if note := report.JobRangeNoteShort(p.lang, offers); note != "" {
 				add(st.Muted.Render(report.Truncate(note, iw)))
@@ -650,7 +740,10 @@ func (p panel) tipLines(r *result, best *model.Offer) []string {
 		fig := T("VRAM") + " " + report.SignedPct(-t.MemorySavedPct())
 		if t.BaseGPUHours > 0 {
 			fig += p.lang.Sprintf(", job %s", report.SignedPct(-t.CostSavedPct()))
-			if best.HasJob && best.CommitmentUSD == 0 && math.Round(t.CostSavedPct()) != 0 {
+			// Not under spot's expected cost (result.spotShown): the tip
+			// scales GPU hours, and the interruptions' cost does not scale
+			// with them.
+			if best.HasJob && best.CommitmentUSD == 0 && !r.spotShown && math.Round(t.CostSavedPct()) != 0 {
 				fig += " (" + report.USD(best.JobUSD) + " → " + report.USD(best.JobUSD*t.GPUHours/t.BaseGPUHours) + ")"
 			}
 		}

@@ -49,6 +49,13 @@ type planView struct {
 	dirty     bool          // phases changed since opening or the last plan export
 	exporting bool          // the export dialog open is the plan's
 
+	// deleted are the phases deleted since the last one added, the last
+	// on top: u puts them back one by one (undoDelete). Adding a phase
+	// empties it, so each phase goes back to the place it left and a
+	// name taken since cannot come back twice; it holds at most
+	// plan.MaxPhases, the phases the plan had.
+	deleted []deletedPhase
+
 	// check is Options.CheckPlan; notes and marks its answer for the
 	// phases as they are, worked out when the page is drawn after a
 	// change (checked false), as gpuplan plan says them.
@@ -56,6 +63,16 @@ type planView struct {
 	notes   []string
 	marks   []plan.PhaseCost
 	checked bool
+}
+
+// deletedPhase is a phase deleted from the plan, to put back with u: the
+// phase, where it was, and whether the plan had changes to export before
+// it went (a plan opened from a file, one phase deleted and put back, is
+// the file again: q asks nothing).
+type deletedPhase struct {
+	phase plan.Phase
+	at    int
+	dirty bool
 }
 
 // checkPlan fills notes and marks for the phases as they are.
@@ -74,6 +91,9 @@ func (v *planView) checkPlan() {
 func (v *planView) exported() {
 	if v.exporting {
 		v.dirty, v.exporting = false, false
+		for i := range v.deleted {
+			v.deleted[i].dirty = true // the file lacks them: putting one back is a change to export
+		}
 	}
 }
 
@@ -307,24 +327,63 @@ func (v *planView) commit() tea.Cmd {
 	v.dirty, v.checked = true, false
 	v.cursor = len(v.plan.Phases) - 1
 	v.pending, v.err = nil, ""
+	v.deleted = nil // the undo is of the deletes since the last phase added
 	return nil
 }
 
-// listKey handles a key on the plan's list: ↑/↓ move, d deletes.
-func (v *planView) listKey(msg tea.KeyPressMsg) {
-	switch msg.String() {
-	case "up", "k":
+// listKey handles a key on the plan's list: ↑/↓ move, k.Delete (d,
+// delete) deletes the phase under the cursor, k.Undo (u) puts the last
+// deleted back.
+//
+// Backspace deletes nothing: the name prompt opens on this page, and a
+// backspace meant for the name, pressed after enter added the phase,
+// deleted it. k9s deleted resources on backspace until users lost some
+// "trying to delete mistyped characters in filter" and it moved delete
+// to its own key (github.com/derailed/k9s issues 21, pull 45); u is
+// vi's undo (vimhelp.org/undo.txt.html, "u Undo [count] changes").
+func (v *planView) listKey(msg tea.KeyPressMsg, k *planKeys) {
+	switch {
+	case msg.String() == "up" || msg.String() == "k":
 		v.cursor = max(v.cursor-1, 0)
-	case "down", "j":
+	case msg.String() == "down" || msg.String() == "j":
 		v.cursor = min(v.cursor+1, max(len(v.plan.Phases)-1, 0))
-	case "d", "delete", "backspace":
-		if i := v.cursor; i < len(v.plan.Phases) {
-			v.plan.Phases = append(v.plan.Phases[:i], v.plan.Phases[i+1:]...)
-			v.dirty, v.checked = true, false
-			v.cursor = min(v.cursor, max(len(v.plan.Phases)-1, 0))
-		}
+	case key.Matches(msg, k.Delete):
+		v.deletePhase()
+	case key.Matches(msg, k.Undo):
+		v.undoDelete()
 	}
 }
+
+// deletePhase deletes the phase under the cursor, kept for undoDelete.
+func (v *planView) deletePhase() {
+	i := v.cursor
+	if i < 0 || i >= len(v.plan.Phases) {
+		return
+	}
+	v.deleted = append(v.deleted, deletedPhase{phase: v.plan.Phases[i], at: i, dirty: v.dirty})
+	v.plan.Phases = slices.Delete(v.plan.Phases, i, i+1)
+	v.dirty, v.checked = true, false
+	v.cursor = min(v.cursor, max(len(v.plan.Phases)-1, 0))
+}
+
+// undoDelete puts the last phase deleted back where it was, the cursor on
+// it, and the plan's changes as they were before it went; false when
+// there is none to put back.
+func (v *planView) undoDelete() bool {
+	n := len(v.deleted)
+	if n == 0 {
+		return false
+	}
+	d := v.deleted[n-1]
+	v.deleted = v.deleted[:n-1]
+	at := min(max(d.at, 0), len(v.plan.Phases))
+	v.plan.Phases = slices.Insert(v.plan.Phases, at, d.phase)
+	v.cursor, v.dirty, v.checked = at, d.dirty, false
+	return true
+}
+
+// canUndo reports whether u has a phase to put back.
+func (v *planView) canUndo() bool { return len(v.deleted) > 0 }
 
 // view draws the plan: a row per phase (offer, pricing, duration, cost),
 // the total, and the prompt when a phase is being added. The pricing and
@@ -337,7 +396,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 	}
 	b.WriteString(st.Heading.Render(title) + "\n")
 	if len(v.plan.Phases) == 0 && v.pending == nil {
-		b.WriteString(st.Muted.Render(v.lang.T("no phases yet: on the offers (ctrl+o) or an offer's details, a adds the offer with the current answers as a phase")) + "\n")
+		b.WriteString(st.Muted.Render(strings.Join(wrapLines(v.lang.T("no phases yet: on the offers (ctrl+o) or an offer's details, a adds the offer with the current answers as a phase"), width), "\n")) + "\n")
 	}
 	costs := make([]string, len(v.plan.Phases))
 	total, totalOK := 0.0, true
@@ -405,7 +464,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 		p := &v.plan.Phases[i]
 		insts[i] = printable(p.Instance)
 		provW = max(provW, ansi.StringWidth(printable(p.Provider)))
-		region := p.Region
+		region := report.RegionIn(v.lang, p.Region) // "location not stated" for a placeholder
 		if p.Instances > 1 {
 			count := fmt.Sprintf(" ×%d", p.Instances)
 			region += count
@@ -423,7 +482,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 		p := &v.plan.Phases[i]
 		offer := printable(p.Provider) + " " + insts[i]
 		if withRegion {
-			offer += " " + printable(p.Region)
+			offer += " " + printable(report.RegionIn(v.lang, p.Region))
 		}
 		if p.Instances > 1 {
 			offer += fmt.Sprintf(" ×%d", p.Instances)
@@ -452,9 +511,13 @@ func (v *planView) view(st *report.Styles, width int) string {
 		}
 		b.WriteString(st.Heading.Render(v.lang.T("Total ")) + t + "\n")
 	}
+	if n := len(v.deleted); n > 0 && v.pending == nil {
+		line := printable(v.lang.Sprintf("deleted phase %q · u: undo", v.deleted[n-1].phase.Name))
+		b.WriteString(st.Muted.Render(strings.Join(wrapLines(line, width), "\n")) + "\n")
+	}
 	if v.pending != nil {
 		p := v.pending
-		b.WriteString("\n" + st.Heading.Render(v.lang.T("Add a phase")) + st.Muted.Render(" · "+strings.Join([]string{p.Provider + " " + p.Instance + " " + p.Region, report.PhasePricing(v.lang, p), v.lang.Sprintf("%s/h", report.USD(p.USDPerHour))}, v.lang.T(", "))) + "\n")
+		b.WriteString("\n" + st.Heading.Render(v.lang.T("Add a phase")) + st.Muted.Render(" · "+strings.Join([]string{p.Provider + " " + p.Instance + " " + report.RegionIn(v.lang, p.Region), report.PhasePricing(v.lang, p), v.lang.Sprintf("%s/h", report.USD(p.USDPerHour))}, v.lang.T(", "))) + "\n")
 		b.WriteString("  " + v.name.View() + "\n")
 		if p.Months > 0 {
 			b.WriteString("  " + v.months.View() + st.Muted.Render(v.lang.T(" (a service: how long it runs)")) + "\n")
@@ -534,7 +597,7 @@ func planColumns(width int, cells [planCols][]string) [planCols]int {
 
 // planKeys are the plan's own keys, in the footer's help on its screens.
 type planKeys struct {
-	Add, Open, Edit, Delete key.Binding
+	Add, Open, Edit, Delete, Undo key.Binding
 }
 
 func defaultPlanKeys() planKeys {
@@ -542,17 +605,22 @@ func defaultPlanKeys() planKeys {
 		Add:    key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add to plan")),
 		Open:   key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "plan")),
 		Edit:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open phase")),
-		Delete: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete phase")),
+		Delete: key.NewBinding(key.WithKeys("d", "delete"), key.WithHelp("d", "delete")),
+		Undo:   key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "undo")),
 	}
 }
 
 // enable turns the plan keys on for screen s: a on the offers and an
-// offer's details, enter (not in the name prompt) and d on the plan; ctrl+t opens the plan once it has a
-// phase (a shows it when adding the first), from all but the browser.
-func (k *planKeys) enable(s screen, dialog, prompt bool, phases int) {
+// offer's details, enter, d and (with a phase to put back, undo) u on the
+// plan, not in the name prompt, where they are letters; ctrl+t opens the
+// plan once it has a phase (a shows it when adding the first), from all
+// but the browser.
+func (k *planKeys) enable(s screen, dialog, prompt bool, phases int, undo bool) {
+	list := !dialog && !prompt && s == screenPlan
 	k.Add.SetEnabled(!dialog && (s == screenOffers || s == screenDetail))
-	k.Delete.SetEnabled(!dialog && s == screenPlan && phases > 0)
-	k.Edit.SetEnabled(!dialog && !prompt && s == screenPlan && phases > 0) // in the prompt, enter adds
+	k.Delete.SetEnabled(list && phases > 0)
+	k.Undo.SetEnabled(list && undo)
+	k.Edit.SetEnabled(list && phases > 0) // in the prompt, enter adds
 	k.Open.SetEnabled(!dialog && s != screenPlan && s != screenBrowse && phases > 0)
 }
 
@@ -625,8 +693,8 @@ func (m app) planKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.openPhase(m.plan.cursor)
 	}
 	before := len(m.plan.plan.Phases)
-	m.plan.listKey(msg)
-	if len(m.plan.plan.Phases) != before { // a phase deleted: the count and any "exported to" are stale
+	m.plan.listKey(msg, &m.keys.Plan)
+	if len(m.plan.plan.Phases) != before { // a phase deleted or put back: the count and any "exported to" are stale
 		m.footer.say(m.planCountNote(), false)
 	}
 	m.layout()

@@ -30,13 +30,14 @@ func twoPhases() []tea.Msg {
 }
 
 // TestPlanGolden is the plan view at 80×24 and 120×40 from the fixed
-// test catalog: the prompt for the serving phase, then both phases with
-// the total.
+// test catalog: both phases deleted, the prompt for the serving phase, then
+// both phases with the total.
 func TestPlanGolden(t *testing.T) {
 	screens := []struct {
 		name string
 		keys []tea.Msg
 	}{
+		{"emptied", msgs(twoPhases(), enter, runes("d"), runes("d"))}, // the hint wraps at 80 columns, not cut
 		{"prompt", twoPhases()},
 		{"two-phases", msgs(twoPhases(), enter)},
 	}

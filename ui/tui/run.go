@@ -379,10 +379,16 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *re
 	fmt.Fprintln(opts.Out)
 	if !res.ok() {
 		lang.Fprintf(opts.Out, "No estimate: %s\n", errTextIn(lang, res.err))
-	} else if err := report.WriteRecommendHint(opts.Out, out, &res.rec, res.est, 5, 100, ""); err != nil {
-		return err
-	} else if err := writeAccessibleDecisions(opts.Out, out, cat, res, opts.SpotRate); err != nil {
-		return err
+	} else {
+		// The decisions first: under spot pricing they rank the offers by
+		// the expected cost with interruptions the table then shows.
+		d := accessibleDecisions(cat, res, opts.SpotRate)
+		if err := report.WriteRecommendDecided(opts.Out, out, &res.rec, res.est, 5, 100, "", d); err != nil {
+			return err
+		}
+		if err := writeAccessibleDecisions(opts.Out, out, res, d); err != nil {
+			return err
+		}
 	}
 	if cfgErr != nil {
 		return nil

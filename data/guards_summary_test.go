@@ -1,0 +1,85 @@
+package data
+
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// summarizeGuardsByText is summarizeGuards as it was: every line
+// formatted, the group's lines sorted as text; the reference the one that
+// formats only the lines shown must match.
+func summarizeGuardsByText(found []Guard) []model.Message {
+	type group struct {
+		origin, rule string
+		name         model.Message
+		lines        []string
+		msgs         map[string]model.Message
+	}
+	var groups []*group
+	at := map[[2]string]*group{}
+	for _, g := range found {
+		k := [2]string{g.Origin, g.Rule}
+		gr := at[k]
+		if gr == nil {
+			gr = &group{origin: g.Origin, rule: g.Rule, msgs: map[string]model.Message{}}
+			at[k] = gr
+			groups = append(groups, gr)
+		}
+		name := model.Msg("embedded catalog")
+		if model.FromOverlay(g.Origin) {
+			name = model.Msg("catalog %s", g.Origin)
+		}
+		gr.name = name
+		m := model.Msg("%v: %v", name, g.Message())
+		line := m.String()
+		gr.lines = append(gr.lines, line)
+		gr.msgs[line] = m
+	}
+	slices.SortFunc(groups, func(a, b *group) int {
+		return cmp.Or(strings.Compare(a.origin, b.origin), strings.Compare(a.rule, b.rule))
+	})
+	var out []model.Message
+	for _, gr := range groups {
+		sort.Strings(gr.lines)
+		for _, l := range gr.lines[:min(len(gr.lines), shownPerKind)] {
+			out = append(out, gr.msgs[l])
+		}
+		if more := len(gr.lines) - shownPerKind; more > 0 {
+			out = append(out, moreLikeThese(gr.name, more))
+		}
+	}
+	return out
+}
+
+// TestSummarizeGuardsSame: the summary that formats only the lines it
+// shows says what formatting every line said, on random findings built
+// to tie: regions that are prefixes of one another ("r-1", "r-10", "r-1a",
+// "r-1:x", "r-1: x"), one region twice with two messages, the same line
+// twice, no region, two origins and rules, groups of 1 to 40.
+func TestSummarizeGuardsSame(t *testing.T) {
+	pick := func(r *rand.Rand, s ...string) string { return s[r.IntN(len(s))] }
+	for seed := range uint64(300) {
+		r := rand.New(rand.NewPCG(seed, 7))
+		var found []Guard
+		for range 1 + r.IntN(40) {
+			found = append(found, Guard{
+				Provider: pick(r, "aws", "aws-x", "a"),
+				Type:     pick(r, "p4d", "p4d.24xlarge", "p4", "g/5"),
+				Region:   pick(r, "", "r-1", "r-10", "r-1a", "r-1:x", "r-1: x", "r 1", "R-1"),
+				Rule:     pick(r, "below-floor", "unknown-region"),
+				Origin:   pick(r, "embedded", "/tmp/a.csv", "/tmp/b.toml"),
+				Msg:      model.Msg("on-demand $%.2f per GPU-hour %s", float64(r.IntN(3))+0.5, pick(r, "is low", "is odd", "")),
+			})
+		}
+		got, want := summarizeGuards(found), summarizeGuardsByText(found)
+		if !slices.EqualFunc(got, want, func(a, b model.Message) bool { return a.String() == b.String() }) {
+			t.Fatalf("seed %d: %d findings:\ngot  %q\nwant %q", seed, len(found), model.Strings(got), model.Strings(want))
+		}
+	}
+}

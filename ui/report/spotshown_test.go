@@ -1,0 +1,135 @@
+package report
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/decide"
+)
+
+// TestDecideSpotShownRanksByExpected: under --pricing spot Decide ranks
+// the offers by what the views show, the expected job cost with
+// interruptions (decide.SpotExpectedCost), and ShownOffers carries it,
+// while the recommendation's own offers keep their uninterrupted figures
+// (JSON's job_cost_usd). Worked by hand, each a 2 h job (W) on one
+// instance with a 225,000 MiB checkpoint at the default 125 MiB/s
+// (δ = 0.5 h) and a 10 min restart:
+//
+//   - "a" at $10/h spot, λ = 0.01/h: Daly's τ = 9.669 h capped at W = 2 h;
+//     B = W·(1 + δ/τ) = 2.5 h, L = R + (τ+δ)/2 = 1.41667 h,
+//     T = B/(1 − λL) = 2.53593 h: $25.36 expected, $20 bare;
+//   - "b" at $11/h spot, never interrupted (λ = 0): T = W, $22 both.
+//
+// Bare, a ($20) ranks before b ($22); expected, b ($22) before a ($25.36).
+// a's time range [1 h, 4 h] becomes the expected time at each end:
+// W = 1: τ = 1, B = 1.5, L = 1/6 + 0.75 = 0.91667, T = 1.5/0.990833 =
+// 1.513878 h; W = 4: τ = 4, B = 4.5, L = 1/6 + 2.25 = 2.41667,
+// T = 4.5/0.975833 = 4.611460 h.
+func TestDecideSpotShownRanksByExpected(t *testing.T) {
+	const w = 2.0
+	wantT := 2.5 / (1 - 0.01*(1.0/6+1.25))
+	cat := &model.Catalog{Instances: []model.Instance{
+		{Provider: "pa", Type: "a", GPU: "g", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 30, SpotUSD: 10}}},
+		{Provider: "pb", Type: "b", GPU: "g", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 30, SpotUSD: 11}}},
+	}}
+	cat.Index()
+	offer := func(i int, usd float64, band [2]float64) model.Offer {
+		e := &model.Estimate{Workload: model.Workload{Settings: model.Settings{Task: model.TaskFinetune, Strategy: model.DDP}}}
+		e.States.Weights, e.States.OptimizerStates = 225000*model.MiB/2, 225000*model.MiB/2
+		e.TimeBand = band
+		return model.Offer{Instance: &cat.Instances[i], Region: "r", Pricing: model.Spot, USDPerHour: usd, Instances: 1,
+			HasJob: true, JobHours: w, JobUSD: w * usd, Estimate: e}
+	}
+	rates := map[string]decide.InterruptionRate{"pa": {PerMonth: -math.Expm1(-7.3)}, "pb": {}}
+	in := func(p model.Pricing) DecideInput {
+		return DecideInput{Catalog: cat, Query: model.Query{Pricing: p},
+			Rate: func(provider, _, _ string) decide.InterruptionRate { return rates[provider] },
+			Spot: decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond, RestartHours: decide.DefaultRestartHours}}
+	}
+	bare := []model.Offer{offer(0, 10, [2]float64{1, 4}), offer(1, 11, [2]float64{})}
+	rec := &model.Recommendation{Sort: model.SortJob, Offers: bare}
+	d := Decide(rec, in(model.Spot))
+	if rec.Offers[0].Instance.Type != "b" || rec.Offers[1].Instance.Type != "a" {
+		t.Fatalf("order %s, %s; want b ($22 expected) before a ($25.36 expected)", rec.Offers[0].Instance.Type, rec.Offers[1].Instance.Type)
+	}
+	if bare[0].Instance.Type != "a" {
+		t.Error("Decide reordered the caller's slice; want a copy")
+	}
+	shown := d.ShownOffers(rec)
+	if a := &shown[1]; math.Abs(a.JobHours-wantT) > 1e-9 || math.Abs(a.JobUSD-wantT*10) > 1e-9 {
+		t.Errorf("shown a: %.6f h, $%.6f; want %.6f h, $%.6f", a.JobHours, a.JobUSD, wantT, wantT*10)
+	}
+	if d.Offers[1].Spot == nil || d.Offers[1].Spot.ExpectedUSD != shown[1].JobUSD {
+		t.Errorf("decisions not parallel to the offers: %+v", d.Offers[1].Spot)
+	}
+	if rec.Offers[1].JobUSD != 20 || rec.Offers[1].JobHours != w {
+		t.Errorf("rec's a: %.2f h, $%.2f; want its uninterrupted 2 h, $20 (JSON's job_cost_usd)", rec.Offers[1].JobHours, rec.Offers[1].JobUSD)
+	}
+	wantBand := [2]float64{1.5 / (1 - 0.01*(1.0/6+0.75)), 4.5 / (1 - 0.01*(1.0/6+2.25))}
+	if got := shown[1].Estimate.TimeBand; math.Abs(got[0]-wantBand[0]) > 1e-9 || math.Abs(got[1]-wantBand[1]) > 1e-9 {
+		t.Errorf("shown a's time band %v; want %v", got, wantBand)
+	}
+	if rec.Offers[1].Estimate.TimeBand != [2]float64{1, 4} {
+		t.Errorf("rec's a's estimate changed: band %v", rec.Offers[1].Estimate.TimeBand)
+	}
+	if !d.SpotShown(0) || !d.SpotShown(1) {
+		t.Error("SpotShown false for spot offers with an estimate")
+	}
+
+	// On demand: nothing moves, nothing is shown otherwise.
+	rec = &model.Recommendation{Sort: model.SortJob, Offers: []model.Offer{offer(0, 10, [2]float64{1, 4}), offer(1, 11, [2]float64{})}}
+	for i := range rec.Offers {
+		rec.Offers[i].Pricing = model.OnDemand
+	}
+	d = Decide(rec, in(model.OnDemand))
+	if rec.Offers[0].Instance.Type != "a" || &d.ShownOffers(rec)[0] != &rec.Offers[0] || d.SpotShown(0) {
+		t.Error("on-demand: the offers moved or are shown otherwise")
+	}
+}
+
+// TestWriteRecommendDecidedSpot: the table, the "best:" line and the
+// note under the table give the expected figures of ShownOffers; without
+// decisions (WriteRecommend) the bare ones.
+func TestWriteRecommendDecidedSpot(t *testing.T) {
+	g := &model.GPU{Key: "g", Name: "G", MemoryGiB: 80}
+	in := model.Instance{Provider: "pa", Type: "a", GPU: "g", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 30, SpotUSD: 10}}}
+	cat := &model.Catalog{Instances: []model.Instance{in}}
+	cat.Index()
+	base, err := model.Compute(model.Workload{Settings: model.Settings{Task: model.TaskFinetune, Strategy: model.DDP},
+		Model: model.Architecture{Family: model.FamilyDecoder, Layers: 4, Hidden: 256, Heads: 4, KVHeads: 4, FFN: 1024, Vocab: 1000}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := base
+	e.States.Weights, e.States.OptimizerStates = 225000*model.MiB/2, 225000*model.MiB/2
+	o := model.Offer{Instance: &cat.Instances[0], GPU: g, GPUs: 1, Region: "r", Pricing: model.Spot, USDPerHour: 10, MonthlyUSD: 7300, Instances: 1,
+		HasJob: true, JobHours: 2, JobUSD: 20, Estimate: &e}
+	rec := &model.Recommendation{Sort: model.SortJob, Offers: []model.Offer{o}}
+	rate := decide.InterruptionRate{PerMonth: -math.Expm1(-7.3)}
+	d := Decide(rec, DecideInput{Catalog: cat, Query: model.Query{Pricing: model.Spot},
+		Rate: func(string, string, string) decide.InterruptionRate { return rate },
+		Spot: decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond, RestartHours: decide.DefaultRestartHours}})
+	var b bytes.Buffer
+	if err := WriteRecommendDecided(&b, &Renderer{}, rec, &base, 5, 0, "", d); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"$25.36", "expected 2.5 h and $25.36 for the job with interruptions", "spot: job time and job cost are expected with interruptions"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "$20.00") {
+		t.Errorf("the bare $20.00 is shown:\n%s", out)
+	}
+	b.Reset()
+	if err := WriteRecommend(&b, &Renderer{}, rec, &base, 5, 0); err != nil {
+		t.Fatal(err)
+	}
+	if out := b.String(); !strings.Contains(out, "2.0 h and $20.00 for the job") || strings.Contains(out, "with interruptions") {
+		t.Errorf("without decisions want the bare figures:\n%s", out)
+	}
+}
