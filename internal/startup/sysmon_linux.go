@@ -4,6 +4,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -14,27 +15,45 @@ import (
 // command keeps both cores of a small machine busy with its goroutines
 // (the split scan, the savings, the JSON blocks), and there each of those
 // wakes preempts one of them: recommend --json on the 2-core VM this was
-// measured on made ≈ 90 nanosleeps and ≈ 145 context switches a run, and
-// ran ≈ 25% more CPU than under SCHED_FIFO, where an equal-priority wake
-// waits its turn (docs/speed.md, perf45). At nice 19 the monitor takes a
-// core when one is free, or its small share of a busy one (CFS weights,
-// kernel/sched/core.c sched_prio_to_weight: 15 against 1024), and does
-// the same work: a command this short has no syscall to retake a P from
-// for long, nothing running 10 ms to preempt, and no forced collection
-// due. On Linux a thread's nice is its own (setpriority(2), NOTES: "the
-// nice value is a per-thread attribute"), so setpriority(PRIO_PROCESS,
-// tid) lowers the monitor alone; a thread it starts later inherits it
-// (none did in 200 runs of recommend --json: the runtime reuses idle
-// threads). Without privileges a nice can be raised, never lowered back,
-// hence only for a command that ends in milliseconds, never the
-// configurator.
+// measured on made ≈ 80 nanosleeps and ≈ 130 context switches a run
+// against version's ≈ 30 and ≈ 40, and ran ≈ 25% more CPU than under
+// SCHED_FIFO, where an equal-priority wake waits its turn (docs/speed.md,
+// perf45). Under SCHED_BATCH a woken thread does not preempt the one
+// running (Linux commit 91c234b4e341, "sched: do not wakeup-preempt with
+// SCHED_BATCH tasks"; kernel/sched/fair.c, check_preempt_wakeup_fair:
+// "Batch and idle tasks do not preempt non-idle tasks (their preemption
+// is driven by the tick)"; sched(7)): the monitor then runs on a free
+// core at once, or on a busy one at the next tick or when its thread
+// blocks, with its nice and its share of the CPU unchanged. Its work is
+// the same: a command this short has no syscall to retake a P from for
+// long, nothing running 10 ms to preempt, and no forced collection due.
+// (Nice 19 instead, perf45, starved it when other processes kept both
+// cores busy: 10% slower there.) A thread's policy is its own
+// (sched_setscheduler(2) with a thread ID), so the monitor alone changes;
+// a thread it starts later inherits it (clone(2)), which costs such a
+// thread wake-up preemption only. Only for a command that ends in
+// milliseconds, never the configurator, whose collections need the
+// monitor's preemption on time.
 
-// calmSysmon lowers the runtime's monitor thread to nice 19 when it can
-// tell which thread that is (sysmonTID); otherwise it does nothing.
+// calmSysmon puts the runtime's monitor thread under SCHED_BATCH when it
+// can tell which thread that is (sysmonTID); otherwise, or when the
+// kernel refuses, it does nothing.
 func calmSysmon() {
 	if tid := sysmonTID(); tid > 0 {
-		_ = unix.Setpriority(unix.PRIO_PROCESS, tid, 19)
+		_ = setBatch(tid)
 	}
+}
+
+// setBatch moves thread tid to SCHED_BATCH, its nice unchanged
+// (sched_setscheduler(2): a fair policy's sched_priority is 0, and the
+// call leaves the nice as it was; no privilege is needed to move between
+// SCHED_OTHER and SCHED_BATCH).
+func setBatch(tid int) error {
+	var param struct{ priority int32 } // struct sched_param
+	if _, _, e := unix.RawSyscall(unix.SYS_SCHED_SETSCHEDULER, uintptr(tid), unix.SCHED_BATCH, uintptr(unsafe.Pointer(&param))); e != 0 {
+		return e
+	}
+	return nil
 }
 
 // sysmonTID returns the monitor's thread ID, or 0 when it cannot tell.

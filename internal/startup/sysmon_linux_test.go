@@ -50,8 +50,9 @@ func TestInNanosleep(t *testing.T) {
 	}
 }
 
-// nices returns each thread's nice by thread ID (proc(5): stat field 19).
-func nices(t *testing.T) map[int]int {
+// policies returns each thread's scheduling policy by thread ID (proc(5):
+// stat field 41, 0 SCHED_OTHER, 3 SCHED_BATCH) and its nice (field 19).
+func policies(t *testing.T) (policy, nice map[int]int) {
 	t.Helper()
 	d, err := os.Open("/proc/self/task")
 	if err != nil {
@@ -59,23 +60,27 @@ func nices(t *testing.T) map[int]int {
 	}
 	names, _ := d.Readdirnames(-1)
 	d.Close()
-	out := map[int]int{}
+	policy, nice = map[int]int{}, map[int]int{}
 	for _, n := range names {
 		b, err := os.ReadFile("/proc/self/task/" + n + "/stat")
 		if err != nil {
 			continue // the thread exited
 		}
 		s := string(b)
+		// Fields after the command name, which ends at the last ')': the
+		// state is field 3, so field k is fields[k-3].
 		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
 		tid, _ := strconv.Atoi(n)
-		out[tid], _ = strconv.Atoi(fields[16])
+		nice[tid], _ = strconv.Atoi(fields[19-3])
+		policy[tid], _ = strconv.Atoi(fields[41-3])
 	}
-	return out
+	return policy, nice
 }
 
-// TestCalmSysmon lowers the test process's own monitor: the thread found
-// is none that runs a goroutine, it alone is at nice 19, and threads the
-// runtime starts afterwards for goroutines are not.
+// TestCalmSysmon moves the test process's own monitor: the thread found
+// is none that runs a goroutine, it alone is under SCHED_BATCH, its nice
+// unchanged, and threads the runtime starts afterwards for goroutines
+// keep SCHED_OTHER.
 func TestCalmSysmon(t *testing.T) {
 	// Threads that run goroutines, held so the runtime cannot reuse them.
 	const held = 3
@@ -98,8 +103,9 @@ func TestCalmSysmon(t *testing.T) {
 		ready.Wait()
 	}
 	hold()
-	if n := nices(t)[unix.Gettid()]; n != 0 {
-		t.Skipf("the test runs at nice %d", n)
+	policy, nice := policies(t)
+	if p := policy[unix.Gettid()]; p != unix.SCHED_NORMAL {
+		t.Skipf("the test runs under scheduling policy %d", p)
 	}
 	tid := 0
 	// Between tests the monitor may sleep on a note (all Ps idle), not
@@ -116,15 +122,27 @@ func TestCalmSysmon(t *testing.T) {
 	if running[tid] || tid == unix.Gettid() {
 		t.Fatalf("sysmonTID = %d, a thread that runs a goroutine", tid)
 	}
+	niceBefore := nice[tid]
 	calmSysmon()
-	hold() // three more threads, started now (an earlier -count run may have lowered the monitor already)
+	hold() // three more threads, started now (an earlier -count run may have moved the monitor already)
 	release.Done()
-	for id, n := range nices(t) {
+	policy, nice = policies(t)
+	for id, p := range policy {
 		switch {
-		case id == tid && n != 19:
-			t.Errorf("the monitor (thread %d) is at nice %d, want 19", id, n)
-		case id != tid && n != 0:
-			t.Errorf("thread %d is at nice %d, want 0 (only the monitor is lowered)", id, n)
+		case id == tid && p != unix.SCHED_BATCH:
+			t.Errorf("the monitor (thread %d) is under policy %d, want SCHED_BATCH (%d)", id, p, unix.SCHED_BATCH)
+		case id == tid && nice[id] != niceBefore:
+			t.Errorf("the monitor (thread %d) is at nice %d, want %d as before", id, nice[id], niceBefore)
+		case id != tid && p != unix.SCHED_NORMAL:
+			t.Errorf("thread %d is under policy %d, want SCHED_OTHER (only the monitor moves)", id, p)
 		}
+	}
+}
+
+// TestSetBatchRefused: a thread ID that is not this process's, or none,
+// is refused by the kernel and reported, not ignored silently here.
+func TestSetBatchRefused(t *testing.T) {
+	if err := setBatch(-1); err == nil {
+		t.Error("setBatch(-1) = nil, want the kernel's EINVAL")
 	}
 }

@@ -2,6 +2,6 @@
 
 package startup
 
-// calmSysmon is Linux's (a thread's own nice); elsewhere the runtime's
-// monitor keeps its priority.
+// calmSysmon is Linux's (a thread's own scheduling policy); elsewhere the
+// runtime's monitor keeps its policy.
 func calmSysmon() {}
