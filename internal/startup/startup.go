@@ -36,7 +36,13 @@ func Loads(args []string) bool {
 func CatalogCommands() []string { return slices.Clone(catalogCommands) }
 
 func init() {
-	if Ranks {
+	switch {
+	case Ranks && len(os.Args) > 1: // a command that ends in milliseconds
+		go func() {
+			calmSysmon()
+			populateHeap()
+		}()
+	case Ranks: // the configurator: the monitor keeps its priority
 		go populateHeap()
 	}
 }
