@@ -16,8 +16,17 @@ type elemBlocks struct {
 }
 
 var (
-	// recommend's offers: ~1.1 KB each, ~900 of them.
-	offerBlocks = elemBlocks{per: 32, bufCap: 40 << 10, min: 4}
+	// recommend's offers: ~1.1 KB each, ~1,100 of them over the embedded
+	// catalog, laid out on one goroutine: since the runtime's monitor no
+	// longer preempts the ranking's goroutines (internal/startup,
+	// calmSysmon), a helper laying out their 36 blocks saved no wall time
+	// on the 2-core VM and cost 0.3–0.6 ms CPU (recommend --json, one
+	// binary with the helper switched, 120–200 interleaved rounds: quiet
+	// 7.92 against 8.04 ms and 8.41 against 8.39; beside a busy core
+	// 10.50 against 10.79; with other builds running 20.0 against 20.5;
+	// docs/speed.md, perf46). A list of 2,048 or more (a large overlay)
+	// still has one, as offers' rows do.
+	offerBlocks = elemBlocks{per: 32, bufCap: 40 << 10, min: 64}
 	// offers' market rows: ~0.8 KB each, up to 100,000 of them.
 	marketBlocks = elemBlocks{per: 64, bufCap: 64 << 10, min: 4}
 )
