@@ -13,7 +13,7 @@ import (
 // and, while any goroutine runs, wakes every 20 µs (its sleep doubles only
 // after 50 rounds with nothing to retake, to 10 ms at most). A ranking
 // command keeps both cores of a small machine busy with its goroutines
-// (the split scan, the savings, the JSON blocks), and there each of those
+// (the split scan, the savings beside the decisions), and there each of those
 // wakes preempts one of them: recommend --json on the 2-core VM this was
 // measured on made ≈ 80 nanosleeps and ≈ 130 context switches a run
 // against version's ≈ 30 and ≈ 40, and ran ≈ 25% more CPU than under
