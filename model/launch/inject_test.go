@@ -195,6 +195,15 @@ func parseScriptJobs(t *testing.T, src string, lang syntax.LangVariant, jobs boo
 			out = append(out, command{argv: []string{"<requirements>"}})
 			continue
 		}
+		if _, ok := st.Cmd.(*syntax.WhileClause); ok && jobs {
+			// Only the loop that watches an MoE model's servers may be a
+			// while, word for word gpuplan's (replicaWatch).
+			if singleLine(t, st) != replicaWatchLine(t) {
+				t.Fatalf("unexpected while loop %q:\n%s", singleLine(t, st), src)
+			}
+			out = append(out, command{argv: []string{"<watch>"}})
+			continue
+		}
 		if decl, ok := st.Cmd.(*syntax.DeclClause); ok && len(st.Redirs) == 0 {
 			// bash parses export NAME=VALUE as a declaration.
 			c := command{argv: []string{decl.Variant.Value}}
@@ -232,6 +241,26 @@ func parseScriptJobs(t *testing.T, src string, lang syntax.LangVariant, jobs boo
 		out = append(out, c)
 	}
 	return out
+}
+
+// singleLine prints a statement on one line.
+func singleLine(t *testing.T, st *syntax.Stmt) string {
+	t.Helper()
+	var b strings.Builder
+	if err := syntax.NewPrinter(syntax.SingleLine(true)).Print(&b, st); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// replicaWatchLine is replicaWatch's loop on one line.
+func replicaWatchLine(t *testing.T) string {
+	t.Helper()
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(strings.NewReader(replicaWatch), "")
+	if err != nil || len(f.Stmts) != 1 {
+		t.Fatalf("replicaWatch is not one statement: %v", err)
+	}
+	return singleLine(t, f.Stmts[0])
 }
 
 // checkCommands compares the commands with want, each given by its argv

@@ -384,6 +384,45 @@ func TestServeGolden(t *testing.T) {
 	}
 }
 
+// mixtral8x7B is mistralai/Mixtral-8x7B-v0.1's config.json shape
+// (hidden_size 4096, 32 layers, 32 heads, 8 KV heads, intermediate_size
+// 14336 per expert, num_local_experts 8, num_experts_per_tok 2, vocab
+// 32000, max_position_embeddings 32768), as the catalog has it.
+var mixtral8x7B = model.Architecture{Key: "mixtral-8x7b", Name: "Mixtral 8x7B", Aliases: []string{"mistralai/Mixtral-8x7B-v0.1"},
+	Family: model.FamilyDecoder, Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336, GatedMLP: true, Vocab: 32000,
+	Norm: model.RMSNorm, MaxPositions: 32768, Experts: 8, ExpertsPerToken: 2}
+
+// TestServeMoEGolden: Mixtral 8x7B in bf16 at 8k context on p5.48xlarge
+// with TP 2 and four replicas on the node, which an MoE model runs as
+// four vllm serve (OneServerPerReplica), in the formats that start them.
+func TestServeMoEGolden(t *testing.T) {
+	cat := testCatalog()
+	in := &cat.Instances[2]
+	g, err := cat.GPU(in.GPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := serve.PlanServing(&mixtral8x7B, serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 8192, PromptTokens: 6144,
+		OutputTokens: 2048, Concurrency: 64, TP: 2, Replicas: 4}, serve.OfferFor(in, g, 55.04, "aws p5.48xlarge"))
+	if err != nil || !sp.Fits {
+		t.Fatalf("%v %v", err, sp.Reasons)
+	}
+	s, err := launch.NewServe(&mixtral8x7B, &sp, launch.ServeOptions{ModelID: "mistralai/Mixtral-8x7B-Instruct-v0.1", Region: "us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.OneServerPerReplica() || s.ReplicasPerNode != 4 {
+		t.Fatalf("%d replicas per node, one server each %v; want 4, true", s.ReplicasPerNode, s.OneServerPerReplica())
+	}
+	for _, f := range []launch.Format{launch.FormatTorchrun, launch.FormatDocker, launch.FormatTOML} {
+		out, err := s.Render(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "serve_mixtral_moe."+string(f), out)
+	}
+}
+
 // BenchmarkRender renders the two-node spot plan in every format.
 func BenchmarkRender(b *testing.B) {
 	rec, err := model.Recommend(cases[2].w, testCatalog(), cases[2].q)

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -380,8 +381,8 @@ func TestProbeCPUSmoke(t *testing.T) {
 		*m.KVCacheTokensMetr != 1024 || m.OutputTokensPerS == nil || *m.OutputTokensPerS <= 0 || m.TTFTSeconds == nil || m.Requests == nil || *m.Requests != 4 {
 		t.Errorf("serve smoke: %s", stdout)
 	}
-	if !reflect.DeepEqual(r.Ran.Argv, srv.VLLMArgs()) {
-		t.Errorf("serve smoke ran %q, the serving files pass %q", r.Ran.Argv, srv.VLLMArgs())
+	if !reflect.DeepEqual(r.Ran.Argv, srv.ServerArgs()) {
+		t.Errorf("serve smoke ran %q, the serving files pass %q", r.Ran.Argv, srv.ServerArgs())
 	}
 	emptyDir(t, home)
 
@@ -433,8 +434,9 @@ func TestProbeCPUSmoke(t *testing.T) {
 }
 
 // fakeNvidiaSMI writes an nvidia-smi that answers the probe's queries: the
-// driver version, the first GPU, and the memory used by the fake vLLM
-// server (its pid file in the working directory) or else by its parent
+// driver version, the GPUs ($FAKE_SMI_GPUS of them, 1 by default), and the memory used by the fake vLLM
+// servers (43008 MiB each, by their pid files in the working directory:
+// fake-vllm-port-*.pid) or else by its parent
 // (the probe): 1234 MiB the first time (the CUDA context, read before
 // anything is allocated), then 19666 MiB (the fake torch's 18 GiB reserved
 // and that context: nvidia-smi's reading holds what torch reserved, which
@@ -445,8 +447,8 @@ func fakeNvidiaSMI(t *testing.T) string {
 	script := `#!/bin/sh
 case "$*" in
 *driver_version*) echo "550.54.15" ;;
-*compute_cap*) echo "0, Fake L40S, 46068, 8.9" ;;
-*compute-apps*) if [ -f fake-vllm.pid ]; then echo "$(cat fake-vllm.pid), 43008"
+*compute_cap*) i=0; while [ $i -lt "${FAKE_SMI_GPUS:-1}" ]; do echo "$i, Fake L40S, 46068, 8.9"; i=$((i + 1)); done ;;
+*compute-apps*) if [ -f fake-vllm.pid ]; then for f in fake-vllm-port-*.pid; do echo "$(cat "$f"), 43008"; done
 	elif [ -f '` + filepath.Join(dir, "context-read") + `' ]; then echo "$PPID, 19666"
 	else touch '` + filepath.Join(dir, "context-read") + `'; echo "$PPID, 1234"; fi ;;
 *) exit 1 ;;
@@ -837,6 +839,13 @@ func FuzzProbeInjection(f *testing.F) {
 			Serving: serve.Serving{WeightFormat: serve.WeightBF16, KVCacheDType: serve.KVAuto, MaxModelLen: 4096, GPUMemoryUtilization: 0.9,
 				MaxNumSeqs: 64, MaxNumBatchedTokens: 2048, PromptTokens: 512, OutputTokens: 128},
 			Arch: &p.Estimate.Workload.Model, Plan: &serve.Plan{Offer: serve.Offer{GPU: p.GPU}}}
+		var servers []string
+		if shape&8 != 0 { // an MoE model, 4 replicas of TP 2 on the node: one vllm serve each
+			moe := p.Estimate.Workload.Model
+			moe.Experts, moe.ExpertsPerToken = 8, 2
+			sv.Arch, sv.TP, sv.ReplicasPerNode, sv.Replicas = &moe, 2, 4, 4
+			servers = []string{"0,1", "2,3", "4,5", "6,7"}
+		}
 		out, err = probescript.Serve(sv)
 		if hasPOSIXTrouble(s) {
 			if !errors.Is(err, launch.ErrPlan) {
@@ -852,8 +861,11 @@ func FuzzProbeInjection(f *testing.F) {
 			t.Fatalf("the serving script around the plan is not probe.py")
 		}
 		srv := planOf(t, out)["serve"].(map[string]any)
-		if srv["model_id"] != s || !reflect.DeepEqual(anyStrings(srv["argv"]), sv.VLLMArgs()) {
+		if srv["model_id"] != s || !reflect.DeepEqual(anyStrings(srv["argv"]), sv.ServerArgs()) || !slices.Equal(anyStrings(srv["servers"]), servers) {
 			t.Fatalf("serving plan changed: %v", srv)
+		}
+		if slices.Contains(sv.ServerArgs(), "--data-parallel-size") != (sv.ReplicasPerNode > 1 && len(servers) == 0) {
+			t.Fatalf("serving probe of %d replicas per node (servers %q) passes %q", sv.ReplicasPerNode, servers, sv.ServerArgs())
 		}
 	})
 }
@@ -948,7 +960,7 @@ func TestProbeFakeVLLM(t *testing.T) {
 	}
 	var argv []string
 	_ = json.Unmarshal(b, &argv)
-	want := append([]string{"serve", srv.ModelID}, srv.VLLMArgs()...)
+	want := append([]string{"serve", srv.ModelID}, srv.ServerArgs()...)
 	if len(argv) != len(want)+4 || !reflect.DeepEqual(argv[:len(want)], want) || argv[len(want)] != "--port" || argv[len(want)+3] != "127.0.0.1" {
 		t.Errorf("vllm ran with %q, the serving files pass %q", argv, want)
 	}
@@ -959,6 +971,102 @@ func TestProbeFakeVLLM(t *testing.T) {
 	emptyDir(t, home)
 	if _, err := os.Stat(filepath.Join(dir, ".gpuplan-probe", "vllm-serve.log")); err != nil {
 		t.Errorf("no server log in the working directory: %v", err)
+	}
+}
+
+// TestProbeFakeVLLMMoE: for an MoE model whose replicas share the node
+// (Mixtral 8x7B in fp8, TP 2 × 4 replicas on g6e.48xlarge, 8 × L40S as
+// the fake nvidia-smi has them) the probe starts the serving script's
+// servers, not one with --data-parallel-size: four vllm serve with the
+// script's engine flags (ServerArgs), each on its replica's GPUs
+// (CUDA_VISIBLE_DEVICES 0,1 / 2,3 / 4,5 / 6,7) and its own port, sends
+// the requests to them in turn (8 requests: 2 each, after one warm-up
+// each), counts the memory of all four (4 × 43008 MiB from the fake
+// nvidia-smi), says so in a note, stops them all, and prints a line that
+// probe.Parse and probe.Compare accept.
+func TestProbeFakeVLLMMoE(t *testing.T) {
+	py := needPython(t)
+	cat := loadCatalog(t)
+	fake, err := filepath.Abs("testdata/probe/fakevllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := fakeNvidiaSMI(t)
+	wrapper := "#!/bin/sh\nexec " + py + " " + filepath.Join(fake, "vllm_serve.py") + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "vllm"), []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	srv := catalogServe(t, cat, "mixtral-8x7b", serve.Serving{WeightFormat: serve.WeightFP8, MaxModelLen: 8192, PromptTokens: 1024, OutputTokens: 64,
+		Concurrency: 16, TP: 2, Replicas: 4}, "aws/g6e.48xlarge")
+	if !srv.OneServerPerReplica() || srv.ReplicasPerNode != 4 || srv.TP != 2 {
+		t.Fatalf("want 4 replicas of TP 2 on the node, one server each: %d of TP %d (%v)", srv.ReplicasPerNode, srv.TP, srv.OneServerPerReplica())
+	}
+	script, err := probescript.Serve(srv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(script), "# probe: starts the serving script's 4 vllm serve on this node, one per replica on GPUs 0,1 / 2,3 / 4,5 / 6,7 (no --data-parallel-size") {
+		t.Errorf("the header does not say which servers the probe starts:\n%.2000s", script)
+	}
+	env := []string{"PYTHONPATH=" + fake, "PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "FAKE_SMI_GPUS=8"}
+	stdout, stderr, code, dir, _ := runProbe(t, py, script, env, "--requests", "8", "--timeout", "60")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	r := parseResult(t, stdout, stderr)
+	const mib = 1 << 20
+	if m := r.Measured; m.NvidiaSMIUsed == nil || *m.NvidiaSMIUsed != 4*43008*mib || m.Requests == nil || *m.Requests != 8 || m.KVCacheTokens == nil {
+		t.Errorf("measured %+v", m)
+	}
+	if !reflect.DeepEqual(r.Ran.Argv, srv.ServerArgs()) || slices.Contains(r.Ran.Argv, "--data-parallel-size") {
+		t.Errorf("ran %q, the serving script passes %q", r.Ran.Argv, srv.ServerArgs())
+	}
+	if !strings.Contains(strings.Join(r.Ran.Notes, " "), "4 vllm serve, one per replica on GPUs 0,1 / 2,3 / 4,5 / 6,7") {
+		t.Errorf("notes %q", r.Ran.Notes)
+	}
+	if r.Serve == nil || r.Serve.ReplicasPerNode != 4 || r.Serve.Concurrency != srv.Plan.Perf.Batch*4 {
+		t.Errorf("plan %+v", r.Serve)
+	}
+	if _, err := probe.Compare(r, cat); err != nil {
+		t.Errorf("probe compare: %v", err)
+	}
+	ports := map[string]bool{}
+	for i := range 4 {
+		files, _ := filepath.Glob(filepath.Join(dir, "fake-vllm-port-*.json"))
+		if len(files) != 4 {
+			t.Fatalf("%d servers started, want 4", len(files))
+		}
+		b, err := os.ReadFile(files[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Argv []string `json:"argv"`
+			PID  int      `json:"pid"`
+			CUDA string   `json:"cuda_visible_devices"`
+		}
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatal(err)
+		}
+		want := append([]string{"serve", srv.ModelID}, srv.ServerArgs()...)
+		n := len(want)
+		if len(got.Argv) != n+4 || !reflect.DeepEqual(got.Argv[:n], want) || got.Argv[n] != "--port" || got.Argv[n+3] != "127.0.0.1" {
+			t.Errorf("server %d ran %q, want %q", i, got.Argv, want)
+		}
+		if processAlive(got.PID) {
+			t.Errorf("server %d (pid %d) was left running", i, got.PID)
+		}
+		port := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(files[i]), "fake-vllm-port-"), ".json")
+		ports[got.CUDA] = true
+		reqs, _ := os.ReadFile(filepath.Join(dir, "fake-vllm-port-"+port+".requests"))
+		if n := strings.Count(string(reqs), "\n"); n != 3 {
+			t.Errorf("server on GPUs %s got %d requests, want 3 (a warm-up and 2 of the 8)", got.CUDA, n)
+		}
+	}
+	for i := range 4 {
+		if !ports[srv.ReplicaGPUs(i)] {
+			t.Errorf("no server on GPUs %s: %v", srv.ReplicaGPUs(i), ports)
+		}
 	}
 }
 

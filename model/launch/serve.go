@@ -263,8 +263,8 @@ func ServeDiskGB(weightBytes float64) int {
 // int8 checkpoints carry their method in config.json's
 // quantization_config, which vLLM reads (and then picks its fastest
 // kernel, such as awq_marlin), so no --quantization is written for them.
-// The files pass ServerArgs, which leave --data-parallel-size out for an
-// MoE model (OneServerPerReplica); the probe script passes these.
+// The files and the probe script pass ServerArgs, which leave
+// --data-parallel-size out for an MoE model (OneServerPerReplica).
 func (s *Serve) VLLMArgs() []string {
 	v := s.Serving
 	a := []string{

@@ -94,28 +94,73 @@ func (s *Serve) ServersNote(f Format) model.Message {
 }
 
 // replicaServers writes the commands that start the replicas on an
-// instance as one server each, in the background, and wait for them:
+// instance as one server each, in the background, and watch them:
 // server(i) is replica i's command line, one element per continued
-// line, its values already quoted (shellQuote, flagGroups). The shell
-// records their process ids and, on Ctrl-C, TERM or exit, stops them: a
-// non-interactive shell starts background commands with SIGINT ignored
-// (POSIX, Shell Command Language, 2.11 Signals and Error Handling), so
-// Ctrl-C alone would leave them running. The words around them are
-// gpuplan's own constants and numbers.
+// line, its values already quoted (shellQuote, flagGroups). The words
+// around them are gpuplan's own constants (replicaTraps, replicaWatch).
 func (s *Serve) replicaServers(server func(i int) []string) string {
 	var b strings.Builder
+	b.WriteString(replicaTraps)
 	for i := range s.ReplicasPerNode {
 		b.WriteString(continued(server(i), "  ") + " &\n")
-		if i == 0 {
-			b.WriteString("pids=\"$!\"\n")
-		} else {
-			b.WriteString("pids=\"$pids $!\"\n")
-		}
+		b.WriteString("pids=\"$pids $!\"\n")
 	}
-	b.WriteString("trap 'kill $pids 2>/dev/null' EXIT INT TERM\n")
-	b.WriteString("wait\n")
+	b.WriteString(replicaWatch)
 	return b.String()
 }
+
+// replicaTraps stop the servers however the script ends, set before the
+// first starts. A non-interactive shell starts background commands with
+// SIGINT and SIGQUIT ignored (POSIX, Shell Command Language, 2.11 Signals
+// and Error Handling), so Ctrl-C alone would leave them running: INT and
+// TERM exit with 128 + the signal's number, as a shell killed by it
+// would, and EXIT sends the servers still running TERM and waits for them
+// (wait without operands: POSIX, wait), so the script ends when they have,
+// and the unit or pod that runs it does not stop early. In the docker
+// script the servers are docker run clients, which pass the TERM on to
+// their container ("--sig-proxy: Proxy received signals to the process",
+// true by default: Docker CLI reference, docker container run) and end
+// with it. The EXIT trap runs under set -e, so a kill of a server that
+// has just ended must not fail it (|| :); a second Ctrl-C during that
+// wait ends the script at once (trap - INT TERM).
+const replicaTraps = `pids=
+trap 'trap - INT TERM; kill $pids 2>/dev/null || :; wait' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+`
+
+// replicaWatch ends the script when any server ends, with that server's
+// exit status (1 if it exited 0: a replica that stops is a failure of the
+// instance's service), so systemd, a container runtime or a supervisor
+// sees the failure and the EXIT trap stops the others. A bare wait would
+// not: "If the wait utility is invoked with no operands, it shall wait
+// until all process IDs known to the invoking shell have terminated and
+// exit with a zero exit status" (POSIX, wait), so one server's OOM left
+// the script running on the survivors and then exiting 0. wait -n, which
+// "waits for a single job ... and returns its exit status", is bash's
+// (bash builtins/wait.def), not POSIX sh's, so the script polls: kill -0
+// tests each server once a second, and wait with the one that has ended
+// as operand returns its status ("the exit status of the process
+// requested by the last pid operand", POSIX, wait), which the shell keeps
+// for a known process ID after reaping it. The ended server leaves pids
+// before the EXIT trap signals the rest (its number may be reused).
+const replicaWatch = `# one server ending ends the script with its status (1 for 0), and the EXIT trap stops the others
+while :; do
+  for pid in $pids; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      status=0
+      wait "$pid" || status=$?
+      echo "gpuplan: server $pid exited with status $status; stopping the others" >&2
+      rest=
+      for p in $pids; do [ "$p" = "$pid" ] || rest="$rest $p"; done
+      pids=$rest
+      [ "$status" -ne 0 ] || status=1
+      exit "$status"
+    fi
+  done
+  sleep 1
+done
+`
 
 // serverWords is replica i's vllm serve on its own GPUs and port.
 func (s *Serve) serverWords(i int) []string {

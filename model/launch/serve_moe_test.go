@@ -131,11 +131,11 @@ func TestServeMoEOneServerPerReplica(t *testing.T) {
 						t.Fatalf("%s server %d argv %q, want %q", what, i, got, want)
 					}
 				}
-				if last := cmds[len(cmds)-1].argv; !reflect.DeepEqual(last, []string{"wait"}) {
-					t.Fatalf("%s ends with %q, want wait", what, last)
+				if last := cmds[len(cmds)-1].argv; !reflect.DeepEqual(last, []string{"<watch>"}) {
+					t.Fatalf("%s ends with %q, want the loop that watches the servers", what, last)
 				}
-				if !strings.Contains(string(src), "trap 'kill $pids 2>/dev/null' EXIT INT TERM\n") {
-					t.Fatalf("%s does not stop its servers:\n%s", what, src)
+				if !strings.Contains(string(src), "\n"+replicaTraps) || strings.Index(string(src), replicaTraps) > strings.Index(string(src), " &\n") {
+					t.Fatalf("%s does not stop its servers, or sets its traps after starting them:\n%s", what, src)
 				}
 			}
 			for what, src := range map[string][]byte{"script": script, "docker": docker} {

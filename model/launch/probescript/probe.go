@@ -114,8 +114,13 @@ type probeQuant struct {
 // probeServe is the vllm serve command of the serving files and the load
 // the plan assumed for one node.
 type probeServe struct {
-	ModelID      string   `json:"model_id"`
-	Argv         []string `json:"argv"` // Serve.VLLMArgs
+	ModelID string   `json:"model_id"`
+	Argv    []string `json:"argv"` // Serve.ServerArgs: each server's engine flags
+	// Servers are the CUDA_VISIBLE_DEVICES of each vllm serve when the
+	// serving files start one per replica (Serve.OneServerPerReplica, an
+	// MoE model's replicas sharing a node: Serve.ReplicaGPUs); omitted for
+	// the one vllm serve of every other plan, which sees all GPUs.
+	Servers      []string `json:"servers,omitempty"`
 	PromptTokens int      `json:"prompt_tokens"`
 	OutputTokens int      `json:"output_tokens"`
 	Concurrency  int      `json:"concurrency"` // requests in flight on the node
@@ -418,10 +423,19 @@ func sortedKeys(m map[string]string) []string {
 	return out
 }
 
-// Serve returns the serving probe script for s: it starts vllm serve with the
-// serving files' engine flags (VLLMArgs), reads vLLM's KV-cache figures
-// from its log and /metrics, and times a closed loop of the planned
-// prompt and output lengths at the concurrency the plan gives one node.
+// Serve returns the serving probe script for s: it starts vllm serve as
+// the serving files do, reads vLLM's KV-cache figures from its log and
+// /metrics, and times a closed loop of the planned prompt and output
+// lengths at the concurrency the plan gives one node. The servers are the
+// serving script's: one vllm serve with the engine flags (ServerArgs:
+// VLLMArgs, with --data-parallel-size for a dense model's engines sharing
+// the node), or for an MoE model whose replicas share the node one vllm
+// serve per replica on its own GPUs (OneServerPerReplica, ReplicaGPUs),
+// without --data-parallel-size, which would tie their expert layers into
+// one group and so measure a deployment the files do not run; the load
+// then goes to the servers in turn, as the load balancer the files ask
+// for would send it, so the node's throughput and the concurrency keep
+// their meaning.
 // The error wraps ErrPlan when the deployment has no plan (NewServe sets
 // it) or its values are not text.
 func Serve(s *launch.Serve) ([]byte, error) {
@@ -450,15 +464,22 @@ func Serve(s *launch.Serve) ([]byte, error) {
 		"output_tokens_per_second": sp.Perf.OutputTokensPerSec * float64(s.ReplicasPerNode),
 	}
 	spec := &probeSpec{Schema: probe.Schema, Kind: "serve", Name: s.Name, Workload: settings, Arch: arch, Estimate: est,
-		Serve: &probeServe{ModelID: s.ModelID, Argv: s.VLLMArgs(), PromptTokens: max(v.PromptTokens, 1), OutputTokens: max(v.OutputTokens, 1),
+		Serve: &probeServe{ModelID: s.ModelID, Argv: s.ServerArgs(), PromptTokens: max(v.PromptTokens, 1), OutputTokens: max(v.OutputTokens, 1),
 			Concurrency: conc, MaxModelLen: v.MaxModelLen, Vocab: a.Vocab, Pip: "vllm"}}
 	if s.LastCUDA != "" {
 		spec.Serve.Pip = "'" + launch.VoltaVLLMRequirement + "'"
 	}
+	starts := "probe: starts vllm serve with the serving files' flags on this node, reads vLLM's KV-cache size from its log and /metrics,"
+	if s.OneServerPerReplica() {
+		for i := range s.ReplicasPerNode {
+			spec.Serve.Servers = append(spec.Serve.Servers, s.ReplicaGPUs(i))
+		}
+		starts = fmt.Sprintf("probe: starts the serving script's %d vllm serve on this node, one per replica on GPUs %s (no --data-parallel-size: an MoE model), sends the requests to them in turn, reads the first one's KV-cache size from its log and /metrics,",
+			s.ReplicasPerNode, strings.Join(spec.Serve.Servers, " / "))
+	}
 	lines := s.HeaderLines()
 	spec.Summary = lines[0]
-	lines = append(lines,
-		"probe: starts vllm serve with the serving files' flags on this node, reads vLLM's KV-cache size from its log and /metrics,",
+	lines = append(lines, starts,
 		fmt.Sprintf("and times %d concurrent requests of %d prompt and %d output tokens; run it as", conc, v.PromptTokens, v.OutputTokens),
 		"  python3 gpuplan-probe.py > result.json",
 		"then gpuplan probe compare result.json; python3 gpuplan-probe.py --cpu-smoke checks the script on a CPU")

@@ -1183,17 +1183,21 @@ def one_request(port, model_id, prompt, max_tokens):
     return {"ttft": ttft, "tpot": tpot, "tokens": tokens, "seconds": end - t0}
 
 
-def run_load(port, V, model_id, concurrency, requests, smoke):
+def run_load(ports, V, model_id, concurrency, requests, smoke):
     """A closed loop of `concurrency` clients sending the planned prompt and output
-    lengths (random token ids, ignore_eos so every request generates in full)."""
+    lengths (random token ids, ignore_eos so every request generates in full), request
+    k to ports[k % len(ports)]: the servers in turn, as a round-robin load balancer
+    in front of an MoE model's one server per replica would send them."""
     from concurrent.futures import ThreadPoolExecutor
     rnd = random.Random(0)
     hi = max(V["vocab"] - 100, 101)
     prompts = [[rnd.randrange(100, hi) for _ in range(V["prompt_tokens"])] for _ in range(requests)]
-    one_request(port, model_id, prompts[0][:16], 4)  # warm-up
+    for port in ports:
+        one_request(port, model_id, prompts[0][:16], 4)  # warm-up
     t0 = time.perf_counter()
     with ThreadPoolExecutor(max_workers=concurrency) as pool:
-        results = list(pool.map(lambda p: one_request(port, model_id, p, V["output_tokens"]), prompts))
+        results = list(pool.map(lambda k: one_request(ports[k % len(ports)], model_id, prompts[k], V["output_tokens"]),
+                                range(len(prompts))))
     wall = time.perf_counter() - t0
     out_tokens = sum(r["tokens"] for r in results)
     ttfts = [r["ttft"] for r in results if r["ttft"] is not None]
@@ -1270,19 +1274,31 @@ def smoke_server(torch, V, port, log_path):
 
 
 def serve(opts):
+    """Starts the serving files' servers and times the planned load against them.
+
+    PLAN["serve"]["servers"] lists each server's CUDA_VISIBLE_DEVICES when the serving
+    script starts one vllm serve per replica (an MoE model's replicas sharing the node:
+    one vllm serve with --data-parallel-size would tie their expert layers into one
+    group, a deployment the files do not run); the probe starts them the same way, each
+    on its own port, sends the requests to them in turn and reads the first one's
+    KV-cache figures (each replica's engine is the same). Without it, one vllm serve
+    with the engine flags on all the GPUs, as the files start every other plan."""
     V = PLAN["serve"]
     smoke = opts.cpu_smoke
     torch = need("torch", "torch") if smoke else None
-    port = free_port()
-    log_path = os.path.join(os.getcwd(), PROBE_DIR, "vllm-serve.log")
+    gpus = V.get("servers") or [None]
+    log_dir = os.path.join(os.getcwd(), PROBE_DIR)
+    logs = ["vllm-serve.log"] + ["vllm-serve-%d.log" % i for i in range(1, len(gpus))]
+    log_path = os.path.join(log_dir, logs[0])
     notes, run = [], {"builder": "vllm", "smoke": smoke, "argv": V["argv"]}
-    proc = srv = None
+    procs, ports, srv = [], [], None
     stats = None
     started = time.perf_counter()
     try:
         if smoke:
             V = dict(V, prompt_tokens=min(V["prompt_tokens"], 8), output_tokens=min(V["output_tokens"], 4), vocab=256)
-            srv = smoke_server(torch, V, port, log_path)
+            ports = [free_port()]
+            srv = smoke_server(torch, V, ports[0], log_path)
             notes.append("smoke: a tiny plain-PyTorch decoder behind a stand-in server, not vLLM")
         else:
             pip = V.get("pip") or "vllm"  # a release before v0.20.0 on a CUDA 12 GPU (the plan's)
@@ -1291,37 +1307,61 @@ def serve(opts):
             exe = shutil.which("vllm")
             if not exe:
                 raise Refusal("the vllm command is not on PATH: pip install %s, then run again" % pip)
-            argv = [exe, "serve", V["model_id"]] + list(V["argv"]) + ["--port", str(port), "--host", "127.0.0.1"]
-            log = open_fresh(os.path.dirname(log_path), os.path.basename(log_path), "wb")
-            say("starting " + " ".join(argv[1:]) + " (log: %s)" % log_path)
-            proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                    start_new_session=True)
-            log.close()
+            for i, dev in enumerate(gpus):
+                port = free_port()
+                argv = [exe, "serve", V["model_id"]] + list(V["argv"]) + ["--port", str(port), "--host", "127.0.0.1"]
+                env = None
+                if dev is not None:
+                    env = dict(os.environ, CUDA_VISIBLE_DEVICES=dev)
+                log = open_fresh(log_dir, logs[i], "wb")
+                say(("CUDA_VISIBLE_DEVICES=%s " % dev if dev is not None else "") + "starting " + " ".join(argv[1:])
+                    + " (log: %s)" % os.path.join(log_dir, logs[i]))
+                try:
+                    procs.append(subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                                  env=env, start_new_session=True))
+                finally:
+                    log.close()
+                ports.append(port)
+            if len(procs) > 1:
+                notes.append("%d vllm serve, one per replica on GPUs %s, as the serving script starts an MoE model's; "
+                             "requests in turn; KV-cache figures from the first" % (len(procs), " / ".join(gpus)))
         deadline = time.monotonic() + opts.timeout
-        while True:
-            try:
-                if http_get(port, "/health")[0] == 200:
-                    break
-            except OSError:
-                pass
-            if proc is not None and proc.poll() is not None:
-                tail = read_log(log_path).strip().splitlines()[-1:] or ["(empty log)"]
-                raise RuntimeError("vllm serve exited with %d before it was up; last log line: %s" % (proc.returncode, tail[0][:300]))
+        waiting = list(range(len(ports)))
+        while waiting:
+            for i in list(waiting):
+                try:
+                    if http_get(ports[i], "/health")[0] == 200:
+                        waiting.remove(i)
+                        continue
+                except OSError:
+                    pass
+                if procs and procs[i].poll() is not None:
+                    path = os.path.join(log_dir, logs[i])
+                    tail = read_log(path).strip().splitlines()[-1:] or ["(empty log)"]
+                    raise RuntimeError("vllm serve%s exited with %d before it was up; last log line: %s"
+                                       % (server_name(i, len(procs), path), procs[i].returncode, tail[0][:300]))
+            if not waiting:
+                break
             if time.monotonic() > deadline:
                 raise RuntimeError("vllm serve was not up within %d s (--timeout); see %s" % (opts.timeout, log_path))
             time.sleep(1)
         startup = time.perf_counter() - started
         engine = parse_engine_log(read_log(log_path))
         try:
-            engine.update(parse_metrics(http_get(port, "/metrics")[1]))
+            engine.update(parse_metrics(http_get(ports[0], "/metrics")[1]))
         except OSError:
             notes.append("no /metrics endpoint answered")
         conc = max(1, V["concurrency"])
         requests = opts.requests or max(2 * conc, 8)
-        load = run_load(port, V, V["model_id"], conc, requests, smoke)
+        load = run_load(ports, V, V["model_id"], conc, requests, smoke)
+        for i, p in enumerate(procs):
+            if p.poll() is not None:
+                path = os.path.join(log_dir, logs[i])
+                raise RuntimeError("vllm serve%s exited with %d during the load; see %s"
+                                   % (server_name(i, len(procs), path), p.returncode, path))
         smi = None
-        if not smoke:
-            smi = smi_process_bytes(*child_pids(proc.pid))
+        if procs:
+            smi = smi_process_bytes(*[c for p in procs for c in child_pids(p.pid)])
         measured = dict(engine)
         measured.update(load)
         measured["startup_seconds"] = finite(startup)
@@ -1331,16 +1371,23 @@ def serve(opts):
     finally:
         if srv is not None:
             srv.shutdown()
-        if proc is not None and proc.poll() is None:
-            try:
-                os.killpg(proc.pid, 15)
-            except OSError:
-                proc.terminate()
+        for proc in procs:
+            if proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, 15)
+                except OSError:
+                    proc.terminate()
+        for proc in procs:
             try:
                 proc.wait(timeout=60)
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, 9)
     return 0
+
+
+def server_name(i, n, log_path):
+    """Which of n servers the i-th is, for a message: nothing when it is the only one."""
+    return " %d of %d (log: %s)" % (i + 1, n, log_path) if n > 1 else ""
 
 
 def child_pids(pid):

@@ -1,9 +1,12 @@
 """A fake `vllm serve` for the probe's tests (model/launch/probe_test.go).
 
 It logs the lines vLLM's V1 engine logs at start-up (KV cache size, model
-loading), records its argv and pid in the working directory, and serves
-/health, /metrics and streamed /v1/completions on --port until killed. The
-figures are made up.
+loading), records its argv and pid in the working directory (the last
+server's in fake-vllm-argv.json and fake-vllm.pid; each server's, with its
+CUDA_VISIBLE_DEVICES, in fake-vllm-port-PORT.json and .pid, and a line per
+completion request in fake-vllm-port-PORT.requests), and serves /health,
+/metrics and streamed /v1/completions on --port until killed. The figures
+are made up.
 """
 
 import http.server
@@ -16,6 +19,10 @@ port = int(args[args.index("--port") + 1])
 with open("fake-vllm-argv.json", "w") as f:
     json.dump(args, f)
 with open("fake-vllm.pid", "w") as f:
+    f.write(str(os.getpid()))
+with open("fake-vllm-port-%d.json" % port, "w") as f:
+    json.dump({"argv": args, "pid": os.getpid(), "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES")}, f)
+with open("fake-vllm-port-%d.pid" % port, "w") as f:
     f.write(str(os.getpid()))
 for line in (
     "INFO [gpu_model_runner.py:2001] Model loading took 14.99 GiB and 31.2 seconds",
@@ -45,6 +52,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_POST(self):
         req = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        with open("fake-vllm-port-%d.requests" % port, "a") as f:
+            f.write("%d\n" % req["max_tokens"])
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.end_headers()
