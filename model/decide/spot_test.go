@@ -330,3 +330,50 @@ func TestCheckpointInterval(t *testing.T) {
 		}
 	}
 }
+
+// TestSpotMedian: SpotExpectedCost gives the median of the job's hours
+// and cost beside P10 and P90, from the same Poisson count N ~
+// Poisson(λT) (the smallest k with P(N ≤ k) ≥ ½): hours B + k·L. With
+// rare interruptions it sits with P10 and P90 at B, below the mean T,
+// which one rare long interruption pulls above P90.
+func TestSpotMedian(t *testing.T) {
+	lambda01 := InterruptionRate{PerMonth: 1 - math.Exp(-7.3)} // λ = 0.01/h, as TestSpotExpectedCost
+	base := SpotInput{JobHours: 100, SpotUSDPerHour: 1.5, Nodes: 1, Rate: lambda01,
+		CheckpointWriteHours: 0.02, RestartHours: 0.25, CheckpointEveryHours: 2}
+	for _, c := range []struct {
+		name      string
+		in        SpotInput
+		n         int     // median count
+		hours     float64 // B + n·L
+		aboveP90  bool    // mean above P90
+		meanHours float64
+	}{
+		// B = 101, L = 1.26, T = 102.288839 h, μ = 1.0228884: P(N ≤ 0) = e^−1.0229 = 0.3595,
+		// P(N ≤ 1) = 0.3595·2.0229 = 0.7273 ≥ ½ → median 1: 101 + 1.26 = 102.26 h.
+		{"λ=0.01/h, 100 h", base, 1, 102.26, false, 102.28883937613935},
+		// 1 h job, τ = 1 h (capped at W): B = 1·(1 + 0.02/1) = 1.02, L = 0.25 + 1.02/2 = 0.76,
+		// T = 1.02/(1 − 0.0076) = 1.0278113 h, μ = 0.0102781: P(N ≤ 0) = 0.98977 ≥ ½ → median 0
+		// = P10 = P90 = 1.02 h, below the mean 1.0278 h.
+		{"1 h job: rare interruptions", func() SpotInput { in := base; in.JobHours = 1; return in }(), 0, 1.02, true, 1.02 / (1 - 0.01*0.76)},
+	} {
+		e, err := SpotExpectedCost(c.in)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if e.P50Interruptions != c.n || !near(e.P50Hours, c.hours, 1e-9) || !near(e.P50USD, 1.5*c.hours, 1e-9) {
+			t.Errorf("%s: median %d interruptions, %.8g h, $%.8g; want %d, %.8g h, $%.8g", c.name, e.P50Interruptions, e.P50Hours, e.P50USD, c.n, c.hours, 1.5*c.hours)
+		}
+		if !near(e.ExpectedHours, c.meanHours, 1e-9) {
+			t.Errorf("%s: mean %.10g h, want %.10g", c.name, e.ExpectedHours, c.meanHours)
+		}
+		if got := e.ExpectedHours > e.P90Hours; got != c.aboveP90 {
+			t.Errorf("%s: mean %.6g above P90 %.6g = %v, want %v", c.name, e.ExpectedHours, e.P90Hours, got, c.aboveP90)
+		}
+	}
+	// λ = 0: every figure is the job's own.
+	in := base
+	in.Rate = InterruptionRate{}
+	if e, _ := SpotExpectedCost(in); e.P50Hours != 100 || e.P50USD != 150 || e.P50Interruptions != 0 {
+		t.Errorf("no interruptions: median %g h, $%g, %d; want 100 h, $150, 0", e.P50Hours, e.P50USD, e.P50Interruptions)
+	}
+}
