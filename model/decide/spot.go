@@ -308,6 +308,76 @@ func (e *SpotEstimate) finish(in SpotInput) {
 	}
 }
 
+// SpotLateChance returns the chance that a job on spot takes longer than
+// deadline hours, interruptions counted, and whether it is late: whether
+// that chance is more than the 5% a 90% range leaves above its slow end.
+// s is the job's spot estimate (SpotExpectedCost), writeHours δ, and
+// overrun(h) the chance that the job uninterrupted takes longer than h
+// hours (model.Estimate.OverrunChance: the calibration's error
+// distribution, 0.05 meaning at most 5% and 0.95 at least 95%).
+//
+// It uses SpotExpectedCost's own model of the hours, the one its P10–P90
+// range is drawn from: W·(1 + δ/τ) + N·L with N ~ Poisson(λT) (Young
+// 1974; W alone when λ = 0), and sums over the count (the law of total
+// probability): Σₖ P(N = k) · overrun((D − kL)/(1 + δ/τ)), a term being
+// 1 once kL ≥ D. The expected hours T are a mean: with rare
+// interruptions it can pass a deadline that most runs meet, and a
+// deadline above T can still be missed by a run interrupted more than
+// λT times.
+//
+// late is whether the sum, counting the terms overrun reports as "at most
+// 5%" as 0, is above 5%: without interruptions it is late exactly when
+// the deadline is below the slow end of the time's 90% range, as an
+// offer on demand (model.Offer.LateChance), and a deadline a run meets
+// unless it is interrupted, rarely, is not late. chance is the sum as
+// overrun reports it, within 0.05–0.95 (0.95: at least 95%); 0 when not
+// late or without a deadline.
+func SpotLateChance(s *SpotEstimate, writeHours, deadline float64, overrun func(hours float64) float64) (chance float64, late bool) {
+	if !(deadline > 0) || s == nil || overrun == nil {
+		return 0, false
+	}
+	const tail = 0.05 + 1e-9 // overrun's "at most 5%", with rounding
+	grow := 1.0              // 1 + δ/τ: checkpoints are written only when λ > 0
+	if s.InterruptionsPerHour > 0 && s.CheckpointEveryHours > 0 {
+		grow += writeHours / s.CheckpointEveryHours
+	}
+	mu, l := s.ExpectedInterruptions, s.LostHoursPerInterrupt
+	if !(mu > 0) || !(l > 0) {
+		c := overrun(deadline / grow)
+		if c <= tail {
+			return 0, false
+		}
+		return min(c, 0.95), true
+	}
+	// From ⌊μ − 10√μ⌋, below which the mass is under e^−50, as
+	// poissonQuantileSum, to where the remaining mass is as small, or to
+	// where kL ≥ D makes every later term 1.
+	from := max(int(mu-10*math.Sqrt(mu)), 0)
+	limit := int(mu + 40*math.Sqrt(mu) + 40)
+	logMu := math.Log(mu)
+	sum, lo, cdf := 0.0, 0.0, 0.0
+	for k := from; k < limit; k++ {
+		lg, _ := math.Lgamma(float64(k + 1))
+		pk := math.Exp(-mu + float64(k)*logMu - lg)
+		left := deadline - float64(k)*l
+		if left <= 0 { // late whatever W: this count and every higher one
+			rest := max(1-cdf, 0)
+			sum, lo = sum+rest, lo+rest
+			break
+		}
+		cdf += pk
+		c := overrun(left / grow)
+		sum += pk * c
+		if c > tail {
+			lo += pk * c
+		}
+	}
+	if lo <= tail {
+		return 0, false
+	}
+	return min(max(sum, 0.05), 0.95), true
+}
+
 // PoissonQuantile returns the smallest k with P(N ≤ k) ≥ q for
 // N ~ Poisson(mu): the q-quantile of the interruption count, at most
 // maxExactCount (2^53: past it a float64 no longer holds every whole
