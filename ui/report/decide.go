@@ -104,6 +104,9 @@ func Decide(rec *model.Recommendation, in DecideInput) *Decisions {
 	}
 	if in.Query.Pricing == model.Spot {
 		d.shown = spotShown(rec.Offers, d.Offers, rates, in, d.HoursPerMonth)
+		if d.shown != nil {
+			spotLateOwn(rec, d.shown)
+		}
 		d.SpotLast = spotRank(rec, d.Offers, &d.shown)
 	}
 	if savings && in.SavingsAside && !early { // before the front: it needs none of it
@@ -159,8 +162,51 @@ func spotShown(offers []model.Offer, ds []decide.Decision, rates []decide.Interr
 			}
 		}
 		s.Estimate = &e
+		spotLate(s, o, od, in.Query.DeadlineHours)
 	}
 	return out
+}
+
+// spotLate judges the shown spot offer s (of o, with its decision od)
+// against the deadline on its time with interruptions, as the table shows
+// it, not on the uninterrupted time the ranking weighed (model.Offer.
+// LateChance): late when decide.SpotLateChance says the chance is above
+// the 5% a 90% range leaves (its hours W(1+δ/τ) + N·L, N ~ Poisson(λT),
+// summed over N with the time estimate's calibration) or when the
+// deadline falls below the slow end of the time range s shows (the
+// expected time at each end of the uninterrupted range: its warning and
+// the table's note say the deadline falls inside it). An offer the ranking
+// found late stays late (a spot job takes no less than W). Its chance is
+// SpotLateChance's, at least the uninterrupted one.
+func spotLate(s, o *model.Offer, od *decide.Decision, deadline float64) {
+	if !(deadline > 0) || !o.HasJob || o.Estimate == nil || !o.Estimate.HasTime {
+		return
+	}
+	chance, late := decide.SpotLateChance(od.Spot, od.CheckpointWriteHours, deadline, o.Estimate.OverrunChance)
+	if !late && !o.Late() && deadline >= s.Estimate.TimeBand[1] {
+		s.LateChance = 0
+		return
+	}
+	s.LateChance, s.DeadlineHours = min(max(chance, o.LateChance, 0.05), 0.95), deadline
+}
+
+// spotLateOwn gives rec's own offers the late chance their shown offers
+// carry (spotLate), on a copy of rec.Offers when one changes (a
+// Recommendation may be shared): JSON's deadline_miss_chance, the answers
+// and the ranking's order read them.
+func spotLateOwn(rec *model.Recommendation, shown []model.Offer) {
+	copied := false
+	for i := range shown {
+		o := &rec.Offers[i]
+		if o.LateChance == shown[i].LateChance && o.DeadlineHours == shown[i].DeadlineHours {
+			continue
+		}
+		if !copied {
+			rec.Offers, copied = slices.Clone(rec.Offers), true
+			o = &rec.Offers[i]
+		}
+		o.LateChance, o.DeadlineHours = shown[i].LateChance, shown[i].DeadlineHours
+	}
 }
 
 // spotRank orders, under --pricing spot, rec.Offers (a copy: a
@@ -347,8 +393,24 @@ type AssumptionsJSON struct {
 func (j *RecommendJSON) AddDecisions(rec *model.Recommendation, d *Decisions) {
 	for i := range j.Offers {
 		addOfferDecision(&j.Offers[i], &d.Offers[i], d)
+		if w := d.shownLateWarnings(i, nil); w != nil {
+			j.Offers[i].Warnings = w
+		}
 	}
 	j.addDecisionsHead(rec, d)
+}
+
+// shownLateWarnings are, for the i-th offer when it is shown at its
+// expected figures under spot (SpotShown) and late (spotLate), the
+// shown offer's warnings, formatted through memo: its "may miss the
+// deadline" gives the time range the table shows, with interruptions, as
+// the text report's does, beside the chance JSON's deadline_miss_chance
+// gives. nil otherwise: the offer's own warnings stand.
+func (d *Decisions) shownLateWarnings(i int, memo messageMemo) []string {
+	if !d.SpotShown(i) || !d.shown[i].Late() {
+		return nil
+	}
+	return memo.strings(d.shown[i].WarningMessages())
 }
 
 // addOfferDecision fills an offer's decision fields from its decision od.

@@ -1,0 +1,119 @@
+package report
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/decide"
+)
+
+// TestDecideSpotLate: under --pricing spot with a deadline, a spot offer
+// is judged late on its time with interruptions (decide.SpotLateChance),
+// as the table shows it, not on its uninterrupted time; the shown offer
+// and the recommendation's own (JSON's deadline_miss_chance) carry the
+// same chance, and the ranking puts it after the offers that meet the
+// deadline. Worked by hand as TestDecideSpotShownRanksByExpected: a 2 h
+// job (W) with a 0.5 h checkpoint write (δ) and a 10 min restart;
+// uninterrupted time ranges ×0.75–×1.333 (the fallback calibration band,
+// uniform in log), so [1.5 h, 2.667 h], inside a 3 h deadline:
+//
+//   - "a" at $10/h spot, λ = 0.01/h: τ = W = 2 h, 1 + δ/τ = 1.25,
+//     L = 1/6 + 1.25 = 1.41667 h, T = 2.5/(1 − 0.0141667) = 2.535926 h,
+//     μ = λT = 0.0253593, $25.36 expected. Late: P(W > 3/1.25 = 2.4 h)
+//     = 0.95 − 0.9·ln(1.2/0.75)/ln(16/9) = 0.214808 uninterrupted; after
+//     one interruption (3 − 1.41667)/1.25 = 1.267 h is below the fast
+//     end (0.95), after three 3 h is lost (1): e^−μ(0.214808 + 0.95μ +
+//     0.95μ²/2) + (1 − e^−μ(1 + μ + μ²/2)) = 0.233217, about 25%;
+//     its time range shown [2.0236 h, 3.2231 h] (T at W = 1.5 h and
+//     2.667 h) straddles 3 h;
+//   - "b" at $14/h spot, λ = 0: $28, its range [1.5, 2.667] meets 3 h.
+//
+// Without the deadline a ($25.36) ranks before b ($28); with it, b first.
+func TestDecideSpotLate(t *testing.T) {
+	const w = 2.0
+	cat := &model.Catalog{Instances: []model.Instance{
+		{Provider: "pa", Type: "a", GPU: "g", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 30, SpotUSD: 10}}},
+		{Provider: "pb", Type: "b", GPU: "g", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 30, SpotUSD: 14}}},
+	}}
+	cat.Index()
+	g := &model.GPU{Key: "g", Name: "G", MemoryGiB: 80}
+	offer := func(i int, usd float64) model.Offer {
+		e := &model.Estimate{Workload: model.Workload{Settings: model.Settings{Task: model.TaskFinetune, Strategy: model.DDP}}, HasTime: true, Hours: w}
+		e.States.Weights, e.States.OptimizerStates = 225000*model.MiB/2, 225000*model.MiB/2
+		e.TimeBand = [2]float64{0.75 * w, w / 0.75}
+		return model.Offer{Instance: &cat.Instances[i], GPU: g, GPUs: 1, Region: "r", Pricing: model.Spot, USDPerHour: usd, Instances: 1,
+			HasJob: true, JobHours: w, JobUSD: w * usd, Estimate: e}
+	}
+	rates := map[string]decide.InterruptionRate{"pa": {PerMonth: -math.Expm1(-7.3)}, "pb": {}}
+	in := func(deadline float64) DecideInput {
+		return DecideInput{Catalog: cat, Query: model.Query{Pricing: model.Spot, DeadlineHours: deadline},
+			Rate: func(provider, _, _ string) decide.InterruptionRate { return rates[provider] },
+			Spot: decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond, RestartHours: decide.DefaultRestartHours}}
+	}
+	lam, l := 0.01, 1.0/6+1.25
+	mu := lam * 2.5 / (1 - lam*l)
+	c0 := 0.95 - 0.9*math.Log(1.2/0.75)/math.Log(16.0/9)
+	em := math.Exp(-mu)
+	wantChance := em*(c0+0.95*mu+0.95*mu*mu/2) + (1 - em*(1+mu+mu*mu/2))
+
+	for _, c := range []struct {
+		name     string
+		deadline float64
+		first    string
+		late     float64 // a's chance
+	}{
+		{"no deadline: a first", 0, "a", 0},
+		{"3 h: a late with interruptions", 3, "b", wantChance},
+		// 5 h: past a's slow end with interruptions, T(2.667 h) = 3.22 h; one interruption leaves
+		// (5 − 1.417)/1.25 = 2.867 h, past the slow end too (at most 5%); two (1.733 h) are inside
+		// at μ²/2 ≈ 3e-4: not late.
+		{"5 h: not late", 5, "a", 0},
+	} {
+		bare := []model.Offer{offer(0, 10), offer(1, 14)}
+		for i := range bare {
+			bare[i].DeadlineHours = c.deadline // the matcher: uninterrupted, both meet it
+		}
+		rec := &model.Recommendation{Sort: model.SortJob, Offers: bare}
+		d := Decide(rec, in(c.deadline))
+		shown := d.ShownOffers(rec)
+		if got := rec.Offers[0].Instance.Type; got != c.first {
+			t.Errorf("%s: first %s, want %s", c.name, got, c.first)
+		}
+		for i := range rec.Offers {
+			want := 0.0
+			if rec.Offers[i].Instance.Type == "a" {
+				want = c.late
+			}
+			if math.Abs(shown[i].LateChance-want) > 1e-9 || math.Abs(rec.Offers[i].LateChance-want) > 1e-9 {
+				t.Errorf("%s: %s late chance shown %.9g, rec %.9g; want %.9g", c.name, rec.Offers[i].Instance.Type, shown[i].LateChance, rec.Offers[i].LateChance, want)
+			}
+		}
+		if bare[0].LateChance != 0 {
+			t.Errorf("%s: Decide wrote the caller's offers", c.name)
+		}
+		if c.late == 0 {
+			continue
+		}
+		// The table marks a's job time, its warning gives the shown range; JSON says the same.
+		var b bytes.Buffer
+		if err := WriteRecommendDecided(&b, &Renderer{}, rec, rec.Offers[0].Estimate, 5, 0, "", d); err != nil {
+			t.Fatal(err)
+		}
+		const warn = "about 25% chance the job takes longer than 3 h (the 90% range of its time is 2.0–3.2 h)"
+		if out := b.String(); !strings.Contains(out, "~2.5 h") || !strings.Contains(out, "~ job time (1 offer): about 25% chance of missing the 3 h deadline") {
+			t.Errorf("%s: the table does not mark a late:\n%s", c.name, out)
+		}
+		j := NewRecommendJSON(rec, nil, 0)
+		j.AddDecisions(rec, d)
+		ja := j.Offers[1]
+		if ja.DeadlineMissChance == nil || *ja.DeadlineMissChance != 0.25 || !strings.Contains(strings.Join(ja.Warnings, "\n"), warn) {
+			t.Errorf("%s: JSON a: deadline_miss_chance %v, warnings %q; want 0.25 and %q", c.name, ja.DeadlineMissChance, ja.Warnings, warn)
+		}
+		if jb := j.Offers[0]; jb.DeadlineMissChance != nil {
+			t.Errorf("%s: JSON b late: %v", c.name, *jb.DeadlineMissChance)
+		}
+	}
+}
