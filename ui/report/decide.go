@@ -680,6 +680,15 @@ func answerOffer(rec *model.Recommendation, p decide.TimeCost) *ParetoJSON {
 }
 
 func describePoint(rec *model.Recommendation, p decide.TimeCost) model.Message {
+	m := describeFit(rec, p)
+	if o := &rec.Offers[p.Index]; o.Late() { // the table's "~" job time: say it, as the borderline's chance
+		return model.Msg("%v (may miss the %s h deadline: about %.0f%% chance)", m, model.FormatAsGiven(o.DeadlineHours), model.RoundChance(o.LateChance)*100)
+	}
+	return m
+}
+
+// describeFit is describePoint without the deadline.
+func describeFit(rec *model.Recommendation, p decide.TimeCost) model.Message {
 	o := &rec.Offers[p.Index]
 	if o.Risky() {
 		return model.Msg("%s %s in %s (%s): %s, %s (borderline: %.0f%% chance of running out of memory)", o.Instance.Provider, o.Instance.Type, RegionArg(o.Region), model.Msg(string(o.Pricing)),
@@ -709,6 +718,25 @@ func FittingPoints(rec *model.Recommendation, pts []decide.TimeCost) []decide.Ti
 	return out
 }
 
+// answerTiers are the points an answer picks from, in turn, as the
+// ranking orders its offers: those that fit across their memory range
+// and meet the deadline at the slow end of their time range (neither
+// model.Offer.Risky nor Late; under spot on the time with interruptions,
+// spotLate), then those that fit (FittingPoints), then all of pts. A
+// late offer cheaper than every offer on time was the answer to
+// --finish-by while the table ranked it after them; when only a late or
+// borderline offer meets the limit, its line says its chance.
+func answerTiers(rec *model.Recommendation, pts []decide.TimeCost) [][]decide.TimeCost {
+	fit := FittingPoints(rec, pts)
+	onTime := make([]decide.TimeCost, 0, len(fit))
+	for _, p := range fit {
+		if o := &rec.Offers[p.Index]; !o.Risky() && !o.Late() {
+			onTime = append(onTime, p)
+		}
+	}
+	return [][]decide.TimeCost{onTime, fit, pts}
+}
+
 // hoursMsg is Hours as a message: "12.3 h" has no words, "4.2 days" has.
 func hoursMsg(h float64) model.Message {
 	s := Hours(h)
@@ -731,9 +759,12 @@ func AnswerFinishWithin(rec *model.Recommendation, pts []decide.TimeCost, hours 
 		a.setText(model.Msg("no offer has a job time: give a dataset (--dataset-samples or --dataset-tokens)"))
 		return a
 	}
-	p, ok := decide.CheapestWithin(FittingPoints(rec, pts), hours)
-	if !ok { // only a borderline offer finishes in time: its line says so
-		p, ok = decide.CheapestWithin(pts, hours)
+	var p decide.TimeCost
+	ok := false
+	for _, tier := range answerTiers(rec, pts) { // only a late or borderline offer finishes in time: its line says so
+		if p, ok = decide.CheapestWithin(tier, hours); ok {
+			break
+		}
 	}
 	if ok {
 		a.Offer = answerOffer(rec, p)
@@ -752,9 +783,12 @@ func AnswerMaxJobCost(rec *model.Recommendation, pts []decide.TimeCost, usd floa
 		a.setText(model.Msg("no offer has a job cost: give a dataset (--dataset-samples or --dataset-tokens)"))
 		return a
 	}
-	p, ok := decide.FastestWithin(FittingPoints(rec, pts), usd)
-	if !ok { // only a borderline offer is within budget: its line says so
-		p, ok = decide.FastestWithin(pts, usd)
+	var p decide.TimeCost
+	ok := false
+	for _, tier := range answerTiers(rec, pts) { // only a late or borderline offer is within budget: its line says so
+		if p, ok = decide.FastestWithin(tier, usd); ok {
+			break
+		}
 	}
 	if ok {
 		a.Offer = answerOffer(rec, p)

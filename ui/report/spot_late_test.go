@@ -8,6 +8,8 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/decide"
+	"github.com/gpuplan/gpuplan/ui/i18n"
+	"golang.org/x/text/language"
 )
 
 // TestDecideSpotLate: under --pricing spot with a deadline, a spot offer
@@ -115,5 +117,46 @@ func TestDecideSpotLate(t *testing.T) {
 		if jb := j.Offers[0]; jb.DeadlineMissChance != nil {
 			t.Errorf("%s: JSON b late: %v", c.name, *jb.DeadlineMissChance)
 		}
+	}
+}
+
+// TestAnswersPreferOnTime: --finish-by and --max-job-cost answer with an
+// offer that meets the deadline at the slow end of its time range when
+// one meets the limit, as the ranking puts late offers after those, and
+// an answer that can only name a late offer says its chance of missing
+// the deadline (under spot, on the time with interruptions: spotLate).
+// Offers: "late" 7 h for $3 (about 30% chance of missing 10 h), "ontime"
+// 5 h for $5.
+func TestAnswersPreferOnTime(t *testing.T) {
+	ins := []model.Instance{{Provider: "p", Type: "late"}, {Provider: "p", Type: "ontime"}}
+	rec := &model.Recommendation{Sort: model.SortJob, Offers: []model.Offer{
+		{Instance: &ins[1], Region: "r", Pricing: model.Spot, HasJob: true, JobHours: 5, JobUSD: 5},
+		{Instance: &ins[0], Region: "r", Pricing: model.Spot, HasJob: true, JobHours: 7, JobUSD: 3, LateChance: 0.3, DeadlineHours: 10},
+	}}
+	pts := decide.OfferPoints(rec.Offers)
+	for _, c := range []struct {
+		name string
+		a    Answer
+		want string
+	}{
+		// Both finish within 8 h; the cheapest is late: the on-time one answers.
+		{"finish-by 8 h", AnswerFinishWithin(rec, pts, 8, "8h"), "cheapest finishing within 8.0 h: p ontime in r (spot): 5.0 h, $5.00"},
+		// Only the late one finishes within $4: named with its chance.
+		{"max-job-cost $4", AnswerMaxJobCost(rec, pts, 4), "fastest within $4.00: p late in r (spot): 7.0 h, $3.00 (may miss the 10 h deadline: about 30% chance)"},
+		{"max-job-cost $6", AnswerMaxJobCost(rec, pts, 6), "fastest within $6.00: p ontime in r (spot): 5.0 h, $5.00"},
+	} {
+		if c.a.Text != c.want {
+			t.Errorf("%s: %q\nwant %q", c.name, c.a.Text, c.want)
+		}
+	}
+}
+
+// TestAnswerLateZh: the late clause of an answer reads in Chinese.
+func TestAnswerLateZh(t *testing.T) {
+	ins := model.Instance{Provider: "p", Type: "late"}
+	rec := &model.Recommendation{Offers: []model.Offer{{Instance: &ins, Region: "r", Pricing: model.Spot, HasJob: true, JobHours: 7, JobUSD: 3, LateChance: 0.3, DeadlineHours: 10}}}
+	a := AnswerMaxJobCost(rec, decide.OfferPoints(rec.Offers), 4)
+	if got := AnswerText(i18n.New(language.SimplifiedChinese), &a); !strings.Contains(got, "可能错过 10 小时的截止时间：约 30% 的概率") {
+		t.Errorf("zh-CN: %q", got)
 	}
 }
