@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 
@@ -148,23 +149,65 @@ func spotShown(offers []model.Offer, ds []decide.Decision, rates []decide.Interr
 		if out == nil {
 			out = slices.Clone(offers)
 		}
-		s := &out[i]
-		s.JobHours, s.JobUSD = od.Spot.ExpectedHours, od.Spot.ExpectedUSD
-		if o.Estimate == nil || o.Estimate.TimeBand[1] <= 0 {
-			continue
-		}
-		e := *o.Estimate
-		for k, h := range o.Estimate.TimeBand {
-			at := *o
-			at.JobHours, at.JobUSD = h, h*o.USDPerHour
-			if x := decide.ForOffer(in.Catalog, &at, rates[i], in.Spot, hoursPerMonth).Spot; x != nil {
-				e.TimeBand[k] = x.ExpectedHours
-			}
-		}
-		s.Estimate = &e
-		spotLate(s, o, od, in.Query.DeadlineHours)
+		out[i] = spotShownOffer(o, od, rates[i], in, hoursPerMonth)
 	}
 	return out
+}
+
+// spotShownOffer is o as spotShown shows it, od its decision with a spot
+// estimate, rate its interruption rate.
+func spotShownOffer(o *model.Offer, od *decide.Decision, rate decide.InterruptionRate, in DecideInput, hoursPerMonth float64) model.Offer {
+	s := *o
+	s.JobHours, s.JobUSD = od.Spot.ExpectedHours, od.Spot.ExpectedUSD
+	if o.Estimate == nil || o.Estimate.TimeBand[1] <= 0 {
+		return s
+	}
+	e := *o.Estimate
+	for k, h := range o.Estimate.TimeBand {
+		at := *o
+		at.JobHours, at.JobUSD = h, h*o.USDPerHour
+		if x := decide.ForOffer(in.Catalog, &at, rate, in.Spot, hoursPerMonth).Spot; x != nil {
+			e.TimeBand[k] = x.ExpectedHours
+		}
+	}
+	s.Estimate = &e
+	spotLate(&s, o, od, in.Query.DeadlineHours)
+	return s
+}
+
+// SpotView is model.Query.SpotView for in (its Catalog, Rate, Spot,
+// HoursPerMonth and the query's deadline): a spot offer as Decide will
+// show and rank it (spotShownOffer: the expected job time and cost with
+// interruptions, the time range at them, late on them); one whose job
+// would not finish on spot (decide.ErrSpotNeverFinishes), which Decide
+// ranks after every other, at an infinite job time and cost. The matcher
+// weighs the hosts of one provider, region and GPU on it, so the host it
+// keeps is the one the shown ranking puts first. nil without rates (no
+// spot estimates) or off spot pricing.
+func SpotView(in DecideInput) func(o *model.Offer) (model.Offer, bool) {
+	if in.Rate == nil || in.Query.Pricing != model.Spot {
+		return nil
+	}
+	hpm := in.HoursPerMonth
+	if hpm == 0 {
+		hpm = model.HoursPerMonth
+	}
+	return func(o *model.Offer) (model.Offer, bool) {
+		if o.Pricing != model.Spot {
+			return *o, false
+		}
+		rate := in.Rate(o.Instance.Provider, o.Region, o.Instance.Type)
+		od := decide.ForOffer(in.Catalog, o, rate, in.Spot, hpm)
+		switch {
+		case od.SpotNeverFinishes:
+			v := *o
+			v.JobHours, v.JobUSD = math.Inf(1), math.Inf(1)
+			return v, true
+		case od.Spot == nil:
+			return *o, false
+		}
+		return spotShownOffer(o, &od, rate, in, hpm), true
+	}
 }
 
 // spotLate judges the shown spot offer s (of o, with its decision od)

@@ -160,3 +160,55 @@ func TestAnswerLateZh(t *testing.T) {
 		t.Errorf("zh-CN: %q", got)
 	}
 }
+
+// TestSpotViewIsShown: SpotView, which the matcher weighs a region's
+// hosts on (model.Query.SpotView), gives each spot offer the figures
+// Decide shows it with (TestDecideSpotLate's "a": $25.36 expected, the
+// 3 h deadline missed about 25% of the time; "b", never interrupted, its
+// own $28), an offer whose job would not finish on spot an infinite job
+// (Decide ranks it last), and nothing off spot pricing or without rates.
+func TestSpotViewIsShown(t *testing.T) {
+	cat := &model.Catalog{Instances: []model.Instance{
+		{Provider: "pa", Type: "a", GPU: "g", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 30, SpotUSD: 10}}},
+		{Provider: "pb", Type: "b", GPU: "g", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 30, SpotUSD: 14}}},
+		{Provider: "pc", Type: "c", GPU: "g", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 30, SpotUSD: 5}}},
+	}}
+	cat.Index()
+	g := &model.GPU{Key: "g", Name: "G", MemoryGiB: 80}
+	offer := func(i int, usd float64) model.Offer {
+		e := &model.Estimate{Workload: model.Workload{Settings: model.Settings{Task: model.TaskFinetune, Strategy: model.DDP}}, HasTime: true, Hours: 2}
+		e.States.Weights, e.States.OptimizerStates = 225000*model.MiB/2, 225000*model.MiB/2
+		e.TimeBand = [2]float64{1.5, 2 / 0.75}
+		return model.Offer{Instance: &cat.Instances[i], GPU: g, GPUs: 1, Region: "r", Pricing: model.Spot, USDPerHour: usd, Instances: 1,
+			HasJob: true, JobHours: 2, JobUSD: 2 * usd, Estimate: e, DeadlineHours: 3}
+	}
+	// "c": one interruption an hour (f = 1 − e^−730): L = 1/6 + 1.25 h ≥ 1 h between them, never finishes.
+	rates := map[string]decide.InterruptionRate{"pa": {PerMonth: -math.Expm1(-7.3)}, "pb": {}, "pc": {PerMonth: -math.Expm1(-730)}}
+	in := DecideInput{Catalog: cat, Query: model.Query{Pricing: model.Spot, DeadlineHours: 3},
+		Rate: func(provider, _, _ string) decide.InterruptionRate { return rates[provider] },
+		Spot: decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond, RestartHours: decide.DefaultRestartHours}}
+	view := SpotView(in)
+	rec := &model.Recommendation{Sort: model.SortJob, Offers: []model.Offer{offer(0, 10), offer(1, 14)}}
+	d := Decide(rec, in)
+	shown := d.ShownOffers(rec)
+	for i := range rec.Offers {
+		v, ok := view(&rec.Offers[i])
+		if !ok || v.JobUSD != shown[i].JobUSD || v.JobHours != shown[i].JobHours || v.LateChance != shown[i].LateChance ||
+			v.Estimate.TimeBand != shown[i].Estimate.TimeBand {
+			t.Errorf("%s: view %v %.6g h $%.6g late %.3g band %v; shown %.6g h $%.6g late %.3g band %v", rec.Offers[i].Instance.Type, ok,
+				v.JobHours, v.JobUSD, v.LateChance, v.Estimate.TimeBand, shown[i].JobHours, shown[i].JobUSD, shown[i].LateChance, shown[i].Estimate.TimeBand)
+		}
+	}
+	c := offer(2, 5)
+	if v, ok := view(&c); !ok || !math.IsInf(v.JobUSD, 1) || !math.IsInf(v.JobHours, 1) {
+		t.Errorf("never finishing: view %v $%g %g h; want +Inf", ok, v.JobUSD, v.JobHours)
+	}
+	in.Query.Pricing = model.OnDemand
+	if SpotView(in) != nil {
+		t.Error("on demand: want no view")
+	}
+	in.Query.Pricing, in.Rate = model.Spot, nil
+	if SpotView(in) != nil {
+		t.Error("no rates: want no view")
+	}
+}
