@@ -65,6 +65,19 @@ type Query struct {
 	// runs amp-fp16 on a T4 or V100, an amp-bf16 asked for does not.
 	// Pure bf16 and fp8 never adapt on their own.
 	PrecisionAsked bool
+
+	// SpotView gives, under spot pricing, an offer as the views show and
+	// rank it: its expected job time and cost with interruptions, and its
+	// chance of missing the deadline on them (report.SpotView, as
+	// report.Decide's spotShown); ok false keeps the offer's own. The
+	// hosts of one provider, region and GPU are weighed on it (lessHost),
+	// so the host kept is the one the ranking of the shown figures puts
+	// first: an instance type reclaimed more often, or whose checkpoint
+	// takes longer, no longer stands for its GPU in its region because its
+	// uninterrupted job was the cheaper. Offers keep their own figures.
+	// Read only when Pricing is Spot; nil: the offers' own. It may be
+	// called from several goroutines at once.
+	SpotView func(o *Offer) (view Offer, ok bool)
 }
 
 // SortKey orders offers.
@@ -886,6 +899,9 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	// the first offer (groupedFirst).
 	groupedFirst := shared != nil && shared.cheapestOnly && q.AllowMultiNode && (q.Sort == SortPrice || q.Sort == SortMonthly)
 	sc := offerScan{sort: q.Sort, cheapestOnly: shared != nil && shared.cheapestOnly && !groupedFirst}
+	if q.Pricing == Spot {
+		sc.view = q.SpotView
+	}
 	// The maps stay locals apart from sc, so that escape analysis keeps
 	// them off the heap as when the scan was inline.
 	var best map[offerGroup]int
@@ -1123,6 +1139,7 @@ type offerGroup struct {
 type offerScan struct {
 	sort         SortKey
 	cheapestOnly bool
+	view         func(*Offer) (Offer, bool) // Query.SpotView under spot pricing, else nil
 	offers       []Offer
 	kept         []Rejection
 	cheapest     Rejection // of the current instance; Instance nil when none
@@ -1161,7 +1178,7 @@ func (sc *offerScan) add(best map[offerGroup]int, o *Offer, k offerGroup) int {
 		return 0
 	}
 	if at, ok := best[k]; ok {
-		if lessHost(o, &sc.offers[at], sc.sort) {
+		if sc.lessHost(o, &sc.offers[at]) {
 			sc.offers[at] = *o
 			return at
 		}
@@ -1911,6 +1928,19 @@ func compareNames(a, b *Offer) int {
 }
 
 func lessOffer(a, b *Offer, k SortKey) bool { return compareOffers(a, b, k) < 0 }
+
+// lessHost is lessHost on the offers as sc.view shows them, when one
+// of the two has a view (Query.SpotView); on the offers otherwise.
+func (sc *offerScan) lessHost(a, b *Offer) bool {
+	if sc.view != nil {
+		va, oka := sc.view(a)
+		vb, okb := sc.view(b)
+		if oka || okb {
+			return lessHost(&va, &vb, sc.sort)
+		}
+	}
+	return lessHost(a, b, sc.sort)
+}
 
 // lessHost reports whether a is the better of two hosts of one
 // offerGroup (provider, region, GPU), the one the group keeps: by what

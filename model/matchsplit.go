@@ -176,7 +176,7 @@ func (m *matcher) scanUnits(s *splitScan, sc *offerScan, best map[offerGroup]int
 // configurator recovers those of a ranking).
 func (s *splitScan) run(m *matcher, sc *offerScan, counts map[RejectKind]int) {
 	sc.offers, sc.split = s.offers, s
-	o := offerScan{sort: sc.sort, offers: s.offers, split: s}
+	o := offerScan{sort: sc.sort, view: sc.view, offers: s.offers, split: s}
 	oCounts := make(map[RejectKind]int, 8)
 	var panicked any
 	done := make(chan struct{})

@@ -173,25 +173,33 @@ type SpotInput struct {
 // SpotEstimate is the expected outcome of a job on spot beside on-demand.
 // Hours are wall-clock, USD the whole job.
 type SpotEstimate struct {
-	InterruptionsPerHour  float64          `json:"interruptions_per_hour"` // λ of the whole deployment
-	CheckpointEveryHours  float64          `json:"checkpoint_every_hours"` // τ used
-	YoungIntervalHours    float64          `json:"young_interval_hours"`
-	DalyIntervalHours     float64          `json:"daly_interval_hours"`
-	LostHoursPerInterrupt float64          `json:"lost_hours_per_interruption"` // R + (τ+δ)/2
-	ExpectedInterruptions float64          `json:"expected_interruptions"`
-	ExpectedHours         float64          `json:"expected_hours"`
-	ExpectedUSD           float64          `json:"expected_usd"`
-	P10Hours              float64          `json:"p10_hours"`
-	P90Hours              float64          `json:"p90_hours"`
-	P10USD                float64          `json:"p10_usd"`
-	P90USD                float64          `json:"p90_usd"`
-	P10Interruptions      int              `json:"p10_interruptions"`
-	P90Interruptions      int              `json:"p90_interruptions"`
-	OnDemandHours         float64          `json:"on_demand_hours"`
-	OnDemandUSD           float64          `json:"on_demand_usd"`          // 0 when the on-demand price is unknown
-	SavingUSD             float64          `json:"saving_usd"`             // OnDemandUSD − ExpectedUSD; negative when spot costs more
-	HighRateExpectedUSD   float64          `json:"high_rate_expected_usd"` // at the bucket's upper bound; 0 when open
-	Rate                  InterruptionRate `json:"rate"`
+	InterruptionsPerHour  float64 `json:"interruptions_per_hour"` // λ of the whole deployment
+	CheckpointEveryHours  float64 `json:"checkpoint_every_hours"` // τ used
+	YoungIntervalHours    float64 `json:"young_interval_hours"`
+	DalyIntervalHours     float64 `json:"daly_interval_hours"`
+	LostHoursPerInterrupt float64 `json:"lost_hours_per_interruption"` // R + (τ+δ)/2
+	ExpectedInterruptions float64 `json:"expected_interruptions"`
+	ExpectedHours         float64 `json:"expected_hours"`
+	ExpectedUSD           float64 `json:"expected_usd"`
+	P10Hours              float64 `json:"p10_hours"`
+	P90Hours              float64 `json:"p90_hours"`
+	P10USD                float64 `json:"p10_usd"`
+	P90USD                float64 `json:"p90_usd"`
+	P10Interruptions      int     `json:"p10_interruptions"`
+	P90Interruptions      int     `json:"p90_interruptions"`
+	// P50Hours, P50USD and P50Interruptions are the median of the same
+	// count, beside the mean (ExpectedHours): with rare interruptions the
+	// count is 0 in most runs, so P10, the median and P90 are the job
+	// without an interruption while the mean, which the few runs
+	// interrupted pull up by a restart and lost work each, is above P90.
+	P50Hours            float64          `json:"p50_hours"`
+	P50USD              float64          `json:"p50_usd"`
+	P50Interruptions    int              `json:"p50_interruptions"`
+	OnDemandHours       float64          `json:"on_demand_hours"`
+	OnDemandUSD         float64          `json:"on_demand_usd"`          // 0 when the on-demand price is unknown
+	SavingUSD           float64          `json:"saving_usd"`             // OnDemandUSD − ExpectedUSD; negative when spot costs more
+	HighRateExpectedUSD float64          `json:"high_rate_expected_usd"` // at the bucket's upper bound; 0 when open
+	Rate                InterruptionRate `json:"rate"`
 }
 
 // ErrSpotNeverFinishes is wrapped when interruptions come faster than the
@@ -208,7 +216,9 @@ var ErrSpotNeverFinishes = errors.New("spot job would not finish")
 //     so the expected wall time T solves T = B + λ·T·L: T = B / (1 − λL),
 //     with λ·T interruptions and T × spot price in USD (billed throughout);
 //   - the risk range is the 10th and 90th percentile of the Poisson count
-//     N ~ Poisson(λT): hours B + N·L.
+//     N ~ Poisson(λT): hours B + N·L; the median (50th) beside it, as the
+//     mean T lies above the 90th when P(N = 0) ≥ 0.9 (λT ≤ ln 10/9 ≈ 0.105:
+//     most runs are not interrupted, the rare one pays L).
 //
 // With λ = 0 no checkpoints are needed (τ = W, δ is not paid). The error
 // wraps ErrInvalidSpot for inputs out of range and ErrSpotNeverFinishes
@@ -237,9 +247,9 @@ func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 	w, delta, r := in.JobHours, in.CheckpointWriteHours, in.RestartHours
 	if lambda == 0 {
 		e.CheckpointEveryHours = w
-		e.ExpectedHours, e.P10Hours, e.P90Hours = w, w, w
+		e.ExpectedHours, e.P10Hours, e.P50Hours, e.P90Hours = w, w, w, w
 		e.ExpectedUSD = w * in.SpotUSDPerHour
-		e.P10USD, e.P90USD = e.ExpectedUSD, e.ExpectedUSD
+		e.P10USD, e.P50USD, e.P90USD = e.ExpectedUSD, e.ExpectedUSD, e.ExpectedUSD
 		e.finish(in)
 		return e, nil
 	}
@@ -271,12 +281,15 @@ func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 	e.ExpectedInterruptions = lambda * e.ExpectedHours
 	e.ExpectedUSD = e.ExpectedHours * in.SpotUSDPerHour
 	p10 := poissonQuantile(e.ExpectedInterruptions, 0.10)
+	p50 := poissonQuantile(e.ExpectedInterruptions, 0.50)
 	p90 := poissonQuantile(e.ExpectedInterruptions, 0.90)
 	e.P10Interruptions = int(min(p10, maxExactCount))
+	e.P50Interruptions = int(min(p50, maxExactCount))
 	e.P90Interruptions = int(min(p90, maxExactCount))
 	e.P10Hours = base + p10*l
+	e.P50Hours = base + p50*l
 	e.P90Hours = base + p90*l
-	e.P10USD, e.P90USD = e.P10Hours*in.SpotUSDPerHour, e.P90Hours*in.SpotUSDPerHour
+	e.P10USD, e.P50USD, e.P90USD = e.P10Hours*in.SpotUSDPerHour, e.P50Hours*in.SpotUSDPerHour, e.P90Hours*in.SpotUSDPerHour
 	if in.Rate.HighPerMonth > 0 && in.Rate.HighPerMonth > in.Rate.PerMonth {
 		hi := in
 		hi.Rate.PerMonth, hi.Rate.HighPerMonth = in.Rate.HighPerMonth, 0
@@ -293,6 +306,76 @@ func (e *SpotEstimate) finish(in SpotInput) {
 	if in.OnDemandUSDPerHour > 0 {
 		e.SavingUSD = e.OnDemandUSD - e.ExpectedUSD
 	}
+}
+
+// SpotLateChance returns the chance that a job on spot takes longer than
+// deadline hours, interruptions counted, and whether it is late: whether
+// that chance is more than the 5% a 90% range leaves above its slow end.
+// s is the job's spot estimate (SpotExpectedCost), writeHours δ, and
+// overrun(h) the chance that the job uninterrupted takes longer than h
+// hours (model.Estimate.OverrunChance: the calibration's error
+// distribution, 0.05 meaning at most 5% and 0.95 at least 95%).
+//
+// It uses SpotExpectedCost's own model of the hours, the one its P10–P90
+// range is drawn from: W·(1 + δ/τ) + N·L with N ~ Poisson(λT) (Young
+// 1974; W alone when λ = 0), and sums over the count (the law of total
+// probability): Σₖ P(N = k) · overrun((D − kL)/(1 + δ/τ)), a term being
+// 1 once kL ≥ D. The expected hours T are a mean: with rare
+// interruptions it can pass a deadline that most runs meet, and a
+// deadline above T can still be missed by a run interrupted more than
+// λT times.
+//
+// late is whether the sum, counting the terms overrun reports as "at most
+// 5%" as 0, is above 5%: without interruptions it is late exactly when
+// the deadline is below the slow end of the time's 90% range, as an
+// offer on demand (model.Offer.LateChance), and a deadline a run meets
+// unless it is interrupted, rarely, is not late. chance is the sum as
+// overrun reports it, within 0.05–0.95 (0.95: at least 95%); 0 when not
+// late or without a deadline.
+func SpotLateChance(s *SpotEstimate, writeHours, deadline float64, overrun func(hours float64) float64) (chance float64, late bool) {
+	if !(deadline > 0) || s == nil || overrun == nil {
+		return 0, false
+	}
+	const tail = 0.05 + 1e-9 // overrun's "at most 5%", with rounding
+	grow := 1.0              // 1 + δ/τ: checkpoints are written only when λ > 0
+	if s.InterruptionsPerHour > 0 && s.CheckpointEveryHours > 0 {
+		grow += writeHours / s.CheckpointEveryHours
+	}
+	mu, l := s.ExpectedInterruptions, s.LostHoursPerInterrupt
+	if !(mu > 0) || !(l > 0) {
+		c := overrun(deadline / grow)
+		if c <= tail {
+			return 0, false
+		}
+		return min(c, 0.95), true
+	}
+	// From ⌊μ − 10√μ⌋, below which the mass is under e^−50, as
+	// poissonQuantileSum, to where the remaining mass is as small, or to
+	// where kL ≥ D makes every later term 1.
+	from := max(int(mu-10*math.Sqrt(mu)), 0)
+	limit := int(mu + 40*math.Sqrt(mu) + 40)
+	logMu := math.Log(mu)
+	sum, lo, cdf := 0.0, 0.0, 0.0
+	for k := from; k < limit; k++ {
+		lg, _ := math.Lgamma(float64(k + 1))
+		pk := math.Exp(-mu + float64(k)*logMu - lg)
+		left := deadline - float64(k)*l
+		if left <= 0 { // late whatever W: this count and every higher one
+			rest := max(1-cdf, 0)
+			sum, lo = sum+rest, lo+rest
+			break
+		}
+		cdf += pk
+		c := overrun(left / grow)
+		sum += pk * c
+		if c > tail {
+			lo += pk * c
+		}
+	}
+	if lo <= tail {
+		return 0, false
+	}
+	return min(max(sum, 0.05), 0.95), true
 }
 
 // PoissonQuantile returns the smallest k with P(N ≤ k) ≥ q for

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 func near(got, want, rel float64) bool {
@@ -327,6 +329,103 @@ func TestCheckpointInterval(t *testing.T) {
 		}
 		if e, err := SpotExpectedCost(in); err != nil || e.CheckpointEveryHours != got {
 			t.Errorf("%s: SpotExpectedCost's τ = %g (%v), CheckpointInterval's %g", tc.name, e.CheckpointEveryHours, err, got)
+		}
+	}
+}
+
+// TestSpotMedian: SpotExpectedCost gives the median of the job's hours
+// and cost beside P10 and P90, from the same Poisson count N ~
+// Poisson(λT) (the smallest k with P(N ≤ k) ≥ ½): hours B + k·L. With
+// rare interruptions it sits with P10 and P90 at B, below the mean T,
+// which one rare long interruption pulls above P90.
+func TestSpotMedian(t *testing.T) {
+	lambda01 := InterruptionRate{PerMonth: 1 - math.Exp(-7.3)} // λ = 0.01/h, as TestSpotExpectedCost
+	base := SpotInput{JobHours: 100, SpotUSDPerHour: 1.5, Nodes: 1, Rate: lambda01,
+		CheckpointWriteHours: 0.02, RestartHours: 0.25, CheckpointEveryHours: 2}
+	for _, c := range []struct {
+		name      string
+		in        SpotInput
+		n         int     // median count
+		hours     float64 // B + n·L
+		aboveP90  bool    // mean above P90
+		meanHours float64
+	}{
+		// B = 101, L = 1.26, T = 102.288839 h, μ = 1.0228884: P(N ≤ 0) = e^−1.0229 = 0.3595,
+		// P(N ≤ 1) = 0.3595·2.0229 = 0.7273 ≥ ½ → median 1: 101 + 1.26 = 102.26 h.
+		{"λ=0.01/h, 100 h", base, 1, 102.26, false, 102.28883937613935},
+		// 1 h job, τ = 1 h (capped at W): B = 1·(1 + 0.02/1) = 1.02, L = 0.25 + 1.02/2 = 0.76,
+		// T = 1.02/(1 − 0.0076) = 1.0278113 h, μ = 0.0102781: P(N ≤ 0) = 0.98977 ≥ ½ → median 0
+		// = P10 = P90 = 1.02 h, below the mean 1.0278 h.
+		{"1 h job: rare interruptions", func() SpotInput { in := base; in.JobHours = 1; return in }(), 0, 1.02, true, 1.02 / (1 - 0.01*0.76)},
+	} {
+		e, err := SpotExpectedCost(c.in)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if e.P50Interruptions != c.n || !near(e.P50Hours, c.hours, 1e-9) || !near(e.P50USD, 1.5*c.hours, 1e-9) {
+			t.Errorf("%s: median %d interruptions, %.8g h, $%.8g; want %d, %.8g h, $%.8g", c.name, e.P50Interruptions, e.P50Hours, e.P50USD, c.n, c.hours, 1.5*c.hours)
+		}
+		if !near(e.ExpectedHours, c.meanHours, 1e-9) {
+			t.Errorf("%s: mean %.10g h, want %.10g", c.name, e.ExpectedHours, c.meanHours)
+		}
+		if got := e.ExpectedHours > e.P90Hours; got != c.aboveP90 {
+			t.Errorf("%s: mean %.6g above P90 %.6g = %v, want %v", c.name, e.ExpectedHours, e.P90Hours, got, c.aboveP90)
+		}
+	}
+	// λ = 0: every figure is the job's own.
+	in := base
+	in.Rate = InterruptionRate{}
+	if e, _ := SpotExpectedCost(in); e.P50Hours != 100 || e.P50USD != 150 || e.P50Interruptions != 0 {
+		t.Errorf("no interruptions: median %g h, $%g, %d; want 100 h, $150, 0", e.P50Hours, e.P50USD, e.P50Interruptions)
+	}
+}
+
+// TestSpotLateChance: the chance a spot job misses a deadline D, its
+// hours W·(1+δ/τ) + N·L (SpotExpectedCost's risk range) with N ~
+// Poisson(μ) and W's error from the time estimate's calibration, summed
+// over N: Σₖ P(N = k)·P(W > (D − kL)/(1+δ/τ)). The calibration here is
+// the fallback band, uniform in log over ×0.75–×1.333 around W = 10 h:
+// P(W > h) = 0.95 − 0.9·(ln(h/10) − ln 0.75)/(2 ln(4/3)) inside it,
+// 0.95 below (at least 95%) and 0.05 above (at most 5%), as
+// Band.Exceedance reports. δ = 0.02 h, τ = 1 h (1 + δ/τ = 1.02), L = 0.76 h.
+func TestSpotLateChance(t *testing.T) {
+	var q [19]float64
+	for i := range q {
+		q[i] = math.Log(0.75) * (1 - 2*float64(i)/18)
+	}
+	band := model.NewBand("test/uniform", 0, 0, q)
+	overrun := func(h float64) float64 { return band.Exceedance(h / 10) }
+	spot := func(mu float64) *SpotEstimate {
+		return &SpotEstimate{InterruptionsPerHour: 0.01, CheckpointEveryHours: 1, LostHoursPerInterrupt: 0.76, ExpectedInterruptions: mu}
+	}
+	for _, c := range []struct {
+		name     string
+		s        *SpotEstimate
+		deadline float64
+		chance   float64
+		late     bool
+	}{
+		// λ = 0: the job's own time, no checkpoint overhead: P(W > 12) = 0.95 − 0.9·ln(1.6)/ln(16/9) = 0.214808.
+		{"no interruptions: the estimate's own chance", &SpotEstimate{ExpectedInterruptions: 0}, 12, 0.21480773946721587, true},
+		// μ = 0.1: P(W > 12/1.02) = 0.245784, P(W > 11.24/1.02) = 0.348127, P(W > 10.48/1.02) = 0.457639, …
+		// weighted e^−0.1·0.1ᵏ/k!: 0.256054 (above the 0.245784 without interruptions).
+		{"μ = 0.1, D = 12 h", spot(0.1), 12, 0.2560539520810886, true},
+		{"μ = 2, D = 12 h", spot(2), 12, 0.4646952384963675, true},
+		// D = 14 h: 14/1.02 = 13.73 h is past the band's slow end (0.05, at most 5%); only
+		// after an interruption is the job in it (0.0920 at k = 1): e^−0.001·0.001·0.0920 ≈ 9e-5
+		// counted beside at most 5%: not late, as an offer whose range meets the deadline.
+		{"μ = 0.001, D = 14 h: rare interruptions", spot(0.001), 14, 0, false},
+		// μ = 0.5: at least 0.0461 past the 5% tail, at most 0.0765: no more than the
+		// range's 5% for sure, not late.
+		{"μ = 0.5, D = 14 h", spot(0.5), 14, 0, false},
+		// D = 3 h: below the fast end whatever the count (0.95), and 1 once kL ≥ 3 h
+		// (k ≥ 4): 0.957 reported as 0.95, at least 95%.
+		{"μ = 2, D = 3 h: late at the fast end", spot(2), 3, 0.95, true},
+		{"no deadline", spot(2), 0, 0, false},
+	} {
+		chance, late := SpotLateChance(c.s, 0.02, c.deadline, overrun)
+		if late != c.late || !near(chance, c.chance, 1e-9) {
+			t.Errorf("%s: chance %.10g, late %v; want %.10g, %v", c.name, chance, late, c.chance, c.late)
 		}
 	}
 }

@@ -155,6 +155,31 @@ func (f *decideFlags) decide(cmd *cobra.Command, env *Env, cat *model.Catalog, w
 	return report.Decide(rec, in), warnings, nil
 }
 
+// spotView is model.Query.SpotView for recommend --pricing spot:
+// report.SpotView with the flags' assumptions and the rates f.spot loads
+// (startSpotRates), waited for at the first spot offer the matcher weighs
+// against another host of its group, so the host kept per provider,
+// region and GPU is the one the shown ranking puts first. nil off spot
+// pricing, without a loader or with bad assumption flags (decide says so).
+func (f *decideFlags) spotView(fs *pflag.FlagSet, cat *model.Catalog, q model.Query) func(*model.Offer) (model.Offer, bool) {
+	if q.Pricing != model.Spot || f.spot == nil {
+		return nil
+	}
+	a, err := f.assumptions(fs)
+	if err != nil {
+		return nil
+	}
+	s := f.spot
+	rate := func(provider, region, instanceType string) decide.InterruptionRate {
+		<-s.done
+		if s.rate == nil { // a load that failed: decide reports it
+			return decide.InterruptionRate{}
+		}
+		return s.rate(provider, region, instanceType)
+	}
+	return report.SpotView(report.DecideInput{Catalog: cat, Query: q, Rate: rate, Spot: a, HoursPerMonth: q.HoursPerMonth})
+}
+
 // answers returns the direct questions asked (--finish-by, --max-job-cost).
 // The points are d's shown offers: under --pricing spot the expected time
 // and cost with interruptions, as the table shows and ranks them.

@@ -293,7 +293,9 @@ hosts the framework cannot run on only when nothing else is left.`,
 			// on the machine's other core: the spot rates decide reads.
 			df.spot = startSpotRates(env.SpotRates)
 			stack.Grow() // the ranking goes 64 KB deep: one copy of the stack, not three
-			rec, err := model.Recommend(w, cat, q)
+			rq := q
+			rq.SpotView = df.spotView(cmd.Flags(), cat, q) // a region's hosts weighed as the table ranks them
+			rec, err := model.Recommend(w, cat, rq)
 			if err != nil {
 				return usage(err)
 			}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 
@@ -104,6 +105,9 @@ func Decide(rec *model.Recommendation, in DecideInput) *Decisions {
 	}
 	if in.Query.Pricing == model.Spot {
 		d.shown = spotShown(rec.Offers, d.Offers, rates, in, d.HoursPerMonth)
+		if d.shown != nil {
+			spotLateOwn(rec, d.shown)
+		}
 		d.SpotLast = spotRank(rec, d.Offers, &d.shown)
 	}
 	if savings && in.SavingsAside && !early { // before the front: it needs none of it
@@ -145,22 +149,107 @@ func spotShown(offers []model.Offer, ds []decide.Decision, rates []decide.Interr
 		if out == nil {
 			out = slices.Clone(offers)
 		}
-		s := &out[i]
-		s.JobHours, s.JobUSD = od.Spot.ExpectedHours, od.Spot.ExpectedUSD
-		if o.Estimate == nil || o.Estimate.TimeBand[1] <= 0 {
-			continue
-		}
-		e := *o.Estimate
-		for k, h := range o.Estimate.TimeBand {
-			at := *o
-			at.JobHours, at.JobUSD = h, h*o.USDPerHour
-			if x := decide.ForOffer(in.Catalog, &at, rates[i], in.Spot, hoursPerMonth).Spot; x != nil {
-				e.TimeBand[k] = x.ExpectedHours
-			}
-		}
-		s.Estimate = &e
+		out[i] = spotShownOffer(o, od, rates[i], in, hoursPerMonth)
 	}
 	return out
+}
+
+// spotShownOffer is o as spotShown shows it, od its decision with a spot
+// estimate, rate its interruption rate.
+func spotShownOffer(o *model.Offer, od *decide.Decision, rate decide.InterruptionRate, in DecideInput, hoursPerMonth float64) model.Offer {
+	s := *o
+	s.JobHours, s.JobUSD = od.Spot.ExpectedHours, od.Spot.ExpectedUSD
+	if o.Estimate == nil || o.Estimate.TimeBand[1] <= 0 {
+		return s
+	}
+	e := *o.Estimate
+	for k, h := range o.Estimate.TimeBand {
+		at := *o
+		at.JobHours, at.JobUSD = h, h*o.USDPerHour
+		if x := decide.ForOffer(in.Catalog, &at, rate, in.Spot, hoursPerMonth).Spot; x != nil {
+			e.TimeBand[k] = x.ExpectedHours
+		}
+	}
+	s.Estimate = &e
+	spotLate(&s, o, od, in.Query.DeadlineHours)
+	return s
+}
+
+// SpotView is model.Query.SpotView for in (its Catalog, Rate, Spot,
+// HoursPerMonth and the query's deadline): a spot offer as Decide will
+// show and rank it (spotShownOffer: the expected job time and cost with
+// interruptions, the time range at them, late on them); one whose job
+// would not finish on spot (decide.ErrSpotNeverFinishes), which Decide
+// ranks after every other, at an infinite job time and cost. The matcher
+// weighs the hosts of one provider, region and GPU on it, so the host it
+// keeps is the one the shown ranking puts first. nil without rates (no
+// spot estimates) or off spot pricing.
+func SpotView(in DecideInput) func(o *model.Offer) (model.Offer, bool) {
+	if in.Rate == nil || in.Query.Pricing != model.Spot {
+		return nil
+	}
+	hpm := in.HoursPerMonth
+	if hpm == 0 {
+		hpm = model.HoursPerMonth
+	}
+	return func(o *model.Offer) (model.Offer, bool) {
+		if o.Pricing != model.Spot {
+			return *o, false
+		}
+		rate := in.Rate(o.Instance.Provider, o.Region, o.Instance.Type)
+		od := decide.ForOffer(in.Catalog, o, rate, in.Spot, hpm)
+		switch {
+		case od.SpotNeverFinishes:
+			v := *o
+			v.JobHours, v.JobUSD = math.Inf(1), math.Inf(1)
+			return v, true
+		case od.Spot == nil:
+			return *o, false
+		}
+		return spotShownOffer(o, &od, rate, in, hpm), true
+	}
+}
+
+// spotLate judges the shown spot offer s (of o, with its decision od)
+// against the deadline on its time with interruptions, as the table shows
+// it, not on the uninterrupted time the ranking weighed (model.Offer.
+// LateChance): late when decide.SpotLateChance says the chance is above
+// the 5% a 90% range leaves (its hours W(1+δ/τ) + N·L, N ~ Poisson(λT),
+// summed over N with the time estimate's calibration) or when the
+// deadline falls below the slow end of the time range s shows (the
+// expected time at each end of the uninterrupted range: its warning and
+// the table's note say the deadline falls inside it). An offer the ranking
+// found late stays late (a spot job takes no less than W). Its chance is
+// SpotLateChance's, at least the uninterrupted one.
+func spotLate(s, o *model.Offer, od *decide.Decision, deadline float64) {
+	if !(deadline > 0) || !o.HasJob || o.Estimate == nil || !o.Estimate.HasTime {
+		return
+	}
+	chance, late := decide.SpotLateChance(od.Spot, od.CheckpointWriteHours, deadline, o.Estimate.OverrunChance)
+	if !late && !o.Late() && deadline >= s.Estimate.TimeBand[1] {
+		s.LateChance = 0
+		return
+	}
+	s.LateChance, s.DeadlineHours = min(max(chance, o.LateChance, 0.05), 0.95), deadline
+}
+
+// spotLateOwn gives rec's own offers the late chance their shown offers
+// carry (spotLate), on a copy of rec.Offers when one changes (a
+// Recommendation may be shared): JSON's deadline_miss_chance, the answers
+// and the ranking's order read them.
+func spotLateOwn(rec *model.Recommendation, shown []model.Offer) {
+	copied := false
+	for i := range shown {
+		o := &rec.Offers[i]
+		if o.LateChance == shown[i].LateChance && o.DeadlineHours == shown[i].DeadlineHours {
+			continue
+		}
+		if !copied {
+			rec.Offers, copied = slices.Clone(rec.Offers), true
+			o = &rec.Offers[i]
+		}
+		o.LateChance, o.DeadlineHours = shown[i].LateChance, shown[i].DeadlineHours
+	}
 }
 
 // spotRank orders, under --pricing spot, rec.Offers (a copy: a
@@ -347,8 +436,24 @@ type AssumptionsJSON struct {
 func (j *RecommendJSON) AddDecisions(rec *model.Recommendation, d *Decisions) {
 	for i := range j.Offers {
 		addOfferDecision(&j.Offers[i], &d.Offers[i], d)
+		if w := d.shownLateWarnings(i, nil); w != nil {
+			j.Offers[i].Warnings = w
+		}
 	}
 	j.addDecisionsHead(rec, d)
+}
+
+// shownLateWarnings are, for the i-th offer when it is shown at its
+// expected figures under spot (SpotShown) and late (spotLate), the
+// shown offer's warnings, formatted through memo: its "may miss the
+// deadline" gives the time range the table shows, with interruptions, as
+// the text report's does, beside the chance JSON's deadline_miss_chance
+// gives. nil otherwise: the offer's own warnings stand.
+func (d *Decisions) shownLateWarnings(i int, memo messageMemo) []string {
+	if !d.SpotShown(i) || !d.shown[i].Late() {
+		return nil
+	}
+	return memo.strings(d.shown[i].WarningMessages())
 }
 
 // addOfferDecision fills an offer's decision fields from its decision od.
@@ -418,10 +523,10 @@ func newSpotJSON(e *decide.SpotEstimate, a decide.SpotAssumptions, od *decide.De
 		*f = Round(*f, 6)
 	}
 	for _, f := range []*float64{&r.CheckpointEveryHours, &r.YoungIntervalHours, &r.DalyIntervalHours, &r.LostHoursPerInterrupt,
-		&r.ExpectedInterruptions, &r.ExpectedHours, &r.P10Hours, &r.P90Hours, &r.OnDemandHours} {
+		&r.ExpectedInterruptions, &r.ExpectedHours, &r.P10Hours, &r.P50Hours, &r.P90Hours, &r.OnDemandHours} {
 		*f = Round(*f, 3)
 	}
-	for _, f := range []*float64{&r.ExpectedUSD, &r.P10USD, &r.P90USD, &r.OnDemandUSD, &r.SavingUSD, &r.HighRateExpectedUSD} {
+	for _, f := range []*float64{&r.ExpectedUSD, &r.P10USD, &r.P50USD, &r.P90USD, &r.OnDemandUSD, &r.SavingUSD, &r.HighRateExpectedUSD} {
 		*f = Round(*f, 2)
 	}
 	s := &SpotJSON{SpotEstimate: r, RestartHours: Round(a.RestartHours, 4), Assumptions: spotAssumptions(e.Rate, a)}
@@ -441,8 +546,19 @@ func roundBreakEven(b decide.BreakEven) decide.BreakEven {
 // SpotLineIn is SpotLine in lang's language.
 func SpotLineIn(lang *i18n.Printer, e *decide.SpotEstimate, a decide.SpotAssumptions) string {
 	var b strings.Builder
-	lang.Fprintf(&b, "expected %s (P10–P90 %s–%s) in %s, %.2f interruptions", USD(e.ExpectedUSD), USD(e.P10USD), USD(e.P90USD),
-		HoursIn(lang, e.ExpectedHours), e.ExpectedInterruptions)
+	if e.ExpectedUSD > e.P90USD && USD(e.ExpectedUSD) != USD(e.P90USD) {
+		// Rare interruptions (P(N = 0) ≥ 0.9, decide.SpotExpectedCost):
+		// P10, the median and P90 are the job uninterrupted, and the mean
+		// the table ranks by is above P90, pulled up by the few runs that
+		// pay an interruption. Named as a mean, with the median, it does
+		// not read as a range that misses its own figure.
+		lang.Fprintf(&b, "expected %s (a mean above P90: median %s, P10–P90 %s–%s; most runs are not interrupted, a rare interruption adds %s) in %s, %.2f interruptions",
+			USD(e.ExpectedUSD), USD(e.P50USD), USD(e.P10USD), USD(e.P90USD), HoursIn(lang, e.LostHoursPerInterrupt),
+			HoursIn(lang, e.ExpectedHours), e.ExpectedInterruptions)
+	} else {
+		lang.Fprintf(&b, "expected %s (P10–P90 %s–%s) in %s, %.2f interruptions", USD(e.ExpectedUSD), USD(e.P10USD), USD(e.P90USD),
+			HoursIn(lang, e.ExpectedHours), e.ExpectedInterruptions)
+	}
 	if e.InterruptionsPerHour > 0 {
 		lang.Fprintf(&b, "; checkpoint every %s", HoursIn(lang, e.CheckpointEveryHours))
 	}
@@ -607,6 +723,15 @@ func answerOffer(rec *model.Recommendation, p decide.TimeCost) *ParetoJSON {
 }
 
 func describePoint(rec *model.Recommendation, p decide.TimeCost) model.Message {
+	m := describeFit(rec, p)
+	if o := &rec.Offers[p.Index]; o.Late() { // the table's "~" job time: say it, as the borderline's chance
+		return model.Msg("%v (may miss the %s h deadline: about %.0f%% chance)", m, model.FormatAsGiven(o.DeadlineHours), model.RoundChance(o.LateChance)*100)
+	}
+	return m
+}
+
+// describeFit is describePoint without the deadline.
+func describeFit(rec *model.Recommendation, p decide.TimeCost) model.Message {
 	o := &rec.Offers[p.Index]
 	if o.Risky() {
 		return model.Msg("%s %s in %s (%s): %s, %s (borderline: %.0f%% chance of running out of memory)", o.Instance.Provider, o.Instance.Type, RegionArg(o.Region), model.Msg(string(o.Pricing)),
@@ -636,6 +761,25 @@ func FittingPoints(rec *model.Recommendation, pts []decide.TimeCost) []decide.Ti
 	return out
 }
 
+// answerTiers are the points an answer picks from, in turn, as the
+// ranking orders its offers: those that fit across their memory range
+// and meet the deadline at the slow end of their time range (neither
+// model.Offer.Risky nor Late; under spot on the time with interruptions,
+// spotLate), then those that fit (FittingPoints), then all of pts. A
+// late offer cheaper than every offer on time was the answer to
+// --finish-by while the table ranked it after them; when only a late or
+// borderline offer meets the limit, its line says its chance.
+func answerTiers(rec *model.Recommendation, pts []decide.TimeCost) [][]decide.TimeCost {
+	fit := FittingPoints(rec, pts)
+	onTime := make([]decide.TimeCost, 0, len(fit))
+	for _, p := range fit {
+		if o := &rec.Offers[p.Index]; !o.Risky() && !o.Late() {
+			onTime = append(onTime, p)
+		}
+	}
+	return [][]decide.TimeCost{onTime, fit, pts}
+}
+
 // hoursMsg is Hours as a message: "12.3 h" has no words, "4.2 days" has.
 func hoursMsg(h float64) model.Message {
 	s := Hours(h)
@@ -658,9 +802,12 @@ func AnswerFinishWithin(rec *model.Recommendation, pts []decide.TimeCost, hours 
 		a.setText(model.Msg("no offer has a job time: give a dataset (--dataset-samples or --dataset-tokens)"))
 		return a
 	}
-	p, ok := decide.CheapestWithin(FittingPoints(rec, pts), hours)
-	if !ok { // only a borderline offer finishes in time: its line says so
-		p, ok = decide.CheapestWithin(pts, hours)
+	var p decide.TimeCost
+	ok := false
+	for _, tier := range answerTiers(rec, pts) { // only a late or borderline offer finishes in time: its line says so
+		if p, ok = decide.CheapestWithin(tier, hours); ok {
+			break
+		}
 	}
 	if ok {
 		a.Offer = answerOffer(rec, p)
@@ -679,9 +826,12 @@ func AnswerMaxJobCost(rec *model.Recommendation, pts []decide.TimeCost, usd floa
 		a.setText(model.Msg("no offer has a job cost: give a dataset (--dataset-samples or --dataset-tokens)"))
 		return a
 	}
-	p, ok := decide.FastestWithin(FittingPoints(rec, pts), usd)
-	if !ok { // only a borderline offer is within budget: its line says so
-		p, ok = decide.FastestWithin(pts, usd)
+	var p decide.TimeCost
+	ok := false
+	for _, tier := range answerTiers(rec, pts) { // only a late or borderline offer is within budget: its line says so
+		if p, ok = decide.FastestWithin(tier, usd); ok {
+			break
+		}
 	}
 	if ok {
 		a.Offer = answerOffer(rec, p)

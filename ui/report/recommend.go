@@ -64,7 +64,8 @@ type OfferJSON struct {
 	Verdict   string   `json:"verdict"`
 	OOMChance *float64 `json:"oom_chance,omitempty"`
 	// DeadlineMissChance is, when the deadline falls inside the 90% range
-	// of the job's time (model.Offer.LateChance), the probability
+	// of the job's time (model.Offer.LateChance; under --pricing spot, a
+	// spot offer's time with interruptions: report's spotLate), the probability
 	// (0.05–0.95, to the nearest 0.05) that the job takes longer; left
 	// out when the range's slow end meets it or there is no deadline.
 	DeadlineMissChance *float64 `json:"deadline_miss_chance,omitempty"`
@@ -289,6 +290,9 @@ func (l *OfferLayout) Each(from, to int, f func(*OfferJSON) error) error {
 		l.o = newOfferJSON(&st.rec.Offers[i], l.memo)
 		if st.d != nil {
 			addOfferDecision(&l.o, &st.d.Offers[i], st.d)
+			if w := st.d.shownLateWarnings(i, l.memo); w != nil {
+				l.o.Warnings = w
+			}
 		}
 		if err := f(&l.o); err != nil {
 			return err

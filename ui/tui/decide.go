@@ -286,9 +286,16 @@ func writeAccessibleDecisions(w io.Writer, r *report.Renderer, res *result, d *r
 }
 
 // computeSpot is compute, then decideSpot with rate: what the
-// configurator's recompute command runs, off the update path.
+// configurator's recompute command runs, off the update path. Under spot
+// pricing the matcher weighs a region's hosts on the figures decideSpot
+// shows (report.SpotView), as recommend's does.
 func computeSpot(cat *model.Catalog, cfg config.Config, cfgErr error, hf *hfReader, seq int, rate func(provider, region, instanceType string) decide.InterruptionRate) *result {
-	r := compute(cat, cfg, cfgErr, hf, seq)
+	var view func(*model.Offer) (model.Offer, bool)
+	if rate != nil && cfgErr == nil {
+		view = report.SpotView(report.DecideInput{Catalog: cat, Query: cfg.Query(), Rate: rate, Spot: spotAssumptions,
+			HoursPerMonth: cmpOrHours(cfg.Search.HoursPerMonth)})
+	}
+	r := computeView(cat, cfg, cfgErr, hf, seq, view)
 	decideSpot(r, cat, rate)
 	return r
 }

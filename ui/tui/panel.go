@@ -262,6 +262,12 @@ func (h *hfReader) get(path string, task model.Task) (model.Architecture, model.
 // catalog. It is pure apart from reading config.json files, so it can run
 // in a command; cfgErr is the answers' parse error, shown as is.
 func compute(cat *model.Catalog, cfg config.Config, cfgErr error, hf *hfReader, seq int) *result {
+	return computeView(cat, cfg, cfgErr, hf, seq, nil)
+}
+
+// computeView is compute with the matcher's spot view (model.Query.
+// SpotView; nil: none), as computeSpot gives it.
+func computeView(cat *model.Catalog, cfg config.Config, cfgErr error, hf *hfReader, seq int, view func(*model.Offer) (model.Offer, bool)) *result {
 	start := time.Now()
 	r := &result{seq: seq, cfg: cfg, err: cfgErr}
 	defer func() { r.elapsed = time.Since(start) }()
@@ -285,7 +291,9 @@ func compute(cat *model.Catalog, cfg config.Config, cfgErr error, hf *hfReader, 
 		return r
 	}
 	r.est = &e
-	r.rec, r.recErr = model.Recommend(w, cat, cfg.Query())
+	q := cfg.Query()
+	q.SpotView = view
+	r.rec, r.recErr = model.Recommend(w, cat, q)
 	if b := r.best(); b != nil && b.Estimate != nil {
 		r.tips = advice.Tips(b.Estimate.Workload, b.GPU, panelTips)
 	}

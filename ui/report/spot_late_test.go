@@ -1,0 +1,214 @@
+package report
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/decide"
+	"github.com/gpuplan/gpuplan/ui/i18n"
+	"golang.org/x/text/language"
+)
+
+// TestDecideSpotLate: under --pricing spot with a deadline, a spot offer
+// is judged late on its time with interruptions (decide.SpotLateChance),
+// as the table shows it, not on its uninterrupted time; the shown offer
+// and the recommendation's own (JSON's deadline_miss_chance) carry the
+// same chance, and the ranking puts it after the offers that meet the
+// deadline. Worked by hand as TestDecideSpotShownRanksByExpected: a 2 h
+// job (W) with a 0.5 h checkpoint write (δ) and a 10 min restart;
+// uninterrupted time ranges ×0.75–×1.333 (the fallback calibration band,
+// uniform in log), so [1.5 h, 2.667 h], inside a 3 h deadline:
+//
+//   - "a" at $10/h spot, λ = 0.01/h: τ = W = 2 h, 1 + δ/τ = 1.25,
+//     L = 1/6 + 1.25 = 1.41667 h, T = 2.5/(1 − 0.0141667) = 2.535926 h,
+//     μ = λT = 0.0253593, $25.36 expected. Late: P(W > 3/1.25 = 2.4 h)
+//     = 0.95 − 0.9·ln(1.2/0.75)/ln(16/9) = 0.214808 uninterrupted; after
+//     one interruption (3 − 1.41667)/1.25 = 1.267 h is below the fast
+//     end (0.95), after three 3 h is lost (1): e^−μ(0.214808 + 0.95μ +
+//     0.95μ²/2) + (1 − e^−μ(1 + μ + μ²/2)) = 0.233217, about 25%;
+//     its time range shown [2.0236 h, 3.2231 h] (T at W = 1.5 h and
+//     2.667 h) straddles 3 h;
+//   - "b" at $14/h spot, λ = 0: $28, its range [1.5, 2.667] meets 3 h.
+//
+// Without the deadline a ($25.36) ranks before b ($28); with it, b first.
+func TestDecideSpotLate(t *testing.T) {
+	const w = 2.0
+	cat := &model.Catalog{Instances: []model.Instance{
+		{Provider: "pa", Type: "a", GPU: "g", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 30, SpotUSD: 10}}},
+		{Provider: "pb", Type: "b", GPU: "g", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 30, SpotUSD: 14}}},
+	}}
+	cat.Index()
+	g := &model.GPU{Key: "g", Name: "G", MemoryGiB: 80}
+	offer := func(i int, usd float64) model.Offer {
+		e := &model.Estimate{Workload: model.Workload{Settings: model.Settings{Task: model.TaskFinetune, Strategy: model.DDP}}, HasTime: true, Hours: w}
+		e.States.Weights, e.States.OptimizerStates = 225000*model.MiB/2, 225000*model.MiB/2
+		e.TimeBand = [2]float64{0.75 * w, w / 0.75}
+		return model.Offer{Instance: &cat.Instances[i], GPU: g, GPUs: 1, Region: "r", Pricing: model.Spot, USDPerHour: usd, Instances: 1,
+			HasJob: true, JobHours: w, JobUSD: w * usd, Estimate: e}
+	}
+	rates := map[string]decide.InterruptionRate{"pa": {PerMonth: -math.Expm1(-7.3)}, "pb": {}}
+	in := func(deadline float64) DecideInput {
+		return DecideInput{Catalog: cat, Query: model.Query{Pricing: model.Spot, DeadlineHours: deadline},
+			Rate: func(provider, _, _ string) decide.InterruptionRate { return rates[provider] },
+			Spot: decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond, RestartHours: decide.DefaultRestartHours}}
+	}
+	lam, l := 0.01, 1.0/6+1.25
+	mu := lam * 2.5 / (1 - lam*l)
+	c0 := 0.95 - 0.9*math.Log(1.2/0.75)/math.Log(16.0/9)
+	em := math.Exp(-mu)
+	wantChance := em*(c0+0.95*mu+0.95*mu*mu/2) + (1 - em*(1+mu+mu*mu/2))
+
+	for _, c := range []struct {
+		name     string
+		deadline float64
+		first    string
+		late     float64 // a's chance
+	}{
+		{"no deadline: a first", 0, "a", 0},
+		{"3 h: a late with interruptions", 3, "b", wantChance},
+		// 5 h: past a's slow end with interruptions, T(2.667 h) = 3.22 h; one interruption leaves
+		// (5 − 1.417)/1.25 = 2.867 h, past the slow end too (at most 5%); two (1.733 h) are inside
+		// at μ²/2 ≈ 3e-4: not late.
+		{"5 h: not late", 5, "a", 0},
+	} {
+		bare := []model.Offer{offer(0, 10), offer(1, 14)}
+		for i := range bare {
+			bare[i].DeadlineHours = c.deadline // the matcher: uninterrupted, both meet it
+		}
+		rec := &model.Recommendation{Sort: model.SortJob, Offers: bare}
+		d := Decide(rec, in(c.deadline))
+		shown := d.ShownOffers(rec)
+		if got := rec.Offers[0].Instance.Type; got != c.first {
+			t.Errorf("%s: first %s, want %s", c.name, got, c.first)
+		}
+		for i := range rec.Offers {
+			want := 0.0
+			if rec.Offers[i].Instance.Type == "a" {
+				want = c.late
+			}
+			if math.Abs(shown[i].LateChance-want) > 1e-9 || math.Abs(rec.Offers[i].LateChance-want) > 1e-9 {
+				t.Errorf("%s: %s late chance shown %.9g, rec %.9g; want %.9g", c.name, rec.Offers[i].Instance.Type, shown[i].LateChance, rec.Offers[i].LateChance, want)
+			}
+		}
+		if bare[0].LateChance != 0 {
+			t.Errorf("%s: Decide wrote the caller's offers", c.name)
+		}
+		if c.late == 0 {
+			continue
+		}
+		// The table marks a's job time, its warning gives the shown range; JSON says the same.
+		var b bytes.Buffer
+		if err := WriteRecommendDecided(&b, &Renderer{}, rec, rec.Offers[0].Estimate, 5, 0, "", d); err != nil {
+			t.Fatal(err)
+		}
+		const warn = "about 25% chance the job takes longer than 3 h (the 90% range of its time is 2.0–3.2 h)"
+		if out := b.String(); !strings.Contains(out, "~2.5 h") || !strings.Contains(out, "~ job time (1 offer): about 25% chance of missing the 3 h deadline") {
+			t.Errorf("%s: the table does not mark a late:\n%s", c.name, out)
+		}
+		j := NewRecommendJSON(rec, nil, 0)
+		j.AddDecisions(rec, d)
+		ja := j.Offers[1]
+		if ja.DeadlineMissChance == nil || *ja.DeadlineMissChance != 0.25 || !strings.Contains(strings.Join(ja.Warnings, "\n"), warn) {
+			t.Errorf("%s: JSON a: deadline_miss_chance %v, warnings %q; want 0.25 and %q", c.name, ja.DeadlineMissChance, ja.Warnings, warn)
+		}
+		if jb := j.Offers[0]; jb.DeadlineMissChance != nil {
+			t.Errorf("%s: JSON b late: %v", c.name, *jb.DeadlineMissChance)
+		}
+	}
+}
+
+// TestAnswersPreferOnTime: --finish-by and --max-job-cost answer with an
+// offer that meets the deadline at the slow end of its time range when
+// one meets the limit, as the ranking puts late offers after those, and
+// an answer that can only name a late offer says its chance of missing
+// the deadline (under spot, on the time with interruptions: spotLate).
+// Offers: "late" 7 h for $3 (about 30% chance of missing 10 h), "ontime"
+// 5 h for $5.
+func TestAnswersPreferOnTime(t *testing.T) {
+	ins := []model.Instance{{Provider: "p", Type: "late"}, {Provider: "p", Type: "ontime"}}
+	rec := &model.Recommendation{Sort: model.SortJob, Offers: []model.Offer{
+		{Instance: &ins[1], Region: "r", Pricing: model.Spot, HasJob: true, JobHours: 5, JobUSD: 5},
+		{Instance: &ins[0], Region: "r", Pricing: model.Spot, HasJob: true, JobHours: 7, JobUSD: 3, LateChance: 0.3, DeadlineHours: 10},
+	}}
+	pts := decide.OfferPoints(rec.Offers)
+	for _, c := range []struct {
+		name string
+		a    Answer
+		want string
+	}{
+		// Both finish within 8 h; the cheapest is late: the on-time one answers.
+		{"finish-by 8 h", AnswerFinishWithin(rec, pts, 8, "8h"), "cheapest finishing within 8.0 h: p ontime in r (spot): 5.0 h, $5.00"},
+		// Only the late one finishes within $4: named with its chance.
+		{"max-job-cost $4", AnswerMaxJobCost(rec, pts, 4), "fastest within $4.00: p late in r (spot): 7.0 h, $3.00 (may miss the 10 h deadline: about 30% chance)"},
+		{"max-job-cost $6", AnswerMaxJobCost(rec, pts, 6), "fastest within $6.00: p ontime in r (spot): 5.0 h, $5.00"},
+	} {
+		if c.a.Text != c.want {
+			t.Errorf("%s: %q\nwant %q", c.name, c.a.Text, c.want)
+		}
+	}
+}
+
+// TestAnswerLateZh: the late clause of an answer reads in Chinese.
+func TestAnswerLateZh(t *testing.T) {
+	ins := model.Instance{Provider: "p", Type: "late"}
+	rec := &model.Recommendation{Offers: []model.Offer{{Instance: &ins, Region: "r", Pricing: model.Spot, HasJob: true, JobHours: 7, JobUSD: 3, LateChance: 0.3, DeadlineHours: 10}}}
+	a := AnswerMaxJobCost(rec, decide.OfferPoints(rec.Offers), 4)
+	if got := AnswerText(i18n.New(language.SimplifiedChinese), &a); !strings.Contains(got, "可能错过 10 小时的截止时间：约 30% 的概率") {
+		t.Errorf("zh-CN: %q", got)
+	}
+}
+
+// TestSpotViewIsShown: SpotView, which the matcher weighs a region's
+// hosts on (model.Query.SpotView), gives each spot offer the figures
+// Decide shows it with (TestDecideSpotLate's "a": $25.36 expected, the
+// 3 h deadline missed about 25% of the time; "b", never interrupted, its
+// own $28), an offer whose job would not finish on spot an infinite job
+// (Decide ranks it last), and nothing off spot pricing or without rates.
+func TestSpotViewIsShown(t *testing.T) {
+	cat := &model.Catalog{Instances: []model.Instance{
+		{Provider: "pa", Type: "a", GPU: "g", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 30, SpotUSD: 10}}},
+		{Provider: "pb", Type: "b", GPU: "g", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 30, SpotUSD: 14}}},
+		{Provider: "pc", Type: "c", GPU: "g", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 30, SpotUSD: 5}}},
+	}}
+	cat.Index()
+	g := &model.GPU{Key: "g", Name: "G", MemoryGiB: 80}
+	offer := func(i int, usd float64) model.Offer {
+		e := &model.Estimate{Workload: model.Workload{Settings: model.Settings{Task: model.TaskFinetune, Strategy: model.DDP}}, HasTime: true, Hours: 2}
+		e.States.Weights, e.States.OptimizerStates = 225000*model.MiB/2, 225000*model.MiB/2
+		e.TimeBand = [2]float64{1.5, 2 / 0.75}
+		return model.Offer{Instance: &cat.Instances[i], GPU: g, GPUs: 1, Region: "r", Pricing: model.Spot, USDPerHour: usd, Instances: 1,
+			HasJob: true, JobHours: 2, JobUSD: 2 * usd, Estimate: e, DeadlineHours: 3}
+	}
+	// "c": one interruption an hour (f = 1 − e^−730): L = 1/6 + 1.25 h ≥ 1 h between them, never finishes.
+	rates := map[string]decide.InterruptionRate{"pa": {PerMonth: -math.Expm1(-7.3)}, "pb": {}, "pc": {PerMonth: -math.Expm1(-730)}}
+	in := DecideInput{Catalog: cat, Query: model.Query{Pricing: model.Spot, DeadlineHours: 3},
+		Rate: func(provider, _, _ string) decide.InterruptionRate { return rates[provider] },
+		Spot: decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond, RestartHours: decide.DefaultRestartHours}}
+	view := SpotView(in)
+	rec := &model.Recommendation{Sort: model.SortJob, Offers: []model.Offer{offer(0, 10), offer(1, 14)}}
+	d := Decide(rec, in)
+	shown := d.ShownOffers(rec)
+	for i := range rec.Offers {
+		v, ok := view(&rec.Offers[i])
+		if !ok || v.JobUSD != shown[i].JobUSD || v.JobHours != shown[i].JobHours || v.LateChance != shown[i].LateChance ||
+			v.Estimate.TimeBand != shown[i].Estimate.TimeBand {
+			t.Errorf("%s: view %v %.6g h $%.6g late %.3g band %v; shown %.6g h $%.6g late %.3g band %v", rec.Offers[i].Instance.Type, ok,
+				v.JobHours, v.JobUSD, v.LateChance, v.Estimate.TimeBand, shown[i].JobHours, shown[i].JobUSD, shown[i].LateChance, shown[i].Estimate.TimeBand)
+		}
+	}
+	c := offer(2, 5)
+	if v, ok := view(&c); !ok || !math.IsInf(v.JobUSD, 1) || !math.IsInf(v.JobHours, 1) {
+		t.Errorf("never finishing: view %v $%g %g h; want +Inf", ok, v.JobUSD, v.JobHours)
+	}
+	in.Query.Pricing = model.OnDemand
+	if SpotView(in) != nil {
+		t.Error("on demand: want no view")
+	}
+	in.Query.Pricing, in.Rate = model.Spot, nil
+	if SpotView(in) != nil {
+		t.Error("no rates: want no view")
+	}
+}
