@@ -16,20 +16,39 @@ import (
 type Guard struct {
 	Provider, Type, Region string
 	Rule                   string // "spot-above-on-demand", "below-median", "below-floor", "price-cut", "price-rise", "below-peer", "form-factor", "unknown-region"
-	Msg                    model.Message
+	// Msg is what the finding says, without the "provider/type region:"
+	// of Message. The guards leave it zero and keep the figures it needs
+	// instead (text); Text is it either way.
+	Msg model.Message
 	// Origin is the file that set the price (the region's) or the row
 	// (model.PriceProvenance): "embedded" or an overlay's path.
 	Origin string
+	// text makes Msg from the figures it holds (a closure over them; nil
+	// when Msg is set). A finding is made for every suspicious price and
+	// a few are shown: an overlay of 1,000 types in 100 regions the
+	// catalog does not know made 170,000, whose messages (their
+	// arguments boxed, their prices formatted) were ≈ 60 MB allocated of
+	// a 190 MB peak (docs/speed.md, guardmem).
+	text func(*Guard) model.Message
 }
 
 func (g Guard) String() string { return g.Message().String() }
 
+// Text is what the finding says, without the "provider/type region:" of
+// Message: Msg, or the message its figures make.
+func (g Guard) Text() model.Message {
+	if g.text != nil && g.Msg.Key == "" {
+		return g.text(&g)
+	}
+	return g.Msg
+}
+
 // Message is the finding as one line: "aws/p4d.24xlarge us-east-1: ...".
 func (g Guard) Message() model.Message {
 	if g.Region != "" {
-		return model.Msg("%s/%s %s: %v", g.Provider, g.Type, g.Region, g.Msg)
+		return model.Msg("%s/%s %s: %v", g.Provider, g.Type, g.Region, g.Text())
 	}
-	return model.Msg("%s/%s: %v", g.Provider, g.Type, g.Msg)
+	return model.Msg("%s/%s: %v", g.Provider, g.Type, g.Text())
 }
 
 // medianFraction is the share of its family's median per-GPU on-demand
@@ -89,10 +108,10 @@ func (gd *guarder) guard(c *model.Catalog, in *model.Instance, known map[string]
 		switch {
 		case strings.Contains(name, "pci") && g.Interconnect != "" && g.Interconnect != "pcie":
 			gd.out = append(gd.out, Guard{Provider: in.Provider, Type: in.Type, Rule: "form-factor", Origin: in.Origin,
-				Msg: model.Msg("named PCIe but its GPU %s is an %s module", g.Key, g.Interconnect)})
+				text: namedPCIe(g.Key, g.Interconnect)})
 		case strings.Contains(name, "sxm") && g.Interconnect == "pcie":
 			gd.out = append(gd.out, Guard{Provider: in.Provider, Type: in.Type, Rule: "form-factor", Origin: in.Origin,
-				Msg: model.Msg("named SXM but its GPU %s is a PCIe card", g.Key)})
+				text: namedSXM(g.Key)})
 		}
 	}
 	gd.perGPU = gd.perGPU[:0]
@@ -107,23 +126,53 @@ func (gd *guarder) guard(c *model.Catalog, in *model.Instance, known map[string]
 	}
 	for i := range in.Prices {
 		p := &in.Prices[i]
-		finding := func(rule string, msg model.Message) {
+		finding := func(rule string, text func(*Guard) model.Message) {
 			_, origin, _ := model.PriceProvenance(in, p)
-			gd.out = append(gd.out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: rule, Msg: msg, Origin: origin})
+			gd.out = append(gd.out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: rule, Origin: origin, text: text})
 		}
-		// Prices as the tables print them (show.USDPerHour), not %g's
-		// 3.2247587500000003.
 		switch {
 		case p.OnDemandUSD > 0 && p.SpotUSD > p.OnDemandUSD*spotTolerance:
-			finding("spot-above-on-demand", model.Msg("on-demand %s is below spot %s: not an on-demand price", show.USDPerHour(p.OnDemandUSD), show.USDPerHour(p.SpotUSD)))
+			finding("spot-above-on-demand", spotAbove(p.OnDemandUSD, p.SpotUSD))
 		case p.OnDemandUSD > 0 && m > 0 && p.OnDemandUSD/float64(in.GPUCount) < medianFraction*m:
-			finding("below-median", model.Msg("on-demand %s per GPU is below %.0f%% of the type's median over regions %s (a flex-start or promotional price?)",
-				show.USDPerHour(p.OnDemandUSD/float64(in.GPUCount)), medianFraction*100, show.USDPerHour(m)))
+			finding("below-median", belowMedian(p.OnDemandUSD/float64(in.GPUCount), m))
 		}
 		if gd.known && !gd.regions[p.Region] {
-			finding("unknown-region", model.Msg("region not offered by %s in the catalog (typo?)", in.Provider))
+			finding("unknown-region", unknownRegion)
 		}
 	}
+}
+
+// The messages of Guards' findings, made when one is shown (Guard.text).
+// Prices are written as the tables print them (show.USDPerHour), not as
+// %g's 3.2247587500000003.
+
+func namedPCIe(gpu, interconnect string) func(*Guard) model.Message {
+	return func(*Guard) model.Message {
+		return model.Msg("named PCIe but its GPU %s is an %s module", gpu, interconnect)
+	}
+}
+
+func namedSXM(gpu string) func(*Guard) model.Message {
+	return func(*Guard) model.Message { return model.Msg("named SXM but its GPU %s is a PCIe card", gpu) }
+}
+
+func spotAbove(onDemand, spot float64) func(*Guard) model.Message {
+	return func(*Guard) model.Message {
+		return model.Msg("on-demand %s is below spot %s: not an on-demand price", show.USDPerHour(onDemand), show.USDPerHour(spot))
+	}
+}
+
+func belowMedian(perGPU, median float64) func(*Guard) model.Message {
+	return func(*Guard) model.Message {
+		return model.Msg("on-demand %s per GPU is below %.0f%% of the type's median over regions %s (a flex-start or promotional price?)",
+			show.USDPerHour(perGPU), medianFraction*100, show.USDPerHour(median))
+	}
+}
+
+// unknownRegion needs no figure but the finding's provider: one function
+// for all, nothing allocated per finding.
+func unknownRegion(g *Guard) model.Message {
+	return model.Msg("region not offered by %s in the catalog (typo?)", g.Provider)
 }
 
 // KnownRegions returns the regions each provider of c has prices in.

@@ -89,24 +89,39 @@ func sameTypeGuards(base *model.Catalog, insts []model.Instance, rise bool) []Gu
 				}
 				switch {
 				case !rise && now < cutFraction*then:
-					key := "%s %s/h is under half the catalog's %s/h for this type and region (%.0f%% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand and pass --trust-overlay"
-					if perGPU {
-						key = "%s %s per GPU-hour is under half the catalog's %s per GPU-hour for this type and region (%.0f%% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand and pass --trust-overlay"
-					}
 					out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "price-cut", Origin: in.Origin,
-						Msg: model.Msg(key, model.Msg(m.mode), show.USDPerHour(now), show.USDPerHour(then), (1-now/then)*100)})
+						text: cutText(m.mode, now, then, perGPU)})
 				case rise && now > riseFactor*then && (m.mode == "on-demand" || q.OnDemandUSD <= 0 || now > q.OnDemandUSD/oldPer):
-					key := "%s %s/h is over twice the catalog's %s/h for this type and region (%.0f%% more): a fake or mistyped price? If the provider did raise it, write the price in an overlay by hand and pass --trust-overlay"
-					if perGPU {
-						key = "%s %s per GPU-hour is over twice the catalog's %s per GPU-hour for this type and region (%.0f%% more): a fake or mistyped price? If the provider did raise it, write the price in an overlay by hand and pass --trust-overlay"
-					}
 					out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "price-rise", Origin: in.Origin,
-						Msg: model.Msg(key, model.Msg(m.mode), show.USDPerHour(now), show.USDPerHour(then), (now/then-1)*100)})
+						text: riseText(m.mode, now, then, perGPU)})
 				}
 			}
 		}
 	}
 	return out
+}
+
+// cutText is a price-cut finding's message (Guard.text): mode's price
+// now against then, per GPU-hour or per instance-hour.
+func cutText(mode string, now, then float64, perGPU bool) func(*Guard) model.Message {
+	return func(*Guard) model.Message {
+		key := "%s %s/h is under half the catalog's %s/h for this type and region (%.0f%% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand and pass --trust-overlay"
+		if perGPU {
+			key = "%s %s per GPU-hour is under half the catalog's %s per GPU-hour for this type and region (%.0f%% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand and pass --trust-overlay"
+		}
+		return model.Msg(key, model.Msg(mode), show.USDPerHour(now), show.USDPerHour(then), (1-now/then)*100)
+	}
+}
+
+// riseText is a price-rise finding's message, as cutText.
+func riseText(mode string, now, then float64, perGPU bool) func(*Guard) model.Message {
+	return func(*Guard) model.Message {
+		key := "%s %s/h is over twice the catalog's %s/h for this type and region (%.0f%% more): a fake or mistyped price? If the provider did raise it, write the price in an overlay by hand and pass --trust-overlay"
+		if perGPU {
+			key = "%s %s per GPU-hour is over twice the catalog's %s per GPU-hour for this type and region (%.0f%% more): a fake or mistyped price? If the provider did raise it, write the price in an overlay by hand and pass --trust-overlay"
+		}
+		return model.Msg(key, model.Msg(mode), show.USDPerHour(now), show.USDPerHour(then), (now/then-1)*100)
+	}
 }
 
 // regionPriceOf returns in's price in region.
