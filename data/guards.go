@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bytes"
 	"cmp"
 	"slices"
 	"sort"
@@ -371,80 +372,102 @@ func holdFlagged(merged *model.Catalog, nb int, changed []int, found []Guard) []
 // summarizeGuards turns findings into warnings: by file (the overlay
 // that set the price or row) and rule, at most shownPerKind of each,
 // sorted, then how many more — a 100,000-row overlay with one mistake
-// repeated warns in a few lines, not 100,000.
-func summarizeGuards(found []Guard) []model.Message {
+// repeated warns in a few lines, not 100,000. The findings may come in
+// several slices, read in turn as one.
+func summarizeGuards(found ...[]Guard) []model.Message {
 	// Each group shows its first shownPerKind lines in the order of their
 	// English text, "catalog PATH: provider/type region: …": within a
 	// group the prefix is one, so the order is that of
-	// "provider/type region:" (sortKey), the rest of the text breaking
-	// ties. Only the lines shown are formatted: an overlay of 100,000 rows
-	// in regions the catalog does not know held 49,000 prices, and
-	// formatting every line to sort them was 190 MB of a 250 MB peak.
+	// "provider/type region:" (appendKey), the rest of the text breaking
+	// ties. One pass keeps each group's first shownPerKind findings so far
+	// and counts the others, and only a line that ties with a kept one is
+	// formatted. An overlay of 1,000 types in 100 regions the catalog does
+	// not know made 170,000 findings: formatting every line to sort them
+	// was 190 MB of a 250 MB peak (perf45), and sorting them by key with
+	// the tied lines formatted (on demand and spot in one region) still
+	// allocated ≈ 65 MB (guardmem).
+	type kept struct {
+		g    *Guard
+		key  []byte
+		line string // formatted when a tie needs it
+	}
 	type group struct {
 		origin, rule string
 		name         model.Message
-		at           []int // indexes into found
+		n            int
+		top          []kept // the first lines so far, at most shownPerKind, in order
 	}
 	var groups []*group
 	at := map[[2]string]*group{}
-	for i, g := range found {
-		k := [2]string{g.Origin, g.Rule}
-		gr := at[k]
-		if gr == nil {
-			name := model.Msg("embedded catalog")
-			if model.FromOverlay(g.Origin) {
-				name = model.Msg("catalog %s", g.Origin)
+	lineOf := func(gr *group, g *Guard) string { return model.Msg("%v: %v", gr.name, g.Message()).String() }
+	var key []byte // the finding's at hand
+	for _, part := range found {
+		for i := range part {
+			g := &part[i]
+			k := [2]string{g.Origin, g.Rule}
+			gr := at[k]
+			if gr == nil {
+				name := model.Msg("embedded catalog")
+				if model.FromOverlay(g.Origin) {
+					name = model.Msg("catalog %s", g.Origin)
+				}
+				gr = &group{origin: g.Origin, rule: g.Rule, name: name}
+				at[k] = gr
+				groups = append(groups, gr)
 			}
-			gr = &group{origin: g.Origin, rule: g.Rule, name: name}
-			at[k] = gr
-			groups = append(groups, gr)
+			gr.n++
+			key = g.appendKey(key[:0])
+			line := "" // g's, once formatted
+			// before reports whether g's line comes before kept's: keys
+			// that differ before either ends order the lines as their
+			// whole text does, else the text decides; a line equal to a
+			// kept one comes after it.
+			before := func(kept *kept) bool {
+				if !bytes.HasPrefix(key, kept.key) && !bytes.HasPrefix(kept.key, key) {
+					return bytes.Compare(key, kept.key) < 0
+				}
+				if line == "" {
+					line = lineOf(gr, g)
+				}
+				if kept.line == "" {
+					kept.line = lineOf(gr, kept.g)
+				}
+				return line < kept.line
+			}
+			pos := len(gr.top)
+			for pos > 0 && before(&gr.top[pos-1]) {
+				pos--
+			}
+			if pos < shownPerKind {
+				gr.top = slices.Insert(gr.top, pos, kept{g: g, key: slices.Clone(key), line: line})
+				gr.top = gr.top[:min(len(gr.top), shownPerKind)]
+			}
 		}
-		gr.at = append(gr.at, i)
 	}
 	slices.SortFunc(groups, func(a, b *group) int {
 		return cmp.Or(strings.Compare(a.origin, b.origin), strings.Compare(a.rule, b.rule))
 	})
-	keys := make([]string, len(found))
-	for i := range found {
-		keys[i] = found[i].sortKey()
-	}
 	var out []model.Message
 	for _, gr := range groups {
-		line := func(i int) model.Message { return model.Msg("%v: %v", gr.name, found[i].Message()) }
-		text := map[int]string{} // the lines a tie needed, formatted once
-		textOf := func(i int) string {
-			t, ok := text[i]
-			if !ok {
-				t = line(i).String()
-				text[i] = t
-			}
-			return t
+		for _, k := range gr.top {
+			out = append(out, model.Msg("%v: %v", gr.name, k.g.Message()))
 		}
-		slices.SortFunc(gr.at, func(a, b int) int {
-			ka, kb := keys[a], keys[b]
-			if !strings.HasPrefix(ka, kb) && !strings.HasPrefix(kb, ka) {
-				return strings.Compare(ka, kb) // differ before either ends: as the lines do
-			}
-			return strings.Compare(textOf(a), textOf(b))
-		})
-		for _, i := range gr.at[:min(len(gr.at), shownPerKind)] {
-			out = append(out, line(i))
-		}
-		if more := len(gr.at) - shownPerKind; more > 0 {
+		if more := gr.n - shownPerKind; more > 0 {
 			out = append(out, moreLikeThese(gr.name, more))
 		}
 	}
 	return out
 }
 
-// sortKey is the start of g's line up to its message, "provider/type
-// region:" (Message's format): two keys that differ before either ends
-// order the lines as their whole text does; the colon is kept so that a
-// region that is a prefix of another ("r-1", "r-10") is not a prefix of
-// its key.
-func (g Guard) sortKey() string {
+// appendKey appends the start of g's line up to its message,
+// "provider/type region:" (Message's format), to b: two keys that differ
+// before either ends order the lines as their whole text does; the colon
+// is kept so that a region that is a prefix of another ("r-1", "r-10") is
+// not a prefix of its key.
+func (g *Guard) appendKey(b []byte) []byte {
+	b = append(append(append(b, g.Provider...), '/'), g.Type...)
 	if g.Region != "" {
-		return g.Provider + "/" + g.Type + " " + g.Region + ":"
+		b = append(append(b, ' '), g.Region...)
 	}
-	return g.Provider + "/" + g.Type + ":"
+	return append(b, ':')
 }
