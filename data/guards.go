@@ -79,13 +79,53 @@ func Guards(c *model.Catalog, insts []model.Instance, known map[string]map[strin
 	for i := range insts {
 		g.guard(c, &insts[i], known)
 	}
-	return g.out
+	return g.out.slice()
+}
+
+// guardBlock is how many findings a full block of a guardList holds; the
+// first blocks are smaller (8, 16, …), so a few findings take little.
+const guardBlock = 1024
+
+// guardList collects findings in blocks, never copying one: Go grows a
+// large slice by about 1.25× at a time, so one grown by append to n
+// findings has allocated about 5n — for an overlay of 1,000 types in 100
+// regions the catalog does not know, 170,000 findings of 128 bytes, ≈ 100
+// MB where the findings are 22 MB (guardmem).
+type guardList struct{ blocks [][]Guard }
+
+// add appends g.
+func (l *guardList) add(g Guard) {
+	n := len(l.blocks)
+	if n == 0 || len(l.blocks[n-1]) == cap(l.blocks[n-1]) {
+		size := 8
+		if n > 0 {
+			size = min(2*cap(l.blocks[n-1]), guardBlock)
+		}
+		l.blocks = append(l.blocks, make([]Guard, 0, size))
+		n++
+	}
+	l.blocks[n-1] = append(l.blocks[n-1], g)
+}
+
+// addList appends o's findings, in order, taking its blocks.
+func (l *guardList) addList(o guardList) { l.blocks = append(l.blocks, o.blocks...) }
+
+// slice returns the findings as one slice, in order (nil for none).
+func (l *guardList) slice() []Guard {
+	if len(l.blocks) == 1 {
+		return l.blocks[0]
+	}
+	var out []Guard
+	for _, b := range l.blocks {
+		out = append(out, b...)
+	}
+	return out
 }
 
 // guarder collects findings over many instances, reusing what one
 // instance's checks need (a CSV overlay has 100,000).
 type guarder struct {
-	out    []Guard
+	out    guardList
 	perGPU []float64 // one instance's on-demand prices per GPU
 	// The last instance's provider and its known regions: instances of
 	// one provider come together.
@@ -108,10 +148,10 @@ func (gd *guarder) guard(c *model.Catalog, in *model.Instance, known map[string]
 		name := strings.ToLower(in.Type)
 		switch {
 		case strings.Contains(name, "pci") && g.Interconnect != "" && g.Interconnect != "pcie":
-			gd.out = append(gd.out, Guard{Provider: in.Provider, Type: in.Type, Rule: "form-factor", Origin: in.Origin,
+			gd.out.add(Guard{Provider: in.Provider, Type: in.Type, Rule: "form-factor", Origin: in.Origin,
 				text: namedPCIe(g.Key, g.Interconnect)})
 		case strings.Contains(name, "sxm") && g.Interconnect == "pcie":
-			gd.out = append(gd.out, Guard{Provider: in.Provider, Type: in.Type, Rule: "form-factor", Origin: in.Origin,
+			gd.out.add(Guard{Provider: in.Provider, Type: in.Type, Rule: "form-factor", Origin: in.Origin,
 				text: namedSXM(g.Key)})
 		}
 	}
@@ -129,7 +169,7 @@ func (gd *guarder) guard(c *model.Catalog, in *model.Instance, known map[string]
 		p := &in.Prices[i]
 		finding := func(rule string, text func(*Guard) model.Message) {
 			_, origin, _ := model.PriceProvenance(in, p)
-			gd.out = append(gd.out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: rule, Origin: origin, text: text})
+			gd.out.add(Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: rule, Origin: origin, text: text})
 		}
 		switch {
 		case p.OnDemandUSD > 0 && p.SpotUSD > p.OnDemandUSD*spotTolerance:
@@ -265,7 +305,9 @@ func overlayGuards(base, merged *model.Catalog, files []catalogFile) []model.Mes
 	}
 	work(&gds[0])
 	wg.Wait()
-	found := append(gds[0].out, gds[1].out...)
+	var found guardList
+	found.addList(gds[0].out)
+	found.addList(gds[1].out)
 	// The price guards catalog update runs, against the embedded catalog:
 	// each builds its look-up of base once, then one map look-up per
 	// instance (a CSV overlay's 100,000 stay linear).
@@ -292,14 +334,14 @@ func overlayGuards(base, merged *model.Catalog, files []catalogFile) []model.Mes
 	SetCurrencyFloors(floors, merged, other)
 	PeerFloors(base, other) // the below-peer rule, applied once converted too
 	for _, insts := range [][]model.Instance{touchedInsts, added} {
-		found = append(found, FloorGuards(floors, merged, insts)...)
-		found = append(found, CutGuards(base, insts)...)
-		found = append(found, RiseGuards(base, insts)...)
-		found = append(found, PeerGuards(base, insts)...)
-		found = append(found, NewPriceGuards(base, insts)...)
+		floorGuards(floors, merged, insts, &found)
+		sameTypeGuards(base, insts, false, &found) // CutGuards
+		sameTypeGuards(base, insts, true, &found)  // RiseGuards
+		peerGuards(base, insts, &found)
+		newPriceGuards(base, insts, &found)
 	}
-	held := holdFlagged(merged, nb, changed, found)
-	return append(held, summarizeGuards(found)...)
+	held := holdFlagged(merged, nb, changed, found.blocks)
+	return append(held, summarizeGuards(found.blocks...)...)
 }
 
 // baseSpotMarkets is SpotMarkets of the embedded catalog, computed once.
@@ -316,13 +358,15 @@ var baseFloors = sync.OnceValue(func() *Floors { return GPUFloors(sharedCatalog(
 // returns a line per overlay saying how many prices it held. Findings are
 // looked up by provider and type, so the pass costs one map look-up per
 // instance, and nothing when there are none.
-func holdFlagged(merged *model.Catalog, nb int, changed []int, found []Guard) []model.Message {
+func holdFlagged(merged *model.Catalog, nb int, changed []int, found [][]Guard) []model.Message {
 	type key struct{ provider, typ string }
-	at := map[key][]int{}
-	for i, g := range found {
-		if PriceRule(g.Rule) {
-			k := key{g.Provider, g.Type}
-			at[k] = append(at[k], i)
+	at := map[key][]*Guard{}
+	for _, part := range found {
+		for i := range part {
+			if g := &part[i]; PriceRule(g.Rule) {
+				k := key{g.Provider, g.Type}
+				at[k] = append(at[k], g)
+			}
 		}
 	}
 	if len(at) == 0 {
@@ -332,8 +376,7 @@ func holdFlagged(merged *model.Catalog, nb int, changed []int, found []Guard) []
 	var order []string
 	hold := func(in *model.Instance, cloned bool) {
 		gs := at[key{in.Provider, in.Type}]
-		for _, gi := range gs {
-			g := &found[gi]
+		for _, g := range gs {
 			for j := range in.Prices {
 				// A type's finding holds all its prices.
 				if g.Region != "" && in.Prices[j].Region != g.Region {

@@ -43,7 +43,9 @@ const riseFactor = 2.0
 // else per instance-hour. Types, regions and modes base does not price
 // are not checked (FloorGuards covers them).
 func CutGuards(base *model.Catalog, insts []model.Instance) []Guard {
-	return sameTypeGuards(base, insts, false)
+	var out guardList
+	sameTypeGuards(base, insts, false, &out)
+	return out.slice()
 }
 
 // RiseGuards flags each price of insts (USD) above riseFactor × the price
@@ -51,11 +53,14 @@ func CutGuards(base *model.Catalog, insts []model.Instance) []Guard {
 // only when it is also above base's on-demand price there: rule
 // "price-rise". Prices compare as in CutGuards.
 func RiseGuards(base *model.Catalog, insts []model.Instance) []Guard {
-	return sameTypeGuards(base, insts, true)
+	var out guardList
+	sameTypeGuards(base, insts, true, &out)
+	return out.slice()
 }
 
-// sameTypeGuards is CutGuards, or RiseGuards when rise is set.
-func sameTypeGuards(base *model.Catalog, insts []model.Instance, rise bool) []Guard {
+// sameTypeGuards is CutGuards, or RiseGuards when rise is set, adding to
+// out.
+func sameTypeGuards(base *model.Catalog, insts []model.Instance, rise bool, out *guardList) {
 	type key struct{ provider, typ string }
 	known := map[key]*model.Instance{}
 	for i := range base.Instances {
@@ -63,7 +68,6 @@ func sameTypeGuards(base *model.Catalog, insts []model.Instance, rise bool) []Gu
 			known[key{in.Provider, in.Type}] = in
 		}
 	}
-	var out []Guard
 	for i := range insts {
 		in := &insts[i]
 		old, ok := known[key{in.Provider, in.Type}]
@@ -89,16 +93,15 @@ func sameTypeGuards(base *model.Catalog, insts []model.Instance, rise bool) []Gu
 				}
 				switch {
 				case !rise && now < cutFraction*then:
-					out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "price-cut", Origin: in.Origin,
+					out.add(Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "price-cut", Origin: in.Origin,
 						text: cutText(m.mode, now, then, perGPU)})
 				case rise && now > riseFactor*then && (m.mode == "on-demand" || q.OnDemandUSD <= 0 || now > q.OnDemandUSD/oldPer):
-					out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "price-rise", Origin: in.Origin,
+					out.add(Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "price-rise", Origin: in.Origin,
 						text: riseText(m.mode, now, then, perGPU)})
 				}
 			}
 		}
 	}
-	return out
 }
 
 // cutText is a price-cut finding's message (Guard.text): mode's price

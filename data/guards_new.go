@@ -28,6 +28,13 @@ import (
 // cannot be the cheapest place to buy that GPU on the word of a mirror
 // alone. Both are policy choices; --trust-overlay ranks what they hold.
 func NewPriceGuards(base *model.Catalog, insts []model.Instance) []Guard {
+	var out guardList
+	newPriceGuards(base, insts, &out)
+	return out.slice()
+}
+
+// newPriceGuards is NewPriceGuards adding to out.
+func newPriceGuards(base *model.Catalog, insts []model.Instance, out *guardList) {
 	type key struct {
 		provider, gpu string
 		n             int
@@ -70,7 +77,6 @@ func NewPriceGuards(base *model.Catalog, insts []model.Instance) []Guard {
 			}
 		}
 	}
-	var out []Guard
 	for i := range insts {
 		in := &insts[i]
 		c := cheapest[key{in.Provider, in.GPU, in.GPUCount}]
@@ -92,12 +98,11 @@ func NewPriceGuards(base *model.Catalog, insts []model.Instance) []Guard {
 				if per >= fraction*c.usd[m] {
 					continue
 				}
-				out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "new-price-cut", Origin: in.Origin,
+				out.add(Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "new-price-cut", Origin: in.Origin,
 					text: newPriceText(newPrice{unknown: unknown, spot: m == 1, n: in.GPUCount, per: per, cheapest: c.usd[m], gpu: in.GPU, typ: c.typ[m], where: c.where[m]})})
 			}
 		}
 	}
-	return out
 }
 
 // newPrice is what a new-price-cut finding says, kept until it is shown

@@ -42,8 +42,14 @@ const (
 // demand and spot against spot: rule "below-peer". A provider base has
 // no other type of that GPU for is not checked (FloorGuards covers it).
 func PeerGuards(base *model.Catalog, insts []model.Instance) []Guard {
+	var out guardList
+	peerGuards(base, insts, &out)
+	return out.slice()
+}
+
+// peerGuards is PeerGuards adding to out.
+func peerGuards(base *model.Catalog, insts []model.Instance, out *guardList) {
 	cheapest, self := peersOf(base)
-	var out []Guard
 	for i := range insts {
 		in := &insts[i]
 		c := cheapest[peerKey{in.Provider, in.GPU}]
@@ -70,12 +76,11 @@ func PeerGuards(base *model.Catalog, insts []model.Instance) []Guard {
 				if ref.typ == "" || m.usd <= 0 || m.usd == m.was || per >= m.fraction*ref.usd {
 					continue
 				}
-				out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "below-peer", Origin: in.Origin,
+				out.add(Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "below-peer", Origin: in.Origin,
 					text: peerText(m.name, per, m.fraction, ref, in.GPU, againstOnDemand)})
 			}
 		}
 	}
-	return out
 }
 
 // peerText is a below-peer finding's message (Guard.text): mode's price
