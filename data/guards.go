@@ -27,9 +27,9 @@ type Guard struct {
 	// text makes Msg from the figures it holds (a closure over them; nil
 	// when Msg is set). A finding is made for every suspicious price and
 	// a few are shown: an overlay of 1,000 types in 100 regions the
-	// catalog does not know made 170,000, whose messages (their
-	// arguments boxed, their prices formatted) were ≈ 60 MB allocated of
-	// a 190 MB peak (docs/speed.md, guardmem).
+	// catalog does not know made 170,000, whose messages (arguments
+	// boxed, prices formatted) were ≈ 26 MB allocated, their figures
+	// 6.5 MB (docs/speed.md, guardmem).
 	text func(*Guard) model.Message
 }
 
@@ -87,10 +87,11 @@ func Guards(c *model.Catalog, insts []model.Instance, known map[string]map[strin
 const guardBlock = 1024
 
 // guardList collects findings in blocks, never copying one: Go grows a
-// large slice by about 1.25× at a time, so one grown by append to n
-// findings has allocated about 5n — for an overlay of 1,000 types in 100
-// regions the catalog does not know, 170,000 findings of 128 bytes, ≈ 100
-// MB where the findings are 22 MB (guardmem).
+// large slice by about 1.25× at a time (runtime/slice.go, nextslicecap),
+// so one grown by append to n findings has allocated about 5n — for an
+// overlay of 1,000 types in 100 regions the catalog does not know,
+// 170,000 findings of 128 bytes (21 MB) were ≈ 130 MB allocated
+// (docs/speed.md, guardmem).
 type guardList struct{ blocks [][]Guard }
 
 // add appends g.
@@ -428,7 +429,7 @@ func summarizeGuards(found ...[]Guard) []model.Message {
 	// not know made 170,000 findings: formatting every line to sort them
 	// was 190 MB of a 250 MB peak (perf45), and sorting them by key with
 	// the tied lines formatted (on demand and spot in one region) still
-	// allocated ≈ 65 MB (guardmem).
+	// allocated ≈ 67 MB (guardmem).
 	type kept struct {
 		g    *Guard
 		key  []byte

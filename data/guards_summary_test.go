@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -81,5 +82,70 @@ func TestSummarizeGuardsSame(t *testing.T) {
 		if !slices.EqualFunc(got, want, func(a, b model.Message) bool { return a.String() == b.String() }) {
 			t.Fatalf("seed %d: %d findings:\ngot  %q\nwant %q", seed, len(found), model.Strings(got), model.Strings(want))
 		}
+	}
+}
+
+// TestGuardListOrder: findings come back in the order they were added,
+// over the first small blocks and full ones; no findings are nil, as the
+// exported rules returned.
+func TestGuardListOrder(t *testing.T) {
+	for _, n := range []int{0, 1, 8, 9, 24, 1000, guardBlock + 1, 5000} {
+		var l guardList
+		for i := range n {
+			l.add(Guard{Type: strconv.Itoa(i)})
+		}
+		got := l.slice()
+		if n == 0 && got != nil {
+			t.Errorf("no findings: %v, want nil", got)
+		}
+		if len(got) != n {
+			t.Fatalf("%d added, %d back", n, len(got))
+		}
+		for i, g := range got {
+			if g.Type != strconv.Itoa(i) {
+				t.Fatalf("%d added: finding %d is %q", n, i, g.Type)
+			}
+		}
+		for _, b := range l.blocks {
+			if cap(b) > guardBlock {
+				t.Errorf("%d added: a block of %d", n, cap(b))
+			}
+		}
+	}
+}
+
+// TestSummarizeGuardsParts: findings given in several slices summarize as
+// the same findings in one (overlayGuards passes its blocks), and a
+// finding's figures make the message Msg would have said.
+func TestSummarizeGuardsParts(t *testing.T) {
+	for seed := range uint64(50) {
+		r := rand.New(rand.NewPCG(seed, 9))
+		var found []Guard
+		for range 1 + r.IntN(60) {
+			g := Guard{Provider: "aws", Type: []string{"p4d", "p4", "g5"}[r.IntN(3)], Region: []string{"r-1", "r-10", ""}[r.IntN(3)],
+				Rule: "below-floor", Origin: "/tmp/a.csv"}
+			if r.IntN(2) == 0 {
+				g.Msg = model.Msg("spot %s", "x")
+			} else {
+				g.text = spotAbove(float64(r.IntN(3))+0.5, 2)
+			}
+			found = append(found, g)
+		}
+		var parts [][]Guard
+		for rest := found; len(rest) > 0; {
+			n := 1 + r.IntN(len(rest))
+			parts, rest = append(parts, rest[:n]), rest[n:]
+		}
+		got, want := summarizeGuards(parts...), summarizeGuards(found)
+		if !slices.EqualFunc(got, want, func(a, b model.Message) bool { return a.String() == b.String() }) {
+			t.Fatalf("seed %d:\ngot  %q\nwant %q", seed, model.Strings(got), model.Strings(want))
+		}
+	}
+	g := Guard{Provider: "aws", Type: "g5", Region: "r-1", text: spotAbove(1, 2)}
+	if got, want := g.String(), "aws/g5 r-1: on-demand $1.00 is below spot $2.00: not an on-demand price"; got != want {
+		t.Errorf("figures: %q, want %q", got, want)
+	}
+	if g.Msg = model.Msg("set by hand"); g.String() != "aws/g5 r-1: set by hand" {
+		t.Errorf("Msg set: %q, want it said", g.String())
 	}
 }
