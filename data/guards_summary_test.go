@@ -149,3 +149,39 @@ func TestSummarizeGuardsParts(t *testing.T) {
 		t.Errorf("Msg set: %q, want it said", g.String())
 	}
 }
+
+// TestGuardTexts: the messages findings make from their figures, worked
+// by hand from each rule's format (prices as show.USDPerHour writes
+// them: cents from $1, four decimals below), for the rules the load
+// warnings of docs/speed.md's comparison did not show.
+func TestGuardTexts(t *testing.T) {
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		in   model.Instance
+		want string
+	}{
+		// gcp A100-80GB us-central1 GPU row: on-demand 1.8462, spot 1.964.
+		{model.Instance{Provider: "gcp", Type: "a2-ultragpu-1g", GPU: "a100-80gb", GPUCount: 1,
+			Prices: []model.RegionPrice{{Region: "us-central1", OnDemandUSD: 1.8462, SpotUSD: 1.964}}},
+			"gcp/a2-ultragpu-1g us-central1: on-demand $1.85 is below spot $1.96: not an on-demand price"},
+		// a100-80gb is an NVLink (SXM) module in gpus.toml.
+		{model.Instance{Provider: "fluidstack", Type: "A100_PCIE_80GB::1", GPU: "a100-80gb", GPUCount: 1,
+			Prices: []model.RegionPrice{{Region: "NORWAY_4", OnDemandUSD: 1.8}}},
+			"fluidstack/A100_PCIE_80GB::1: named PCIe but its GPU a100-80gb is an nvlink module"},
+		{model.Instance{Provider: "lambda", Type: "gpu_1x_a100_sxm4", GPU: "a100-pcie-40gb", GPUCount: 1,
+			Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 1.29}}},
+			"lambda/gpu_1x_a100_sxm4: named SXM but its GPU a100-pcie-40gb is a PCIe card"},
+		// 1.0 per GPU over the median of {3, 3, 1}: 3; 1 < 0.6 × 3.
+		{model.Instance{Provider: "aws", Type: "g5.xlarge", GPU: "a10g", GPUCount: 1,
+			Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 3}, {Region: "us-east-2", OnDemandUSD: 3}, {Region: "us-west-2", OnDemandUSD: 1}}},
+			"aws/g5.xlarge us-west-2: on-demand $1.00 per GPU is below 60% of the type's median over regions $3.00 (a flex-start or promotional price?)"},
+	} {
+		got := Guards(c, []model.Instance{tt.in}, nil)
+		if len(got) != 1 || got[0].String() != tt.want {
+			t.Errorf("%s: %v, want %q", tt.in.Type, got, tt.want)
+		}
+	}
+}
