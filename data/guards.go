@@ -17,9 +17,10 @@ import (
 type Guard struct {
 	Provider, Type, Region string
 	Rule                   string // "spot-above-on-demand", "below-median", "below-floor", "price-cut", "price-rise", "below-peer", "form-factor", "unknown-region"
-	// Msg is what the finding says, without the "provider/type region:"
-	// of Message. The guards leave it zero and keep the figures it needs
-	// instead (text); Text is it either way.
+	// Msg is what a finding built by hand says, without Message's
+	// "provider/type region:". The guards leave it zero and keep their
+	// figures instead (text): read Text, which is Msg or the message the
+	// figures make.
 	Msg model.Message
 	// Origin is the file that set the price (the region's) or the row
 	// (model.PriceProvenance): "embedded" or an overlay's path.
