@@ -60,6 +60,43 @@ func BenchmarkLoadWithCSV100k(b *testing.B) {
 	}
 }
 
+// BenchmarkLoadHeldOverlay loads the embedded catalog with a generated
+// overlay of 1,000 RunPod types in 100 regions no catalog knows (7 MB,
+// synthcsv.WriteUnknownRegions, walk45c's shape): about half its prices
+// are held as possibly fake, each with a finding, and every price gets
+// an unknown-region one (docs/speed.md perf45, guardmem). Run with
+// -benchmem: the findings' memory is the load's allocations; the peak is
+// measured on the process (docs/speed.md).
+func BenchmarkLoadHeldOverlay(b *testing.B) {
+	p := filepath.Join(b.TempDir(), "runpod", "vms.csv")
+	if err := synthcsv.WriteUnknownRegionsFile(p, 1000, 100, 7); err != nil {
+		b.Fatal(err)
+	}
+	home := b.TempDir() // no user overlays
+	b.Setenv("XDG_CONFIG_HOME", home)
+	b.Setenv("XDG_DATA_HOME", home)
+	b.ReportAllocs()
+	held := 0
+	for b.Loop() {
+		cat, _, err := data.LoadWith([]string{p})
+		if err != nil {
+			b.Fatal(err)
+		}
+		held = 0
+		for i := range cat.Instances {
+			for _, pr := range cat.Instances[i].Prices {
+				if pr.Held {
+					held++
+				}
+			}
+		}
+	}
+	if held < 40_000 {
+		b.Fatalf("%d prices held, want about half of 100,000", held)
+	}
+	b.ReportMetric(float64(held), "held")
+}
+
 func llamaQLoRA(b *testing.B) model.Workload {
 	cat, err := data.Load()
 	if err != nil {

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bytes"
 	"cmp"
 	"slices"
 	"sort"
@@ -16,20 +17,40 @@ import (
 type Guard struct {
 	Provider, Type, Region string
 	Rule                   string // "spot-above-on-demand", "below-median", "below-floor", "price-cut", "price-rise", "below-peer", "form-factor", "unknown-region"
-	Msg                    model.Message
+	// Msg is what a finding built by hand says, without Message's
+	// "provider/type region:". The guards leave it zero and keep their
+	// figures instead (text): read Text, which is Msg or the message the
+	// figures make.
+	Msg model.Message
 	// Origin is the file that set the price (the region's) or the row
 	// (model.PriceProvenance): "embedded" or an overlay's path.
 	Origin string
+	// text makes Msg from the figures it holds (a closure over them; nil
+	// when Msg is set). A finding is made for every suspicious price and
+	// a few are shown: an overlay of 1,000 types in 100 regions the
+	// catalog does not know made 170,000, whose messages (arguments
+	// boxed, prices formatted) were ≈ 26 MB allocated, their figures
+	// 6.5 MB (docs/speed.md, guardmem).
+	text func(*Guard) model.Message
 }
 
 func (g Guard) String() string { return g.Message().String() }
 
+// Text is what the finding says, without the "provider/type region:" of
+// Message: Msg, or the message its figures make.
+func (g Guard) Text() model.Message {
+	if g.text != nil && g.Msg.Key == "" {
+		return g.text(&g)
+	}
+	return g.Msg
+}
+
 // Message is the finding as one line: "aws/p4d.24xlarge us-east-1: ...".
 func (g Guard) Message() model.Message {
 	if g.Region != "" {
-		return model.Msg("%s/%s %s: %v", g.Provider, g.Type, g.Region, g.Msg)
+		return model.Msg("%s/%s %s: %v", g.Provider, g.Type, g.Region, g.Text())
 	}
-	return model.Msg("%s/%s: %v", g.Provider, g.Type, g.Msg)
+	return model.Msg("%s/%s: %v", g.Provider, g.Type, g.Text())
 }
 
 // medianFraction is the share of its family's median per-GPU on-demand
@@ -59,13 +80,54 @@ func Guards(c *model.Catalog, insts []model.Instance, known map[string]map[strin
 	for i := range insts {
 		g.guard(c, &insts[i], known)
 	}
-	return g.out
+	return g.out.slice()
+}
+
+// guardBlock is how many findings a full block of a guardList holds; the
+// first blocks are smaller (8, 16, …), so a few findings take little.
+const guardBlock = 1024
+
+// guardList collects findings in blocks, never copying one: Go grows a
+// large slice by about 1.25× at a time (runtime/slice.go, nextslicecap),
+// so one grown by append to n findings has allocated about 5n — for an
+// overlay of 1,000 types in 100 regions the catalog does not know,
+// 170,000 findings of 128 bytes (21 MB) were ≈ 130 MB allocated
+// (docs/speed.md, guardmem).
+type guardList struct{ blocks [][]Guard }
+
+// add appends g.
+func (l *guardList) add(g Guard) {
+	n := len(l.blocks)
+	if n == 0 || len(l.blocks[n-1]) == cap(l.blocks[n-1]) {
+		size := 8
+		if n > 0 {
+			size = min(2*cap(l.blocks[n-1]), guardBlock)
+		}
+		l.blocks = append(l.blocks, make([]Guard, 0, size))
+		n++
+	}
+	l.blocks[n-1] = append(l.blocks[n-1], g)
+}
+
+// addList appends o's findings, in order, taking its blocks.
+func (l *guardList) addList(o guardList) { l.blocks = append(l.blocks, o.blocks...) }
+
+// slice returns the findings as one slice, in order (nil for none).
+func (l *guardList) slice() []Guard {
+	if len(l.blocks) == 1 {
+		return l.blocks[0]
+	}
+	var out []Guard
+	for _, b := range l.blocks {
+		out = append(out, b...)
+	}
+	return out
 }
 
 // guarder collects findings over many instances, reusing what one
 // instance's checks need (a CSV overlay has 100,000).
 type guarder struct {
-	out    []Guard
+	out    guardList
 	perGPU []float64 // one instance's on-demand prices per GPU
 	// The last instance's provider and its known regions: instances of
 	// one provider come together.
@@ -88,11 +150,11 @@ func (gd *guarder) guard(c *model.Catalog, in *model.Instance, known map[string]
 		name := strings.ToLower(in.Type)
 		switch {
 		case strings.Contains(name, "pci") && g.Interconnect != "" && g.Interconnect != "pcie":
-			gd.out = append(gd.out, Guard{Provider: in.Provider, Type: in.Type, Rule: "form-factor", Origin: in.Origin,
-				Msg: model.Msg("named PCIe but its GPU %s is an %s module", g.Key, g.Interconnect)})
+			gd.out.add(Guard{Provider: in.Provider, Type: in.Type, Rule: "form-factor", Origin: in.Origin,
+				text: namedPCIe(g.Key, g.Interconnect)})
 		case strings.Contains(name, "sxm") && g.Interconnect == "pcie":
-			gd.out = append(gd.out, Guard{Provider: in.Provider, Type: in.Type, Rule: "form-factor", Origin: in.Origin,
-				Msg: model.Msg("named SXM but its GPU %s is a PCIe card", g.Key)})
+			gd.out.add(Guard{Provider: in.Provider, Type: in.Type, Rule: "form-factor", Origin: in.Origin,
+				text: namedSXM(g.Key)})
 		}
 	}
 	gd.perGPU = gd.perGPU[:0]
@@ -107,23 +169,53 @@ func (gd *guarder) guard(c *model.Catalog, in *model.Instance, known map[string]
 	}
 	for i := range in.Prices {
 		p := &in.Prices[i]
-		finding := func(rule string, msg model.Message) {
+		finding := func(rule string, text func(*Guard) model.Message) {
 			_, origin, _ := model.PriceProvenance(in, p)
-			gd.out = append(gd.out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: rule, Msg: msg, Origin: origin})
+			gd.out.add(Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: rule, Origin: origin, text: text})
 		}
-		// Prices as the tables print them (show.USDPerHour), not %g's
-		// 3.2247587500000003.
 		switch {
 		case p.OnDemandUSD > 0 && p.SpotUSD > p.OnDemandUSD*spotTolerance:
-			finding("spot-above-on-demand", model.Msg("on-demand %s is below spot %s: not an on-demand price", show.USDPerHour(p.OnDemandUSD), show.USDPerHour(p.SpotUSD)))
+			finding("spot-above-on-demand", spotAbove(p.OnDemandUSD, p.SpotUSD))
 		case p.OnDemandUSD > 0 && m > 0 && p.OnDemandUSD/float64(in.GPUCount) < medianFraction*m:
-			finding("below-median", model.Msg("on-demand %s per GPU is below %.0f%% of the type's median over regions %s (a flex-start or promotional price?)",
-				show.USDPerHour(p.OnDemandUSD/float64(in.GPUCount)), medianFraction*100, show.USDPerHour(m)))
+			finding("below-median", belowMedian(p.OnDemandUSD/float64(in.GPUCount), m))
 		}
 		if gd.known && !gd.regions[p.Region] {
-			finding("unknown-region", model.Msg("region not offered by %s in the catalog (typo?)", in.Provider))
+			finding("unknown-region", unknownRegion)
 		}
 	}
+}
+
+// The messages of Guards' findings, made when one is shown (Guard.text).
+// Prices are written as the tables print them (show.USDPerHour), not as
+// %g's 3.2247587500000003.
+
+func namedPCIe(gpu, interconnect string) func(*Guard) model.Message {
+	return func(*Guard) model.Message {
+		return model.Msg("named PCIe but its GPU %s is an %s module", gpu, interconnect)
+	}
+}
+
+func namedSXM(gpu string) func(*Guard) model.Message {
+	return func(*Guard) model.Message { return model.Msg("named SXM but its GPU %s is a PCIe card", gpu) }
+}
+
+func spotAbove(onDemand, spot float64) func(*Guard) model.Message {
+	return func(*Guard) model.Message {
+		return model.Msg("on-demand %s is below spot %s: not an on-demand price", show.USDPerHour(onDemand), show.USDPerHour(spot))
+	}
+}
+
+func belowMedian(perGPU, median float64) func(*Guard) model.Message {
+	return func(*Guard) model.Message {
+		return model.Msg("on-demand %s per GPU is below %.0f%% of the type's median over regions %s (a flex-start or promotional price?)",
+			show.USDPerHour(perGPU), medianFraction*100, show.USDPerHour(median))
+	}
+}
+
+// unknownRegion needs no figure but the finding's provider: one function
+// for all, nothing allocated per finding.
+func unknownRegion(g *Guard) model.Message {
+	return model.Msg("region not offered by %s in the catalog (typo?)", g.Provider)
 }
 
 // KnownRegions returns the regions each provider of c has prices in.
@@ -215,7 +307,9 @@ func overlayGuards(base, merged *model.Catalog, files []catalogFile) []model.Mes
 	}
 	work(&gds[0])
 	wg.Wait()
-	found := append(gds[0].out, gds[1].out...)
+	var found guardList
+	found.addList(gds[0].out)
+	found.addList(gds[1].out)
 	// The price guards catalog update runs, against the embedded catalog:
 	// each builds its look-up of base once, then one map look-up per
 	// instance (a CSV overlay's 100,000 stay linear).
@@ -242,14 +336,14 @@ func overlayGuards(base, merged *model.Catalog, files []catalogFile) []model.Mes
 	SetCurrencyFloors(floors, merged, other)
 	PeerFloors(base, other) // the below-peer rule, applied once converted too
 	for _, insts := range [][]model.Instance{touchedInsts, added} {
-		found = append(found, FloorGuards(floors, merged, insts)...)
-		found = append(found, CutGuards(base, insts)...)
-		found = append(found, RiseGuards(base, insts)...)
-		found = append(found, PeerGuards(base, insts)...)
-		found = append(found, NewPriceGuards(base, insts)...)
+		floorGuards(floors, merged, insts, &found)
+		sameTypeGuards(base, insts, false, &found) // CutGuards
+		sameTypeGuards(base, insts, true, &found)  // RiseGuards
+		peerGuards(base, insts, &found)
+		newPriceGuards(base, insts, &found)
 	}
-	held := holdFlagged(merged, nb, changed, found)
-	return append(held, summarizeGuards(found)...)
+	held := holdFlagged(merged, nb, changed, found.blocks)
+	return append(held, summarizeGuards(found.blocks...)...)
 }
 
 // baseSpotMarkets is SpotMarkets of the embedded catalog, computed once.
@@ -266,13 +360,15 @@ var baseFloors = sync.OnceValue(func() *Floors { return GPUFloors(sharedCatalog(
 // returns a line per overlay saying how many prices it held. Findings are
 // looked up by provider and type, so the pass costs one map look-up per
 // instance, and nothing when there are none.
-func holdFlagged(merged *model.Catalog, nb int, changed []int, found []Guard) []model.Message {
+func holdFlagged(merged *model.Catalog, nb int, changed []int, found [][]Guard) []model.Message {
 	type key struct{ provider, typ string }
-	at := map[key][]int{}
-	for i, g := range found {
-		if PriceRule(g.Rule) {
-			k := key{g.Provider, g.Type}
-			at[k] = append(at[k], i)
+	at := map[key][]*Guard{}
+	for _, part := range found {
+		for i := range part {
+			if g := &part[i]; PriceRule(g.Rule) {
+				k := key{g.Provider, g.Type}
+				at[k] = append(at[k], g)
+			}
 		}
 	}
 	if len(at) == 0 {
@@ -282,8 +378,7 @@ func holdFlagged(merged *model.Catalog, nb int, changed []int, found []Guard) []
 	var order []string
 	hold := func(in *model.Instance, cloned bool) {
 		gs := at[key{in.Provider, in.Type}]
-		for _, gi := range gs {
-			g := &found[gi]
+		for _, g := range gs {
 			for j := range in.Prices {
 				// A type's finding holds all its prices.
 				if g.Region != "" && in.Prices[j].Region != g.Region {
@@ -322,80 +417,102 @@ func holdFlagged(merged *model.Catalog, nb int, changed []int, found []Guard) []
 // summarizeGuards turns findings into warnings: by file (the overlay
 // that set the price or row) and rule, at most shownPerKind of each,
 // sorted, then how many more — a 100,000-row overlay with one mistake
-// repeated warns in a few lines, not 100,000.
-func summarizeGuards(found []Guard) []model.Message {
+// repeated warns in a few lines, not 100,000. The findings may come in
+// several slices, read in turn as one.
+func summarizeGuards(found ...[]Guard) []model.Message {
 	// Each group shows its first shownPerKind lines in the order of their
 	// English text, "catalog PATH: provider/type region: …": within a
 	// group the prefix is one, so the order is that of
-	// "provider/type region:" (sortKey), the rest of the text breaking
-	// ties. Only the lines shown are formatted: an overlay of 100,000 rows
-	// in regions the catalog does not know held 49,000 prices, and
-	// formatting every line to sort them was 190 MB of a 250 MB peak.
+	// "provider/type region:" (appendKey), the rest of the text breaking
+	// ties. One pass keeps each group's first shownPerKind findings so far
+	// and counts the others, and only a line that ties with a kept one is
+	// formatted. An overlay of 1,000 types in 100 regions the catalog does
+	// not know made 170,000 findings: formatting every line to sort them
+	// was 190 MB of a 250 MB peak (perf45), and sorting them by key with
+	// the tied lines formatted (on demand and spot in one region) still
+	// allocated ≈ 67 MB (guardmem).
+	type kept struct {
+		g    *Guard
+		key  []byte
+		line string // formatted when a tie needs it
+	}
 	type group struct {
 		origin, rule string
 		name         model.Message
-		at           []int // indexes into found
+		n            int
+		top          []kept // the first lines so far, at most shownPerKind, in order
 	}
 	var groups []*group
 	at := map[[2]string]*group{}
-	for i, g := range found {
-		k := [2]string{g.Origin, g.Rule}
-		gr := at[k]
-		if gr == nil {
-			name := model.Msg("embedded catalog")
-			if model.FromOverlay(g.Origin) {
-				name = model.Msg("catalog %s", g.Origin)
+	lineOf := func(gr *group, g *Guard) string { return model.Msg("%v: %v", gr.name, g.Message()).String() }
+	var key []byte // the finding's at hand
+	for _, part := range found {
+		for i := range part {
+			g := &part[i]
+			k := [2]string{g.Origin, g.Rule}
+			gr := at[k]
+			if gr == nil {
+				name := model.Msg("embedded catalog")
+				if model.FromOverlay(g.Origin) {
+					name = model.Msg("catalog %s", g.Origin)
+				}
+				gr = &group{origin: g.Origin, rule: g.Rule, name: name}
+				at[k] = gr
+				groups = append(groups, gr)
 			}
-			gr = &group{origin: g.Origin, rule: g.Rule, name: name}
-			at[k] = gr
-			groups = append(groups, gr)
+			gr.n++
+			key = g.appendKey(key[:0])
+			line := "" // g's, once formatted
+			// before reports whether g's line comes before kept's: keys
+			// that differ before either ends order the lines as their
+			// whole text does, else the text decides; a line equal to a
+			// kept one comes after it.
+			before := func(kept *kept) bool {
+				if !bytes.HasPrefix(key, kept.key) && !bytes.HasPrefix(kept.key, key) {
+					return bytes.Compare(key, kept.key) < 0
+				}
+				if line == "" {
+					line = lineOf(gr, g)
+				}
+				if kept.line == "" {
+					kept.line = lineOf(gr, kept.g)
+				}
+				return line < kept.line
+			}
+			pos := len(gr.top)
+			for pos > 0 && before(&gr.top[pos-1]) {
+				pos--
+			}
+			if pos < shownPerKind {
+				gr.top = slices.Insert(gr.top, pos, kept{g: g, key: slices.Clone(key), line: line})
+				gr.top = gr.top[:min(len(gr.top), shownPerKind)]
+			}
 		}
-		gr.at = append(gr.at, i)
 	}
 	slices.SortFunc(groups, func(a, b *group) int {
 		return cmp.Or(strings.Compare(a.origin, b.origin), strings.Compare(a.rule, b.rule))
 	})
-	keys := make([]string, len(found))
-	for i := range found {
-		keys[i] = found[i].sortKey()
-	}
 	var out []model.Message
 	for _, gr := range groups {
-		line := func(i int) model.Message { return model.Msg("%v: %v", gr.name, found[i].Message()) }
-		text := map[int]string{} // the lines a tie needed, formatted once
-		textOf := func(i int) string {
-			t, ok := text[i]
-			if !ok {
-				t = line(i).String()
-				text[i] = t
-			}
-			return t
+		for _, k := range gr.top {
+			out = append(out, model.Msg("%v: %v", gr.name, k.g.Message()))
 		}
-		slices.SortFunc(gr.at, func(a, b int) int {
-			ka, kb := keys[a], keys[b]
-			if !strings.HasPrefix(ka, kb) && !strings.HasPrefix(kb, ka) {
-				return strings.Compare(ka, kb) // differ before either ends: as the lines do
-			}
-			return strings.Compare(textOf(a), textOf(b))
-		})
-		for _, i := range gr.at[:min(len(gr.at), shownPerKind)] {
-			out = append(out, line(i))
-		}
-		if more := len(gr.at) - shownPerKind; more > 0 {
+		if more := gr.n - shownPerKind; more > 0 {
 			out = append(out, moreLikeThese(gr.name, more))
 		}
 	}
 	return out
 }
 
-// sortKey is the start of g's line up to its message, "provider/type
-// region:" (Message's format): two keys that differ before either ends
-// order the lines as their whole text does; the colon is kept so that a
-// region that is a prefix of another ("r-1", "r-10") is not a prefix of
-// its key.
-func (g Guard) sortKey() string {
+// appendKey appends the start of g's line up to its message,
+// "provider/type region:" (Message's format), to b: two keys that differ
+// before either ends order the lines as their whole text does; the colon
+// is kept so that a region that is a prefix of another ("r-1", "r-10") is
+// not a prefix of its key.
+func (g *Guard) appendKey(b []byte) []byte {
+	b = append(append(append(b, g.Provider...), '/'), g.Type...)
 	if g.Region != "" {
-		return g.Provider + "/" + g.Type + " " + g.Region + ":"
+		b = append(append(b, ' '), g.Region...)
 	}
-	return g.Provider + "/" + g.Type + ":"
+	return append(b, ':')
 }

@@ -43,7 +43,9 @@ const riseFactor = 2.0
 // else per instance-hour. Types, regions and modes base does not price
 // are not checked (FloorGuards covers them).
 func CutGuards(base *model.Catalog, insts []model.Instance) []Guard {
-	return sameTypeGuards(base, insts, false)
+	var out guardList
+	sameTypeGuards(base, insts, false, &out)
+	return out.slice()
 }
 
 // RiseGuards flags each price of insts (USD) above riseFactor × the price
@@ -51,11 +53,14 @@ func CutGuards(base *model.Catalog, insts []model.Instance) []Guard {
 // only when it is also above base's on-demand price there: rule
 // "price-rise". Prices compare as in CutGuards.
 func RiseGuards(base *model.Catalog, insts []model.Instance) []Guard {
-	return sameTypeGuards(base, insts, true)
+	var out guardList
+	sameTypeGuards(base, insts, true, &out)
+	return out.slice()
 }
 
-// sameTypeGuards is CutGuards, or RiseGuards when rise is set.
-func sameTypeGuards(base *model.Catalog, insts []model.Instance, rise bool) []Guard {
+// sameTypeGuards is CutGuards, or RiseGuards when rise is set, adding to
+// out.
+func sameTypeGuards(base *model.Catalog, insts []model.Instance, rise bool, out *guardList) {
 	type key struct{ provider, typ string }
 	known := map[key]*model.Instance{}
 	for i := range base.Instances {
@@ -63,7 +68,6 @@ func sameTypeGuards(base *model.Catalog, insts []model.Instance, rise bool) []Gu
 			known[key{in.Provider, in.Type}] = in
 		}
 	}
-	var out []Guard
 	for i := range insts {
 		in := &insts[i]
 		old, ok := known[key{in.Provider, in.Type}]
@@ -89,24 +93,38 @@ func sameTypeGuards(base *model.Catalog, insts []model.Instance, rise bool) []Gu
 				}
 				switch {
 				case !rise && now < cutFraction*then:
-					key := "%s %s/h is under half the catalog's %s/h for this type and region (%.0f%% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand and pass --trust-overlay"
-					if perGPU {
-						key = "%s %s per GPU-hour is under half the catalog's %s per GPU-hour for this type and region (%.0f%% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand and pass --trust-overlay"
-					}
-					out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "price-cut", Origin: in.Origin,
-						Msg: model.Msg(key, model.Msg(m.mode), show.USDPerHour(now), show.USDPerHour(then), (1-now/then)*100)})
+					out.add(Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "price-cut", Origin: in.Origin,
+						text: cutText(m.mode, now, then, perGPU)})
 				case rise && now > riseFactor*then && (m.mode == "on-demand" || q.OnDemandUSD <= 0 || now > q.OnDemandUSD/oldPer):
-					key := "%s %s/h is over twice the catalog's %s/h for this type and region (%.0f%% more): a fake or mistyped price? If the provider did raise it, write the price in an overlay by hand and pass --trust-overlay"
-					if perGPU {
-						key = "%s %s per GPU-hour is over twice the catalog's %s per GPU-hour for this type and region (%.0f%% more): a fake or mistyped price? If the provider did raise it, write the price in an overlay by hand and pass --trust-overlay"
-					}
-					out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "price-rise", Origin: in.Origin,
-						Msg: model.Msg(key, model.Msg(m.mode), show.USDPerHour(now), show.USDPerHour(then), (now/then-1)*100)})
+					out.add(Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "price-rise", Origin: in.Origin,
+						text: riseText(m.mode, now, then, perGPU)})
 				}
 			}
 		}
 	}
-	return out
+}
+
+// cutText is a price-cut finding's message (Guard.text): mode's price
+// now against then, per GPU-hour or per instance-hour.
+func cutText(mode string, now, then float64, perGPU bool) func(*Guard) model.Message {
+	return func(*Guard) model.Message {
+		key := "%s %s/h is under half the catalog's %s/h for this type and region (%.0f%% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand and pass --trust-overlay"
+		if perGPU {
+			key = "%s %s per GPU-hour is under half the catalog's %s per GPU-hour for this type and region (%.0f%% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand and pass --trust-overlay"
+		}
+		return model.Msg(key, model.Msg(mode), show.USDPerHour(now), show.USDPerHour(then), (1-now/then)*100)
+	}
+}
+
+// riseText is a price-rise finding's message, as cutText.
+func riseText(mode string, now, then float64, perGPU bool) func(*Guard) model.Message {
+	return func(*Guard) model.Message {
+		key := "%s %s/h is over twice the catalog's %s/h for this type and region (%.0f%% more): a fake or mistyped price? If the provider did raise it, write the price in an overlay by hand and pass --trust-overlay"
+		if perGPU {
+			key = "%s %s per GPU-hour is over twice the catalog's %s per GPU-hour for this type and region (%.0f%% more): a fake or mistyped price? If the provider did raise it, write the price in an overlay by hand and pass --trust-overlay"
+		}
+		return model.Msg(key, model.Msg(mode), show.USDPerHour(now), show.USDPerHour(then), (now/then-1)*100)
+	}
 }
 
 // regionPriceOf returns in's price in region.

@@ -53,7 +53,7 @@ func discountGuards(c *model.Catalog) []model.Message {
 				}
 				count[d.Origin]++
 				found = append(found, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "below-floor", Origin: d.Origin,
-					Msg: floors.finding(string(d.Term), g.Key, per, od)})
+					text: floors.findingText(string(d.Term), g.Key, per, od)})
 			}
 		}
 	}

@@ -212,6 +212,11 @@ func (f *Floors) finding(mode, gpu string, per float64, ref reference) model.Mes
 		m, show.USDPerHour(per), gpu, show.USDPerHour(ref.usd))
 }
 
+// findingText is finding's message made when it is shown (Guard.text).
+func (f *Floors) findingText(mode, gpu string, per float64, ref reference) func(*Guard) model.Message {
+	return func(*Guard) model.Message { return f.finding(mode, gpu, per, ref) }
+}
+
 // FloorGuards flags each USD price of insts (per GPU-hour, on demand,
 // spot, flex-start or capacity block; the last two against the on-demand
 // reference) below floorFraction × its GPU's reference in f (Floors; GPUs are
@@ -219,7 +224,13 @@ func (f *Floors) finding(mode, gpu string, per float64, ref reference) model.Mes
 // judged once converted, at ranking time (SetCurrencyFloors). One map
 // look-up per instance: a CSV overlay's 100,000 rows stay linear.
 func FloorGuards(f *Floors, c *model.Catalog, insts []model.Instance) []Guard {
-	var out []Guard
+	var out guardList
+	floorGuards(f, c, insts, &out)
+	return out.slice()
+}
+
+// floorGuards is FloorGuards adding to out.
+func floorGuards(f *Floors, c *model.Catalog, insts []model.Instance, out *guardList) {
 	var g *model.GPU
 	var od, sp reference
 	for i := range insts {
@@ -248,13 +259,12 @@ func FloorGuards(f *Floors, c *model.Catalog, insts []model.Instance) []Guard {
 				// was listed first).
 				{"flex-start", p.FlexStartUSD, od}, {"capacity-block", p.CapacityBlockUSD, od}} {
 				if per := m.usd / float64(in.GPUCount); m.usd > 0 && per < floorFraction*m.ref.usd {
-					out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "below-floor", Origin: in.Origin,
-						Msg: f.finding(m.mode, g.Key, per, m.ref)})
+					out.add(Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "below-floor", Origin: in.Origin,
+						text: f.findingText(m.mode, g.Key, per, m.ref)})
 				}
 			}
 		}
 	}
-	return out
 }
 
 // SetCurrencyFloors sets the CurrencyFloor of each instance of insts

@@ -28,6 +28,13 @@ import (
 // cannot be the cheapest place to buy that GPU on the word of a mirror
 // alone. Both are policy choices; --trust-overlay ranks what they hold.
 func NewPriceGuards(base *model.Catalog, insts []model.Instance) []Guard {
+	var out guardList
+	newPriceGuards(base, insts, &out)
+	return out.slice()
+}
+
+// newPriceGuards is NewPriceGuards adding to out.
+func newPriceGuards(base *model.Catalog, insts []model.Instance, out *guardList) {
 	type key struct {
 		provider, gpu string
 		n             int
@@ -70,7 +77,6 @@ func NewPriceGuards(base *model.Catalog, insts []model.Instance) []Guard {
 			}
 		}
 	}
-	var out []Guard
 	for i := range insts {
 		in := &insts[i]
 		c := cheapest[key{in.Provider, in.GPU, in.GPUCount}]
@@ -92,18 +98,34 @@ func NewPriceGuards(base *model.Catalog, insts []model.Instance) []Guard {
 				if per >= fraction*c.usd[m] {
 					continue
 				}
-				mode := model.Msg([2]string{"on-demand", "spot"}[m])
-				g := Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "new-price-cut", Origin: in.Origin}
-				if unknown {
-					g.Msg = model.Msg("%s %s per GPU-hour in %s, a region the catalog does not know for %s, is under the cheapest %s per GPU-hour it asks for %d× %s (%s in %s): a fake price? If the region is real, write the price in an overlay by hand and pass --trust-overlay",
-						mode, show.USDPerHour(per), p.Region, in.Provider, show.USDPerHour(c.usd[m]), in.GPUCount, in.GPU, c.typ[m], c.where[m])
-				} else {
-					g.Msg = model.Msg("%s %s per GPU-hour, a price the catalog has no earlier one for, is under half the cheapest %s per GPU-hour %s asks for %d× %s (%s in %s): a fake or mistyped price? If it is real, write the price in an overlay by hand and pass --trust-overlay",
-						mode, show.USDPerHour(per), show.USDPerHour(c.usd[m]), in.Provider, in.GPUCount, in.GPU, c.typ[m], c.where[m])
-				}
-				out = append(out, g)
+				out.add(Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "new-price-cut", Origin: in.Origin,
+					text: newPriceText(newPrice{unknown: unknown, spot: m == 1, n: in.GPUCount, per: per, cheapest: c.usd[m], gpu: in.GPU, typ: c.typ[m], where: c.where[m]})})
 			}
 		}
 	}
-	return out
+}
+
+// newPrice is what a new-price-cut finding says, kept until it is shown
+// (Guard.text): the provider and region are the finding's.
+type newPrice struct {
+	unknown, spot bool // a region the geography does not know; the spot price
+	n             int  // GPUs
+	per, cheapest float64
+	gpu, typ      string
+	where         string // the cheapest's region
+}
+
+func newPriceText(f newPrice) func(*Guard) model.Message {
+	return func(g *Guard) model.Message {
+		mode := model.Msg("on-demand")
+		if f.spot {
+			mode = model.Msg("spot")
+		}
+		if f.unknown {
+			return model.Msg("%s %s per GPU-hour in %s, a region the catalog does not know for %s, is under the cheapest %s per GPU-hour it asks for %d× %s (%s in %s): a fake price? If the region is real, write the price in an overlay by hand and pass --trust-overlay",
+				mode, show.USDPerHour(f.per), g.Region, g.Provider, show.USDPerHour(f.cheapest), f.n, f.gpu, f.typ, f.where)
+		}
+		return model.Msg("%s %s per GPU-hour, a price the catalog has no earlier one for, is under half the cheapest %s per GPU-hour %s asks for %d× %s (%s in %s): a fake or mistyped price? If it is real, write the price in an overlay by hand and pass --trust-overlay",
+			mode, show.USDPerHour(f.per), show.USDPerHour(f.cheapest), g.Provider, f.n, f.gpu, f.typ, f.where)
+	}
 }

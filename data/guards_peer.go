@@ -42,8 +42,14 @@ const (
 // demand and spot against spot: rule "below-peer". A provider base has
 // no other type of that GPU for is not checked (FloorGuards covers it).
 func PeerGuards(base *model.Catalog, insts []model.Instance) []Guard {
+	var out guardList
+	peerGuards(base, insts, &out)
+	return out.slice()
+}
+
+// peerGuards is PeerGuards adding to out.
+func peerGuards(base *model.Catalog, insts []model.Instance, out *guardList) {
 	cheapest, self := peersOf(base)
-	var out []Guard
 	for i := range insts {
 		in := &insts[i]
 		c := cheapest[peerKey{in.Provider, in.GPU}]
@@ -70,19 +76,26 @@ func PeerGuards(base *model.Catalog, insts []model.Instance) []Guard {
 				if ref.typ == "" || m.usd <= 0 || m.usd == m.was || per >= m.fraction*ref.usd {
 					continue
 				}
-				if againstOnDemand {
-					out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "below-peer", Origin: in.Origin, Msg: model.Msg(
-						"spot %s per GPU-hour is under %.0f%% of the on-demand %s per GPU-hour %s asks for the same %s in %s, and it sells that GPU on spot in no other type: a fake or mistyped price?",
-						show.USDPerHour(per), m.fraction*100, show.USDPerHour(ref.usd), in.Provider, in.GPU, ref.typ)})
-					continue
-				}
-				out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "below-peer", Origin: in.Origin, Msg: model.Msg(
-					"%s %s per GPU-hour is under %.0f%% of the %s per GPU-hour %s asks for the same %s in %s: a fake or mistyped price?",
-					model.Msg(m.name), show.USDPerHour(per), m.fraction*100, show.USDPerHour(ref.usd), in.Provider, in.GPU, ref.typ)})
+				out.add(Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "below-peer", Origin: in.Origin,
+					text: peerText(m.name, per, m.fraction, ref, in.GPU, againstOnDemand)})
 			}
 		}
 	}
-	return out
+}
+
+// peerText is a below-peer finding's message (Guard.text): mode's price
+// per GPU-hour under fraction of ref's, a type of the finding's provider
+// with the same gpu; againstOnDemand when a spot price is judged by the
+// on-demand peer.
+func peerText(mode string, per, fraction float64, ref peer, gpu string, againstOnDemand bool) func(*Guard) model.Message {
+	return func(g *Guard) model.Message {
+		if againstOnDemand {
+			return model.Msg("spot %s per GPU-hour is under %.0f%% of the on-demand %s per GPU-hour %s asks for the same %s in %s, and it sells that GPU on spot in no other type: a fake or mistyped price?",
+				show.USDPerHour(per), fraction*100, show.USDPerHour(ref.usd), g.Provider, gpu, ref.typ)
+		}
+		return model.Msg("%s %s per GPU-hour is under %.0f%% of the %s per GPU-hour %s asks for the same %s in %s: a fake or mistyped price?",
+			model.Msg(mode), show.USDPerHour(per), fraction*100, show.USDPerHour(ref.usd), g.Provider, gpu, ref.typ)
+	}
 }
 
 // PeerFloors raises the CurrencyFloor of each of insts priced in another

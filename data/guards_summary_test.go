@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -80,6 +81,107 @@ func TestSummarizeGuardsSame(t *testing.T) {
 		got, want := summarizeGuards(found), summarizeGuardsByText(found)
 		if !slices.EqualFunc(got, want, func(a, b model.Message) bool { return a.String() == b.String() }) {
 			t.Fatalf("seed %d: %d findings:\ngot  %q\nwant %q", seed, len(found), model.Strings(got), model.Strings(want))
+		}
+	}
+}
+
+// TestGuardListOrder: findings come back in the order they were added,
+// over the first small blocks and full ones; no findings are nil, as the
+// exported rules returned.
+func TestGuardListOrder(t *testing.T) {
+	for _, n := range []int{0, 1, 8, 9, 24, 1000, guardBlock + 1, 5000} {
+		var l guardList
+		for i := range n {
+			l.add(Guard{Type: strconv.Itoa(i)})
+		}
+		got := l.slice()
+		if n == 0 && got != nil {
+			t.Errorf("no findings: %v, want nil", got)
+		}
+		if len(got) != n {
+			t.Fatalf("%d added, %d back", n, len(got))
+		}
+		for i, g := range got {
+			if g.Type != strconv.Itoa(i) {
+				t.Fatalf("%d added: finding %d is %q", n, i, g.Type)
+			}
+		}
+		for _, b := range l.blocks {
+			if cap(b) > guardBlock {
+				t.Errorf("%d added: a block of %d", n, cap(b))
+			}
+		}
+	}
+}
+
+// TestSummarizeGuardsParts: findings given in several slices summarize as
+// the same findings in one (overlayGuards passes its blocks), and a
+// finding's figures make the message Msg would have said.
+func TestSummarizeGuardsParts(t *testing.T) {
+	for seed := range uint64(50) {
+		r := rand.New(rand.NewPCG(seed, 9))
+		var found []Guard
+		for range 1 + r.IntN(60) {
+			g := Guard{Provider: "aws", Type: []string{"p4d", "p4", "g5"}[r.IntN(3)], Region: []string{"r-1", "r-10", ""}[r.IntN(3)],
+				Rule: "below-floor", Origin: "/tmp/a.csv"}
+			if r.IntN(2) == 0 {
+				g.Msg = model.Msg("spot %s", "x")
+			} else {
+				g.text = spotAbove(float64(r.IntN(3))+0.5, 2)
+			}
+			found = append(found, g)
+		}
+		var parts [][]Guard
+		for rest := found; len(rest) > 0; {
+			n := 1 + r.IntN(len(rest))
+			parts, rest = append(parts, rest[:n]), rest[n:]
+		}
+		got, want := summarizeGuards(parts...), summarizeGuards(found)
+		if !slices.EqualFunc(got, want, func(a, b model.Message) bool { return a.String() == b.String() }) {
+			t.Fatalf("seed %d:\ngot  %q\nwant %q", seed, model.Strings(got), model.Strings(want))
+		}
+	}
+	g := Guard{Provider: "aws", Type: "g5", Region: "r-1", text: spotAbove(1, 2)}
+	if got, want := g.String(), "aws/g5 r-1: on-demand $1.00 is below spot $2.00: not an on-demand price"; got != want {
+		t.Errorf("figures: %q, want %q", got, want)
+	}
+	if g.Msg = model.Msg("set by hand"); g.String() != "aws/g5 r-1: set by hand" {
+		t.Errorf("Msg set: %q, want it said", g.String())
+	}
+}
+
+// TestGuardTexts: the messages findings make from their figures, worked
+// by hand from each rule's format (prices as show.USDPerHour writes
+// them: cents from $1, four decimals below), for the rules the load
+// warnings of docs/speed.md's comparison did not show.
+func TestGuardTexts(t *testing.T) {
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		in   model.Instance
+		want string
+	}{
+		// gcp A100-80GB us-central1 GPU row: on-demand 1.8462, spot 1.964.
+		{model.Instance{Provider: "gcp", Type: "a2-ultragpu-1g", GPU: "a100-80gb", GPUCount: 1,
+			Prices: []model.RegionPrice{{Region: "us-central1", OnDemandUSD: 1.8462, SpotUSD: 1.964}}},
+			"gcp/a2-ultragpu-1g us-central1: on-demand $1.85 is below spot $1.96: not an on-demand price"},
+		// a100-80gb is an NVLink (SXM) module in gpus.toml.
+		{model.Instance{Provider: "fluidstack", Type: "A100_PCIE_80GB::1", GPU: "a100-80gb", GPUCount: 1,
+			Prices: []model.RegionPrice{{Region: "NORWAY_4", OnDemandUSD: 1.8}}},
+			"fluidstack/A100_PCIE_80GB::1: named PCIe but its GPU a100-80gb is an nvlink module"},
+		{model.Instance{Provider: "lambda", Type: "gpu_1x_a100_sxm4", GPU: "a100-pcie-40gb", GPUCount: 1,
+			Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 1.29}}},
+			"lambda/gpu_1x_a100_sxm4: named SXM but its GPU a100-pcie-40gb is a PCIe card"},
+		// 1.0 per GPU over the median of {3, 3, 1}: 3; 1 < 0.6 × 3.
+		{model.Instance{Provider: "aws", Type: "g5.xlarge", GPU: "a10g", GPUCount: 1,
+			Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 3}, {Region: "us-east-2", OnDemandUSD: 3}, {Region: "us-west-2", OnDemandUSD: 1}}},
+			"aws/g5.xlarge us-west-2: on-demand $1.00 per GPU is below 60% of the type's median over regions $3.00 (a flex-start or promotional price?)"},
+	} {
+		got := Guards(c, []model.Instance{tt.in}, nil)
+		if len(got) != 1 || got[0].String() != tt.want {
+			t.Errorf("%s: %v, want %q", tt.in.Type, got, tt.want)
 		}
 	}
 }

@@ -59,6 +59,11 @@ func Write(w io.Writer, rows int, seed uint64) error {
 // catalog keeps <provider>/vms.csv, so path is usually
 // <dir>/aws/vms.csv.
 func WriteFile(path string, rows int, seed uint64) error {
+	return writeFile(path, func(w io.Writer) error { return Write(w, rows, seed) })
+}
+
+// writeFile creates path and its folder and writes it with write.
+func writeFile(path string, write func(io.Writer) error) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -66,9 +71,62 @@ func WriteFile(path string, rows int, seed uint64) error {
 	if err != nil {
 		return err
 	}
-	if err := Write(f, rows, seed); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		return err
 	}
 	return f.Close()
+}
+
+// RegionsHeader is the header WriteUnknownRegions writes: the columns of
+// SkyPilot's vms.csv schema (skypilot-org/skypilot-catalog README,
+// "vms.csv"), GpuInfo left empty as SkyPilot's RunPod rows may leave it.
+const RegionsHeader = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,AvailabilityZone,SpotPrice,GpuInfo"
+
+// runpodGPU is an accelerator as SkyPilot names it for RunPod, vCPUs and
+// memory GiB per GPU, and a made-up hourly price per GPU near the
+// cheapest the embedded catalog lists for RunPod, so that about half of
+// the prices drawn around it fall below it.
+type runpodGPU struct {
+	name        string
+	vcpus, gib  int
+	usdPerGPU   float64
+	typeNameGPU string // the GPU as it appears in a type name ("A10080GB")
+}
+
+var runpodGPUs = []runpodGPU{
+	{"A100-80GB", 12, 117, 1.89, "A10080GB"}, {"H100", 16, 125, 2.75, "H100"}, {"H200", 24, 188, 4.13, "H200"},
+	{"L4", 8, 32, 0.49, "L4"}, {"L40S", 16, 62, 0.99, "L40S"}, {"RTX4090", 6, 41, 0.79, "RTX4090"},
+}
+
+// WriteUnknownRegions writes a header and types × regions rows to w for a
+// RunPod overlay (save it as <dir>/runpod/vms.csv): types instance types
+// ("4x_A10080GB_T12", a GPU of six and 1, 2, 4 or 8 of it, drawn from
+// seed), each in the same regions regions "XX-REGION-0" … that no
+// catalog knows. An on-demand price per GPU is the GPU's price ±22%, the
+// spot price 60% of it. The same arguments give the same bytes. It is the
+// overlay of walk45c (docs/speed.md perf45): 1,000 types × 100 regions
+// hold about half their prices as possibly fake, each with a finding.
+func WriteUnknownRegions(w io.Writer, types, regions int, seed uint64) error {
+	r := rand.New(rand.NewPCG(seed, seed))
+	bw := bufio.NewWriterSize(w, 64<<10)
+	fmt.Fprintln(bw, RegionsHeader)
+	counts := []int{1, 2, 4, 8}
+	for t := range types {
+		g := runpodGPUs[r.IntN(len(runpodGPUs))]
+		n := counts[r.IntN(len(counts))]
+		name := fmt.Sprintf("%dx_%s_T%d", n, g.typeNameGPU, t)
+		for ri := range regions {
+			od := g.usdPerGPU * float64(n) * (0.78 + 0.44*r.Float64())
+			fmt.Fprintf(bw, "%s,%s,%d,%d,%d,%.3f,XX-REGION-%d,XX-REGION-%d-a,%.3f,\n",
+				name, g.name, n, g.vcpus*n, g.gib*n, od, ri, ri, 0.6*od)
+		}
+	}
+	return bw.Flush()
+}
+
+// WriteUnknownRegionsFile writes WriteUnknownRegions' file to path,
+// creating its folder (path is usually <dir>/runpod/vms.csv).
+func WriteUnknownRegionsFile(path string, types, regions int, seed uint64) error {
+	return writeFile(path, func(w io.Writer) error { return WriteUnknownRegions(w, types, regions, seed) })
 }
