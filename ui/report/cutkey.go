@@ -10,7 +10,8 @@ import (
 // (--gpu, a plan's answers, the offers filter), so the tables that fit an
 // offers list to a terminal never cut one mid-word: "1×quadro…mp-fp16"
 // and "1×a10…80gb" named no GPU and could not be typed. A GPUs cell
-// (OfferGPUsIn: "1×quadro-rtx-6000 ↺amp-fp16", "16×h100-sxm (2 nodes)")
+// (OfferGPUsIn: "1×quadro-rtx-6000 ↺amp-fp16", "16×h100-sxm (2 nodes)";
+// the market's "8× h100-sxm")
 // gives way in this order, as gh and k9s shorten a row's free text before
 // its identifiers: the words of its precision note go (the "↺" mark
 // stays; the note under the table and the row's details say what it
@@ -79,11 +80,14 @@ func CutGPUs(cell, key string, n int) string {
 	if ansi.StringWidth(cell) <= n {
 		return cell
 	}
-	i := strings.Index(cell, "×"+key)
+	i, sep := strings.Index(cell, "×"+key), "×"
+	if i < 0 { // the market's tables: "8× h100-sxm"
+		i, sep = strings.Index(cell, "× "+key), "× "
+	}
 	if key == "" || i < 0 {
 		return cell
 	}
-	i += len("×")
+	i += len(sep)
 	head, tail := cell[:i], cell[i+len(key):]
 	return head + CutWords(key, n-ansi.StringWidth(head)-ansi.StringWidth(tail)) + tail
 }

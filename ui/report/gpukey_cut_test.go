@@ -69,6 +69,7 @@ func TestCutGPUs(t *testing.T) {
 		{"1 块/8×a100-80gb", "a100-80gb", 12, "1 块/8×a100…"},                           // CJK: 2 cells a rune
 		{"1×l40s", "l40s", 3, "1×l40s"},                                               // one word: never cut
 		{"1×rtx-pro-6000", "rtx-pro-6000", 5, "1×rtx…"},                               // at least the first word
+		{"8× rtx-pro-6000", "rtx-pro-6000", 12, "8× rtx-pro…"},                        // the market's cells
 	}
 	for _, tt := range tests {
 		if got := CutGPUs(tt.cell, tt.key, tt.n); got != tt.want {
