@@ -290,7 +290,7 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 		keyLeast = max(keyLeast, report.GPUsLeast(r[4], v.all[v.shown[i]].GPU.Key))
 	}
 	// A multi-node offer's GPUs keep their count and nodes while its GPU's
-	// name can give way (cutGPUName), but in the last, tightest set.
+	// name can give way (by whole words: report.CutGPUs), but in the last, tightest set.
 	gpuCells, gpuOffers := make([]string, len(rows)), make([]*model.Offer, len(rows))
 	for i, r := range rows {
 		gpuCells[i], gpuOffers[i] = r[4], &v.all[v.shown[i]]
