@@ -329,6 +329,11 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 				left = shrinkWidest(widths, []shrinkTo{{1, 14}, {3, 9}, {4, floor}}, left)
 				left = shrinkWidest(widths, first, left)
 			} else {
+				// The provider and region go down to 8 and 9 cells
+				// before the instance type below 14: whole GPU keys
+				// ("1×quadro-rtx-6000 ↺", 19 cells) took its cells at 80
+				// columns ("1RTX6….10V" beside "prime…llect").
+				left = shrinkWidest(widths, []shrinkTo{{2, max(at.shrink[0].least, 14)}, {1, max(at.shrink[1].least, 8)}, at.shrink[2], {4, floor}}, left)
 				left = shrinkWidest(widths, first, left)
 				left = shrinkWidest(widths, []shrinkTo{{4, max(at.shrink[3].least, floor)}}, left)
 			}
