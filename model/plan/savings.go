@@ -82,6 +82,11 @@ type Scenario []PhaseScenario
 type Saving struct {
 	advice.Saving
 	Phases []string `json:"phases"`
+	// OOMPhases, set with OOMChance, names the phases whose offers are
+	// borderline under the change (OOMChance is the highest of their
+	// chances), in plan order: of a plan's several phases, the ones the
+	// chance is about.
+	OOMPhases []string `json:"oom_phases,omitempty"`
 }
 
 // PhaseScenarioFor returns the scenario of phase p on its chosen offer: w
@@ -164,48 +169,51 @@ func (ph *PhaseScenario) PriceWithSpot(o *model.Offer, spot advice.SpotJobCost) 
 func Eval(cat *model.Catalog, spot advice.SpotJobCost) func(Scenario) (float64, bool) {
 	eval := evalRisk(cat, spot)
 	return func(pl Scenario) (float64, bool) {
-		usd, _, ok := eval(pl)
+		usd, _, _, ok := eval(pl)
 		return usd, ok
 	}
 }
 
 // evalRisk is Eval that also returns the highest chance of running out
 // of memory among the training phases' offers that are borderline
-// (model.Offer.Risky, to the nearest 0.05), 0 when none is: the engine's
-// cheapest offer ranks a borderline one after every offer that fits, so
-// it is priced only when nothing runs the phase across its memory range,
-// and a saving priced on it says so, as recommend's do.
-func evalRisk(cat *model.Catalog, spot advice.SpotJobCost) func(Scenario) (usd, oomChance float64, ok bool) {
+// (model.Offer.Risky, to the nearest 0.05), 0 when none is, and the names
+// of those phases in plan order: the engine's cheapest offer ranks a
+// borderline one after every offer that fits, so it is priced only when
+// nothing runs the phase across its memory range, and a saving priced on
+// it says so, as recommend's do, naming the phase.
+func evalRisk(cat *model.Catalog, spot advice.SpotJobCost) func(Scenario) (usd, oomChance float64, oomPhases []string, ok bool) {
 	var finders []*model.CheapestFinder
-	return func(pl Scenario) (float64, float64, bool) {
+	return func(pl Scenario) (float64, float64, []string, bool) {
 		for len(finders) < len(pl) {
 			finders = append(finders, model.NewCheapestFinder(cat))
 		}
 		total, risk := 0.0, 0.0
+		var risky []string
 		for i := range pl {
 			ph := &pl[i]
 			if ph.Serve != nil {
 				usd, ok := ph.priceServing(cat)
 				if !ok {
-					return 0, 0, false
+					return 0, 0, nil, false
 				}
 				total += usd
 				continue
 			}
 			o, ok := finders[i].Offer(ph.Workload, ph.Query)
 			if !ok {
-				return 0, 0, false
+				return 0, 0, nil, false
 			}
 			usd, ok := ph.PriceWithSpot(o, spot)
 			if !ok {
-				return 0, 0, false
+				return 0, 0, nil, false
 			}
 			if o.Risky() {
 				risk = max(risk, model.RoundChance(o.OOMChance))
+				risky = append(risky, ph.Name)
 			}
 			total += usd
 		}
-		return total, risk, true
+		return total, risk, risky, true
 	}
 }
 
@@ -307,7 +315,11 @@ func Savings(cat *model.Catalog, pl Scenario, maxEach int, spot advice.SpotJobCo
 	// evaluates the result before the next, so the change applied last is
 	// the one priced; a borderline offer under it is kept by name.
 	evalR, current := evalRisk(cat, spot), ""
-	risk := map[string]float64{}
+	type borderline struct {
+		chance float64
+		phases []string
+	}
+	risk := map[string]borderline{}
 	for i := range changes {
 		apply, name := changes[i].Apply, changes[i].Name
 		changes[i].Apply = func(b Scenario) Scenario {
@@ -316,9 +328,9 @@ func Savings(cat *model.Catalog, pl Scenario, maxEach int, spot advice.SpotJobCo
 		}
 	}
 	eval := func(s Scenario) (float64, bool) {
-		usd, r, ok := evalR(s)
+		usd, r, phases, ok := evalR(s)
 		if ok && r > 0 && current != "" {
-			risk[current] = r
+			risk[current] = borderline{r, phases}
 		}
 		return usd, ok
 	}
@@ -333,7 +345,7 @@ func Savings(cat *model.Catalog, pl Scenario, maxEach int, spot advice.SpotJobCo
 	for i, s := range ranked {
 		out[i] = Saving{Saving: s, Phases: phases[s.Change]}
 		if r, ok := risk[s.Change]; ok {
-			out[i].OOMChance = &r
+			out[i].OOMChance, out[i].OOMPhases = &r.chance, r.phases
 		}
 	}
 	return baseUSD, out, nil

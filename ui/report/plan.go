@@ -221,7 +221,7 @@ func WritePlanSavings(out io.Writer, r *Renderer, planUSD, baseUSD float64, savi
 			name = lang.Sprintf("%s (%s, same provider, region, GPU)", termsafe.String(change), strings.Join(s.Phases, ", "))
 		}
 		if s.OOMChance != nil { // priced on a borderline offer, as recommend's savings say
-			what += lang.Sprintf(" (borderline: %.0f%% chance of running out of memory)", *s.OOMChance*100)
+			what += PlanBorderlineNote(lang, *s.OOMChance, s.OOMPhases)
 		}
 		fmt.Fprintf(&b, "  %s %s\n", PadRight(termsafe.String(name), 60), what)
 	}
@@ -243,6 +243,26 @@ func WritePlanSavings(out io.Writer, r *Renderer, planUSD, baseUSD float64, savi
 	}
 	_, err = io.WriteString(r.Writer(out), b.String())
 	return err
+}
+
+// PlanBorderlineNote is the note after a plan saving priced on a
+// borderline offer (plan.Saving's OOMChance and OOMPhases): the phase it
+// is about, quoted as the plan table's notes quote theirs (phase "ft70"),
+// and its chance of running out of memory; with several phases, all of
+// them and the highest chance ("up to"). Without a name (a plan whose
+// phases have none) it is the chance alone.
+func PlanBorderlineNote(lang *i18n.Printer, chance float64, phases []string) string {
+	switch len(phases) {
+	case 0:
+		return lang.Sprintf(" (borderline: %.0f%% chance of running out of memory)", chance*100)
+	case 1:
+		return lang.Sprintf(" (borderline on phase %q: %.0f%% chance of running out of memory)", phases[0], chance*100)
+	}
+	names := make([]string, len(phases))
+	for i, n := range phases {
+		names[i] = strconv.Quote(n)
+	}
+	return lang.Sprintf(" (borderline on phases %s: up to %.0f%% chance of running out of memory)", strings.Join(names, lang.T(", ")), chance*100)
 }
 
 // pinnedKind reports whether a change of kind k keeps the phase on its

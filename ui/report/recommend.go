@@ -721,8 +721,37 @@ func fitTable(r *Renderer, headers []string, rows [][]string, width int, sort mo
 		keep[col] = false
 		out = render()
 	}
+	// Still too wide (Chinese headers are two cells a rune; a precision
+	// note makes the GPUs cell 27 cells): the terminal would wrap each
+	// row, cutting a GPU key across two lines. The GPUs' precision notes
+	// give their words (the "↺" stays), then the instance type is cut at
+	// its end, as OfferRowIn cuts it, down to minInstanceCells; a GPU key
+	// is never cut (CutGPUs).
+	if width <= 0 || lipgloss.Width(out) <= width {
+		return out
+	}
+	for i := range rows {
+		rows[i][3] = GPUsNoNote(rows[i][3])
+	}
+	out = render()
+	if over := lipgloss.Width(out) - width; over > 0 && keep[1] {
+		widest := 0
+		for _, row := range rows {
+			widest = max(widest, lipgloss.Width(row[1]))
+		}
+		n := max(widest-over, minInstanceCells, lipgloss.Width(headers[1]))
+		for i := range rows {
+			rows[i][1] = Truncate(rows[i][1], n)
+		}
+		out = render()
+	}
 	return out
 }
+
+// minInstanceCells is the fewest cells fitTable cuts an instance type
+// to: "Standard_NC…" still names the family, as the configurator's
+// tables keep 10–16.
+const minInstanceCells = 12
 
 // ReasonSummary accounts for every priced offer: shown, removed by which
 // check, or a dearer host of the same GPU in the same region.

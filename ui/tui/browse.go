@@ -634,7 +634,20 @@ func (v browseView) view() string {
 			}
 		}
 	}
-	cols, widths := v.fit(cells, w)
+	keys := make([]string, len(cells)) // the GPU key of each row's GPUs cell, "" for a group line
+	for i := range cells {
+		if r := v.rowAt(v.top + i); r != nil {
+			keys[i] = r.Instance.GPU
+		}
+	}
+	cols, widths := v.fit(cells, keys, w)
+	if k := slices.Index(cols, 2); k >= 0 { // the GPU's key gives way by whole words only (report.CutGPUs)
+		for i, c := range cells {
+			if c != nil {
+				c[2] = report.CutGPUs(c[2], keys[i], widths[k])
+			}
+		}
+	}
 	if i := slices.IndexFunc(cells, func(c []string) bool { return c != nil }); i >= 0 {
 		all := make([]int, len(cells[i])) // by cell index; a column not shown is not cut
 		for c := range all {
@@ -718,16 +731,32 @@ func fitLines(lines []string, n int) []string {
 
 // fit picks the widest column set whose cells (the rows on screen and
 // the titles) fit w, cutting names in browseShrink's order when none does.
-func (v *browseView) fit(cells [][]string, w int) (cols, widths []int) {
+func (v *browseView) fit(cells [][]string, keys []string, w int) (cols, widths []int) {
 	heads := v.headers()
 	natural := make([]int, len(heads))
 	for c, t := range heads {
 		natural[c] = ansi.StringWidth(t)
 	}
-	for _, r := range cells {
+	keyLeast := natural[2] // the GPUs with their keys cut to whole words (report.CutGPUs), for the tightest fit
+	for i, r := range cells {
 		for c, s := range r {
 			natural[c] = max(natural[c], ansi.StringWidth(s))
 		}
+		if r != nil {
+			keyLeast = max(keyLeast, report.GPUsLeast(r[2], keys[i]))
+		}
+	}
+	// The GPUs are not cut while a column can go (a GPU key is what the
+	// filter takes back: never cut mid-word); in the tightest fit their
+	// keys lose whole words from the end.
+	gpus := func(sh []shrinkTo, least int) []shrinkTo {
+		sh = slices.Clone(sh)
+		for i := range sh {
+			if sh[i].col == 2 {
+				sh[i].least = max(sh[i].least, least)
+			}
+		}
+		return sh
 	}
 	const gap = 2
 	total := func(cols []int, widths []int) int {
@@ -753,11 +782,11 @@ func (v *browseView) fit(cells [][]string, w int) (cols, widths []int) {
 		for k, c := range set {
 			widths[k] = natural[c]
 		}
-		if shrink(browseShrink); total(cols, widths) <= w {
+		if shrink(gpus(browseShrink, natural[2])); total(cols, widths) <= w {
 			return cols, widths
 		}
 	}
-	shrink(browseShrinkTight)
+	shrink(gpus(browseShrinkTight, keyLeast))
 	return cols, widths
 }
 

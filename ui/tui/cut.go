@@ -195,30 +195,10 @@ func cutTable(rows [][]string, widths []int, region int) {
 	}
 }
 
-// cutGPUName fits an offer's GPUs cell ("16×h100-sxm (2 nodes) §",
-// report.OfferGPUsIn) into n cells by cutting the GPU's name, key, alone
-// (cutName: its start and end), so the count, the nodes and the marks
-// after it stay whole (walk35: "16×h100-…odes) §" lost the node count).
-// The cell is returned as it is when it fits, or when the name cannot
-// give enough (fewer than 2 cells of it left): cutColumn cuts it then.
-func cutGPUName(cell, key string, n int) string {
-	over := ansi.StringWidth(cell) - n
-	i := strings.Index(cell, key)
-	if over <= 0 || i < 0 {
-		return cell
-	}
-	keep := ansi.StringWidth(key) - over
-	if keep < 2 {
-		return cell
-	}
-	short, _ := cutName(key, keep, 0)
-	return cell[:i] + short + cell[i+len(key):]
-}
-
 // nodesFloor is the fewest cells the GPUs cells of offers (cells[i] is
 // offers[i]'s) take with their counts and nodes whole: each multi-node
-// cell without its precision note, its GPU's name cut to 2 cells
-// (cutGPUName); 0 when no offer rents several instances.
+// cell without its precision note, its GPU's name cut to 2 cells; 0 when
+// no offer rents several instances.
 func nodesFloor(cells []string, offers []*model.Offer) int {
 	floor := 0
 	for i, c := range cells {

@@ -281,13 +281,16 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 		attempts = append(attempts, attempt{drop, tableShrink})
 	}
 	attempts = append(attempts, attempt{last - 1, tableShrinkTight}, attempt{last, tableShrink}, attempt{last, tableShrinkTight})
-	gpusFloor := 0 // the widest GPUs cell without its precision note
-	for _, r := range rows {
-		g, _, _ := strings.Cut(r[4], " ↺")
-		gpusFloor = max(gpusFloor, lipgloss.Width(g))
+	// A GPU key is never cut mid-word (report.CutGPUs): the GPUs keep
+	// their widest cell without the precision note's words, but in the
+	// last, tightest set, where a key may lose whole words from its end.
+	gpusFloor, keyLeast := 0, 0
+	for i, r := range rows {
+		gpusFloor = max(gpusFloor, report.GPUsWhole(r[4]))
+		keyLeast = max(keyLeast, report.GPUsLeast(r[4], v.all[v.shown[i]].GPU.Key))
 	}
 	// A multi-node offer's GPUs keep their count and nodes while its GPU's
-	// name can give way (cutGPUName), but in the last, tightest set.
+	// name can give way (by whole words: report.CutGPUs), but in the last, tightest set.
 	gpuCells, gpuOffers := make([]string, len(rows)), make([]*model.Offer, len(rows))
 	for i, r := range rows {
 		gpuCells[i], gpuOffers[i] = r[4], &v.all[v.shown[i]]
@@ -295,8 +298,9 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 	nodes := nodesFloor(gpuCells, gpuOffers)
 	var widths []int
 	for n, at := range attempts {
+		floor := max(gpusFloor, nodes)
 		if n == len(attempts)-1 {
-			nodes = 0
+			floor = keyLeast
 		}
 		widths = slices.Clone(natural)
 		for _, c := range drops[:at.drop] {
@@ -315,11 +319,6 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 			// 16 cells) while the figures go; then names and GPUs are cut
 			// alike, a GPU name longer than 12 cells with "…".
 			roomy := &at.shrink[0] == &tableShrinkRoomy[0]
-			floor := min(gpusFloor, 12)
-			if roomy {
-				floor = min(gpusFloor, 16)
-			}
-			floor = max(floor, nodes)
 			first := append(slices.Clone(at.shrink[:3]), shrinkTo{4, max(at.shrink[3].least, floor)})
 			left := over
 			if roomy {
@@ -330,8 +329,13 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 				left = shrinkWidest(widths, []shrinkTo{{1, 14}, {3, 9}, {4, floor}}, left)
 				left = shrinkWidest(widths, first, left)
 			} else {
+				// The provider and region go down to 8 and 9 cells
+				// before the instance type below 14: whole GPU keys
+				// ("1×quadro-rtx-6000 ↺", 19 cells) took its cells at 80
+				// columns ("1RTX6….10V" beside "prime…llect").
+				left = shrinkWidest(widths, []shrinkTo{{2, max(at.shrink[0].least, 14)}, {1, max(at.shrink[1].least, 8)}, at.shrink[2], {4, floor}}, left)
 				left = shrinkWidest(widths, first, left)
-				left = shrinkWidest(widths, []shrinkTo{{4, max(at.shrink[3].least, nodes)}}, left)
+				left = shrinkWidest(widths, []shrinkTo{{4, max(at.shrink[3].least, floor)}}, left)
 			}
 			total -= over - left
 		}
@@ -424,10 +428,8 @@ func (v *offersView) refresh(keep *model.Offer) {
 	for c := range cols {
 		widths[c] = cols[c].Width
 	}
-	for i, r := range rows { // on several nodes, the GPU's name gives way before its count and nodes
-		if o := &v.all[v.shown[i]]; o.Instances > 1 {
-			r[4] = cutGPUName(r[4], o.GPU.Key, widths[4])
-		}
+	for i, r := range rows { // the GPU's key gives way, by whole words, before its count and nodes
+		r[4] = report.CutGPUs(r[4], v.all[v.shown[i]].GPU.Key, widths[4])
 	}
 	cutTable(rows, widths, 3) // cells, as lipgloss measures them (CJK: 2); the region's "+N" kept
 	for i, r := range rows {

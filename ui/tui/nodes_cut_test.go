@@ -7,12 +7,15 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/text/language"
+
+	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 // New-user walk (walk35): the offers list cut a multi-node GPUs cell to
 // "16×h100-…odes) §" (at 120 columns in Chinese), and the serving panel
 // below 72 columns likewise: the node count went while the GPU's name
-// stayed. The name gives way first (cutGPUName): "16×h… (2 nodes) §".
+// stayed. The name gives way first, by whole words (report.CutGPUs):
+// "16×h100… (2 nodes) §".
 func TestNodeCountSurvivesCut(t *testing.T) {
 	for _, lang := range []language.Tag{language.English, language.SimplifiedChinese} {
 		want := map[language.Tag]string{language.English: "(2 nodes)", language.SimplifiedChinese: "（2 节点）"}[lang]
@@ -49,21 +52,21 @@ func TestNodeCountSurvivesCut(t *testing.T) {
 	}
 }
 
-// cutGPUName cuts the name alone, and leaves a cell it cannot fit so.
-func TestCutGPUName(t *testing.T) {
+// report.CutGPUs cuts the key alone, by whole words, and keeps at least
+// its first word: the count, the nodes and the "§" stay.
+func TestCutGPUsKeepsNodes(t *testing.T) {
 	for _, tc := range []struct {
 		cell, key string
 		n         int
 		want      string
 	}{
 		{"16×h100-sxm (2 nodes) §", "h100-sxm", 23, "16×h100-sxm (2 nodes) §"},
-		{"16×h100-sxm (2 nodes) §", "h100-sxm", 18, "16×h1… (2 nodes) §"},
-		{"16×h100-sxm (2 nodes) §", "h100-sxm", 17, "16×h… (2 nodes) §"},
-		{"16×a100-80gb（2 节点） §", "a100-80gb", 18, "16×a1…（2 节点） §"},
-		{"16×h100-sxm (2 nodes) §", "h100-sxm", 15, "16×h100-sxm (2 nodes) §"}, // under 2 cells of name: cutColumn's
+		{"16×h100-sxm (2 nodes) §", "h100-sxm", 20, "16×h100… (2 nodes) §"},
+		{"16×a100-80gb（2 节点） §", "a100-80gb", 20, "16×a100…（2 节点） §"},
+		{"16×h100-sxm (2 nodes) §", "h100-sxm", 15, "16×h100… (2 nodes) §"}, // wider than 15: the column is made as wide (GPUsLeast)
 	} {
-		if got := cutGPUName(tc.cell, tc.key, tc.n); got != tc.want {
-			t.Errorf("cutGPUName(%q, %d) = %q, want %q", tc.cell, tc.n, got, tc.want)
+		if got := report.CutGPUs(tc.cell, tc.key, tc.n); got != tc.want {
+			t.Errorf("CutGPUs(%q, %d) = %q, want %q", tc.cell, tc.n, got, tc.want)
 		}
 	}
 }

@@ -895,11 +895,21 @@ func offerLine(lang *i18n.Printer, o *model.Offer, width int) string {
 		}
 		return report.Truncate(figures, width)
 	}
-	if borderline && lipgloss.Width(names) > room {
-		// The names are cut from the end, so the marked GPUs keep up to
-		// half the room and the instance gives way first.
-		g := min(lipgloss.Width(gpus), max(room/2, 3))
-		names = report.Truncate(where, room-g-1) + " " + report.Truncate(gpus, g)
+	if lipgloss.Width(names) > room {
+		// The provider, type and region give way first (down to 8
+		// cells, or to the type and its instance count), then the GPUs' precision note and whole words of their
+		// key (report.CutGPUs), never a key cut mid-word: cut from the
+		// end, the line lost its GPUs ("best primeintellect
+		// datacrunch__1xRTXPRO600…") or cut them ("1×quadro-rt…").
+		keep := 8
+		if o.Instances > 1 { // "p4de.24xlarge ×2" whole (walk37), the region may go
+			keep = lipgloss.Width(printable(fmt.Sprintf("%s %s ×%d ", o.Instance.Provider, o.Instance.Type, o.Instances)))
+		}
+		g := report.CutGPUs(gpus, o.GPU.Key, room-1-min(lipgloss.Width(where), keep))
+		names = g
+		if left := room - 1 - lipgloss.Width(g); left > 0 {
+			names = report.Truncate(where, left) + " " + g
+		}
 	}
 	return report.Truncate(names, room) + " " + figures
 }
@@ -967,6 +977,11 @@ var shrinkable = map[int]int{0: 6, 1: 10, 2: 9, 3: 8}
 // "prim…ect  …__30__120  1×h1…sxm" beside a $/month column (#31).
 var roomyShrinkable = map[int]int{0: 10, 1: 16, 2: 9, 3: 10}
 
+// namesShrinkable are the widths the provider and instance type keep
+// once the figures another implies are gone: below them a GPU key loses
+// whole words first (report.CutGPUs).
+var namesShrinkable = map[int]int{0: 8, 1: 12, 2: 9, 3: 9}
+
 // tightRoomyShrinkable is the next step: the instance type, which names
 // the offer, keeps 14 cells while the provider and region go down to 8
 // and 9 (the GPUs to 11: "1×a100-80gb").
@@ -982,25 +997,49 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 	}
 	const pad = 2 // PaddingRight below
 	type attempt struct {
-		cols  []int
-		least map[int]int
+		cols    []int
+		least   map[int]int
+		cutKeys bool // the GPU keys may lose whole words (report.CutGPUs)
 	}
 	var attempts []attempt
-	for _, least := range []map[int]int{roomyShrinkable, tightRoomyShrinkable, {0: 8, 1: 12, 2: 9, 3: 9}} {
+	var narrowest []int // the narrowest set with the region and the GPUs
+	for _, least := range []map[int]int{roomyShrinkable, tightRoomyShrinkable, namesShrinkable} {
 		for _, cols := range offerColumns {
 			if slices.Contains(cols, 2) && slices.Contains(cols, 3) { // the region (it tells two regions of a type apart) and the GPUs stay
-				attempts = append(attempts, attempt{cols, least})
+				attempts = append(attempts, attempt{cols: cols, least: least})
+				narrowest = cols
 			}
 		}
 	}
-	for _, cols := range offerColumns {
-		attempts = append(attempts, attempt{cols, shrinkable})
+	// The figures gone and the names at 8 and 12 cells: the GPU keys lose
+	// whole words ("1 of 8×a100…") before the names are cut further (#31).
+	attempts = append(attempts, attempt{cols: narrowest, least: namesShrinkable, cutKeys: true})
+	for i, cols := range offerColumns {
+		attempts = append(attempts, attempt{cols: cols, least: shrinkable})
+		if i+1 < len(offerColumns) && !slices.Contains(offerColumns[i+1], 3) {
+			// The narrowest set with the GPUs: their keys lose whole words
+			// ("1×rtx-pro…") before the column goes.
+			attempts = append(attempts, attempt{cols: cols, least: shrinkable, cutKeys: true})
+		}
 	}
 	gpuCells, gpuOffers := make([]string, len(rows)), make([]*model.Offer, len(rows))
 	for i, r := range rows {
 		gpuCells[i], gpuOffers[i] = r[3], &offers[i]
 	}
 	nodes := nodesFloor(gpuCells, gpuOffers)
+	// A GPU key is never cut mid-word (report.CutGPUs): its column keeps
+	// the widest cell without its precision note's words, but in the
+	// cutKeys sets and the last, where a key may lose whole words from its
+	// end.
+	whole, keyLeast := 0, 0
+	for i, c := range gpuCells {
+		mark := 0 // a borderline offer's "~" (markBorderline)
+		if gpuOffers[i].Verdict == model.VerdictBorderline {
+			mark = 1
+		}
+		whole = max(whole, report.GPUsWhole(c)+mark)
+		keyLeast = max(keyLeast, report.GPUsLeast(c, gpuOffers[i].GPU.Key)+mark)
+	}
 	for n, at0 := range attempts {
 		cols := at0.cols
 		headers := pick(report.OfferHeadersIn(lang), cols)
@@ -1039,25 +1078,39 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 			total -= widths[g]
 			widths[g] = lipgloss.Width(headers[g])
 			for _, r := range picked {
-				if name, _, ok := strings.Cut(r[g], "↺"); ok {
-					r[g] = name + "↺"
-				}
+				r[g] = report.GPUsNoNote(r[g])
 				widths[g] = max(widths[g], lipgloss.Width(r[g]))
 			}
 			total += widths[g]
 		}
 		for over := total - width; over > 0; over = total - width {
-			// Cut the widest shrinkable column by one cell at a time.
-			widest := -1
-			for c := range cols {
-				least, ok := at0.least[cols[c]]
-				least = max(least, lipgloss.Width(headers[c])) // headers are not cut
-				if cols[c] == 3 && n < len(attempts)-1 {       // a multi-node offer's count and nodes stay (cutGPUName)
-					least = max(least, nodes)
+			// Cut the widest shrinkable column by one cell at a time; a
+			// GPU key that may be cut gives way after the other names.
+			cutKeys := at0.cutKeys || n == len(attempts)-1
+			pick := func(keys bool) int {
+				widest := -1
+				for c := range cols {
+					if cols[c] == 3 && cutKeys && !keys {
+						continue
+					}
+					least, ok := at0.least[cols[c]]
+					least = max(least, lipgloss.Width(headers[c])) // headers are not cut
+					if cols[c] == 3 {                              // the GPU's key stays whole (report.CutGPUs), a multi-node offer's count and nodes too
+						if cutKeys {
+							least = max(least, keyLeast)
+						} else {
+							least = max(least, nodes, whole)
+						}
+					}
+					if ok && widths[c] > least && (widest < 0 || widths[c] > widths[widest]) {
+						widest = c
+					}
 				}
-				if ok && widths[c] > least && (widest < 0 || widths[c] > widths[widest]) {
-					widest = c
-				}
+				return widest
+			}
+			widest := pick(false)
+			if widest < 0 && cutKeys {
+				widest = pick(true)
 			}
 			if widest < 0 {
 				break
@@ -1068,10 +1121,25 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 		if total > width && n < len(attempts)-1 {
 			continue
 		}
-		if g := slices.Index(cols, 3); g >= 0 { // the GPU's name gives way before its count and nodes
+		if g := slices.Index(cols, 3); g >= 0 { // the GPU's key gives way, by whole words, before its count and nodes
+			used := lipgloss.Width(headers[g])
 			for i, r := range picked {
-				if offers[i].Instances > 1 { // one node: cutColumn keeps the names apart
-					r[g] = cutGPUName(r[g], offers[i].GPU.Key, widths[g])
+				r[g] = report.CutGPUs(r[g], offers[i].GPU.Key, widths[g])
+				used = max(used, lipgloss.Width(r[g]))
+			}
+			// A key cut by whole words may leave cells over: the names
+			// cut before it take them back, the instance type first.
+			for _, c := range []int{1, 0, 2} {
+				if k := slices.Index(cols, c); k >= 0 && used < widths[g] {
+					full := 0
+					for _, r := range picked {
+						full = max(full, lipgloss.Width(r[k]))
+					}
+					more := min(full-widths[k], widths[g]-used)
+					if more > 0 {
+						widths[k] += more
+						widths[g] -= more
+					}
 				}
 			}
 		}

@@ -314,7 +314,7 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	room := ih - len(lines) - 1 - len(note)
 	var rows [][]string
 	var rays []bool
-	var nodes []string // the GPU key of a row on several nodes (plainRows)
+	var keys []string // the GPU key of each row (plainRows)
 	shownRay := false
 	for i := range r.serve {
 		if len(rows) >= room || !r.serve[i].Meets {
@@ -328,10 +328,10 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 		rows = append(rows, []string{row[0], typ, row[3], row[4], row[7], row[10]})
 		rays = append(rays, !r.serve[i].NoExport.IsZero())
 		key := ""
-		if p := &r.serve[i]; p.Nodes > 1 && p.Offer.Instance != nil {
+		if p := &r.serve[i]; p.Offer.Instance != nil {
 			key = p.Offer.Instance.GPU
 		}
-		nodes = append(nodes, key)
+		keys = append(keys, key)
 		shownRay = shownRay || rays[len(rays)-1]
 	}
 	if len(rows) > 0 {
@@ -340,7 +340,7 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 		for i := range rows {
 			whole[i] = slices.Clone(rows[i])
 		}
-		table := plainRows(headers, rows, iw, 3, 3, nodes) // the split goes first when the names need room
+		table := plainRows(headers, rows, iw, 3, 3, keys) // the split goes first when the names need room
 		if head, _, _ := strings.Cut(table, "\n"); shownRay && !strings.Contains(head, T("split")) {
 			// Its "§" stays, alone in the column (the GPUs keep their node count).
 			for i := range whole {
@@ -350,7 +350,7 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 				}
 			}
 			headers[3] = ""
-			table = plainRows(headers, whole, iw, 3, -1, nodes)
+			table = plainRows(headers, whole, iw, 3, -1, keys)
 		}
 		add(strings.Split(table, "\n")...)
 	}
@@ -368,10 +368,12 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 // (issue 31: "gpu_…200" beside a whole "1×quadro-rtx-6000 ↺fp16"); then
 // the column drop (-1: none) goes; then the names give way down to
 // nameLeast cells. The figures the rows are compared by (TPOT, $/Mtok)
-// stay in view. nodes[i], when not "", is the GPU key of row i, whose
-// GPUs cell (column 2) names several nodes: its name gives way before
-// its count and nodes (cutGPUName), which stay while the names can give.
-func plainRows(headers []string, rows [][]string, width, names, drop int, nodes []string) string {
+// stay in view. keys[i], when not "", is the GPU key of row i's GPUs
+// cell (column 2): a key is never cut mid-word (report.CutGPUs); the
+// column keeps its cells whole (without a precision note's words) until
+// the names are at nameFloor, then a key loses whole words from its end,
+// its count and nodes staying.
+func plainRows(headers []string, rows [][]string, width, names, drop int, keys []string) string {
 	// The column drop goes before a name is cut below nameRoomy: at
 	// 120×40 the serving panel kept TP×PP×replicas and read
 	// "primei…llect  datacr…0__45" (#31).
@@ -383,6 +385,7 @@ func plainRows(headers []string, rows [][]string, width, names, drop int, nodes 
 			widths[c] = max(widths[c], ansi.StringWidth(r[c]))
 		}
 	}
+	natural := slices.Clone(widths)
 	total := func() int {
 		t := -2 // no gap after the last column
 		for _, w := range widths {
@@ -394,19 +397,24 @@ func plainRows(headers []string, rows [][]string, width, names, drop int, nodes 
 	}
 	// shrink takes a cell from the widest name column above floor, until
 	// the table fits.
-	gpuFloor := 0
-	for i, k := range nodes {
+	wholeFloor, keyLeast := 0, 0 // the GPUs' widest cell with its key whole, and with it cut to whole words
+	for i, k := range keys {
 		if k != "" && names > 2 {
-			gpuFloor = max(gpuFloor, ansi.StringWidth(rows[i][2])-ansi.StringWidth(k)+2)
+			wholeFloor = max(wholeFloor, report.GPUsWhole(rows[i][2]))
+			keyLeast = max(keyLeast, report.GPUsLeast(rows[i][2], k))
 		}
 	}
+	gpuFloor := wholeFloor
 	shrink := func(floor int) {
 		for total() > width {
 			widest := -1
 			for c := range names {
 				f := floor
 				if c == 2 {
-					f = max(f, gpuFloor)
+					f = max(min(f, wholeFloor), gpuFloor)
+					if floor == math.MaxInt { // the GPUs alone, down to gpuFloor
+						f = gpuFloor
+					}
 				}
 				if widths[c] > f && (widest < 0 || widths[c] > widths[widest]) {
 					widest = c
@@ -420,18 +428,42 @@ func plainRows(headers []string, rows [][]string, width, names, drop int, nodes 
 	}
 	shrink(nameRoomy)
 	if total() > width && drop >= 0 {
-		widths[drop] = 0
+		// The GPU keys lose whole words if that alone keeps the split
+		// (at 80 columns it did, cutting a key mid-word: "7×a10…gb");
+		// else the split goes and the keys stay whole.
+		kept := slices.Clone(widths)
+		gpuFloor = keyLeast
+		shrink(math.MaxInt)
+		if total() > width {
+			widths, gpuFloor = kept, wholeFloor
+			widths[drop] = 0
+		}
 	}
 	shrink(nameFloor)
+	gpuFloor = keyLeast
+	shrink(nameFloor)
 	shrink(nameLeast)
+	if names > 2 && widths[2] > 0 {
+		used := ansi.StringWidth(headers[2])
+		for i, r := range rows {
+			if i < len(keys) && keys[i] != "" {
+				r[2] = report.CutGPUs(r[2], keys[i], widths[2])
+			}
+			used = max(used, ansi.StringWidth(r[2]))
+		}
+		// A key cut by whole words may leave cells over: the names cut
+		// before it take them back, the instance type first.
+		for _, c := range []int{1, 0} {
+			more := min(natural[c]-widths[c], widths[2]-used)
+			if more > 0 {
+				widths[c] += more
+				widths[2] -= more
+			}
+		}
+	}
 	cutWidths := slices.Clone(widths)
 	for c := names; c < len(cutWidths); c++ {
 		cutWidths[c] = math.MaxInt // the figures are never cut
-	}
-	for i, k := range nodes {
-		if k != "" && names > 2 {
-			rows[i][2] = cutGPUName(rows[i][2], k, widths[2])
-		}
 	}
 	cutTable(rows, cutWidths, -1)
 	line := func(r []string) string {
