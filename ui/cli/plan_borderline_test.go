@@ -14,32 +14,8 @@ import (
 // borderline, 10%). A 70B full fine-tune with checkpointing on 8 × B300 on
 // spot: on B200s it runs only at a 10% chance of running out of memory.
 func TestPlanSavingsSayBorderline(t *testing.T) {
-	p := writeFile(t, "plan.toml", `schema_version = 1
-[[phase]]
-name = "ft70"
-provider = "aws"
-instance = "p6-b300.48xlarge"
-region = "us-west-2"
-pricing = "spot"
-instances = 1
-usd_per_hour = 33.43
-job_hours = 2.2
-[phase.answers]
-dataset_tokens = "100M"
-model = "llama-3.1-70b"
-task = "finetune"
-checkpointing = "true"
-`)
-	code, out, errOut := runWithSpot(t, "plan", p, "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	var j struct {
-		Savings report.PlanSavingsJSON `json:"savings"`
-	}
-	if err := json.Unmarshal([]byte(out), &j); err != nil {
-		t.Fatal(err)
-	}
+	p := writeFile(t, "plan.toml", "schema_version = 1\n"+ft70Phase)
+	j := planSavingsJSON(t, p)
 	safe := 0
 	for _, c := range j.Savings.Changes {
 		switch {
@@ -53,7 +29,7 @@ checkpointing = "true"
 	if safe == 0 {
 		t.Errorf("every change marked borderline: %+v", j.Savings.Changes)
 	}
-	code, out, errOut = runWithSpot(t, "plan", p)
+	code, out, errOut := runWithSpot(t, "plan", p)
 	if code != 0 || !strings.Contains(out, "run on b200") || !strings.Contains(out, `(borderline on phase "ft70": 10% chance of running out of memory)`) {
 		t.Errorf("text: exit %d, %s%s", code, out, errOut)
 	}
@@ -80,31 +56,8 @@ model = "bert-large"
 task = "finetune"
 dataset_samples = "88k"
 
-[[phase]]
-name = "ft70"
-provider = "aws"
-instance = "p6-b300.48xlarge"
-region = "us-west-2"
-pricing = "spot"
-instances = 1
-usd_per_hour = 33.43
-job_hours = 2.2
-[phase.answers]
-dataset_tokens = "100M"
-model = "llama-3.1-70b"
-task = "finetune"
-checkpointing = "true"
-`)
-	code, out, errOut := runWithSpot(t, "plan", p, "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	var j struct {
-		Savings report.PlanSavingsJSON `json:"savings"`
-	}
-	if err := json.Unmarshal([]byte(out), &j); err != nil {
-		t.Fatal(err)
-	}
+`+ft70Phase)
+	j := planSavingsJSON(t, p)
 	marked := 0
 	for _, c := range j.Savings.Changes {
 		if c.OOMChance == nil {
@@ -121,7 +74,7 @@ checkpointing = "true"
 	if marked == 0 {
 		t.Fatalf("no change marked borderline: %+v", j.Savings.Changes)
 	}
-	code, out, errOut = runWithSpot(t, "plan", p)
+	code, out, errOut := runWithSpot(t, "plan", p)
 	if want := `(borderline on phase "ft70": 10% chance of running out of memory)`; code != 0 || !strings.Contains(out, want) {
 		t.Errorf("text: exit %d, want %s in\n%s%s", code, want, out, errOut)
 	}
@@ -132,4 +85,38 @@ checkpointing = "true"
 	if want := `（阶段 "ft70" 显存紧张：约 10% 的概率显存不足）`; code != 0 || !strings.Contains(out, want) {
 		t.Errorf("zh-CN: exit %d, want %s in\n%s%s", code, want, out, errOut)
 	}
+}
+
+// ft70Phase is a 70B full fine-tune with checkpointing on 8 × B300 on
+// spot, whose savings include B200s at a 10% chance of running out of
+// memory.
+const ft70Phase = `[[phase]]
+name = "ft70"
+provider = "aws"
+instance = "p6-b300.48xlarge"
+region = "us-west-2"
+pricing = "spot"
+instances = 1
+usd_per_hour = 33.43
+job_hours = 2.2
+[phase.answers]
+dataset_tokens = "100M"
+model = "llama-3.1-70b"
+task = "finetune"
+checkpointing = "true"
+`
+
+// planSavingsJSON is plan --json's savings for the plan file p.
+func planSavingsJSON(t *testing.T, p string) (j struct {
+	Savings report.PlanSavingsJSON `json:"savings"`
+}) {
+	t.Helper()
+	code, out, errOut := runWithSpot(t, "plan", p, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatal(err)
+	}
+	return j
 }
