@@ -919,17 +919,8 @@ func TestProbeHostilePlanInPython(t *testing.T) {
 // concurrency from the log, the blocks from /metrics, times the load, takes
 // the device and vLLM's memory from nvidia-smi, and stops the server.
 func TestProbeFakeVLLM(t *testing.T) {
-	py := needPython(t)
+	py, fake, bin := fakeVLLM(t)
 	cat := loadCatalog(t)
-	fake, err := filepath.Abs("testdata/probe/fakevllm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := fakeNvidiaSMI(t)
-	wrapper := "#!/bin/sh\nexec " + py + " " + filepath.Join(fake, "vllm_serve.py") + " \"$@\"\n"
-	if err := os.WriteFile(filepath.Join(bin, "vllm"), []byte(wrapper), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	srv := catalogServe(t, cat, "llama-3.1-8b", serve.Serving{MaxModelLen: 8192, PromptTokens: 1024, OutputTokens: 256, Concurrency: 16}, "aws/g6e.xlarge")
 	script, err := probescript.Serve(srv)
 	if err != nil {
@@ -985,17 +976,8 @@ func TestProbeFakeVLLM(t *testing.T) {
 // nvidia-smi), says so in a note, stops them all, and prints a line that
 // probe.Parse and probe.Compare accept.
 func TestProbeFakeVLLMMoE(t *testing.T) {
-	py := needPython(t)
+	py, fake, bin := fakeVLLM(t)
 	cat := loadCatalog(t)
-	fake, err := filepath.Abs("testdata/probe/fakevllm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := fakeNvidiaSMI(t)
-	wrapper := "#!/bin/sh\nexec " + py + " " + filepath.Join(fake, "vllm_serve.py") + " \"$@\"\n"
-	if err := os.WriteFile(filepath.Join(bin, "vllm"), []byte(wrapper), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	srv := catalogServe(t, cat, "mixtral-8x7b", serve.Serving{WeightFormat: serve.WeightFP8, MaxModelLen: 8192, PromptTokens: 1024, OutputTokens: 64,
 		Concurrency: 16, TP: 2, Replicas: 4}, "aws/g6e.48xlarge")
 	if !srv.OneServerPerReplica() || srv.ReplicasPerNode != 4 || srv.TP != 2 {
@@ -1320,4 +1302,23 @@ print(json.dumps(out))
 	if left, _ := os.ReadDir(outside); len(left) != 1 {
 		t.Errorf("the probe wrote outside: %v", left)
 	}
+}
+
+// fakeVLLM puts a fake vllm (testdata/probe/fakevllm's vllm_serve.py run
+// by the Python found) and a fake nvidia-smi in a directory of their own:
+// the Python, the fake package's directory (PYTHONPATH) and the bin
+// directory to put first on PATH.
+func fakeVLLM(t *testing.T) (py, fake, bin string) {
+	t.Helper()
+	py = needPython(t)
+	fake, err := filepath.Abs("testdata/probe/fakevllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin = fakeNvidiaSMI(t)
+	wrapper := "#!/bin/sh\nexec " + py + " " + filepath.Join(fake, "vllm_serve.py") + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "vllm"), []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return py, fake, bin
 }
