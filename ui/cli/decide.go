@@ -194,10 +194,10 @@ func (f *decideFlags) answers(fs *pflag.FlagSet, rec *model.Recommendation, d *r
 		if err != nil {
 			return nil, usage(err)
 		}
-		out = append(out, report.AnswerFinishWithin(rec, pts, h, f.finishBy))
+		out = append(out, report.AnswerFinishWithin(rec, d, pts, h, f.finishBy))
 	}
 	if fs.Changed("max-job-cost") {
-		out = append(out, report.AnswerMaxJobCost(rec, pts, f.maxJobCost))
+		out = append(out, report.AnswerMaxJobCost(rec, d, pts, f.maxJobCost))
 	}
 	return out, nil
 }

@@ -225,12 +225,58 @@ func spotLate(s, o *model.Offer, od *decide.Decision, deadline float64) {
 	if !(deadline > 0) || !o.HasJob || o.Estimate == nil || !o.Estimate.HasTime {
 		return
 	}
-	chance, late := decide.SpotLateChance(od.Spot, od.CheckpointWriteHours, deadline, o.Estimate.OverrunChance)
-	if !late && !o.Late() && deadline >= s.Estimate.TimeBand[1] {
+	c := spotMissChance(s, o, od, deadline, o.LateChance)
+	if c == 0 {
 		s.LateChance = 0
 		return
 	}
-	s.LateChance, s.DeadlineHours = min(max(chance, o.LateChance, 0.05), 0.95), deadline
+	s.LateChance, s.DeadlineHours = c, deadline
+}
+
+// spotMissChance is spotLate's chance that the shown spot offer s (of o,
+// with its decision od) takes longer than hours: 0 when
+// decide.SpotLateChance finds it not late, own (the uninterrupted
+// chance, model.Offer.LateChance's) is 0 and hours meets the slow end of
+// the time range s shows; otherwise SpotLateChance's chance, at least
+// own, within 0.05–0.95.
+func spotMissChance(s, o *model.Offer, od *decide.Decision, hours, own float64) float64 {
+	chance, late := decide.SpotLateChance(od.Spot, od.CheckpointWriteHours, hours, o.Estimate.OverrunChance)
+	if !late && own == 0 && hours >= s.Estimate.TimeBand[1] {
+		return 0
+	}
+	return min(max(chance, own, 0.05), 0.95)
+}
+
+// MissChance returns the chance that the i-th of rec's offers, as d shows
+// it (ShownOffers), takes longer than hours, judged as --deadline-hours
+// judges its deadline: 0 when the slow end of the offer's 90% time range
+// meets hours (at most the 5% a 90% range leaves above it); otherwise, on
+// demand, model.Estimate.OverrunChance(hours) (model.Offer.LateChance's
+// rule, VerdictFor on Estimate.TimeBand), and for a spot offer shown with
+// interruptions the chance spotLate gives a deadline of hours
+// (spotMissChance: decide.SpotLateChance, at least the uninterrupted
+// chance). A job costs more than usd exactly when it takes longer than
+// the hours usd buys at its price (model.Offer.JobBand bills each end of
+// the time range alike; a reserved term that commits to more than usd is
+// over it on every figure), so MissChance(rec, i, usd/USDPerHour) is the
+// chance of going over a job budget. d may be nil: rec's own offers.
+func (d *Decisions) MissChance(rec *model.Recommendation, i int, hours float64) float64 {
+	o := &rec.Offers[i]
+	if !(hours > 0) || !o.HasJob || o.Estimate == nil || !o.Estimate.HasTime || o.Estimate.TimeBand[1] <= 0 {
+		return 0
+	}
+	own := 0.0
+	if model.VerdictFor(o.Estimate.TimeBand, hours) != model.VerdictFits {
+		own = o.Estimate.OverrunChance(hours)
+	}
+	if d == nil || !d.SpotShown(i) {
+		return own
+	}
+	s := &d.ShownOffers(rec)[i]
+	if s.Estimate == nil || s.Estimate == o.Estimate { // no time range with interruptions (spotShownOffer)
+		return own
+	}
+	return spotMissChance(s, o, &d.Offers[i], hours, own)
 }
 
 // spotLateOwn gives rec's own offers the late chance their shown offers
@@ -699,7 +745,17 @@ type Answer struct {
 	Question string      `json:"question"`
 	Limit    float64     `json:"limit"` // hours or USD
 	Offer    *ParetoJSON `json:"offer"`
-	Text     string      `json:"text"`
+	// MissChance is, when Offer meets the limit only on its expected
+	// figure (its 90% range does not), the chance (0.05–0.95, to the
+	// nearest 0.05) that it misses it (Decisions.MissChance); left out
+	// otherwise. Riskier is, when Offer meets the limit across its range,
+	// the cheaper (--finish-by) or faster (--max-job-cost) offer that
+	// meets it only on its expected figure, and RiskierMissChance its
+	// chance of missing it; left out when there is none.
+	MissChance        *float64    `json:"miss_chance,omitempty"`
+	Riskier           *ParetoJSON `json:"riskier_offer,omitempty"`
+	RiskierMissChance *float64    `json:"riskier_miss_chance,omitempty"`
+	Text              string      `json:"text"`
 	// Msg is Text as a message, for the text report's language; JSON
 	// keeps the English Text.
 	Msg model.Message `json:"-"`
@@ -763,17 +819,21 @@ func FittingPoints(rec *model.Recommendation, pts []decide.TimeCost) []decide.Ti
 
 // answerTiers are the points an answer picks from, in turn, as the
 // ranking orders its offers: those that fit across their memory range
-// and meet the deadline at the slow end of their time range (neither
-// model.Offer.Risky nor Late; under spot on the time with interruptions,
-// spotLate), then those that fit (FittingPoints), then all of pts. A
-// late offer cheaper than every offer on time was the answer to
-// --finish-by while the table ranked it after them; when only a late or
-// borderline offer meets the limit, its line says its chance.
-func answerTiers(rec *model.Recommendation, pts []decide.TimeCost) [][]decide.TimeCost {
+// and meet both the deadline and the answer's limit at the slow end of
+// their time range (neither model.Offer.Risky nor Late, and miss(p) = 0;
+// under spot on the time with interruptions, spotLate and MissChance),
+// then those that fit (FittingPoints), then all of pts. A late offer
+// cheaper than every offer on time was the answer to --finish-by while
+// the table ranked it after them; so was one that met --finish-by only
+// on its expected time, 13.4 h against 14 h with a range to 35.8 h
+// (fresh-user walk), where --deadline-hours 14 put a 1.7 h offer first.
+// When only a late, risky or borderline offer meets the limit, its line
+// says its chance. miss may be nil: no limit of its own.
+func answerTiers(rec *model.Recommendation, pts []decide.TimeCost, miss func(decide.TimeCost) float64) [][]decide.TimeCost {
 	fit := FittingPoints(rec, pts)
 	onTime := make([]decide.TimeCost, 0, len(fit))
 	for _, p := range fit {
-		if o := &rec.Offers[p.Index]; !o.Risky() && !o.Late() {
+		if o := &rec.Offers[p.Index]; !o.Risky() && !o.Late() && (miss == nil || miss(p) == 0) {
 			onTime = append(onTime, p)
 		}
 	}
@@ -795,23 +855,38 @@ func hoursMsg(h float64) model.Message {
 }
 
 // AnswerFinishWithin answers "the cheapest offer that finishes within
-// hours" (asked as as, e.g. "2027-01-31").
-func AnswerFinishWithin(rec *model.Recommendation, pts []decide.TimeCost, hours float64, as string) Answer {
+// hours" (asked as as, e.g. "2027-01-31"), judging the limit as
+// --deadline-hours judges its deadline: the cheapest offer whose 90%
+// time range meets it (Decisions.MissChance 0: at most 5% chance of
+// missing it) answers before a cheaper one that meets it only on its
+// expected time, as the ranking puts offers that may miss the deadline
+// after every one that meets it; a user who asks what finishes by a date
+// is asking for a finish they can count on, and --deadline-hours 14 and
+// --finish-by 14h then name the same offer. The cheaper, riskier offer
+// is named with its chance (Riskier), so the saving it would bring is not
+// hidden; when only a risky offer meets the limit, it answers, saying
+// its chance (MissChance). d gives the shown offers' figures (nil: rec's
+// own).
+func AnswerFinishWithin(rec *model.Recommendation, d *Decisions, pts []decide.TimeCost, hours float64, as string) Answer {
 	a := Answer{Question: "finish-by " + as, Limit: Round(hours, 3)}
 	if len(pts) == 0 {
 		a.setText(model.Msg("no offer has a job time: give a dataset (--dataset-samples or --dataset-tokens)"))
 		return a
 	}
-	var p decide.TimeCost
-	ok := false
-	for _, tier := range answerTiers(rec, pts) { // only a late or borderline offer finishes in time: its line says so
-		if p, ok = decide.CheapestWithin(tier, hours); ok {
-			break
-		}
-	}
+	miss := func(p decide.TimeCost) float64 { return d.MissChance(rec, p.Index, hours) }
+	p, ok := pick(rec, pts, miss, func(pts []decide.TimeCost) (decide.TimeCost, bool) { return decide.CheapestWithin(pts, hours) })
 	if ok {
 		a.Offer = answerOffer(rec, p)
-		a.setText(model.Msg("cheapest finishing within %s: %s", hoursMsg(hours), describePoint(rec, p)))
+		m := describePoint(rec, p)
+		if c := miss(p); c > 0 {
+			a.MissChance = ptr(model.RoundChance(c))
+			m = model.Msg("%v (may take longer than %s: about %.0f%% chance)", m, hoursMsg(hours), model.RoundChance(c)*100)
+		} else if q, ok := decide.CheapestWithin(FittingPoints(rec, pts), hours); ok && q.USD < p.USD && !rec.Offers[q.Index].Late() && miss(q) > 0 {
+			c := miss(q)
+			a.Riskier, a.RiskierMissChance = answerOffer(rec, q), ptr(model.RoundChance(c))
+			m = model.Msg("%v; cheaper, but may take longer than %s (about %.0f%% chance): %v", m, hoursMsg(hours), model.RoundChance(c)*100, describePoint(rec, q))
+		}
+		a.setText(model.Msg("cheapest finishing within %s: %s", hoursMsg(hours), m))
 		return a
 	}
 	fast := slices.MinFunc(pts, func(a, b decide.TimeCost) int { return cmp.Compare(a.Hours, b.Hours) })
@@ -819,23 +894,50 @@ func AnswerFinishWithin(rec *model.Recommendation, pts []decide.TimeCost, hours 
 	return a
 }
 
-// AnswerMaxJobCost answers "the fastest offer whose job costs at most usd".
-func AnswerMaxJobCost(rec *model.Recommendation, pts []decide.TimeCost, usd float64) Answer {
+// pick is the first answer of within in answerTiers' tiers.
+func pick(rec *model.Recommendation, pts []decide.TimeCost, miss func(decide.TimeCost) float64, within func([]decide.TimeCost) (decide.TimeCost, bool)) (decide.TimeCost, bool) {
+	for _, tier := range answerTiers(rec, pts, miss) { // only a late, risky or borderline offer meets it: its line says so
+		if p, ok := within(tier); ok {
+			return p, true
+		}
+	}
+	return decide.TimeCost{}, false
+}
+
+// AnswerMaxJobCost answers "the fastest offer whose job costs at most
+// usd", judging the budget as AnswerFinishWithin judges its limit: the
+// job's cost has the range of its time (model.Offer.JobBand), and it goes
+// over usd exactly when the job takes longer than the hours usd buys
+// (Decisions.MissChance at usd ÷ the offer's price). The fastest offer
+// that stays within usd across its range answers before a faster one
+// within it only on its expected cost, which is named with its chance
+// (Riskier); when only a risky offer is within usd, it answers, saying
+// its chance. --budget-job, a filter, still weighs the expected cost.
+func AnswerMaxJobCost(rec *model.Recommendation, d *Decisions, pts []decide.TimeCost, usd float64) Answer {
 	a := Answer{Question: "max-job-cost", Limit: usd}
 	if len(pts) == 0 {
 		a.setText(model.Msg("no offer has a job cost: give a dataset (--dataset-samples or --dataset-tokens)"))
 		return a
 	}
-	var p decide.TimeCost
-	ok := false
-	for _, tier := range answerTiers(rec, pts) { // only a late or borderline offer is within budget: its line says so
-		if p, ok = decide.FastestWithin(tier, usd); ok {
-			break
+	miss := func(p decide.TimeCost) float64 {
+		if h := rec.Offers[p.Index].USDPerHour; h > 0 {
+			return d.MissChance(rec, p.Index, usd/h)
 		}
+		return 0
 	}
+	p, ok := pick(rec, pts, miss, func(pts []decide.TimeCost) (decide.TimeCost, bool) { return decide.FastestWithin(pts, usd) })
 	if ok {
 		a.Offer = answerOffer(rec, p)
-		a.setText(model.Msg("fastest within %s: %s", USD(usd), describePoint(rec, p)))
+		m := describePoint(rec, p)
+		if c := miss(p); c > 0 {
+			a.MissChance = ptr(model.RoundChance(c))
+			m = model.Msg("%v (may cost more than %s: about %.0f%% chance)", m, USD(usd), model.RoundChance(c)*100)
+		} else if q, ok := decide.FastestWithin(FittingPoints(rec, pts), usd); ok && q.Hours < p.Hours && !rec.Offers[q.Index].Late() && miss(q) > 0 {
+			c := miss(q)
+			a.Riskier, a.RiskierMissChance = answerOffer(rec, q), ptr(model.RoundChance(c))
+			m = model.Msg("%v; faster, but may cost more than %s (about %.0f%% chance): %v", m, USD(usd), model.RoundChance(c)*100, describePoint(rec, q))
+		}
+		a.setText(model.Msg("fastest within %s: %s", USD(usd), m))
 		return a
 	}
 	cheap := slices.MinFunc(pts, func(a, b decide.TimeCost) int { return cmp.Compare(a.USD, b.USD) })

@@ -143,8 +143,8 @@ func renderLeakCase(t testing.TB, c leakCase, p *i18n.Printer) string {
 		t.Fatal(err)
 	}
 	// --pareto with --finish-by and --max-job-cost: the front and the answers.
-	answers := []Answer{AnswerFinishWithin(&rec, d.Front, 5, "2027-01-31"), AnswerFinishWithin(&rec, d.Front, 0.01, "2026-12-01"),
-		AnswerMaxJobCost(&rec, d.Front, 50), AnswerMaxJobCost(&rec, d.Front, 0.01)}
+	answers := []Answer{AnswerFinishWithin(&rec, d, d.Front, 5, "2027-01-31"), AnswerFinishWithin(&rec, d, d.Front, 0.01, "2026-12-01"),
+		AnswerMaxJobCost(&rec, d, d.Front, 50), AnswerMaxJobCost(&rec, d, d.Front, 0.01)}
 	if err := WritePareto(&b, r, &rec, d, answers); err != nil {
 		t.Fatal(err)
 	}

@@ -140,10 +140,10 @@ func TestAnswersPreferOnTime(t *testing.T) {
 		want string
 	}{
 		// Both finish within 8 h; the cheapest is late: the on-time one answers.
-		{"finish-by 8 h", AnswerFinishWithin(rec, pts, 8, "8h"), "cheapest finishing within 8.0 h: p ontime in r (spot): 5.0 h, $5.00"},
+		{"finish-by 8 h", AnswerFinishWithin(rec, nil, pts, 8, "8h"), "cheapest finishing within 8.0 h: p ontime in r (spot): 5.0 h, $5.00"},
 		// Only the late one finishes within $4: named with its chance.
-		{"max-job-cost $4", AnswerMaxJobCost(rec, pts, 4), "fastest within $4.00: p late in r (spot): 7.0 h, $3.00 (may miss the 10 h deadline: about 30% chance)"},
-		{"max-job-cost $6", AnswerMaxJobCost(rec, pts, 6), "fastest within $6.00: p ontime in r (spot): 5.0 h, $5.00"},
+		{"max-job-cost $4", AnswerMaxJobCost(rec, nil, pts, 4), "fastest within $4.00: p late in r (spot): 7.0 h, $3.00 (may miss the 10 h deadline: about 30% chance)"},
+		{"max-job-cost $6", AnswerMaxJobCost(rec, nil, pts, 6), "fastest within $6.00: p ontime in r (spot): 5.0 h, $5.00"},
 	} {
 		if c.a.Text != c.want {
 			t.Errorf("%s: %q\nwant %q", c.name, c.a.Text, c.want)
@@ -155,7 +155,7 @@ func TestAnswersPreferOnTime(t *testing.T) {
 func TestAnswerLateZh(t *testing.T) {
 	ins := model.Instance{Provider: "p", Type: "late"}
 	rec := &model.Recommendation{Offers: []model.Offer{{Instance: &ins, Region: "r", Pricing: model.Spot, HasJob: true, JobHours: 7, JobUSD: 3, LateChance: 0.3, DeadlineHours: 10}}}
-	a := AnswerMaxJobCost(rec, decide.OfferPoints(rec.Offers), 4)
+	a := AnswerMaxJobCost(rec, nil, decide.OfferPoints(rec.Offers), 4)
 	if got := AnswerText(i18n.New(language.SimplifiedChinese), &a); !strings.Contains(got, "可能错过 10 小时的截止时间：约 30% 的概率") {
 		t.Errorf("zh-CN: %q", got)
 	}
