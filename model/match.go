@@ -739,7 +739,11 @@ func timingHost(w *Workload, n int, h Host) Host {
 // cost per sample, nodes and network included), so a one-GPU job is
 // never priced as an 8-GPU host when a smaller host exists; with auto
 // GPUs a host that runs the job on more GPUs than it needs (faster) is
-// kept beside the one sized to the job.
+// kept beside the one sized to the job. Among those faster hosts a near
+// tie on job cost (within SizedSlack) goes to the faster one, a clear
+// saving still wins (lessHost), so the time-against-cost front and the
+// answers built from the kept offers see a host 4× faster at +$0.01;
+// the host sized to the job stays the cheaper at a near tie.
 //
 // Ranking: q.Sort, by default job cost when a dataset is given, else the
 // hourly price; ties by headroom (more first), then provider and type.
@@ -1125,7 +1129,8 @@ func (m *matcher) scanInstance(in *Instance, sc *offerScan, best map[offerGroup]
 // offerGroup is what keeps one offer in a Recommendation: one per
 // provider, region and GPU, the best host. An offer that spreads the job
 // over more GPUs than it needs (auto GPUs on a bigger host: faster) is a
-// group of its own, so a time-against-cost view keeps it; idle GPUs (a
+// group of its own, so a time-against-cost view keeps it (and there a
+// near tie on job cost goes to the faster host: lessHost); idle GPUs (a
 // fixed count on a bigger host) are not.
 type offerGroup struct {
 	provider, region string
@@ -1793,7 +1798,10 @@ func (m *matcher) describeFilters() Message {
 // communication the estimate only approximates, idle GPUs when the count
 // is fixed, and a larger reservation to obtain. So a near tie goes to the
 // host sized to the job; a clear saving still wins. Sorting by time or
-// headroom ignores it: there the bigger host's speed is the point.
+// headroom ignores it: there the bigger host's speed is the point, and so
+// it is among the hosts that all spread the job over more GPUs than it
+// needs (the group kept for speed): there a near tie goes to the faster
+// host (lessHost).
 const SizedSlack = 0.10
 
 // Rented is how many GPUs the offer pays for: instances × GPUs per instance.
