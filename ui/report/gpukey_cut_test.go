@@ -36,7 +36,7 @@ func TestNarrowTableKeepsGPUKeys(t *testing.T) {
 	for _, lang := range []*i18n.Printer{nil, i18n.New(language.SimplifiedChinese)} {
 		for _, width := range []int{80, 72} {
 			r := &Renderer{Lang: lang}
-			out := fitTable(r, OfferHeadersIn(lang), narrowOfferRows(), width, model.SortPrice)
+			out, _ := fitTable(r, OfferHeadersIn(lang), narrowOfferRows(), width, model.SortPrice)
 			for _, l := range strings.Split(out, "\n") {
 				if w := lipgloss.Width(l); w > width {
 					t.Errorf("%s at %d: line of %d cells: %q", lang.Tag(), width, w, l)

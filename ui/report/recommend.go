@@ -613,27 +613,38 @@ func borderlineSummary(p *i18n.Printer, offers []model.Offer) (n int, top float6
 // lateTableNote explains the "~" job-time mark of OfferRow when a shown
 // offer may miss the deadline: the deadline falls inside the 90% range of
 // its time (model.Offer.Late), so it ranks after every offer whose range
-// meets the deadline at its slow end.
-func lateTableNote(p *i18n.Printer, offers []model.Offer) string {
+// meets the deadline at its slow end. onCost: the table has no job-time
+// column (fitTable dropped it) and the mark is on the job cost, which the
+// note then names.
+func lateTableNote(p *i18n.Printer, offers []model.Offer, onCost bool) string {
 	n, chance, deadline := lateSummary(p, offers)
 	if n == 0 {
 		return ""
 	}
-	return p.Sprintf("~ job time (%d %s): %s chance of missing the %s h deadline, which falls inside the %.0f%% range of the time; ranked after the offers that meet it at the range's slow end",
-		n, p.T(marketPlural(n, "offer", "offers")), chance, deadline, BandConfidence*100)
+	format := "~ job time (%d %s): %s chance of missing the %s h deadline, which falls inside the %.0f%% range of the time; ranked after the offers that meet it at the range's slow end"
+	if onCost {
+		format = "~ job cost (%d %s): %s chance of missing the %s h deadline, which falls inside the %.0f%% range of the job time; ranked after the offers that meet it at the range's slow end"
+	}
+	return p.Sprintf(format, n, p.T(marketPlural(n, "offer", "offers")), chance, deadline, BandConfidence*100)
 }
 
 // LateNoteShort is lateTableNote in one short line, for the
 // configurator's panel and offers table, which have one line for it:
 // "~ job time (3 offers): about 40% chance of missing the 24 h deadline;
-// ranked after". Empty when no offer of offers is late.
-func LateNoteShort(p *i18n.Printer, offers []model.Offer) string {
+// ranked after the offers that meet it" (a whole sentence: "ranked
+// after" alone read as a line cut short). Empty when no offer of offers
+// is late. onCost: the table has no job-time column and the mark is on
+// the job cost ("~ job cost (3 offers): …").
+func LateNoteShort(p *i18n.Printer, offers []model.Offer, onCost bool) string {
 	n, chance, deadline := lateSummary(p, offers)
 	if n == 0 {
 		return ""
 	}
-	return p.Sprintf("~ job time (%d %s): %s chance of missing the %s h deadline; ranked after",
-		n, p.T(marketPlural(n, "offer", "offers")), chance, deadline)
+	format := "~ job time (%d %s): %s chance of missing the %s h deadline; ranked after the offers that meet it"
+	if onCost {
+		format = "~ job cost (%d %s): %s chance of missing the %s h deadline; ranked after the offers that meet it"
+	}
+	return p.Sprintf(format, n, p.T(marketPlural(n, "offer", "offers")), chance, deadline)
 }
 
 // lateSummary counts the late offers of offers (model.Offer.Late) and
@@ -686,8 +697,11 @@ func DropOrder(k model.SortKey) []int {
 
 // fitTable renders the offers table within width cells, dropping the least
 // needed columns until it fits (width ≤ 0: no limit), never the column
-// sorted by.
-func fitTable(r *Renderer, headers []string, rows [][]string, width int, sort model.SortKey) string {
+// sorted by. A dropped column's "~" moves to a cell that stays, as the
+// configurator's tables move it: the job time's (a late offer) to the
+// job cost, the headroom's (a borderline one) to the GPUs. kept says
+// which columns of headers the table shows, for the notes under it.
+func fitTable(r *Renderer, headers []string, rows [][]string, width int, sort model.SortKey) (out string, kept []bool) {
 	keep := make([]bool, len(headers))
 	for i := range keep {
 		keep[i] = true
@@ -704,12 +718,19 @@ func fitTable(r *Renderer, headers []string, rows [][]string, width int, sort mo
 		rs := make([][]string, len(rows))
 		for i, row := range rows {
 			for _, j := range idx {
-				rs[i] = append(rs[i], row[j])
+				cell := row[j]
+				switch {
+				case j == 7 && !keep[6] && strings.HasPrefix(row[6], "~"): // late: OfferRowIn's job-time mark
+					cell = "~" + cell
+				case j == 3 && !keep[8] && strings.HasPrefix(row[8], "~"): // borderline: its headroom mark
+					cell = "~" + cell
+				}
+				rs[i] = append(rs[i], cell)
 			}
 		}
 		return r.table(hs, rs, func(col int) bool { return idx[col] >= 4 })
 	}
-	out := render()
+	out = render()
 	order := DropOrder(sort)
 	if len(headers) > len(OfferHeaders) { // reserved: the job cost already shows the term's bill
 		order = append(order, len(OfferHeaders))
@@ -728,7 +749,7 @@ func fitTable(r *Renderer, headers []string, rows [][]string, width int, sort mo
 	// its end, as OfferRowIn cuts it, down to minInstanceCells; a GPU key
 	// is never cut (CutGPUs).
 	if width <= 0 || lipgloss.Width(out) <= width {
-		return out
+		return out, keep
 	}
 	for i := range rows {
 		rows[i][3] = GPUsNoNote(rows[i][3])
@@ -745,7 +766,7 @@ func fitTable(r *Renderer, headers []string, rows [][]string, width int, sort mo
 		}
 		out = render()
 	}
-	return out
+	return out, keep
 }
 
 // minInstanceCells is the fewest cells fitTable cuts an instance type
@@ -1013,7 +1034,8 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 				rows[i] = append(rows[i], layouts[i])
 			}
 		}
-		fmt.Fprintf(&b, "%s\n", fitTable(r, headers, rows, width, rec.Sort))
+		table, kept := fitTable(r, headers, rows, width, rec.Sort)
+		fmt.Fprintf(&b, "%s\n", table)
 		if n := len(rec.Offers); n > shown {
 			// Rows, as --limit 0 would print them (one per run of regions at
 			// the same price), not the region prices they stand for.
@@ -1026,7 +1048,7 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 			fmt.Fprintf(&b, "%s\n", st.Muted.Render(p.Sprintf("… %s more %s%s; the %s offers make %s rows: the same offer in other regions at one price shares a row (+N)",
 				model.Grouped(more), p.T(marketPlural(more, "row", "rows")), p.T(moreHint), model.Grouped(n), model.Grouped(len(runs)))))
 		}
-		for _, note := range []string{borderlineTableNote(p, offers), lateTableNote(p, offers), RiskyAheadNote(p, rec), AssumedNetworkNote(p, offers)} {
+		for _, note := range []string{borderlineTableNote(p, offers), lateTableNote(p, offers, !kept[6]), RiskyAheadNote(p, rec), AssumedNetworkNote(p, offers)} {
 			if note != "" {
 				fmt.Fprintf(&b, "%s\n", st.Warn.Render(note))
 			}

@@ -65,7 +65,7 @@ func TestReservedTableAt80(t *testing.T) {
 	rows := [][]string{append(append([]string{}, "gcp", "a2-ultragpu-1g", "us-east5", "1×a100-80gb", "$3.48", "$2,540", "1.6 h", "$30,485", "36%"),
 		"$30,485", "$5.71", "$9.07")}
 	headers := append(slices.Clone(OfferHeaders), CommitmentHeaders...)
-	out := fitTable(&Renderer{}, headers, rows, 80, model.SortJob)
+	out, _ := fitTable(&Renderer{}, headers, rows, 80, model.SortJob)
 	for _, want := range []string{"job cost", "job share", "on-demand", "$5.71", "$9.07"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("80 columns: %q cut:\n%s", want, out)
@@ -83,7 +83,7 @@ func TestReservedTableAt80(t *testing.T) {
 func TestNarrowTableKeepsSortColumn(t *testing.T) {
 	row := []string{"oci", "BM.GPU.MI355X.8", "af-casablanca-1 +2", "8×mi355x", "$68.80", "$50,224", "3 min", "$3.50", "45%"}
 	for _, k := range []model.SortKey{model.SortPrice, model.SortMonthly, model.SortTime, model.SortJob, model.SortHeadroom} {
-		out := fitTable(&Renderer{}, OfferHeaders, [][]string{row}, 60, k)
+		out, _ := fitTable(&Renderer{}, OfferHeaders, [][]string{row}, 60, k)
 		if c := SortColumn(k); !strings.Contains(out, OfferHeaders[c]) || !strings.Contains(out, row[c]) {
 			t.Errorf("sorted by %s, column %q dropped at 60 cells:\n%s", k, OfferHeaders[c], out)
 		}

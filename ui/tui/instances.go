@@ -378,12 +378,15 @@ func (v *offersView) refresh(keep *model.Offer) {
 	rows := make([][]string, len(v.shown))
 	cursor := 0
 	v.note = ""
+	var shown []model.Offer // the rows' offers, as shown
+	late := ""              // the "~" job time's note, in v.note
 	if !v.serving {
-		shown := make([]model.Offer, len(v.shown))
+		shown = make([]model.Offer, len(v.shown))
 		for i, j := range v.shown {
 			shown[i] = v.disp[j]
 		}
-		v.note = report.LateNoteShort(v.lang, shown)
+		late = report.LateNoteShort(v.lang, shown, false)
+		v.note = late
 		// The whole ranking's: a cheaper offer ranked after the ones that
 		// fit for its chance of running out of memory (S4).
 		if risky := report.RiskyAheadNoteShort(v.lang, &model.Recommendation{Offers: v.disp, Sort: v.sort}); risky != "" {
@@ -421,8 +424,21 @@ func (v *offersView) refresh(keep *model.Offer) {
 		cursor = min(v.table.Cursor(), len(rows)-1)
 	}
 	cols := v.columns(rows)
-	if !v.serving && cols[9].Width == 0 && markBorderline(rows, v.shown, v.all, 4) { // the headroom column, and its "~", dropped
+	for range 2 { // a mark moved may drop another column
+		if v.serving {
+			break
+		}
+		moved := cols[9].Width == 0 && markBorderline(rows, v.shown, v.all, 4) // the headroom column, and its "~", dropped
+		if cols[7].Width == 0 && markLateCost(rows, v.shown, v.disp, 8) {      // the job time, and its "~": on the job cost, as the panel's table
+			moved = true
+		}
+		if !moved {
+			break
+		}
 		cols = v.columns(rows)
+	}
+	if !v.serving && cols[7].Width == 0 && v.note != "" {
+		v.note = strings.Replace(v.note, late, report.LateNoteShort(v.lang, shown, true), 1)
 	}
 	widths := make([]int, len(cols))
 	for c := range cols {

@@ -520,7 +520,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		add(title+st.Muted.Render(" · "+taskName(p.lang, w.Task)+" · "+string(w.Precision)), vram, bar)
 		var notes []string // all the offers': one row may be all there is room for
 		if best != nil {
-			notes = panelNotes(p.lang, r.shownRec(), offers)
+			notes = panelNotes(p.lang, r.shownRec(), offers, false)
 		}
 		// The reopened file's pick first (the figures above are its): on
 		// a short panel it takes the best offer's row and its notes.
@@ -619,7 +619,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		if len(warn) == 0 {
 			room += 2
 		}
-		notes := panelNoteLines(panelNotes(p.lang, r.shownRec(), offers), iw)
+		notes := panelNoteLines(panelNotes(p.lang, r.shownRec(), offers, false), iw)
 		var spotNote []string // what the spot rows' figures are (recommend's note under its table)
 		if r.spotShown {
 			spotNote = panelNoteLines([]string{report.SpotShownNote(p.lang, r.rec.Sort)}, iw)
@@ -642,8 +642,9 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		}
 		lines[head] = st.Heading.Render(count) + st.Muted.Render(" · "+strings.Join(tail, " · "))
 		if offers := rows; len(offers) > 0 {
-			add(strings.Split(offersTable(p.lang, offers, iw, st), "\n")...)
-			for _, l := range panelNoteLines(panelNotes(p.lang, r.shownRec(), offers), iw) {
+			table, onCost := offersTableCost(p.lang, offers, iw, st)
+			add(strings.Split(table, "\n")...)
+			for _, l := range panelNoteLines(panelNotes(p.lang, r.shownRec(), offers, onCost), iw) {
 				add(st.Warn.Render(l))
 			}
 			for _, l := range spotNote {
@@ -698,12 +699,17 @@ func mergedRowsNote(lang *i18n.Printer, rows, used, fit int) string {
 }
 
 // panelNotes are the lines under the panel's offers: why offers of
-// shown have a "~" job time (report.LateNoteShort), and the cheaper offer
-// of the whole ranking rec ranked after the ones that fit for its chance
-// of running out of memory (report.RiskyAheadNoteShort).
-func panelNotes(lang *i18n.Printer, rec *model.Recommendation, shown []model.Offer) []string {
+// shown have a "~" job time (report.LateNoteShort; on the job cost when
+// lateOnCost), and the cheaper offer of the whole ranking rec ranked
+// after the ones that fit for its chance of running out of memory
+// (report.RiskyAheadNoteShort). The late offers are counted as rows, one
+// per run of regions at one price (report.CollapseRegions), as the
+// offers list (ctrl+o) and recommend's table count them: the compact
+// panel, which passes every offer, said "64 offers" where they said 50.
+func panelNotes(lang *i18n.Printer, rec *model.Recommendation, shown []model.Offer, lateOnCost bool) []string {
 	var notes []string
-	for _, note := range []string{report.LateNoteShort(lang, shown), report.RiskyAheadNoteShort(lang, rec), report.AssumedNetworkNoteShort(lang, shown)} {
+	rows, _ := report.CollapseRegions(shown, len(shown))
+	for _, note := range []string{report.LateNoteShort(lang, rows, lateOnCost), report.RiskyAheadNoteShort(lang, rec), report.AssumedNetworkNoteShort(lang, shown)} {
 		if note != "" {
 			notes = append(notes, note)
 		}
@@ -954,6 +960,26 @@ func markBorderline(rows [][]string, shown []int, offers []model.Offer, col int)
 	return marked
 }
 
+// markLateCost puts "~" (report.OfferRowIn's mark on the job time of an
+// offer that may miss the deadline) before cell col, the job cost, of
+// the rows whose offer is late, for a table without the job-time column:
+// the mark stays in view, as markBorderline's. Row i is offers[shown[i]],
+// or offers[i] when shown is nil. It reports whether it marked any.
+func markLateCost(rows [][]string, shown []int, offers []model.Offer, col int) bool {
+	marked := false
+	for i, r := range rows {
+		j := i
+		if shown != nil {
+			j = shown[i]
+		}
+		if offers[j].Late() && !strings.HasPrefix(r[col], "~") {
+			r[col] = "~" + r[col]
+			marked = true
+		}
+	}
+	return marked
+}
+
 // offerColumns are the panel table's columns, widest set first; the
 // first set that fits the width is used.
 var offerColumns = [][]int{
@@ -991,6 +1017,14 @@ var tightRoomyShrinkable = map[int]int{0: 8, 1: 14, 2: 9, 3: 11}
 // wide: the instance, region and GPU columns are cut first (ending in
 // "…"), then columns are dropped, never the other way round.
 func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report.Styles) string {
+	out, _ := offersTableCost(lang, offers, width, st)
+	return out
+}
+
+// offersTableCost is offersTable, and whether the table has no job-time
+// column, so a late offer's "~" is on its job cost (markLateCost) and
+// the note under it names the job cost (report.LateNoteShort).
+func offersTableCost(lang *i18n.Printer, offers []model.Offer, width int, st *report.Styles) (_ string, lateOnCost bool) {
 	rows := make([][]string, len(offers))
 	for i := range offers {
 		rows[i] = offerRow(lang, &offers[i])
@@ -1056,11 +1090,7 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 			markBorderline(picked, nil, offers, at)
 		}
 		if c := slices.Index(cols, 7); c >= 0 && !slices.Contains(cols, 6) { // no job time, so no "~" in it: on the job cost
-			for i, r := range picked {
-				if offers[i].Late() && !strings.HasPrefix(r[c], "~") {
-					r[c] = "~" + r[c]
-				}
-			}
+			markLateCost(picked, nil, offers, c)
 		}
 		widths := make([]int, len(cols))
 		total := 0
@@ -1176,9 +1206,9 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 			}
 			out = strings.Join(lines, "\n")
 		}
-		return out
+		return out, !slices.Contains(cols, 6)
 	}
-	return ""
+	return "", false
 }
 
 func pick(row []string, cols []int) []string {

@@ -3,12 +3,14 @@ package tui
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 // The quit dialog kept its size when its message wrapped, and huh cut
@@ -99,19 +101,55 @@ func TestLateOffersMarked(t *testing.T) {
 			if late == 0 {
 				t.Fatalf("no late offer at deadline %s h", m.a.Deadline)
 			}
+			// The note counts the late rows, one per run of regions at one
+			// price (report.CollapseRegions), in the panel and ctrl+o alike
+			// (fresh-user walk: the compact panel counted every region's
+			// offer, 64, where ctrl+o and recommend said 50).
+			shown := m.res.shownOffers()
+			starts, _ := report.RegionRuns(shown, -1)
+			rows := 0
+			for _, i := range starts {
+				if shown[i].Late() {
+					rows++
+				}
+			}
+			if rows == late {
+				t.Fatalf("no late offer in several regions at one price: the count cannot tell rows from offers")
+			}
+			count := fmt.Sprintf(" (%d offers)", rows)
 			s := screenText(m)
-			if !strings.Contains(s, "~ job time (") || !strings.Contains(s, "chance of missing the") || !strings.Contains(s, "~") {
-				t.Errorf("panel: no ~ note (%d late):\n%s", late, s)
+			if flat := strings.Join(strings.Fields(strings.NewReplacer("│", " ").Replace(s)), " "); !strings.Contains(flat, count) {
+				t.Errorf("panel: the note does not count %d late rows (%d offers):\n%s", rows, late, s)
+			}
+			if !lateMarked(s) || !strings.Contains(s, "chance of missing the") {
+				t.Errorf("panel: no ~ note, or one that names a column without the mark (%d late):\n%s", late, s)
 			}
 			if !strings.Contains(s, "offers fit") && !strings.Contains(s, "Offers: ") {
 				t.Errorf("panel: the note pushed out the count:\n%s", s)
 			}
 			m = drive(t, m, ctrlO)
-			if s := screenText(m); !strings.Contains(s, "~ job time (") {
-				t.Errorf("ctrl+o: no ~ note:\n%s", s)
+			if s := screenText(m); !strings.Contains(s, count) {
+				t.Errorf("ctrl+o: the note does not count %d late rows:\n%s", rows, s)
+			}
+			if s := screenText(m); !lateMarked(s) {
+				t.Errorf("ctrl+o: no ~ note, or one that names a column without the mark:\n%s", s)
 			}
 		})
 	}
+}
+
+// lateMarked reports whether screen s has the "~" note of late offers
+// and the mark it names: on the job time ("~1.2 h"), or on the job cost
+// ("~$4.56") where the job-time column was dropped (fresh-user walk: at
+// 80 columns the note said "~ job time" over rows with no mark).
+func lateMarked(s string) bool {
+	switch {
+	case strings.Contains(s, "~ job time ("):
+		return regexp.MustCompile(`~[0-9.]+ (h|min)`).MatchString(s)
+	case strings.Contains(s, "~ job cost ("):
+		return strings.Contains(s, "~$")
+	}
+	return false
 }
 
 // #29: a bracketed paste into the plan's phase-name prompt was dropped;
