@@ -71,7 +71,7 @@ func usdCNYRates(rate float64) map[string]float64 {
 
 // outWide is gpuplan offers -o wide: the table with every column however
 // narrow the terminal (kubectl get -o wide,
-// https://kubernetes.io/docs/reference/kubectl/#output-options).
+// https://kubectl.docs.kubernetes.io/references/kubectl/get/options/wide).
 const outWide = "wide"
 
 // marketFlags are the flags of gpuplan offers.

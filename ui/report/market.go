@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/ui/i18n"
@@ -199,7 +201,19 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, w
 		fmt.Fprintln(w, table(rows))
 	}
 	if len(hidden) > 0 {
-		lang.Fprintf(w, "Hidden to fit %d columns: %s (-o wide shows them).\n", width, strings.Join(hidden, lang.T(", ")))
+		// Wrapped at the width between the names, where the terminal
+		// would cut one: each name and "-o wide" kept whole by no-break
+		// blanks and hyphens for ansi.Wrap, put back after.
+		keep := strings.NewReplacer(" ", "\u00a0", "-", "\u2011")
+		names := make([]string, len(hidden))
+		for i, h := range hidden {
+			names[i] = keep.Replace(h)
+		}
+		line := lang.Sprintf("Hidden to fit %d columns: %s (-o wide shows them).", width, strings.Join(names, lang.T(", ")))
+		line = ansi.Wrap(strings.Replace(line, "-o wide", keep.Replace("-o wide"), 1), width, "、")
+		for _, l := range strings.Split(line, "\n") {
+			fmt.Fprintln(w, strings.NewReplacer("\u00a0", " ", "\u2011", "-").Replace(strings.TrimRight(l, " ")))
+		}
 	}
 	fmt.Fprintln(w, marketCountLine(lang, res))
 	if m.USDCNY != nil {
@@ -268,7 +282,7 @@ func usdRange(lo, hi float64) string {
 // offers table hides its columns (MarketMarkdownHeader's, then the notes
 // at 12), least needed first, as `kubectl get` keeps a resource's name
 // and status and leaves the rest to -o wide
-// (https://kubernetes.io/docs/reference/kubectl/#output-options). Never
+// (https://kubectl.docs.kubernetes.io/references/kubectl/get/options/wide). Never
 // hidden: provider, instance, GPUs and $/h, what names an offer and what
 // it costs. In order:
 //   - as of (11): the date of the price; the "prices: … as of" line under
