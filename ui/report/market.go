@@ -298,28 +298,29 @@ func usdRange(lo, hi float64) string {
 // The column sorted or grouped by is never hidden (marketKeep).
 var marketDropOrder = []int{11, 8, 7, 3, 5, 6, 9, 12, 10}
 
-// marketKeep is the column q sorts or groups by, which a narrow table
-// keeps; -1 when that column is never hidden anyway.
-func marketKeep(q market.Query) int {
+// marketKeep is the columns q sorts and groups by, which a narrow table
+// keeps (provider, GPUs and $/h are never hidden anyway).
+func marketKeep(q market.Query) []int {
+	var keep []int
 	if q.GroupBy == market.GroupRegion {
-		return 10
+		keep = append(keep, 10)
 	}
 	switch q.Sort {
 	case market.ByGPUPrice:
-		return 5
+		keep = append(keep, 5)
 	case market.ByVRAMPrice, market.ByVRAM: // $/GiB-h is $/h over the VRAM column
-		return 3
+		keep = append(keep, 3)
 	case market.ByVCPUs:
-		return 7
+		keep = append(keep, 7)
 	case market.ByRAM:
-		return 8
+		keep = append(keep, 8)
 	}
-	return -1
+	return keep
 }
 
 // fitMarketColumns returns which columns of the offers table to show
 // within width cells (every column when width ≤ 0): it hides columns in
-// marketDropOrder, never keep, until the table fits, then shows again
+// marketDropOrder, never those in keep, until the table fits, then shows again
 // the most needed of those hidden that still fit. Still too wide (a
 // narrow terminal, Chinese headers two cells a character), it cuts the
 // instance types (down to minInstanceCells, as the recommend table does)
@@ -327,7 +328,7 @@ func marketKeep(q market.Query) int {
 // key of rows[i]), changing rows; it never cuts a price. Each column is
 // its widest cell plus two blanks (layoutTable). A column every cell of
 // which is empty is hidden first.
-func fitMarketColumns(header []string, rows [][]string, keys []string, width, keep int) []bool {
+func fitMarketColumns(header []string, rows [][]string, keys []string, width int, keep []int) []bool {
 	shown := make([]bool, len(header))
 	for j := range shown {
 		shown[j] = true
@@ -355,7 +356,7 @@ func fitMarketColumns(header []string, rows [][]string, keys []string, width, ke
 	// A column with no cell (notes, interconnect of single-GPU rows)
 	// says nothing: it goes first, unnamed under the table.
 	for j := range header {
-		if total > width && j != keep && slices.Contains(marketDropOrder, j) && emptyColumn(rows, j) {
+		if total > width && !slices.Contains(keep, j) && slices.Contains(marketDropOrder, j) && emptyColumn(rows, j) {
 			shown[j] = false
 			total -= ws[j]
 		}
@@ -365,7 +366,7 @@ func fitMarketColumns(header []string, rows [][]string, keys []string, width, ke
 		if total <= width {
 			break
 		}
-		if j == keep || j >= len(header) || !shown[j] {
+		if slices.Contains(keep, j) || j >= len(header) || !shown[j] {
 			continue
 		}
 		shown[j] = false

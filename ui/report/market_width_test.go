@@ -22,7 +22,7 @@ func renderMarketWidth(t *testing.T, p *i18n.Printer, width int) string {
 	cat := leakCatalog(t)
 	r := &Renderer{Profile: colorprofile.NoTTY, Dark: true, Lang: p}
 	var b bytes.Buffer
-	for _, q := range []market.Query{{}, {GroupBy: market.GroupGPU, Pricing: model.Spot}, {Sort: market.ByRAM}} {
+	for _, q := range []market.Query{{}, {GroupBy: market.GroupGPU, Pricing: model.Spot}, {Sort: market.ByRAM}, {GroupBy: market.GroupRegion, Sort: market.ByGPUPrice}} {
 		res, err := market.Browse(cat, q)
 		if err != nil {
 			t.Fatal(err)
@@ -40,7 +40,8 @@ func renderMarketWidth(t *testing.T, p *i18n.Printer, width int) string {
 // TestMarketFitsWidth: on an 80- or 120-column terminal the offers
 // tables fit, in English and Chinese, by hiding columns a line names
 // (goldens; go test -update rewrites them); the --sort ram table keeps its
-// RAM column; no price is cut. At 50 columns the instance types are cut
+// RAM column, the grouped by region and sorted by $/GPU-h both; no price
+// is cut. At 50 columns the instance types are cut
 // too (the GPU keys stay whole) and the --sort ram table, which cannot
 // lose its RAM column, is wider than the terminal.
 func TestMarketFitsWidth(t *testing.T) {
