@@ -99,7 +99,7 @@ func cliAllowlist(t *testing.T) i18n.Allowlist {
 	}
 	a.Add(`bash zsh fish powershell shell en zh-CN
 		train finetune lora qlora inference single sgd-momentum awq gptq trainjob pytorchjob k8s docker torchrun toml
-		table json csv markdown JSON CSV TOML YAML SkyPilot Kubernetes Kubeflow Trainer Training Operator NGC PEFT
+		table json csv markdown wide JSON CSV TOML YAML SkyPilot Kubernetes Kubeflow Trainer Training Operator NGC PEFT
 		MLP Transformer ZeRO-Offload safetensors RFC ISO ID GQA MQA
 		AWS Azure OCI Oracle GitHub InfiniBand EFA Elastic Fabric Adapter API URL S3
 		recomend modle x fr help lama h10 extra zzz foo xx n xff UTF

@@ -69,6 +69,11 @@ func usdCNYRates(rate float64) map[string]float64 {
 	return map[string]float64{"CNY": 1 / rate}
 }
 
+// outWide is gpuplan offers -o wide: the table with every column however
+// narrow the terminal (kubectl get -o wide,
+// https://kubectl.docs.kubernetes.io/references/kubectl/get/options/wide).
+const outWide = "wide"
+
 // marketFlags are the flags of gpuplan offers.
 type marketFlags struct {
 	vram, pricing, maxPrice, arch, interconnect, sort, groupBy, format, output string
@@ -256,7 +261,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			if w := convertedHeldWarning(cat, q.ExchangeRates); !w.IsZero() && !cat.TrustOverlays {
 				notef(env.lang, env.Stderr, w)
 			}
-			if !footer.IsZero() && out != "table" { // keep the data clean for scripts
+			if !footer.IsZero() && out != outTable && out != outWide { // keep the data clean for scripts
 				notef(env.lang, env.Stderr, footer)
 			}
 			switch {
@@ -273,8 +278,14 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 				_, err := fmt.Fprint(env.Stdout, report.MarketMarkdown(&res))
 				return err
 			}
-			r, _ := renderer(env, env.Stdout)
-			if err := report.WriteMarket(env.Stdout, r, &res, m); err != nil {
+			// On a terminal (or with COLUMNS) the table hides its least
+			// needed columns to fit, as recommend's does; -o wide shows
+			// them all, as kubectl get -o wide.
+			r, width := renderer(env, env.Stdout)
+			if out == outWide {
+				width = 0
+			}
+			if err := report.WriteMarket(env.Stdout, r, &res, m, width); err != nil {
 				return err
 			}
 			if !footer.IsZero() {
@@ -304,7 +315,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 	fl.BoolVar(&f.all, "all", false, "include retired instance types and the overlay prices the guards held as fake, marked")
 	fl.BoolVar(&f.marketplaces, "marketplaces", false, "include marketplace offers (vast, lium, hyperbolic, simplepod), left out unless --providers names them")
 	fl.BoolVar(&f.asJSON, "json", false, "print JSON")
-	addOutputFlag(cmd, &f.output, outTable, outJSON, outCSV, "markdown")
+	addOutputFlag(cmd, &f.output, outTable, outJSON, outCSV, "markdown", outWide)
 	fl.StringVar(&f.format, "format", "", "same as -o: table, csv or markdown")
 	_ = fl.MarkHidden("format")
 	fl.Var(usdCNYValue{&f.usdCNY}, "usd-cny", "rank CNY prices at 1 USD = RATE CNY (no rate is assumed)")

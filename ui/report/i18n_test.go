@@ -237,7 +237,7 @@ func renderCatalogs(t *testing.T, p *i18n.Printer) string {
 			Prices: NewProvenanceJSON(market.CatalogProvenance(cat, ""))}
 		m.USDCNY = &rate
 		m.NeedsRate = append(m.NeedsRate, NeedsRateJSON{Provider: "aliyun", InstanceType: "ecs.gn7i-c8g1.2xlarge", Currency: "CNY"})
-		if err := WriteMarket(&b, r, &res, m); err != nil {
+		if err := WriteMarket(&b, r, &res, m, 0); err != nil {
 			t.Fatal(err)
 		}
 	}

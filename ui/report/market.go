@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/ui/i18n"
@@ -95,8 +97,11 @@ func MarketTableRow(row *market.Row) []string {
 // WriteMarket prints a market listing as a table: one row per choice,
 // "+N" after a region counting the other regions at the same price, and
 // under it the notes a reader needs (groups' price ranges, arm64 hosts,
-// overlay rows, unranked currencies, where the prices came from).
-func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON) error {
+// overlay rows, unranked currencies, where the prices came from). width
+// is the terminal's (ui/cli renderer): a table wider hides its least
+// needed columns (fitMarketColumns) and a line under it names them;
+// width ≤ 0 (a pipe or a file, -o wide) prints every column.
+func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, width int) error {
 	w := r.Writer(out)
 	lang := r.Lang
 	header := translate(lang, append([]string{}, MarketMarkdownHeader...)...)
@@ -131,32 +136,83 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON) e
 	for i := range res.Rows {
 		arm = arm || res.Rows[i].Arch() == model.ArchARM
 	}
+	// The tables' rows, one table a group (one in all when not grouped),
+	// built before any is drawn: the groups hide the same columns.
+	groups := [][]int{}
+	if len(res.Groups) == 0 {
+		at := make([]int, len(res.Rows))
+		for i := range at {
+			at[i] = i
+		}
+		groups = append(groups, at)
+	}
+	for _, g := range res.Groups {
+		groups = append(groups, g.Rows)
+	}
 	// A price an overlay set gets OverlayMark, named under the table.
 	var overlays overlayPrices
-	table := func(at []int) string {
+	tables := make([][][]string, len(groups))
+	var all [][]string
+	var keys []string // each row's GPU key, for CutGPUs
+	for t, at := range groups {
 		rows := make([][]string, 0, len(at))
 		marked := make([]bool, 0, len(at))
 		for _, i := range at {
 			row := &res.Rows[i]
 			rows = append(rows, mark(row))
 			marked = append(marked, overlays.add(row.Provenance()))
+			keys = append(keys, row.Instance.GPU)
 		}
 		markPrices(rows, 4, marked)
-		return r.tableRight(header, rows, right)
+		tables[t] = rows
+		all = append(all, rows...)
 	}
-	if len(res.Groups) == 0 {
-		at := make([]int, len(res.Rows))
-		for i := range at {
-			at[i] = i
+	shown := fitMarketColumns(header, all, keys, width, marketKeep(res.Query))
+	var idx []int
+	var hs, hidden []string
+	for j, ok := range shown {
+		if ok {
+			idx = append(idx, j)
+			hs = append(hs, header[j])
+		} else if !emptyColumn(all, j) {
+			hidden = append(hidden, header[j])
 		}
-		fmt.Fprintln(w, table(at))
-	} else {
-		for gi, g := range res.Groups {
-			if gi > 0 {
+	}
+	table := func(rows [][]string) string {
+		if len(hidden) == 0 {
+			return r.tableRight(header, rows, right)
+		}
+		rs := make([][]string, len(rows))
+		for i, row := range rows {
+			rs[i] = make([]string, 0, len(idx))
+			for _, j := range idx {
+				rs[i] = append(rs[i], row[j])
+			}
+		}
+		return r.table(hs, rs, func(col int) bool { return right[idx[col]] })
+	}
+	for t, rows := range tables {
+		if len(res.Groups) > 0 {
+			if t > 0 {
 				fmt.Fprintln(w)
 			}
-			fmt.Fprintln(w, MarketGroupLine(lang, &g))
-			fmt.Fprintln(w, table(g.Rows))
+			fmt.Fprintln(w, MarketGroupLine(lang, &res.Groups[t]))
+		}
+		fmt.Fprintln(w, table(rows))
+	}
+	if len(hidden) > 0 {
+		// Wrapped at the width between the names, where the terminal
+		// would cut one: each name and "-o wide" kept whole by no-break
+		// blanks and hyphens for ansi.Wrap, put back after.
+		keep := strings.NewReplacer(" ", "\u00a0", "-", "\u2011")
+		names := make([]string, len(hidden))
+		for i, h := range hidden {
+			names[i] = keep.Replace(h)
+		}
+		line := lang.Sprintf("Hidden to fit %d columns: %s (-o wide shows them).", width, strings.Join(names, lang.T(", ")))
+		line = ansi.Wrap(strings.Replace(line, "-o wide", keep.Replace("-o wide"), 1), width, "、")
+		for _, l := range strings.Split(line, "\n") {
+			fmt.Fprintln(w, strings.NewReplacer("\u00a0", " ", "\u2011", "-").Replace(strings.TrimRight(l, " ")))
 		}
 	}
 	fmt.Fprintln(w, marketCountLine(lang, res))
@@ -220,4 +276,133 @@ func usdRange(lo, hi float64) string {
 		return USD(lo)
 	}
 	return USD(lo) + "–" + USD(hi)
+}
+
+// marketDropOrder is the order in which a terminal too narrow for the
+// offers table hides its columns (MarketMarkdownHeader's, then the notes
+// at 12), least needed first, as `kubectl get` keeps a resource's name
+// and status and leaves the rest to -o wide
+// (https://kubectl.docs.kubernetes.io/references/kubectl/get/options/wide). Never
+// hidden: provider, instance, GPUs and $/h, what names an offer and what
+// it costs. In order:
+//   - as of (11): the date of the price; the "prices: … as of" line under
+//     the table says it for the catalog;
+//   - RAM GiB/GPU (8) and vCPUs/GPU (7): the host's, seldom what a GPU
+//     is chosen by;
+//   - VRAM GiB (3): follows from the GPU the GPUs column names;
+//   - $/GPU-h (5): $/h over the count the GPUs column gives;
+//   - spot $/h (6): another pricing mode, which --pricing spot puts in $/h;
+//   - interconnect (9), notes (12, arm64 hosts, marketplaces) and region
+//     (10): not to be worked out from the other columns, so the last to go.
+//
+// The column sorted or grouped by is never hidden (marketKeep).
+var marketDropOrder = []int{11, 8, 7, 3, 5, 6, 9, 12, 10}
+
+// marketKeep is the columns q sorts and groups by, which a narrow table
+// keeps (provider, GPUs and $/h are never hidden anyway).
+func marketKeep(q market.Query) []int {
+	var keep []int
+	if q.GroupBy == market.GroupRegion {
+		keep = append(keep, 10)
+	}
+	switch q.Sort {
+	case market.ByGPUPrice:
+		keep = append(keep, 5)
+	case market.ByVRAMPrice, market.ByVRAM: // $/GiB-h is $/h over the VRAM column
+		keep = append(keep, 3)
+	case market.ByVCPUs:
+		keep = append(keep, 7)
+	case market.ByRAM:
+		keep = append(keep, 8)
+	}
+	return keep
+}
+
+// fitMarketColumns returns which columns of the offers table to show
+// within width cells (every column when width ≤ 0): it hides columns in
+// marketDropOrder, never those in keep, until the table fits, then shows again
+// the most needed of those hidden that still fit. Still too wide (a
+// narrow terminal, Chinese headers two cells a character), it cuts the
+// instance types (down to minInstanceCells, as the recommend table does)
+// and then the GPUs cells' keys by whole words (CutGPUs, keys[i] the
+// key of rows[i]), changing rows; it never cuts a price. Each column is
+// its widest cell plus two blanks (layoutTable). A column every cell of
+// which is empty is hidden first.
+func fitMarketColumns(header []string, rows [][]string, keys []string, width int, keep []int) []bool {
+	shown := make([]bool, len(header))
+	for j := range shown {
+		shown[j] = true
+	}
+	if width <= 0 {
+		return shown
+	}
+	widths := func() []int {
+		ws := make([]int, len(header))
+		for j, h := range header {
+			ws[j] = cellWidth(h) + 2
+		}
+		for _, row := range rows {
+			for j, c := range row {
+				ws[j] = max(ws[j], cellWidth(c)+2)
+			}
+		}
+		return ws
+	}
+	ws := widths()
+	total := 0
+	for _, x := range ws {
+		total += x
+	}
+	// A column with no cell (notes, interconnect of single-GPU rows)
+	// says nothing: it goes first, unnamed under the table.
+	for j := range header {
+		if total > width && !slices.Contains(keep, j) && slices.Contains(marketDropOrder, j) && emptyColumn(rows, j) {
+			shown[j] = false
+			total -= ws[j]
+		}
+	}
+	var hid []int
+	for _, j := range marketDropOrder {
+		if total <= width {
+			break
+		}
+		if slices.Contains(keep, j) || j >= len(header) || !shown[j] {
+			continue
+		}
+		shown[j] = false
+		total -= ws[j]
+		hid = append(hid, j)
+	}
+	for k := len(hid) - 1; k >= 0; k-- { // the most needed first
+		if j := hid[k]; total+ws[j] <= width {
+			shown[j] = true
+			total += ws[j]
+		}
+	}
+	if over := total - width; over > 0 {
+		n := max(ws[1]-2-over, minInstanceCells, cellWidth(header[1]))
+		for _, row := range rows {
+			row[1] = Truncate(row[1], n)
+		}
+		total -= ws[1]
+		ws = widths()
+		total += ws[1]
+	}
+	if over := total - width; over > 0 && len(keys) == len(rows) {
+		n := max(ws[2]-2-over, cellWidth(header[2]))
+		for i, row := range rows {
+			row[2] = CutGPUs(row[2], keys[i], n)
+		}
+	}
+	return shown
+}
+
+// emptyColumn reports whether every row's cell j is empty.
+func emptyColumn(rows [][]string, j int) bool {
+	for _, row := range rows {
+		if j < len(row) && row[j] != "" {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/gpuplan/gpuplan/data"
+)
+
+// TestOffersFitColumns: gpuplan offers at COLUMNS=80 (a terminal's width,
+// as recommend takes it) prints tables no wider, in English and Chinese,
+// and one line naming the hidden columns; -o wide prints them all, as
+// does a pipe without COLUMNS, which scripts read.
+func TestOffersFitColumns(t *testing.T) {
+	run := func(columns string, args ...string) string {
+		t.Helper()
+		t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+		var out, errb bytes.Buffer
+		code := Run(Env{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Version: "test", LoadCatalog: data.LoadWith,
+			Getenv: func(k string) string {
+				if k == "COLUMNS" {
+					return columns
+				}
+				return ""
+			}})
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+		return out.String()
+	}
+	offers := []string{"offers", "H100:8", "--providers", "aws,azure,lambda"}
+	for _, lang := range []string{"en", "zh-CN"} {
+		args := append([]string{"--lang", lang}, offers...)
+		out := run("80", args...)
+		lines := strings.Split(out, "\n")
+		if len(lines) < 3 || !strings.HasPrefix(lines[1], "─") {
+			t.Fatalf("%s COLUMNS=80: want a table:\n%s", lang, out)
+		}
+		for _, l := range lines[:5] { // the table: header, rule, 3 rows
+			if w := lipgloss.Width(l); w > 80 {
+				t.Errorf("%s COLUMNS=80: a line %d cells wide: %q", lang, w, l)
+			}
+		}
+		if !strings.Contains(out, "-o wide") {
+			t.Errorf("%s COLUMNS=80: no line names the hidden columns:\n%s", lang, out)
+		}
+		wide := run("80", append(args, "-o", "wide")...)
+		if wide != run("1000", args...) || strings.Contains(wide, "-o wide") {
+			t.Errorf("%s -o wide at COLUMNS=80: want every column:\n%s", lang, wide)
+		}
+	}
+	piped := run("", offers...)
+	if strings.Contains(piped, "-o wide") || !strings.Contains(strings.SplitN(piped, "\n", 2)[0], "RAM GiB/GPU") {
+		t.Errorf("piped: want every column:\n%s", piped)
+	}
+}
