@@ -775,7 +775,9 @@ func fitTable(r *Renderer, headers []string, rows [][]string, width int, sort mo
 const minInstanceCells = 12
 
 // ReasonSummary accounts for every priced offer: shown, removed by which
-// check, or a dearer host of the same GPU in the same region.
+// check, or another host of the same GPU in the same region that the
+// table does not keep (model.Recommend: dearer, or slower at about the
+// same job cost in the slot kept for speed).
 func ReasonSummary(rec *model.Recommendation) string { return ReasonSummaryIn(nil, rec) }
 
 // ReasonSummaryIn is ReasonSummary in p's language.
@@ -791,7 +793,7 @@ func ReasonSummaryIn(p *i18n.Printer, rec *model.Recommendation) string {
 		s += p.Sprintf("; did not pass: %s", strings.Join(parts, p.T(", ")))
 	}
 	if dup := rec.Considered - removed - len(rec.Offers); dup > 0 {
-		s += p.Sprintf("; %s %s of a GPU already listed in the same region left out", model.Grouped(dup), p.T(marketPlural(dup, "dearer host", "dearer hosts")))
+		s += p.Sprintf("; %s %s of a GPU already listed in the same region left out", model.Grouped(dup), p.T(marketPlural(dup, "other host", "other hosts")))
 	}
 	return s
 }

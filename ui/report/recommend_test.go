@@ -32,7 +32,7 @@ func TestCutRegion(t *testing.T) {
 }
 
 // TestReasonSummaryCounts checks the summary line's nouns agree with
-// their counts: "1 offer", "1 dearer host", never "1 offers".
+// their counts: "1 offer", "1 other host", never "1 offers".
 func TestReasonSummaryCounts(t *testing.T) {
 	gpuMemory := model.ReasonCount{Kind: model.RejectKind("GPU memory"), Count: 2}
 	cases := []struct {
@@ -42,8 +42,8 @@ func TestReasonSummaryCounts(t *testing.T) {
 		reasons    []model.ReasonCount
 		want       string
 	}{
-		{"one offer, one dearer host", 1, 4, []model.ReasonCount{gpuMemory}, "1 offer of 4 priced; did not pass: 2 GPU memory; 1 dearer host of a GPU already listed in the same region left out"},
-		{"many of both", 2, 6, []model.ReasonCount{gpuMemory}, "2 offers of 6 priced; did not pass: 2 GPU memory; 2 dearer hosts of a GPU already listed in the same region left out"},
+		{"one offer, one other host", 1, 4, []model.ReasonCount{gpuMemory}, "1 offer of 4 priced; did not pass: 2 GPU memory; 1 other host of a GPU already listed in the same region left out"},
+		{"many of both", 2, 6, []model.ReasonCount{gpuMemory}, "2 offers of 6 priced; did not pass: 2 GPU memory; 2 other hosts of a GPU already listed in the same region left out"},
 		{"none", 0, 2, []model.ReasonCount{gpuMemory}, "0 offers of 2 priced; did not pass: 2 GPU memory"},
 	}
 	for _, c := range cases {
