@@ -1319,6 +1319,17 @@ type deployment struct {
 // slow end of their 90% time range, else the fewest that meet it at the
 // fast end (a late offer: Offer.LateChance). It returns the reason when
 // none does.
+//
+// saferLayout: on one GPU count, a layout that fits only at the estimate
+// (its 90% memory band past the usable VRAM: Offer.Risky, ranked after
+// every offer that fits) gives way to a later one that fits across its
+// band — FSDP where DDP is borderline, as FSDP is tried where DDP does not
+// fit at all — and is kept when none does. Otherwise the layout depended
+// on the deadline: with one, a borderline DDP on 8 × RTX A4000 failed it
+// at the slow end and FSDP answered (7.5 h, $9.02); without one the
+// borderline DDP stood, ranked after the offers that fit, and
+// --finish-by and --max-job-cost missed the FSDP layout (walk47). More
+// GPUs are not tried for it: the count stays the fewest that fit.
 func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) {
 	w := &m.w
 	usable := UsableBytes(g)
@@ -1341,7 +1352,7 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 		if w.GPUs/max(w.TP, 1) > 1 {
 			strategies = m.strategies()
 		}
-		var d, asked deployment
+		var d, asked, risky deployment
 		for i, s := range strategies {
 			r := m.estimateOn(in, g, w.GPUs, s)
 			d = deployment{nodes: nodes, gpus: w.GPUs, strategy: s, r: r}
@@ -1349,8 +1360,17 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 				asked = d
 			}
 			if r.err == nil && r.need <= usable && m.hostRAM(in, r).IsZero() {
+				if r.riskyOn(g) && i < len(strategies)-1 { // saferLayout
+					if risky.r == nil {
+						risky = d
+					}
+					continue
+				}
 				break
 			}
+		}
+		if risky.r != nil && (d.r.err != nil || d.r.need > usable || !m.hostRAM(in, d.r).IsZero() || d.r.riskyOn(g)) {
+			d = risky // no layout fits across its memory range: the first that fits at the estimate
 		}
 		r := d.r
 		if r.err != nil {
@@ -1386,7 +1406,8 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 		if m.q.MaxGPUs > 0 && n > m.q.MaxGPUs {
 			break // the cap: the last count tried says why it did not fit
 		}
-		for _, s := range strategies {
+		var risky deployment // the first layout on n GPUs that fits only at the estimate (saferLayout)
+		for i, s := range strategies {
 			if n == 1 {
 				s = Single
 			}
@@ -1412,7 +1433,16 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 				}
 				continue
 			}
+			if n > 1 && r.riskyOn(g) && i < len(strategies)-1 { // saferLayout
+				if risky.r == nil {
+					risky = d
+				}
+				continue
+			}
 			return d, "", Message{}
+		}
+		if risky.r != nil {
+			return risky, "", Message{}
 		}
 	}
 	if late.r != nil {

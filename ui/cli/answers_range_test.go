@@ -46,7 +46,7 @@ func TestFinishByJudgesRange(t *testing.T) {
 	if len(cost.Answers) != 1 || cost.Answers[0].Offer == nil {
 		t.Fatalf("--max-job-cost 3.5: %+v", cost.Answers)
 	}
-	if c := cost.Answers[0]; (c.MissChance != nil) != strings.Contains(c.Text, "may cost more than $3.50") {
+	if c := cost.Answers[0]; (c.MissChance != nil) != strings.Contains(c.Text, "(may cost more than $3.50") {
 		t.Errorf("--max-job-cost 3.5: miss_chance %v, text %q", c.MissChance, c.Text)
 	}
 }
