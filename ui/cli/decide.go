@@ -64,7 +64,7 @@ func (f *decideFlags) register(fs *pflag.FlagSet) {
 	fs.Var(floatValue{&f.writeGBps}, "checkpoint-write-gbps", "GB/s a node writes a checkpoint at, for spot estimates (default 0.131: a gp3 disk's 125 MiB/s baseline, an assumption)")
 	fs.Var(floatValue{&f.restartMin}, "restart-minutes", "minutes from a spot interruption to training again (default 10, an assumption)")
 	fs.BoolVar(&f.pareto, "pareto", false, "list the offers no other offer beats on both job time and cost, with what each step faster costs")
-	fs.StringVar(&f.finishBy, "finish-by", "", "the cheapest offer that finishes by a date (2027-01-31, RFC 3339) or within a duration (36h, 3d, 2w)")
+	fs.StringVar(&f.finishBy, "finish-by", "", "the cheapest offer that finishes by a date (2027-01-31: by its start, UTC; or an RFC 3339 time) or within a duration (36h, 3d, 2w)")
 	fs.Var(floatValue{&f.maxJobCost}, "max-job-cost", "the fastest offer whose whole job costs at most this many USD")
 	fs.BoolVar(&f.noSavings, "no-savings", false, "skip the \"what saves the most\" list (it re-runs the ranking once per change)")
 }
