@@ -358,6 +358,9 @@ hosts the framework cannot run on only when nothing else is left.`,
 			}
 			printWarningsIn(env.lang, env.Stderr, warnings)
 			r, width := renderer(env, env.Stdout)
+			if output == outWide { // every column, as offers -o wide (kubectl get -o wide)
+				width = 0
+			}
 			if err := report.WriteRecommendDecided(env.Stdout, r, &rec, &base, qf.limit, width, " (--limit 0 shows all)", d); err != nil {
 				return err
 			}
@@ -393,7 +396,7 @@ hosts the framework cannot run on only when nothing else is left.`,
 	cmd.Flags().StringVar(&configPath, "config", "", "start from an exported configuration (TOML): the same ranking; flags override it")
 	addPhaseFlag(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the table")
-	addOutputFlag(cmd, &output, outTable, outJSON, outCSV)
+	addOutputFlag(cmd, &output, outTable, outJSON, outCSV, outWide)
 	cmd.Flags().Lookup("gpu").Usage = "only offers with this GPU, e.g. a100-80gb (list: gpuplan catalog gpus)"
 	cmd.Flags().Lookup("gpus").Usage = "total GPUs (default: per instance type, the fewest whole instances that fit)"
 	cmd.Flags().SortFlags = false

@@ -71,8 +71,8 @@ func TestLateNoteOnCost(t *testing.T) {
 		JobHours: 28.6, JobUSD: 4, HasJob: true, LateChance: 0.44, DeadlineHours: 30}}
 	zh := i18n.New(language.SimplifiedChinese)
 	for _, tt := range []struct{ got, want string }{
-		{lateTableNote(nil, o, true), "~ job cost (1 offer): about 45% chance of missing the 30 h deadline, which falls inside the 90% range of the job time; ranked after the offers that meet it at the range's slow end"},
-		{lateTableNote(zh, o, true), "~ 作业费用（1 个报价）：错过 30 小时截止时间的概率约 45%——截止时间落在作业时长的 90% 区间内；排在按区间上限也能按时完成的报价之后"},
+		{lateTableNote(nil, o, true), "~ job cost (1 row): about 45% chance of missing the 30 h deadline, which falls inside the 90% range of the job time; ranked after the offers that meet it at the range's slow end"},
+		{lateTableNote(zh, o, true), "~ 作业费用（1 行）：错过 30 小时截止时间的概率约 45%——截止时间落在作业时长的 90% 区间内；排在按区间上限也能按时完成的报价之后"},
 		{LateNoteShort(nil, o, true), "~ job cost (1 offer): about 45% chance of missing the 30 h deadline; ranked after the offers that meet it"},
 		{LateNoteShort(zh, o, true), "~ 作业费用（1 个报价）：错过 30 小时截止时间的概率约 45%；排在能按时完成的报价之后"},
 	} {

@@ -561,6 +561,7 @@ func assumedNetwork(p *i18n.Printer, offers []model.Offer) (n int, types, figs [
 // borderlineTableNote explains the "~" headroom mark of OfferRow when a
 // shown offer is borderline: the top of its 90% memory band is past its
 // usable VRAM (model.VerdictBorderline), as estimate's "~ borderline".
+// It counts the table's rows, as lateTableNote does.
 func borderlineTableNote(p *i18n.Printer, offers []model.Offer) string {
 	n, top, chance := borderlineSummary(p, offers)
 	if n == 0 {
@@ -576,7 +577,7 @@ func borderlineTableNote(p *i18n.Printer, offers []model.Offer) string {
 	if !smaller {
 		format = "~ borderline (%d %s): the %.0f%% band reaches %s per GPU, past the usable VRAM (the %.0f%% margin kept free); %s chance of running out of memory, that is of needing more than all the driver exposes; leave room"
 	}
-	return p.Sprintf(format, n, p.T(marketPlural(n, "offer", "offers")), BandConfidence*100, GiB(top), model.FitMargin*100, chance)
+	return p.Sprintf(format, n, p.T(marketPlural(n, "row", "rows")), BandConfidence*100, GiB(top), model.FitMargin*100, chance)
 }
 
 // BorderlineNoteShort is borderlineTableNote in one short line, for the
@@ -616,6 +617,9 @@ func borderlineSummary(p *i18n.Printer, offers []model.Offer) (n int, top float6
 // meets the deadline at its slow end. onCost: the table has no job-time
 // column (fitTable dropped it) and the mark is on the job cost, which the
 // note then names.
+// It counts the table's rows, as the reader counts the marks: an offer in
+// other regions at one price shares a row (CollapseRegions), so 185 late
+// offers may make 98 rows (fresh-user walk: "98 offers" beside JSON's 185).
 func lateTableNote(p *i18n.Printer, offers []model.Offer, onCost bool) string {
 	n, chance, deadline := lateSummary(p, offers)
 	if n == 0 {
@@ -625,7 +629,7 @@ func lateTableNote(p *i18n.Printer, offers []model.Offer, onCost bool) string {
 	if onCost {
 		format = "~ job cost (%d %s): %s chance of missing the %s h deadline, which falls inside the %.0f%% range of the job time; ranked after the offers that meet it at the range's slow end"
 	}
-	return p.Sprintf(format, n, p.T(marketPlural(n, "offer", "offers")), chance, deadline, BandConfidence*100)
+	return p.Sprintf(format, n, p.T(marketPlural(n, "row", "rows")), chance, deadline, BandConfidence*100)
 }
 
 // LateNoteShort is lateTableNote in one short line, for the
@@ -990,7 +994,55 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 		layouts[i] = OfferLayoutIn(p, &offers[i], w)
 		otherLayout = otherLayout || layouts[i] != ""
 	}
+	// The table is laid out first: the header names the strategy column
+	// only when the width leaves it (fresh-user walk: the note named a
+	// column fitTable had dropped).
+	var rows [][]string
+	var overlays overlayPrices
+	var table, commitNote string
+	var kept []bool
+	var hidden []string
+	if len(rec.Offers) > 0 {
+		// Offers that differ only by region (same type, GPUs and prices)
+		// share one row: "us-east-1 +7" (CollapseRegions above).
+		rows = make([][]string, len(offers))
+		marked := make([]bool, len(offers))
+		for i := range offers {
+			rows[i] = OfferRowIn(p, &offers[i])
+			source, origin := offers[i].Provenance()
+			marked[i] = overlays.add(source, origin, offers[i].PriceAsOf())
+		}
+		markPrices(rows, 4, marked)
+		if r.Plain {
+			plainOfferRows(p, rows, rec.Offers, limit)
+		}
+		var headers []string
+		headers, commitNote = OfferHeadersIn(p), commitmentTableNote(p, offers)
+		if commitNote != "" { // reserved: the term, the job's share and on-demand beside the bill
+			headers = append(headers, translate(p, CommitmentHeaders...)...)
+			for i := range rows {
+				rows[i] = append(rows[i], CommitmentCells(&offers[i])...)
+			}
+		}
+		if otherLayout {
+			headers = append(headers, p.T("strategy"))
+			for i := range rows {
+				rows[i] = append(rows[i], layouts[i])
+			}
+		}
+		table, kept = fitTable(r, headers, rows, width, rec.Sort)
+		for j, k := range kept {
+			if !k {
+				hidden = append(hidden, headers[j])
+			}
+		}
+	}
+	strategyShown := otherLayout && kept[len(kept)-1]
 	switch {
+	case otherLayout && rec.AutoGPUs && !strategyShown: // the strategy column hidden to fit: say where it is
+		gpus += p.T(" before the search picks GPUs (each offer uses the GPU count it shows; some use another layout, which the hidden strategy column names)")
+	case otherLayout && !strategyShown:
+		gpus += p.T(" as asked (some offers use another layout, which the hidden strategy column names)")
 	case otherLayout && rec.AutoGPUs: // the figure is the asked layout's; rows that shard say so (new-user report: FSDP ×4 never named)
 		gpus += p.T(" before the search picks GPUs (each offer uses the GPU count it shows; the strategy column names another layout and its VRAM per GPU)") // no GPU count was asked
 	case otherLayout:
@@ -1009,35 +1061,12 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 	if len(rec.Offers) == 0 {
 		fmt.Fprintf(&b, "%s\n", st.Bad.Render(p.T("No offer runs this workload with these filters.")))
 	} else {
-		// Offers that differ only by region (same type, GPUs and prices)
-		// share one row: "us-east-1 +7" (CollapseRegions above).
-		rows := make([][]string, len(offers))
-		var overlays overlayPrices
-		marked := make([]bool, len(offers))
-		for i := range offers {
-			rows[i] = OfferRowIn(p, &offers[i])
-			source, origin := offers[i].Provenance()
-			marked[i] = overlays.add(source, origin, offers[i].PriceAsOf())
-		}
-		markPrices(rows, 4, marked)
-		if r.Plain {
-			plainOfferRows(p, rows, rec.Offers, limit)
-		}
-		headers, commitNote := OfferHeadersIn(p), commitmentTableNote(p, offers)
-		if commitNote != "" { // reserved: the term, the job's share and on-demand beside the bill
-			headers = append(headers, translate(p, CommitmentHeaders...)...)
-			for i := range rows {
-				rows[i] = append(rows[i], CommitmentCells(&offers[i])...)
-			}
-		}
-		if otherLayout {
-			headers = append(headers, p.T("strategy"))
-			for i := range rows {
-				rows[i] = append(rows[i], layouts[i])
-			}
-		}
-		table, kept := fitTable(r, headers, rows, width, rec.Sort)
 		fmt.Fprintf(&b, "%s\n", table)
+		if line := hiddenColumnsLine(p, hidden, width, moreHint != ""); line != "" {
+			for _, l := range strings.Split(line, "\n") { // a line each: Render pads a block to its widest line
+				fmt.Fprintf(&b, "%s\n", st.Muted.Render(l))
+			}
+		}
 		if n := len(rec.Offers); n > shown {
 			// Rows, as --limit 0 would print them (one per run of regions at
 			// the same price), not the region prices they stand for.
@@ -1146,4 +1175,35 @@ func GlobalBatchNoteIn(p *i18n.Printer, w *model.Workload, offers []model.Offer)
 	}
 	return p.Sprintf("global batch %d (micro-batch %d × gradient accumulation %d) kept on every offer: its GPUs share it, e.g. %d GPUs at %d × %d",
 		w.GlobalBatch(), w.MicroBatch, w.GradAccum, most.GPUs, most.MicroBatch, most.GradAccum)
+}
+
+// hiddenColumnsLine names the columns fitTable hid to fit width, as
+// WriteMarket's footer does and in its words: "Hidden to fit 80 columns:
+// $/month, headroom (-o wide shows them)." wide: the command has -o wide
+// (gpuplan recommend; kubectl get -o wide,
+// https://kubectl.docs.kubernetes.io/references/kubectl/get/options/wide);
+// the configurator's printed report has no flags and only names them.
+// Wrapped at width between the names, each kept whole. "" when none is
+// hidden.
+func hiddenColumnsLine(p *i18n.Printer, hidden []string, width int, wide bool) string {
+	if len(hidden) == 0 {
+		return ""
+	}
+	keep := strings.NewReplacer(" ", "\u00a0", "-", "\u2011")
+	names := make([]string, len(hidden))
+	for i, h := range hidden {
+		names[i] = keep.Replace(h)
+	}
+	var line string
+	if wide {
+		line = p.Sprintf("Hidden to fit %d columns: %s (-o wide shows them).", width, strings.Join(names, p.T(", ")))
+		line = strings.Replace(line, "-o wide", keep.Replace("-o wide"), 1)
+	} else {
+		line = p.Sprintf("Hidden to fit %d columns: %s.", width, strings.Join(names, p.T(", ")))
+	}
+	lines := strings.Split(ansi.Wrap(line, width, "、"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.NewReplacer("\u00a0", " ", "\u2011", "-").Replace(strings.TrimRight(l, " "))
+	}
+	return strings.Join(lines, "\n")
 }

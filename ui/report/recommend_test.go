@@ -69,9 +69,9 @@ func TestOfferBorderline(t *testing.T) {
 		note       string
 		oom        float64
 	}{
-		{model.VerdictBorderline, 4, "~5%", "~ borderline (1 offer): the 90% band reaches 24.13 GiB per GPU, past the usable VRAM (the 5% margin kept free); about 30% chance of running out of memory, that is of needing more than all the driver exposes; leave room or use a smaller micro-batch", 0.31},
+		{model.VerdictBorderline, 4, "~5%", "~ borderline (1 row): the 90% band reaches 24.13 GiB per GPU, past the usable VRAM (the 5% margin kept free); about 30% chance of running out of memory, that is of needing more than all the driver exposes; leave room or use a smaller micro-batch", 0.31},
 		// At micro-batch 1 there is no smaller one to advise.
-		{model.VerdictBorderline, 1, "~5%", "~ borderline (1 offer): the 90% band reaches 24.13 GiB per GPU, past the usable VRAM (the 5% margin kept free); about 30% chance of running out of memory, that is of needing more than all the driver exposes; leave room", 0.31},
+		{model.VerdictBorderline, 1, "~5%", "~ borderline (1 row): the 90% band reaches 24.13 GiB per GPU, past the usable VRAM (the 5% margin kept free); about 30% chance of running out of memory, that is of needing more than all the driver exposes; leave room", 0.31},
 		{model.VerdictFits, 4, "5%", "", 0},
 	} {
 		e := &model.Estimate{MemoryBand: [2]float64{18 * model.GiB, 24.13 * model.GiB}}
@@ -108,8 +108,8 @@ func TestOfferLate(t *testing.T) {
 		noteZH     string
 		jsonChance *float64
 	}{
-		{0.44, "~28.6 h", "~ job time (1 offer): about 45% chance of missing the 30 h deadline, which falls inside the 90% range of the time; ranked after the offers that meet it at the range's slow end",
-			"~ 作业时长（1 个报价）：错过 30 小时截止时间的概率约 45%——截止时间落在用时的 90% 区间内；排在按区间上限也能按时完成的报价之后", ptr(0.45)},
+		{0.44, "~28.6 h", "~ job time (1 row): about 45% chance of missing the 30 h deadline, which falls inside the 90% range of the time; ranked after the offers that meet it at the range's slow end",
+			"~ 作业时长（1 行）：错过 30 小时截止时间的概率约 45%——截止时间落在用时的 90% 区间内；排在按区间上限也能按时完成的报价之后", ptr(0.45)},
 		{0, "28.6 h", "", "", nil},
 	} {
 		o := model.Offer{Instance: inst, GPU: g, Region: "r", Instances: 1, GPUs: 1, HeadroomPct: 5, Verdict: model.VerdictFits, Estimate: e,

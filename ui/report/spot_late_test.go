@@ -105,7 +105,7 @@ func TestDecideSpotLate(t *testing.T) {
 			t.Fatal(err)
 		}
 		const warn = "about 25% chance the job takes longer than 3 h (the 90% range of its time is 2.0–3.2 h)"
-		if out := b.String(); !strings.Contains(out, "~2.5 h") || !strings.Contains(out, "~ job time (1 offer): about 25% chance of missing the 3 h deadline") {
+		if out := b.String(); !strings.Contains(out, "~2.5 h") || !strings.Contains(out, "~ job time (1 row): about 25% chance of missing the 3 h deadline") {
 			t.Errorf("%s: the table does not mark a late:\n%s", c.name, out)
 		}
 		j := NewRecommendJSON(rec, nil, 0)
