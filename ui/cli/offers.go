@@ -288,8 +288,8 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			if err := report.WriteMarket(env.Stdout, r, &res, m, width); err != nil {
 				return err
 			}
-			if !footer.IsZero() {
-				_, err = fmt.Fprintln(env.Stdout, termsafe.Lines(env.lang.Message(footer)))
+			if !footer.IsZero() { // wrapped at the width as the table's footers
+				report.WrapLine(env.Stdout, termsafe.Lines(env.lang.Message(footer)), width, "")
 			}
 			siblingNote(env, cat, res.Query, "offers")
 			return err

@@ -206,21 +206,21 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, w
 	if len(hidden) > 0 {
 		// Wrapped at the width between the names, where the terminal
 		// would cut one: each name and "-o wide" kept whole by no-break
-		// blanks and hyphens for ansi.Wrap, put back after.
-		keep := strings.NewReplacer(" ", "\u00a0", "-", "\u2011")
+		// blanks for ansi.Wrap, put back after (WrapLine).
+		keep := strings.NewReplacer(" ", "\u00a0")
 		names := make([]string, len(hidden))
 		for i, h := range hidden {
 			names[i] = keep.Replace(h)
 		}
 		line := lang.Sprintf("Hidden to fit %d columns: %s (-o wide shows them).", width, strings.Join(names, lang.T(", ")))
-		line = ansi.Wrap(strings.Replace(line, "-o wide", keep.Replace("-o wide"), 1), width, "、")
-		for _, l := range strings.Split(line, "\n") {
-			fmt.Fprintln(w, strings.NewReplacer("\u00a0", " ", "\u2011", "-").Replace(strings.TrimRight(l, " ")))
-		}
+		WrapLine(w, strings.Replace(line, "-o wide", keep.Replace("-o wide"), 1), width, "、")
 	}
-	fmt.Fprintln(w, marketCountLine(lang, res))
+	// The lines under the tables wrap at the width between words as the
+	// hidden note does (WrapLine); a pipe's (width ≤ 0) are whole.
+	say := func(line string) { WrapLine(w, strings.TrimSuffix(line, "\n"), width, "") }
+	say(marketCountLine(lang, res))
 	if m.USDCNY != nil {
-		lang.Fprintf(w, "CNY prices converted at 1 USD = %g CNY (--usd-cny).\n", *m.USDCNY)
+		say(lang.Sprintf("CNY prices converted at 1 USD = %g CNY (--usd-cny).\n", *m.USDCNY))
 	}
 	if n := len(m.NeedsRate); n > 0 {
 		var names []string
@@ -231,21 +231,37 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, w
 		if n > 5 {
 			more = lang.Sprintf(" and %s more", model.Grouped(n-5))
 		}
-		lang.Fprintf(w, "Not ranked, priced in %s: %s%s — needs --usd-cny RATE (1 USD = RATE CNY).\n", m.NeedsRate[0].Currency, strings.Join(names, lang.T(", ")), more)
+		say(lang.Sprintf("Not ranked, priced in %s: %s%s — needs --usd-cny RATE (1 USD = RATE CNY).\n", m.NeedsRate[0].Currency, strings.Join(names, lang.T(", ")), more))
 	}
 	if arm {
-		lang.Fprintf(w, "arm64: %s.\n", lang.T(ArchNote))
+		say(lang.Sprintf("arm64: %s.\n", lang.T(ArchNote)))
 	}
 	for _, l := range overlays.legend(lang, OverlayMark) {
-		fmt.Fprintln(w, l)
+		say(l)
 	}
 	p := market.Provenance{}
 	for _, o := range m.Prices.Origins {
 		// An overlay's path is the user's: escaped (termsafe), as in errors.
 		p.Origins = append(p.Origins, market.PriceOrigin{Origin: termsafe.String(o.Origin), Updated: o.Updated, AsOf: termsafe.String(o.AsOf), Types: o.Types})
 	}
-	_, err := fmt.Fprintf(w, "%s%s\n", lang.Sprintf("prices: %s", strings.Join(lang.Messages(p.LineParts()), lang.T("; "))), lang.T("."))
-	return err
+	say(lang.Sprintf("prices: %s", strings.Join(lang.Messages(p.LineParts()), lang.T("; "))) + lang.T("."))
+	return nil
+}
+
+// WrapLine prints line wrapped at width cells (whole when width ≤ 0)
+// between words, or after a character of breaks or Chinese punctuation
+// (a Chinese line has no blanks), where a terminal would cut a word
+// (ansi.Wrap, which breaks a word longer than the width);
+// hyphens are kept by no-break hyphens, so that a flag (--usd-cny) or a
+// region (us-east-1) is not split; no-break blanks in line are put back
+// as blanks. No line ends in a blank.
+func WrapLine(w io.Writer, line string, width int, breaks string) {
+	if width > 0 {
+		line = ansi.Wrap(strings.ReplaceAll(line, "-", "\u2011"), width, breaks+"，；、。：）")
+	}
+	for _, l := range strings.Split(line, "\n") {
+		fmt.Fprintln(w, strings.NewReplacer("\u00a0", " ", "\u2011", "-").Replace(strings.TrimRight(l, " ")))
+	}
 }
 
 // MarketGroupLine heads a group of offers: "aws: 14,387 offers,
