@@ -2,10 +2,12 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -284,12 +286,19 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			r, width := renderer(env, env.Stdout)
 			if out == outWide {
 				width = 0
+				// On a pipe or a file -o wide prints what a plain pipe
+				// does (no rule, no blanks ending a line), COLUMNS or not:
+				// COLUMNS asks for a terminal's width, which -o wide does
+				// not use (walk: COLUMNS=80 … -o wide | cat padded).
+				if f, ok := env.Stdout.(*os.File); !ok || !term.IsTerminal(f.Fd()) {
+					r.Plain = true
+				}
 			}
 			if err := report.WriteMarket(env.Stdout, r, &res, m, width); err != nil {
 				return err
 			}
-			if !footer.IsZero() {
-				_, err = fmt.Fprintln(env.Stdout, termsafe.Lines(env.lang.Message(footer)))
+			if !footer.IsZero() { // wrapped at the width as the table's footers
+				report.WrapLine(env.Stdout, termsafe.Lines(env.lang.Message(footer)), width, "")
 			}
 			siblingNote(env, cat, res.Query, "offers")
 			return err

@@ -94,7 +94,8 @@ func deref(p *float64) float64 {
 	return *p
 }
 
-// TestAnswerMissZh: the limit's chance reads in Chinese.
+// TestAnswerMissZh: the limit's chance reads in Chinese, its hours in
+// 小时 as the configurator says them (hoursMsg), not "14.0 h".
 func TestAnswerMissZh(t *testing.T) {
 	rec := answerMissRec()
 	pts := decide.OfferPoints(rec.Offers)
@@ -103,12 +104,27 @@ func TestAnswerMissZh(t *testing.T) {
 		a    Answer
 		want string
 	}{
-		{AnswerFinishWithin(rec, nil, pts, 14, "14h"), "更便宜，但可能超过 14.0 h（约 45% 的概率）"},
-		{AnswerFinishWithin(rec, nil, pts, 2, "2h"), "（可能超过 2.0 h：约 25% 的概率）"},
+		{AnswerFinishWithin(rec, nil, pts, 14, "14h"), "更便宜，但可能超过 14.0 小时（约 45% 的概率）"},
+		{AnswerFinishWithin(rec, nil, pts, 2, "2h"), "（可能超过 2.0 小时：约 25% 的概率）"},
 		{AnswerMaxJobCost(rec, nil, pts, 3.20), "（费用可能超过 $3.20：约 45% 的概率）"},
 	} {
 		if got := AnswerText(zh, &c.a); !strings.Contains(got, c.want) {
 			t.Errorf("zh-CN: %q\nwant it to contain %q", got, c.want)
+		}
+	}
+}
+
+// TestChanceRangeZh: a range of chances follows "概率" as "约 45%" does,
+// set off by a word and a blank ("概率为 5–90%"), not run into it
+// (walk: "概率5–90%").
+func TestChanceRangeZh(t *testing.T) {
+	zh := i18n.New(language.SimplifiedChinese)
+	for _, c := range []struct{ chance, want string }{
+		{zh.Sprintf("%.0f–%.0f%%", 5.0, 90.0), "~ 显存紧张：显存不足的概率为 5–90%"},
+		{zh.Sprintf("about %.0f%%", 45.0), "~ 显存紧张：显存不足的概率约 45%"},
+	} {
+		if got := zh.Sprintf("~ borderline: %s chance of running out of memory", c.chance); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
 		}
 	}
 }

@@ -840,18 +840,23 @@ func answerTiers(rec *model.Recommendation, pts []decide.TimeCost, miss func(dec
 	return [][]decide.TimeCost{onTime, fit, pts}
 }
 
-// hoursMsg is Hours as a message: "12.3 h" has no words, "4.2 days" has.
+// hoursMsg is Hours as a message, each unit translated as HoursIn's
+// ("1.7 h" is "1.7 小时" in Chinese, as the configurator says it, not
+// "1.7 h"; "4.2 days" is "4.2 天").
 func hoursMsg(h float64) model.Message {
-	s := Hours(h)
 	switch {
-	case strings.HasSuffix(s, " days"):
+	case h <= 0 || math.IsNaN(h):
+		return model.Msg("%s", "—")
+	case h < 1:
+		return model.Msg("%.0f min", math.Max(h*60, 1))
+	case h < 48:
+		return model.Msg("%.1f h", h)
+	case h < 24*365:
 		return model.Msg("%.1f days", h/24)
-	case strings.HasSuffix(s, " years") && h < 24*365*1000:
+	case h < 24*365*1000:
 		return model.Msg("%.1f years", h/24/365)
-	case strings.HasSuffix(s, " years"):
-		return model.Msg("%.2g years", h/24/365)
 	}
-	return model.Msg("%s", s)
+	return model.Msg("%.2g years", h/24/365)
 }
 
 // AnswerFinishWithin answers "the cheapest offer that finishes within

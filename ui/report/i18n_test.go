@@ -8,6 +8,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/text/language"
 
 	"github.com/gpuplan/gpuplan/data"
@@ -280,7 +281,19 @@ func TestChineseTablesAlign(t *testing.T) {
 		if len(table) > 2 {
 			tables++
 			w := lipgloss.Width(table[0])
-			for _, l := range table[1:] {
+			ink := 0 // the rule spans the widest line without its ending blanks (inkWidth)
+			for i, l := range table {
+				if i != 1 {
+					ink = max(ink, lipgloss.Width(strings.TrimRight(ansi.Strip(l), " ")))
+				}
+			}
+			for i, l := range table[1:] {
+				if i == 0 && strings.Trim(l, "─") == "" {
+					if lipgloss.Width(l) != ink {
+						t.Errorf("rule %d cells wide, the widest line %d:\n%s\n%s", lipgloss.Width(l), ink, table[0], l)
+					}
+					continue
+				}
 				if lipgloss.Width(l) != w {
 					t.Errorf("table line %d cells wide, header %d:\n%s\n%s", lipgloss.Width(l), w, table[0], l)
 				}

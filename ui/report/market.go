@@ -153,7 +153,7 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, w
 	var overlays overlayPrices
 	tables := make([][][]string, len(groups))
 	var all [][]string
-	var keys []string // each row's GPU key, for CutGPUs
+	keys := make([][]string, len(groups)) // each row's GPU key, for CutGPUs
 	for t, at := range groups {
 		rows := make([][]string, 0, len(at))
 		marked := make([]bool, 0, len(at))
@@ -161,13 +161,16 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, w
 			row := &res.Rows[i]
 			rows = append(rows, mark(row))
 			marked = append(marked, overlays.add(row.Provenance()))
-			keys = append(keys, row.Instance.GPU)
+			keys[t] = append(keys[t], row.Instance.GPU)
 		}
 		markPrices(rows, 4, marked)
 		tables[t] = rows
 		all = append(all, rows...)
 	}
-	shown := fitMarketColumns(header, all, keys, width, marketKeep(res.Query))
+	shown := fitMarketColumns(header, all, width, marketKeep(res.Query))
+	for t, rows := range tables {
+		cutMarketCells(header, rows, keys[t], shown, width)
+	}
 	var idx []int
 	var hs, hidden []string
 	for j, ok := range shown {
@@ -203,21 +206,21 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, w
 	if len(hidden) > 0 {
 		// Wrapped at the width between the names, where the terminal
 		// would cut one: each name and "-o wide" kept whole by no-break
-		// blanks and hyphens for ansi.Wrap, put back after.
-		keep := strings.NewReplacer(" ", "\u00a0", "-", "\u2011")
+		// blanks for ansi.Wrap, put back after (WrapLine).
+		keep := strings.NewReplacer(" ", "\u00a0")
 		names := make([]string, len(hidden))
 		for i, h := range hidden {
 			names[i] = keep.Replace(h)
 		}
 		line := lang.Sprintf("Hidden to fit %d columns: %s (-o wide shows them).", width, strings.Join(names, lang.T(", ")))
-		line = ansi.Wrap(strings.Replace(line, "-o wide", keep.Replace("-o wide"), 1), width, "、")
-		for _, l := range strings.Split(line, "\n") {
-			fmt.Fprintln(w, strings.NewReplacer("\u00a0", " ", "\u2011", "-").Replace(strings.TrimRight(l, " ")))
-		}
+		WrapLine(w, strings.Replace(line, "-o wide", keep.Replace("-o wide"), 1), width, "、")
 	}
-	fmt.Fprintln(w, marketCountLine(lang, res))
+	// The lines under the tables wrap at the width between words as the
+	// hidden note does (WrapLine); a pipe's (width ≤ 0) are whole.
+	say := func(line string) { WrapLine(w, strings.TrimSuffix(line, "\n"), width, "") }
+	say(marketCountLine(lang, res))
 	if m.USDCNY != nil {
-		lang.Fprintf(w, "CNY prices converted at 1 USD = %g CNY (--usd-cny).\n", *m.USDCNY)
+		say(lang.Sprintf("CNY prices converted at 1 USD = %g CNY (--usd-cny).\n", *m.USDCNY))
 	}
 	if n := len(m.NeedsRate); n > 0 {
 		var names []string
@@ -228,21 +231,37 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, w
 		if n > 5 {
 			more = lang.Sprintf(" and %s more", model.Grouped(n-5))
 		}
-		lang.Fprintf(w, "Not ranked, priced in %s: %s%s — needs --usd-cny RATE (1 USD = RATE CNY).\n", m.NeedsRate[0].Currency, strings.Join(names, lang.T(", ")), more)
+		say(lang.Sprintf("Not ranked, priced in %s: %s%s — needs --usd-cny RATE (1 USD = RATE CNY).\n", m.NeedsRate[0].Currency, strings.Join(names, lang.T(", ")), more))
 	}
 	if arm {
-		lang.Fprintf(w, "arm64: %s.\n", lang.T(ArchNote))
+		say(lang.Sprintf("arm64: %s.\n", lang.T(ArchNote)))
 	}
 	for _, l := range overlays.legend(lang, OverlayMark) {
-		fmt.Fprintln(w, l)
+		say(l)
 	}
 	p := market.Provenance{}
 	for _, o := range m.Prices.Origins {
 		// An overlay's path is the user's: escaped (termsafe), as in errors.
 		p.Origins = append(p.Origins, market.PriceOrigin{Origin: termsafe.String(o.Origin), Updated: o.Updated, AsOf: termsafe.String(o.AsOf), Types: o.Types})
 	}
-	_, err := fmt.Fprintf(w, "%s%s\n", lang.Sprintf("prices: %s", strings.Join(lang.Messages(p.LineParts()), lang.T("; "))), lang.T("."))
-	return err
+	say(lang.Sprintf("prices: %s", strings.Join(lang.Messages(p.LineParts()), lang.T("; "))) + lang.T("."))
+	return nil
+}
+
+// WrapLine prints line wrapped at width cells (whole when width ≤ 0)
+// between words, or after a character of breaks or Chinese punctuation
+// (a Chinese line has no blanks), where a terminal would cut a word
+// (ansi.Wrap, which breaks a word longer than the width);
+// hyphens are kept by no-break hyphens, so that a flag (--usd-cny) or a
+// region (us-east-1) is not split; no-break blanks in line are put back
+// as blanks. No line ends in a blank.
+func WrapLine(w io.Writer, line string, width int, breaks string) {
+	if width > 0 {
+		line = ansi.Wrap(strings.ReplaceAll(line, "-", "\u2011"), width, breaks+"，；、。：）")
+	}
+	for _, l := range strings.Split(line, "\n") {
+		fmt.Fprintln(w, strings.NewReplacer("\u00a0", " ", "\u2011", "-").Replace(strings.TrimRight(l, " ")))
+	}
 }
 
 // MarketGroupLine heads a group of offers: "aws: 14,387 offers,
@@ -321,14 +340,11 @@ func marketKeep(q market.Query) []int {
 // fitMarketColumns returns which columns of the offers table to show
 // within width cells (every column when width ≤ 0): it hides columns in
 // marketDropOrder, never those in keep, until the table fits, then shows again
-// the most needed of those hidden that still fit. Still too wide (a
-// narrow terminal, Chinese headers two cells a character), it cuts the
-// instance types (down to minInstanceCells, as the recommend table does)
-// and then the GPUs cells' keys by whole words (CutGPUs, keys[i] the
-// key of rows[i]), changing rows; it never cuts a price. Each column is
-// its widest cell plus two blanks (layoutTable). A column every cell of
-// which is empty is hidden first.
-func fitMarketColumns(header []string, rows [][]string, keys []string, width int, keep []int) []bool {
+// the most needed of those hidden that still fit. Each column is its
+// widest cell plus two blanks (layoutTable). A column every cell of
+// which is empty is hidden first. Still too wide, cutMarketCells cuts
+// each table's cells.
+func fitMarketColumns(header []string, rows [][]string, width int, keep []int) []bool {
 	shown := make([]bool, len(header))
 	for j := range shown {
 		shown[j] = true
@@ -379,14 +395,45 @@ func fitMarketColumns(header []string, rows [][]string, keys []string, width int
 			total += ws[j]
 		}
 	}
+	return shown
+}
+
+// cutMarketCells cuts the cells of one table (a group's, when grouped)
+// whose shown columns are wider than width (a narrow terminal, Chinese
+// headers two cells a character): the instance types first (down to
+// minInstanceCells, as the recommend table does), then the GPUs cells'
+// keys by whole words (CutGPUs, keys[i] the key of rows[i]), each by
+// only as much as this table is over, changing rows; it never cuts a
+// price. Another group's wider cells cut nothing here.
+func cutMarketCells(header []string, rows [][]string, keys []string, shown []bool, width int) {
+	if width <= 0 {
+		return
+	}
+	widths := func() (int, []int) {
+		ws := make([]int, len(header))
+		for j, h := range header {
+			ws[j] = cellWidth(h) + 2
+		}
+		for _, row := range rows {
+			for j, c := range row {
+				ws[j] = max(ws[j], cellWidth(c)+2)
+			}
+		}
+		total := 0
+		for j, x := range ws {
+			if shown[j] {
+				total += x
+			}
+		}
+		return total, ws
+	}
+	total, ws := widths()
 	if over := total - width; over > 0 {
 		n := max(ws[1]-2-over, minInstanceCells, cellWidth(header[1]))
 		for _, row := range rows {
 			row[1] = Truncate(row[1], n)
 		}
-		total -= ws[1]
-		ws = widths()
-		total += ws[1]
+		total, ws = widths()
 	}
 	if over := total - width; over > 0 && len(keys) == len(rows) {
 		n := max(ws[2]-2-over, cellWidth(header[2]))
@@ -394,7 +441,6 @@ func fitMarketColumns(header []string, rows [][]string, keys []string, width int
 			row[2] = CutGPUs(row[2], keys[i], n)
 		}
 	}
-	return shown
 }
 
 // emptyColumn reports whether every row's cell j is empty.

@@ -61,7 +61,7 @@ func layoutTable(headers []string, rows [][]string, right func(col int) bool, pl
 	endLine()
 	if !plain {
 		b = append(b, '\n')
-		b = append(b, strings.Repeat(lipgloss.NormalBorder().Top, total)...)
+		b = append(b, strings.Repeat(lipgloss.NormalBorder().Top, inkWidth(headers, rows, widths, right))...)
 	}
 	for _, row := range rows {
 		b = append(b, '\n')
@@ -79,6 +79,52 @@ func layoutTable(headers []string, rows [][]string, right func(col int) bool, pl
 		endLine()
 	}
 	return string(b)
+}
+
+// inkWidth is the width of the table's widest line without the blanks
+// that end it, what the rule under the header spans: a rule as wide as
+// the padded columns overhangs the text by at least the last column's
+// two blanks and, on a terminal narrower than the padding (-o wide),
+// wraps onto a line of its own (walk: the rule wider than the table).
+// widths are the columns' widest cells; a right-aligned column's text
+// ends at its width, a left-aligned one's at its cell's.
+func inkWidth(headers []string, rows [][]string, widths []int, right func(col int) bool) int {
+	ink := 0
+	line := func(cells []string, head bool) {
+		at := 0
+		for j, c := range cells {
+			if c != "" {
+				if !head && right != nil && right(j) {
+					ink = max(ink, at+widths[j])
+				} else {
+					ink = max(ink, at+cellWidth(c))
+				}
+			}
+			at += widths[j] + 2
+		}
+	}
+	line(headers, true)
+	for _, row := range rows {
+		line(row, false)
+	}
+	return ink
+}
+
+// fitRule is inkWidth for a table lipgloss laid out: the rule under its
+// header (line 1) cut to the widest line without its ending blanks.
+func fitRule(table string) string {
+	lines := strings.Split(table, "\n")
+	if len(lines) < 2 || lines[1] == "" || strings.Trim(lines[1], "─") != "" {
+		return table
+	}
+	ink := 0
+	for i, l := range lines {
+		if i != 1 {
+			ink = max(ink, ansi.StringWidth(strings.TrimRight(ansi.Strip(l), " ")))
+		}
+	}
+	lines[1] = strings.Repeat("─", ink)
+	return strings.Join(lines, "\n")
 }
 
 // cellWidths returns each column's widest cell in terminal cells, and
@@ -168,7 +214,7 @@ func plainLines(table string) string {
 
 // lipglossTable is layoutTable by lipgloss/table, for any cells.
 func lipglossTable(headers []string, rows [][]string, right func(col int) bool) string {
-	return table.New().Headers(headers...).Rows(rows...).Border(lipgloss.NormalBorder()).
+	return fitRule(table.New().Headers(headers...).Rows(rows...).Border(lipgloss.NormalBorder()).
 		BorderRow(false).BorderColumn(false).BorderLeft(false).BorderRight(false).BorderTop(false).BorderBottom(false).
 		StyleFunc(func(row, col int) lipgloss.Style {
 			s := lipgloss.NewStyle().PaddingRight(2)
@@ -179,7 +225,7 @@ func lipglossTable(headers []string, rows [][]string, right func(col int) bool) 
 				return s.Align(lipgloss.Right)
 			}
 			return s
-		}).Render()
+		}).Render())
 }
 
 // tableRight is table with the right-aligned columns given as a set.

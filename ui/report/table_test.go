@@ -81,7 +81,7 @@ func TestTablePlain(t *testing.T) {
 		want  string
 	}{
 		{false, "provider  instance                        $/h     notes  \n" +
-			strings.Repeat("─", 10+32+8+7) + "\n" +
+			strings.Repeat("─", 10+32+8+5) + "\n" + // to "notes" and "arm64", not their blanks (inkWidth)
 			"nebius    gpu-h200-sxm_1gpu-16vcpu-200gb   $3.50         \n" +
 			"aws       p5.48xlarge                     $55.04  arm64  "},
 		{true, "provider  instance                        $/h     notes\n" +

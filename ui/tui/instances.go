@@ -447,6 +447,17 @@ func (v *offersView) refresh(keep *model.Offer) {
 	for i, r := range rows { // the GPU's key gives way, by whole words, before its count and nodes
 		r[4] = report.CutGPUs(r[4], v.all[v.shown[i]].GPU.Key, widths[4])
 	}
+	if widths[4] > 0 {
+		// A key cut by whole words may leave cells over (the column was
+		// cut by cells, the keys by words): the names cut before it take
+		// them back, the instance type first, as the panel's table does
+		// (giveBack; walk: "2x_RTX600…da_SECURE" beside a GPUs column
+		// with 8 blank cells).
+		giveBack(rows, widths, 4, []int{2, 1, 3}, lipgloss.Width(cols[4].Title))
+		for c := range cols {
+			cols[c].Width = widths[c]
+		}
+	}
 	cutTable(rows, widths, 3) // cells, as lipgloss measures them (CJK: 2); the region's "+N" kept
 	for i, r := range rows {
 		// A cut GPUs cell lost its "§" (a cut keeps a name's start or

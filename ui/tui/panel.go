@@ -1152,26 +1152,18 @@ func offersTableCost(lang *i18n.Printer, offers []model.Offer, width int, st *re
 			continue
 		}
 		if g := slices.Index(cols, 3); g >= 0 { // the GPU's key gives way, by whole words, before its count and nodes
-			used := lipgloss.Width(headers[g])
 			for i, r := range picked {
 				r[g] = report.CutGPUs(r[g], offers[i].GPU.Key, widths[g])
-				used = max(used, lipgloss.Width(r[g]))
 			}
 			// A key cut by whole words may leave cells over: the names
 			// cut before it take them back, the instance type first.
+			var order []int
 			for _, c := range []int{1, 0, 2} {
-				if k := slices.Index(cols, c); k >= 0 && used < widths[g] {
-					full := 0
-					for _, r := range picked {
-						full = max(full, lipgloss.Width(r[k]))
-					}
-					more := min(full-widths[k], widths[g]-used)
-					if more > 0 {
-						widths[k] += more
-						widths[g] -= more
-					}
+				if k := slices.Index(cols, c); k >= 0 {
+					order = append(order, k)
 				}
 			}
+			giveBack(picked, widths, g, order, lipgloss.Width(headers[g]))
 		}
 		cutTable(picked, widths, slices.Index(cols, 2)) // the region's name is cut, never its "+N"
 		if at >= 0 {
@@ -1209,6 +1201,35 @@ func offersTableCost(lang *i18n.Printer, offers []model.Offer, width int, st *re
 		return out, !slices.Contains(cols, 6)
 	}
 	return "", false
+}
+
+// giveBack hands the cells column g's cells leave over (its widest cell,
+// or head, the width of its header, narrower than widths[g]) to the
+// columns in order (shown) whose widest cell is wider than their width, each as
+// many as it lacks, first come first served; rows are cut to widths
+// after. A GPUs column cut by cells and then its keys by whole words
+// (report.CutGPUs) leaves such cells while a name beside it is cut.
+func giveBack(rows [][]string, widths []int, g int, order []int, head int) {
+	used := head
+	for _, r := range rows {
+		used = max(used, lipgloss.Width(r[g]))
+	}
+	for _, k := range order {
+		if used >= widths[g] {
+			return
+		}
+		if widths[k] == 0 { // a column dropped stays dropped
+			continue
+		}
+		full := 0
+		for _, r := range rows {
+			full = max(full, lipgloss.Width(r[k]))
+		}
+		if more := min(full-widths[k], widths[g]-used); more > 0 {
+			widths[k] += more
+			widths[g] -= more
+		}
+	}
 }
 
 func pick(row []string, cols []int) []string {
