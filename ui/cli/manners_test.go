@@ -218,22 +218,7 @@ func TestCompletion(t *testing.T) {
 // a name can be pasted back into --instance; COLUMNS asks for the
 // terminal's layout (rule, cut names) through a pipe.
 func TestPipedTables(t *testing.T) {
-	run := func(columns string, args ...string) string {
-		t.Helper()
-		t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-		var out, errb bytes.Buffer
-		code := Run(Env{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Version: "test", LoadCatalog: data.LoadWith,
-			Getenv: func(k string) string {
-				if k == "COLUMNS" {
-					return columns
-				}
-				return ""
-			}})
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
-		}
-		return out.String()
-	}
+	run := func(columns string, args ...string) string { t.Helper(); return runColumns(t, columns, args...) }
 	rec := []string{"recommend", "--model", "llama-3.1-8b", "--task", "qlora", "--providers", "lambda", "--limit", "0"}
 	// The providers of the catalog this test was written on: nebius's H200 host ranks in the first 12.
 	serve := []string{"recommend", "--model", "llama-3.1-8b", "--task", "inference", "--limit", "12", "--providers", "aws,azure,gcp,lambda,nebius,oci,paperspace,fluidstack,do"}
@@ -321,4 +306,24 @@ func TestUnknownCommand(t *testing.T) {
 	if viaHelp != viaFlag || !strings.Contains(viaHelp, "gpuplan catalog gpus") {
 		t.Errorf("help catalog gpus differs from catalog gpus --help:\n%s\n---\n%s", viaHelp, viaFlag)
 	}
+}
+
+// runColumns runs gpuplan with args on the embedded catalog, COLUMNS set
+// to columns ("" unset) and nothing else in the environment, as on a
+// pipe, and returns its standard output; a non-zero exit fails t.
+func runColumns(t *testing.T, columns string, args ...string) string {
+	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	var out, errb bytes.Buffer
+	code := Run(Env{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Version: "test", LoadCatalog: data.LoadWith,
+		Getenv: func(k string) string {
+			if k == "COLUMNS" {
+				return columns
+			}
+			return ""
+		}})
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+	}
+	return out.String()
 }

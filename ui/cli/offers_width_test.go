@@ -1,13 +1,10 @@
 package cli
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
 	"charm.land/lipgloss/v2"
-
-	"github.com/gpuplan/gpuplan/data"
 )
 
 // TestOffersFitColumns: gpuplan offers at COLUMNS=80 (a terminal's width,
@@ -15,22 +12,7 @@ import (
 // and one line naming the hidden columns; -o wide prints them all, on a
 // pipe as a pipe without COLUMNS does, which scripts read.
 func TestOffersFitColumns(t *testing.T) {
-	run := func(columns string, args ...string) string {
-		t.Helper()
-		t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-		var out, errb bytes.Buffer
-		code := Run(Env{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Version: "test", LoadCatalog: data.LoadWith,
-			Getenv: func(k string) string {
-				if k == "COLUMNS" {
-					return columns
-				}
-				return ""
-			}})
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
-		}
-		return out.String()
-	}
+	run := func(columns string, args ...string) string { t.Helper(); return runColumns(t, columns, args...) }
 	offers := []string{"offers", "H100:8", "--providers", "aws,azure,lambda"}
 	for _, lang := range []string{"en", "zh-CN"} {
 		args := append([]string{"--lang", lang}, offers...)

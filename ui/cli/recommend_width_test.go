@@ -1,13 +1,10 @@
 package cli
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
 	"charm.land/lipgloss/v2"
-
-	"github.com/gpuplan/gpuplan/data"
 )
 
 // TestRecommendFitColumns: gpuplan recommend at COLUMNS=80 and 120 fits
@@ -18,22 +15,7 @@ import (
 // offered by completion and named in the Chinese help (fresh-user walk:
 // `--output "wide": want table, json or csv`).
 func TestRecommendFitColumns(t *testing.T) {
-	run := func(columns string, args ...string) string {
-		t.Helper()
-		t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-		var out, errb bytes.Buffer
-		code := Run(Env{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Version: "test", LoadCatalog: data.LoadWith,
-			Getenv: func(k string) string {
-				if k == "COLUMNS" {
-					return columns
-				}
-				return ""
-			}})
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
-		}
-		return out.String()
-	}
+	run := func(columns string, args ...string) string { t.Helper(); return runColumns(t, columns, args...) }
 	rec := []string{"recommend", "--model", "llama-3.1-8b", "--task", "qlora", "--dataset-tokens", "200M", "--deadline-hours", "14", "--limit", "3"}
 	hiddenLine := map[string]string{"en": "Hidden to fit ", "zh-CN": "列宽已隐藏："}
 	piped := run("", rec...)
