@@ -2022,8 +2022,13 @@ func lessOffer(a, b *Offer, k SortKey) bool { return compareOffers(a, b, k) < 0 
 // of the two has a view (Query.SpotView); on the offers otherwise.
 func (sc *offerScan) lessHost(a, b *Offer) bool {
 	if sc.view != nil {
-		va, oka := sc.view(a)
-		vb, okb := sc.view(b)
+		// The view gets copies: escape analysis cannot see into a
+		// function value, so a and b themselves would move every offer
+		// the scan makes to the heap, spot view or not (264 B each,
+		// ~2,200 in a recommend over the embedded catalog).
+		ca, cb := *a, *b
+		va, oka := sc.view(&ca)
+		vb, okb := sc.view(&cb)
 		if oka || okb {
 			return lessHost(&va, &vb, sc.sort)
 		}
