@@ -422,8 +422,8 @@ func (e *Estimate) AssumptionMessages() []Message {
 	if e.genericShape {
 		add("only the parameter count is known: activations and FLOPs use a generic decoder shape of %d layers × %d hidden (Kaplan et al. 2020, N ≈ 12·L·h², GPT-3 aspect ratio); model-state memory is exact", a.Layers, a.Hidden)
 	}
-	if w.Task.Training() && !w.BatchNote.IsZero() {
-		out = append(out, w.BatchNote)
+	if note := w.BatchNote(); w.Task.Training() && !note.IsZero() {
+		out = append(out, note)
 	}
 	if w.Task.Training() {
 		rb := bytesFor(e.Recipe)

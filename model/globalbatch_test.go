@@ -84,8 +84,8 @@ func TestAdapterDefaults(t *testing.T) {
 			t.Errorf("%s: %d × %d, per GPU %v; want %d × %d, per GPU %v",
 				name, w.MicroBatch, w.GradAccum, w.BatchPerGPU, tt.wantMicro, tt.wantAccum, tt.perGPU)
 		}
-		if got := w.BatchNote.String(); w.BatchNote.IsZero() && tt.note != "" || !w.BatchNote.IsZero() && got != tt.note {
-			t.Errorf("%s: note %q, want %q", name, got, tt.note)
+		if note := w.BatchNote(); note.IsZero() && tt.note != "" || !note.IsZero() && note.String() != tt.note {
+			t.Errorf("%s: note %q, want %q", name, note.String(), tt.note)
 		}
 		w.Defaults() // idempotent
 		if w.MicroBatch != tt.wantMicro || w.GradAccum != tt.wantAccum || w.BatchPerGPU != tt.perGPU {
@@ -130,7 +130,7 @@ func TestAdapterBatchNoteOnGPUs(t *testing.T) {
 		w := Workload{Settings: Settings{Task: TaskLoRA, GPUs: 1, MicroBatch: tt.micro, GradAccum: tt.accum}, Model: a}
 		w.Defaults()
 		v, _ := w.OnGPUs(tt.n)
-		if got := v.BatchNote.String(); got != tt.note {
+		if got := v.BatchNote().String(); got != tt.note {
 			t.Errorf("batch %d accum %d on %d GPUs: note %q, want %q", tt.micro, tt.accum, tt.n, got, tt.note)
 		}
 	}

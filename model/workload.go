@@ -22,15 +22,14 @@ type Workload struct {
 	// runs. Otherwise the global batch (GlobalBatch) is the job's and
 	// OnGPUs keeps it on any GPU count by scaling the accumulation.
 	BatchPerGPU bool
-	// BatchNote, set by Defaults, says how an adapter recipe's batch filled
-	// the micro-batch and accumulation the request left out; zero when it
-	// did not.
-	BatchNote Message
 	// batchRule is which of adapterBatch's rules filled the batch (0:
 	// none) and batchGivenAccum the accumulation the request gave, so
-	// OnGPUs says the batch on the GPUs it moves the job to (batchNote).
+	// BatchNote says the batch on the GPUs OnGPUs moves the job to;
+	// batchDropped is set when those GPUs cannot share it
+	// (GlobalBatchChange says the batch run instead).
 	batchRule       adapterBatchRule
 	batchGivenAccum int
+	batchDropped    bool
 	// AskedGlobalBatch is the global batch asked for when the job runs
 	// another (GlobalBatchChange): the adapter recipe's 16 on data-parallel
 	// GPUs that cannot share it (adapterBatch), or the batch OnGPUs could
@@ -340,7 +339,6 @@ func (w *Workload) adapterBatch() {
 		// user's --batch-size 2 turned the global batch 16 into 2).
 		w.batchRule = batchMicroGiven
 	}
-	w.BatchNote = w.batchNote()
 }
 
 // adapterBatchRule is which rule of adapterBatch filled the batch.
@@ -355,13 +353,20 @@ const (
 	batchMicroGiven                      // another micro-batch given: per GPU, no accumulation
 )
 
-// batchNote is BatchNote for the rule adapterBatch applied, in w's own
-// micro-batch, accumulation and data-parallel GPUs, so it describes the
-// job as estimated wherever OnGPUs moves it (walk37: a phase's answers on
-// 1 GPU estimated on its offer's 8 said "accumulation 16 stays (global
-// batch 16 on 1 data-parallel GPUs)" under a header of 8 GPUs,
-// accumulation 2).
-func (w *Workload) batchNote() Message {
+// BatchNote says how an adapter recipe's batch filled the micro-batch
+// and accumulation the request left out (Defaults); zero when it did
+// not, or when the GPUs OnGPUs moved the job to cannot share the batch.
+// It is said in w's own micro-batch, accumulation and data-parallel GPUs,
+// so it describes the job as estimated wherever OnGPUs moves it (walk37:
+// a phase's answers on 1 GPU estimated on its offer's 8 said
+// "accumulation 16 stays (global batch 16 on 1 data-parallel GPUs)"
+// under a header of 8 GPUs, accumulation 2). Made when asked, not by
+// OnGPUs: the ranking moves a workload to each GPU count it weighs, and
+// a note made each time was 40% of a recommend's allocations.
+func (w *Workload) BatchNote() Message {
+	if w.batchDropped {
+		return Message{}
+	}
 	dp := max(max(w.GPUs, 1)/max(w.TP, 1), 1)
 	switch w.batchRule {
 	case batchRecipe:
@@ -432,13 +437,13 @@ func (w Workload) OnGPUs(n int) (v Workload, ok bool) {
 		v.TP = 1
 	}
 	if w.BatchPerGPU || !w.Task.Training() || n < 1 {
-		v.BatchNote = v.batchNote() // the note in v's data-parallel GPUs
+		v.batchDropped = false
 		return v, true
 	}
 	global, dp := w.GlobalBatch(), n/v.TP
 	if global%dp != 0 { // v runs micro × accum × n: more than asked (GlobalBatchChange says so)
 		v.AskedGlobalBatch = w.askedGlobalBatch()
-		v.BatchNote = Message{} // GlobalBatchChange says the batch run
+		v.batchDropped = true // GlobalBatchChange says the batch run
 		return v, false
 	}
 	per := global / dp
@@ -447,7 +452,7 @@ func (w Workload) OnGPUs(n int) (v Workload, ok bool) {
 		micro--
 	}
 	v.MicroBatch, v.GradAccum = micro, per/micro
-	v.BatchNote = v.batchNote()
+	v.batchDropped = false
 	return v, true
 }
 

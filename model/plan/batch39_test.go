@@ -37,9 +37,14 @@ func TestBatchOnOffer(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}
 	}
-	recipe := wl(model.Settings{Task: model.TaskLoRA}, 1, 2, 8, 0)
-	recipe.BatchNote = model.Msg("batch: the LoRA/QLoRA recipe's …")
-	if got := batchOnOffer(ph, wl(model.Settings{Task: model.TaskLoRA}, 1, 16, 1, 0), recipe); !got.IsZero() {
+	// The recipe's batch (Defaults: 1 × 16 on 1 GPU) moved to 8 GPUs: 1 × 2.
+	asked := &model.Workload{Settings: model.Settings{Task: model.TaskLoRA, GPUs: 1}, Model: model.Architecture{Name: "m", Layers: 2, Hidden: 64, Heads: 4, Vocab: 100, Params: 1e6}}
+	asked.Defaults()
+	recipe, _ := asked.OnGPUs(8)
+	if recipe.MicroBatch != 1 || recipe.GradAccum != 2 || recipe.BatchNote().IsZero() {
+		t.Fatalf("recipe on 8 GPUs: %d × %d, note %q; want 1 × 2 and the recipe's note", recipe.MicroBatch, recipe.GradAccum, recipe.BatchNote())
+	}
+	if got := batchOnOffer(ph, asked, &recipe); !got.IsZero() {
 		t.Errorf("recipe batch: %q, want nothing (its BatchNote says it)", got)
 	}
 }

@@ -106,7 +106,7 @@ func batchOnOffer(ph *Phase, a, w *model.Workload) model.Message {
 	if m, changed := w.GlobalBatchChange(); changed {
 		return model.Msg("phase %q: %v", ph.Name, m)
 	}
-	if !w.BatchNote.IsZero() || a.GPUs == w.GPUs || a.MicroBatch == w.MicroBatch && a.GradAccum == w.GradAccum {
+	if !w.BatchNote().IsZero() || a.GPUs == w.GPUs || a.MicroBatch == w.MicroBatch && a.GradAccum == w.GradAccum {
 		return model.Message{}
 	}
 	return model.Msg("phase %q: the answers' micro-batch %d × gradient accumulation %d on %v is micro-batch %d × accumulation %d on the offer's %v, the same global batch of %d",
