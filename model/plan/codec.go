@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
@@ -134,15 +135,19 @@ func Decode(b []byte) (Plan, error) {
 
 // singlePhaseHeader is a [phase] table header (one bracket each side),
 // as TOML writes it: spaces inside the brackets, the key bare or quoted,
-// a comment after.
-var singlePhaseHeader = regexp.MustCompile(`^[ \t]*\[[ \t]*(phase|"phase"|'phase')[ \t]*\][ \t]*(#.*)?\r?$`)
+// a comment after. Compiled on first use: every command links this
+// package, and only reading a plan needs it.
+var singlePhaseHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[ \t]*\[[ \t]*(phase|"phase"|'phase')[ \t]*\][ \t]*(#.*)?\r?$`)
+})
 
 // singlePhaseLine is the line of b's first [phase] header, 0 for none: a
 // phase written as one table, which the decoder refuses beside [[phase]]
 // and the plan's array of phases cannot take alone.
 func singlePhaseLine(b []byte) int {
+	header := singlePhaseHeader()
 	for i, l := range bytes.Split(b, []byte("\n")) {
-		if singlePhaseHeader.Match(l) {
+		if header.Match(l) {
 			return i + 1
 		}
 	}
