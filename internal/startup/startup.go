@@ -39,6 +39,7 @@ func init() {
 	switch {
 	case Ranks && len(os.Args) > 1: // a command that ends in milliseconds
 		go func() {
+			widenPipe(1) // stdout: its JSON or table, up to 80 MB
 			calmSysmon()
 			populateHeap()
 		}()
