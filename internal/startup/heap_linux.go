@@ -21,10 +21,14 @@ const (
 	// chunkBytes is the runtime's heap chunk (pallocChunkBytes).
 	chunkBytes = 4 << 20
 	// populateBytes is how far past the next free pages to populate: a
-	// little more than recommend --json's ≈ 2.4 MB of heap written after
-	// the inits (their pages interleave with untouched room), and never
-	// past the chunk those pages are in, the only heap mapped for sure.
-	populateBytes = 3 << 20
+	// little more than recommend --json's ≈ 1.8 MB of heap written after
+	// the inits (2.2 MB allocated, the split scan's offer list written
+	// only as far as offers are kept; their pages interleave with
+	// untouched room), and never past the chunk those pages are in, the
+	// only heap mapped for sure. Populating more costs the second core
+	// ≈ 1.3 µs a page while the ranking may want it (3 MB: 0.12–0.15 ms
+	// slower than 2 MB, interleaved; docs/speed.md, perf47).
+	populateBytes = 2 << 20
 	// markBytes is a large object's size (over 32 KB): the runtime gives
 	// it whole pages of its own, the lowest free run that fits, so its
 	// address is where the heap's next pages are.
