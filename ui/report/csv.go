@@ -59,12 +59,17 @@ func writeCSV(out io.Writer, header []string, rows [][]string) error {
 }
 
 // WriteRecommendCSV writes the ranked offers, best first; limit ≤ 0 writes all.
-// Each row ends with its price's source, as_of and origin (the overlay
+// Each row carries its price's source, as_of and origin (the overlay
 // file that set it, or "embedded"), as offers -o csv (MarketCSV) and the
-// JSON do.
+// JSON do, then the layout the offer runs (strategy: FSDP where DDP does
+// not fit, which gpus alone does not say), its VRAM need per GPU and its
+// memory verdict, added after origin so that columns read by position
+// keep theirs. Figures are rounded as the JSON rounds them (a month at
+// $53.52 an hour read 39069.600000000006).
 func WriteRecommendCSV(out io.Writer, rec *model.Recommendation, limit int) error {
 	header := []string{"provider", "instance_type", "region", "gpu", "gpus", "instances", "pricing",
-		"usd_per_hour", "usd_per_month", "job_hours", "job_usd", "headroom_pct", "source", "as_of", "origin"}
+		"usd_per_hour", "usd_per_month", "job_hours", "job_usd", "headroom_pct", "source", "as_of", "origin",
+		"strategy", "vram_need_gib", "verdict"}
 	var rows [][]string
 	for i := range rec.Offers {
 		if limit > 0 && i == limit {
@@ -74,11 +79,12 @@ func WriteRecommendCSV(out io.Writer, rec *model.Recommendation, limit int) erro
 		job, cost := "", ""
 		source, origin := o.Provenance() // the price's: an overlay's region price names the overlay, as offers -o csv
 		if o.HasJob {
-			job, cost = csvFloat(o.JobHours), csvFloat(o.JobUSD)
+			job, cost = csvFloat(Round(o.JobHours, 3)), csvFloat(Round(o.JobUSD, 2))
 		}
 		rows = append(rows, []string{o.Instance.Provider, o.Instance.Type, o.Region, o.GPU.Key, strconv.Itoa(o.GPUs),
-			strconv.Itoa(max(o.Instances, 1)), string(o.Pricing), csvFloat(o.USDPerHour), csvFloat(o.MonthlyUSD), job, cost,
-			strconv.FormatFloat(o.HeadroomPct, 'f', 1, 64), source, o.PriceAsOf(), origin})
+			strconv.Itoa(max(o.Instances, 1)), string(o.Pricing), csvFloat(Round(o.USDPerHour, 4)), csvFloat(Round(o.MonthlyUSD, 2)), job, cost,
+			strconv.FormatFloat(o.HeadroomPct, 'f', 1, 64), source, o.PriceAsOf(), origin,
+			string(o.Strategy), csvFloat(Round(o.NeedBytes/model.GiB, 2)), string(o.Verdict)})
 	}
 	return writeCSV(out, header, rows)
 }

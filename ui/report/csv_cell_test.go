@@ -82,11 +82,41 @@ func TestRecommendCSVProvenance(t *testing.T) {
 	if err := WriteRecommendCSV(&b, rec, 0); err != nil {
 		t.Fatal(err)
 	}
-	const want = `provider,instance_type,region,gpu,gpus,instances,pricing,usd_per_hour,usd_per_month,job_hours,job_usd,headroom_pct,source,as_of,origin
-aws,g6.xlarge,us-east-1,l4,1,1,on_demand,0.8,0,,,12.0,catalog source,2026-11-30,embedded
-aws,g6.xlarge,us-west-2,l4,1,1,on_demand,0.7,0,,,12.0,'=cmd|' /C calc'!A0,2026-12-01,/home/u/.config/gpuplan/catalog.d/deal.toml
+	const want = `provider,instance_type,region,gpu,gpus,instances,pricing,usd_per_hour,usd_per_month,job_hours,job_usd,headroom_pct,source,as_of,origin,strategy,vram_need_gib,verdict
+aws,g6.xlarge,us-east-1,l4,1,1,on_demand,0.8,0,,,12.0,catalog source,2026-11-30,embedded,,0,
+aws,g6.xlarge,us-west-2,l4,1,1,on_demand,0.7,0,,,12.0,'=cmd|' /C calc'!A0,2026-12-01,/home/u/.config/gpuplan/catalog.d/deal.toml,,0,
 `
 	if b.String() != want {
 		t.Errorf("recommend CSV:\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// recommend -o csv says the layout each offer runs, its VRAM need and
+// verdict (walk48: two B200s that need FSDP read as gpus=2 alone), and
+// rounds as the JSON does: $53.52/h × 730 h = $39,069.60 a month (the
+// float product prints 39069.600000000006), 0.12139 h, $6.4968, 127.5 GiB.
+func TestRecommendCSVLayoutAndRounding(t *testing.T) {
+	in := &model.Instance{Provider: "lambda", Type: "gpu_8x_b200_sxm6", GPU: "b200", GPUCount: 8, Source: "s", AsOf: "2026-11-30", Origin: "embedded",
+		Prices: []model.RegionPrice{{Region: "europe-central-1", OnDemandUSD: 53.52}}}
+	rec := &model.Recommendation{Offers: []model.Offer{{Instance: in, Region: "europe-central-1", GPU: &model.GPU{Key: "b200"}, GPUs: 8, Instances: 1,
+		Pricing: model.OnDemand, Strategy: model.FSDP, USDPerHour: 53.52, MonthlyUSD: 53.52 * 730, HasJob: true,
+		JobHours: 0.1213895846297095, JobUSD: 6.496770569382053, NeedBytes: 127.5 * model.GiB, HeadroomPct: 36.4, Verdict: model.VerdictFits}}}
+	var b strings.Builder
+	if err := WriteRecommendCSV(&b, rec, 0); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(strings.NewReader(b.String())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for i, k := range recs[0] {
+		got[k] = recs[1][i]
+	}
+	for k, v := range map[string]string{"usd_per_hour": "53.52", "usd_per_month": "39069.6", "job_hours": "0.121", "job_usd": "6.5",
+		"strategy": string(model.FSDP), "vram_need_gib": "127.5", "verdict": string(model.VerdictFits), "headroom_pct": "36.4"} {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q", k, got[k], v)
+		}
 	}
 }
