@@ -88,6 +88,7 @@ func cliAllowlist(t *testing.T) i18n.Allowlist {
 		}
 	}
 	walk(root)
+	a.Add("autodl rtx4090-1x") // testdata/cny.toml's provider and type, the user's overlay
 	// A plan's name and phase names are the user's own words.
 	if b, err := os.ReadFile("testdata/plan-answers.toml"); err == nil {
 		if pl, err := plan.Decode(b); err == nil {
@@ -127,6 +128,7 @@ func TestChineseCLILeaksNoEnglish(t *testing.T) {
 		{[]string{"estimate", "--model", "llama-3.1-8b", "--task", "qlora", "--gpu", "l4"}, 0},
 		{[]string{"recommend", "--model", "bert-large", "--task", "finetune", "--dataset-samples", "88k", "--epochs", "2"}, 0},
 		{[]string{"offers"}, 0},
+		{[]string{"recommend", "--model", "qwen3-8b", "--task", "qlora", "--catalog", cny, "--providers", "autodl"}, 2},
 		{[]string{"catalog", "gpus"}, 0},
 		{[]string{"--help"}, 0},
 		{[]string{"export", "--help"}, 0},

@@ -297,7 +297,7 @@ hosts the framework cannot run on only when nothing else is left.`,
 			rq.SpotView = df.spotView(cmd.Flags(), cat, q) // a region's hosts weighed as the table ranks them
 			rec, err := model.Recommend(w, cat, rq)
 			if err != nil {
-				return usage(err)
+				return usage(needsRateHint(err, cat, q))
 			}
 			warnings = append(warnings, hiddenTypes(env, cat, q.Providers)...)
 			if q.DeadlineHours > 0 && w.DatasetSamples == 0 && w.DatasetTokens == 0 {
@@ -420,4 +420,26 @@ func retiredProviders(cat *model.Catalog, ps []string, source string) error {
 		return nil
 	}
 	return usage(model.Msg("%s: %s: none of its instance types is offered; pick another provider (list: gpuplan catalog instances)", source, strings.Join(why, "; ")))
+}
+
+// needsRateHint adds to a no-offers error the instance types the search
+// would have ranked but for a CNY price with no --usd-cny rate: they are
+// not in the search at all, so the error alone ("no instance in the
+// catalog matches providers autodl") sent an AutoDL user with a filled-in
+// overlay to the catalog instead of the rate (walk48). Other errors, and
+// a no-offers error with no such type, are returned as they are.
+func needsRateHint(err error, cat *model.Catalog, q model.Query) error {
+	var ke *model.KindError
+	if !errors.As(err, &ke) || ke.Kind != model.ErrNoOffers {
+		return err
+	}
+	need := report.NeedsRate(cat, q.Providers, q.ExchangeRates)
+	if len(need) == 0 {
+		return err
+	}
+	key := "%v; %d CNY-priced instance types (%s/%s first) not ranked: needs --usd-cny RATE (1 USD = RATE CNY)"
+	if len(need) == 1 {
+		key = "%v; %d CNY-priced instance type (%s/%s) not ranked: needs --usd-cny RATE (1 USD = RATE CNY)"
+	}
+	return model.Errorf(model.ErrNoOffers, key, ke.Msg, len(need), need[0].Provider, need[0].InstanceType)
 }
