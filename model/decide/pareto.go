@@ -115,5 +115,10 @@ func FastestWithin(pts []TimeCost, maxUSD float64) (TimeCost, bool) {
 
 // HoursUntil returns the hours from now to a deadline date (negative when
 // it has passed), for CheapestWithin. The job must also start: subtract
-// any lead time before calling.
-func HoursUntil(now, deadline time.Time) float64 { return deadline.Sub(now).Hours() }
+// any lead time before calling. Counted in seconds, not by Time.Sub,
+// whose Duration stops at about 292 years (walk48: --finish-by
+// 9999-12-31 read "within 292.5 years").
+func HoursUntil(now, deadline time.Time) float64 {
+	s := float64(deadline.Unix()-now.Unix()) + float64(deadline.Nanosecond()-now.Nanosecond())/1e9
+	return s / 3600
+}

@@ -58,6 +58,12 @@ func TestSelectors(t *testing.T) {
 	if h := HoursUntil(now, time.Date(2026, 12, 3, 21, 0, 0, 0, time.UTC)); h != 60 {
 		t.Errorf("HoursUntil(1 Dec 09:00, 3 Dec 21:00) = %g, want 60", h)
 	}
+	// 1 Dec 2026 09:00 to 1 Dec 2526 09:00: 500 years of 365 days and 121
+	// leap days (the years 2028–2524 divisible by 4, less 2100, 2200, 2300,
+	// 2500; 2400 is one), past what a Duration holds (~292 years).
+	if h, want := HoursUntil(now, time.Date(2526, 12, 1, 9, 0, 0, 0, time.UTC)), float64((500*365+121)*24); h != want {
+		t.Errorf("HoursUntil(1 Dec 2026, 1 Dec 2526) = %g, want %g", h, want)
+	}
 }
 
 func TestOfferPoints(t *testing.T) {

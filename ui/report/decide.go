@@ -855,6 +855,8 @@ func hoursMsg(h float64) model.Message {
 		return model.Msg("%.1f days", h/24)
 	case h < 24*365*1000:
 		return model.Msg("%.1f years", h/24/365)
+	case h < 24*365*1e6: // a far --finish-by date: 7973 years, not 8e+03
+		return model.Msg("%.0f years", h/24/365)
 	}
 	return model.Msg("%.2g years", h/24/365)
 }

@@ -368,6 +368,8 @@ func HoursIn(p *i18n.Printer, h float64) string {
 		return p.Sprintf("%.1f days", h/24)
 	case h < 24*365*1000:
 		return p.Sprintf("%.1f years", h/24/365)
+	case h < 24*365*1e6: // a far --finish-by date: 7973 years, not 8e+03
+		return p.Sprintf("%.0f years", h/24/365)
 	}
 	return p.Sprintf("%.2g years", h/24/365)
 }
