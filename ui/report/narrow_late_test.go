@@ -67,14 +67,22 @@ func TestLateNoteOnCost(t *testing.T) {
 	g := &model.GPU{Key: "v100", Name: "V100", MemoryGiB: 16}
 	inst := &model.Instance{Provider: "p", Type: "g.1", GPU: "v100", GPUCount: 1}
 	e := &model.Estimate{Hours: 28.6, HasTime: true, TimeBand: [2]float64{16.9, 48.4}}
-	o := []model.Offer{{Instance: inst, GPU: g, Region: "r", Instances: 1, GPUs: 1, HeadroomPct: 5, Verdict: model.VerdictFits, Estimate: e,
-		JobHours: 28.6, JobUSD: 4, HasJob: true, LateChance: 0.44, DeadlineHours: 30}}
+	late := model.Offer{Instance: inst, GPU: g, Region: "r", Instances: 1, GPUs: 1, HeadroomPct: 5, Verdict: model.VerdictFits, Estimate: e,
+		JobHours: 28.6, JobUSD: 4, HasJob: true, LateChance: 0.44, DeadlineHours: 30}
+	onTime := late
+	onTime.JobHours, onTime.LateChance, onTime.DeadlineHours = 10, 0, 0
+	o := []model.Offer{onTime, late}
+	alone := []model.Offer{late} // ranked first and late: none meets the deadline (walk48)
 	zh := i18n.New(language.SimplifiedChinese)
 	for _, tt := range []struct{ got, want string }{
 		{lateTableNote(nil, o, true), "~ job cost (1 row): about 45% chance of missing the 30 h deadline, which falls inside the 90% range of the job time; ranked after the offers that meet it at the range's slow end"},
 		{lateTableNote(zh, o, true), "~ 作业费用（1 行）：错过 30 小时截止时间的概率约 45%——截止时间落在作业时长的 90% 区间内；排在按区间上限也能按时完成的报价之后"},
 		{LateNoteShort(nil, o, true), "~ job cost (1 offer): about 45% chance of missing the 30 h deadline; ranked after the offers that meet it"},
 		{LateNoteShort(zh, o, true), "~ 作业费用（1 个报价）：错过 30 小时截止时间的概率约 45%；排在能按时完成的报价之后"},
+		{lateTableNote(nil, alone, true), "~ job cost (1 row): about 45% chance of missing the 30 h deadline, which falls inside the 90% range of the job time; no offer that fits meets it at the range's slow end"},
+		{lateTableNote(zh, alone, false), "~ 作业时长（1 行）：错过 30 小时截止时间的概率约 45%——截止时间落在用时的 90% 区间内；放得下的报价中没有一个按区间上限也能按时完成"},
+		{LateNoteShort(nil, alone, false), "~ job time (1 offer): about 45% chance of missing the 30 h deadline; no offer that fits is sure to meet it"},
+		{LateNoteShort(zh, alone, true), "~ 作业费用（1 个报价）：错过 30 小时截止时间的概率约 45%；放得下的报价中没有一个能确保按时完成"},
 	} {
 		if tt.got != tt.want {
 			t.Errorf("note\n got %q\nwant %q", tt.got, tt.want)

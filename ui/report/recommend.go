@@ -629,6 +629,15 @@ func lateTableNote(p *i18n.Printer, offers []model.Offer, onCost bool) string {
 	if onCost {
 		format = "~ job cost (%d %s): %s chance of missing the %s h deadline, which falls inside the %.0f%% range of the job time; ranked after the offers that meet it at the range's slow end"
 	}
+	// The first row late: no offer that fits meets the deadline, as they
+	// rank by fit, then lateness (compareOffers); "ranked after the offers
+	// that meet it" read as if some did (walk48).
+	if offers[0].Late() {
+		format = "~ job time (%d %s): %s chance of missing the %s h deadline, which falls inside the %.0f%% range of the time; no offer that fits meets it at the range's slow end"
+		if onCost {
+			format = "~ job cost (%d %s): %s chance of missing the %s h deadline, which falls inside the %.0f%% range of the job time; no offer that fits meets it at the range's slow end"
+		}
+	}
 	return p.Sprintf(format, n, p.T(marketPlural(n, "row", "rows")), chance, deadline, BandConfidence*100)
 }
 
@@ -647,6 +656,12 @@ func LateNoteShort(p *i18n.Printer, offers []model.Offer, onCost bool) string {
 	format := "~ job time (%d %s): %s chance of missing the %s h deadline; ranked after the offers that meet it"
 	if onCost {
 		format = "~ job cost (%d %s): %s chance of missing the %s h deadline; ranked after the offers that meet it"
+	}
+	if offers[0].Late() { // ranked first and late: none meets it
+		format = "~ job time (%d %s): %s chance of missing the %s h deadline; no offer that fits is sure to meet it"
+		if onCost {
+			format = "~ job cost (%d %s): %s chance of missing the %s h deadline; no offer that fits is sure to meet it"
+		}
 	}
 	return p.Sprintf(format, n, p.T(marketPlural(n, "offer", "offers")), chance, deadline)
 }

@@ -124,17 +124,19 @@ func TestOfferLate(t *testing.T) {
 		if row := OfferRow(&o); row[6] != tt.job {
 			t.Errorf("late %v: job-time cell %q, want %q", tt.late, row[6], tt.job)
 		}
-		if got := lateTableNote(nil, []model.Offer{o}, false); got != tt.note {
+		onTime := o // ranked first and on time, so the note's "ranked after" holds
+		onTime.LateChance, onTime.DeadlineHours = 0, 0
+		if got := lateTableNote(nil, []model.Offer{onTime, o}, false); got != tt.note {
 			t.Errorf("late %v: note\n got %q\nwant %q", tt.late, got, tt.note)
 		}
-		if got := lateTableNote(zh, []model.Offer{o}, false); got != tt.noteZH {
+		if got := lateTableNote(zh, []model.Offer{onTime, o}, false); got != tt.noteZH {
 			t.Errorf("late %v: Chinese note\n got %q\nwant %q", tt.late, got, tt.noteZH)
 		}
 		short, shortZH := "", ""
 		if tt.late > 0 {
 			short, shortZH = "~ job time (1 offer): about 45% chance of missing the 30 h deadline; ranked after the offers that meet it", "~ 作业时长（1 个报价）：错过 30 小时截止时间的概率约 45%；排在能按时完成的报价之后"
 		}
-		if got, gotZH := LateNoteShort(nil, []model.Offer{o}, false), LateNoteShort(zh, []model.Offer{o}, false); got != short || gotZH != shortZH {
+		if got, gotZH := LateNoteShort(nil, []model.Offer{onTime, o}, false), LateNoteShort(zh, []model.Offer{onTime, o}, false); got != short || gotZH != shortZH {
 			t.Errorf("late %v: short notes %q / %q, want %q / %q", tt.late, got, gotZH, short, shortZH)
 		}
 	}

@@ -51,7 +51,7 @@ func TestOffersListLateMarkNarrow(t *testing.T) {
 			if r := strings.Join(rows[0], " "); strings.Contains(r, "~") {
 				t.Errorf("%s at %d: on-time row %q has a mark", lang.Tag(), tt.width, r)
 			}
-			if want := report.LateNoteShort(lang, []model.Offer{late}, tt.onCost); v.note != want {
+			if want := report.LateNoteShort(lang, []model.Offer{ontime, late}, tt.onCost); v.note != want {
 				t.Errorf("%s at %d: note %q, want %q", lang.Tag(), tt.width, v.note, want)
 			}
 			if cols := v.table.Columns(); (cols[7].Width == 0) != tt.onCost || cols[8].Width == 0 {

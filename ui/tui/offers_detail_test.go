@@ -67,7 +67,7 @@ func TestOffersRiskyAheadNote(t *testing.T) {
 		LateChance: 0.44, DeadlineHours: 30, HasJob: true, JobHours: 28.6, JobUSD: 353}
 	risky := model.Offer{Instance: in("massedcompute_H100x2", 2), GPU: g, Region: "desmoines", Instances: 1, GPUs: 2,
 		Verdict: model.VerdictBorderline, OOMChance: 0.15, USDPerHour: 5.46}
-	const late = "~ job time (1 offer): about 45% chance of missing the 30 h deadline; ranked after the offers that meet it"
+	const late = "~ job time (1 offer): about 45% chance of missing the 30 h deadline; no offer that fits is sure to meet it" // the first row is late
 	const note = "2×h100-sxm at $5.46/h: about 15% chance of running out of memory; ranked after the offers that fit"
 	rec := model.Recommendation{Offers: []model.Offer{fits, risky}, Sort: model.SortPrice}
 	st := report.NewStyles(&report.Renderer{Dark: true})
