@@ -87,6 +87,39 @@ func TestAnswerJudgesLimitOnRange(t *testing.T) {
 	}
 }
 
+// TestAnswerRiskierOnlyWhenItShows: the riskier offer is named only when
+// it is cheaper (faster) as printed: slow at $3.107 beside fast's $3.11
+// read "cheaper" at the same "$3.11" (walk48). Its chances are
+// TestAnswerJudgesLimitOnRange's.
+func TestAnswerRiskierOnlyWhenItShows(t *testing.T) {
+	rec := answerMissRec()
+	rec.Offers[0].JobUSD = 3.107 // prints $3.11, as fast's 3.11
+	pts := decide.OfferPoints(rec.Offers)
+	a := AnswerFinishWithin(rec, nil, pts, 14, "14h")
+	if want := "cheapest finishing within 14.0 h: p fast in r (on-demand): 1.7 h, $3.11"; a.Text != want || a.Riskier != nil {
+		t.Errorf("finish-by 14 h at one printed cost: %q, riskier %+v\nwant %q and none", a.Text, a.Riskier, want)
+	}
+	// A third offer, "rapid", 1.69 h for $9.90 ($5.858/h, prints 1.7 h as
+	// fast does): at $10 it has 1.707 h, ×1.0101 of its time, inside its
+	// range, so it may cost more than $10 where fast is safe.
+	rec = answerMissRec()
+	rapid := rec.Offers[1]
+	rapid.Instance = &model.Instance{Provider: "p", Type: "rapid"}
+	rapid.JobHours, rapid.JobUSD, rapid.USDPerHour = 1.69, 9.9, 9.9/1.69
+	rapid.Estimate = &model.Estimate{HasTime: true, Hours: 1.69, TimeBand: [2]float64{0.85, 3.4}}
+	rec.Offers = append(rec.Offers, rapid)
+	pts = decide.OfferPoints(rec.Offers)
+	if a := AnswerMaxJobCost(rec, nil, pts, 10); a.Offer == nil || a.Offer.Index != 1 || a.Riskier != nil {
+		t.Errorf("max-job-cost $10 at one printed time: %q, riskier %+v; want fast and none", a.Text, a.Riskier)
+	}
+	rec.Offers[2].JobHours, rec.Offers[2].Estimate.Hours = 1.6, 1.6 // prints 1.6 h: faster as printed, named
+	rec.Offers[2].USDPerHour = 9.9 / 1.6
+	pts = decide.OfferPoints(rec.Offers)
+	if a := AnswerMaxJobCost(rec, nil, pts, 10); a.Riskier == nil || a.Riskier.Index != 2 {
+		t.Errorf("max-job-cost $10, rapid at 1.6 h: %q, riskier %+v; want rapid named", a.Text, a.Riskier)
+	}
+}
+
 func deref(p *float64) float64 {
 	if p == nil {
 		return 0

@@ -888,7 +888,9 @@ func AnswerFinishWithin(rec *model.Recommendation, d *Decisions, pts []decide.Ti
 		if c := miss(p); c > 0 {
 			a.MissChance = ptr(model.RoundChance(c))
 			m = model.Msg("%v (may take longer than %s: about %.0f%% chance)", m, hoursMsg(hours), model.RoundChance(c)*100)
-		} else if q, ok := decide.CheapestWithin(FittingPoints(rec, pts), hours); ok && q.USD < p.USD && !rec.Offers[q.Index].Late() && miss(q) > 0 {
+		} else if q, ok := decide.CheapestWithin(FittingPoints(rec, pts), hours); ok && q.USD < p.USD && USD(q.USD) != USD(p.USD) && !rec.Offers[q.Index].Late() && miss(q) > 0 {
+			// Cheaper as printed: "cheaper" beside the same "$3.40" read as a
+			// slip (walk48), and a saving under a cent is not one.
 			c := miss(q)
 			a.Riskier, a.RiskierMissChance = answerOffer(rec, q), ptr(model.RoundChance(c))
 			m = model.Msg("%v; cheaper, but may take longer than %s (about %.0f%% chance): %v", m, hoursMsg(hours), model.RoundChance(c)*100, describePoint(rec, q))
@@ -939,7 +941,8 @@ func AnswerMaxJobCost(rec *model.Recommendation, d *Decisions, pts []decide.Time
 		if c := miss(p); c > 0 {
 			a.MissChance = ptr(model.RoundChance(c))
 			m = model.Msg("%v (may cost more than %s: about %.0f%% chance)", m, USD(usd), model.RoundChance(c)*100)
-		} else if q, ok := decide.FastestWithin(FittingPoints(rec, pts), usd); ok && q.Hours < p.Hours && !rec.Offers[q.Index].Late() && miss(q) > 0 {
+		} else if q, ok := decide.FastestWithin(FittingPoints(rec, pts), usd); ok && q.Hours < p.Hours && hoursMsg(q.Hours).String() != hoursMsg(p.Hours).String() && !rec.Offers[q.Index].Late() && miss(q) > 0 {
+			// Faster as printed, as the finish-by answer's "cheaper".
 			c := miss(q)
 			a.Riskier, a.RiskierMissChance = answerOffer(rec, q), ptr(model.RoundChance(c))
 			m = model.Msg("%v; faster, but may cost more than %s (about %.0f%% chance): %v", m, USD(usd), model.RoundChance(c)*100, describePoint(rec, q))
