@@ -16,6 +16,16 @@ import (
 type Query struct {
 	Providers []string // provider keys; empty means all
 	GPUs      []string // GPU keys; empty means all
+	// InstanceType keeps only the instance types of this name (of the
+	// providers Providers allows: name one for one type); empty means
+	// all. It is how a job is matched on the one type a user names
+	// (gpuplan export --instance) while the catalog stays whole for what
+	// it decides as a whole: a type without a network figure is timed
+	// across nodes at the median of the catalog's types of its GPU and
+	// node size (matcher.host), which a catalog cut down to the one type
+	// has none of (exportnet: export timed 32 H200s on such a type at an
+	// assumed 10 Gbps, 556 h, where recommend said 1.8 h).
+	InstanceType string
 	// Regions are region names, prefixes ("us-east-1", "us-", "europe-")
 	// or continents ("europe", "eu", "asia", "north-america": geo.go);
 	// empty means all.
@@ -924,7 +934,7 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 		pairs := 0
 		for i := range cat.Instances {
 			in := &cat.Instances[i]
-			if in.Offered() && m.q.AllowsProvider(in.Provider) && m.q.AllowsGPU(in.GPU) {
+			if m.q.scans(in) {
 				pairs += len(in.Prices)
 			}
 		}
@@ -1048,7 +1058,7 @@ func (m *matcher) scanAll(sc *offerScan, best map[offerGroup]int, counts map[Rej
 	for i := range cat.Instances {
 		sc.nextInstance()
 		in := &cat.Instances[i]
-		if !in.Offered() || !m.q.AllowsProvider(in.Provider) || !m.q.AllowsGPU(in.GPU) {
+		if !m.q.scans(in) {
 			continue
 		}
 		sc.at = i
@@ -1774,6 +1784,12 @@ func (q *Query) AllowsGPU(key string) bool {
 	return len(q.GPUs) == 0 || slices.Contains(q.GPUs, key)
 }
 
+// scans reports whether Recommend prices instance type in for q: offered
+// (Instance.Offered), and of a provider, GPU and name q allows.
+func (q *Query) scans(in *Instance) bool {
+	return in.Offered() && q.AllowsProvider(in.Provider) && q.AllowsGPU(in.GPU) && (q.InstanceType == "" || in.Type == q.InstanceType)
+}
+
 // RegionFilter returns q's region and country filter (Regions and
 // Countries) over cat's geography, parsed once: its Match decides each
 // provider's region.
@@ -1804,6 +1820,9 @@ func (m *matcher) describeFilters() Message {
 	var parts []Message
 	if len(m.q.Providers) > 0 {
 		parts = append(parts, Msg("providers %s", strings.Join(m.q.Providers, ",")))
+	}
+	if m.q.InstanceType != "" {
+		parts = append(parts, Msg("instance type %s", m.q.InstanceType))
 	}
 	if len(m.q.Regions) > 0 {
 		parts = append(parts, Msg("regions %s", strings.Join(m.q.Regions, ",")))

@@ -72,7 +72,7 @@ func newSplitScan(m *matcher, pairs int) *splitScan {
 	for i := range cat.Instances {
 		unitOf[i] = -1
 		in := &cat.Instances[i]
-		if !in.Offered() || !m.q.AllowsProvider(in.Provider) || !m.q.AllowsGPU(in.GPU) {
+		if !m.q.scans(in) {
 			continue
 		}
 		g, err := cat.GPU(in.GPU)

@@ -346,10 +346,14 @@ func exportInstance(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, qf *que
 // as the match ran it.
 func exportOffer(cat *model.Catalog, in *model.Instance, region string, w *model.Workload, q *model.Query) (*model.Offer, error) {
 	// Match against this instance type alone: Recommend keeps only the
-	// cheapest type per provider, region and GPU, which may not be this one.
-	one := *cat
-	one.Instances = []model.Instance{*in}
-	q.Providers = []string{in.Provider}
+	// cheapest type per provider, region and GPU, which may not be this
+	// one. The query names it (Query.InstanceType), not a catalog cut down
+	// to it: a type without a network figure is timed across nodes at the
+	// median of the catalog's types of its GPU and node size, as
+	// recommend and the configurator time it (exportnet: the cut catalog
+	// had no such type, and 32 H200s were written at an assumed 10 Gbps,
+	// 556 h for recommend's 1.8).
+	q.Providers, q.InstanceType = []string{in.Provider}, in.Type
 	q.Regions = nil
 	if region != "" {
 		q.Regions = []string{region}
@@ -357,7 +361,7 @@ func exportOffer(cat *model.Catalog, in *model.Instance, region string, w *model
 	// More GPUs than one instance has means several nodes: allow them.
 	w.Defaults()
 	q.AllowMultiNode = q.AllowMultiNode || !q.AutoGPUs && w.GPUs > in.GPUCount
-	rec, err := model.Recommend(*w, &one, *q)
+	rec, err := model.Recommend(*w, cat, *q)
 	if err != nil {
 		return nil, usage(err)
 	}
