@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -41,6 +42,32 @@ func TestReservedMonthInDetail(t *testing.T) {
 			}
 			if got := strings.Contains(d, "(a commitment bills every month in full, used or not)"); got != tt.note {
 				t.Errorf("detail: commitment note shown %v, want %v:\n%s", got, tt.note, d)
+			}
+		})
+	}
+}
+
+// The serving offers bill their month as training's do: on reserved-1y
+// at 200 hours a month, $/h × 730 (model.MonthlyUSD); on demand × 200.
+func TestReservedMonthServing(t *testing.T) {
+	for _, tt := range []struct {
+		pricing model.Pricing
+		hours   float64
+	}{
+		{model.Reserved1y, 730},
+		{model.OnDemand, 200},
+	} {
+		t.Run(string(tt.pricing), func(t *testing.T) {
+			m := servingApp(t, 120, 40)
+			m.a.Providers, m.a.Pricing, m.a.Hours = []string{"gcp"}, tt.pricing, "200"
+			m.recompute()
+			if m.res == nil || len(m.res.rec.Offers) == 0 {
+				t.Fatalf("no %s serving offers", tt.pricing)
+			}
+			for _, o := range m.res.rec.Offers {
+				if want := o.USDPerHour * tt.hours; math.Abs(o.MonthlyUSD-want) > 1e-9 {
+					t.Errorf("%s: monthly $%.2f, want $%.4f/h × %g h = $%.2f", o.Instance.Type, o.MonthlyUSD, o.USDPerHour, tt.hours, want)
+				}
 			}
 		})
 	}
