@@ -24,6 +24,23 @@ func CommitmentHours(p Pricing) float64 {
 	return float64(TermMonths(p)) * HoursPerMonth
 }
 
+// MonthlyUSD is what a deployment at usdPerHour bills a month under
+// pricing p when it is used hoursPerMonth hours of it: those hours on
+// demand or on spot; on a reserved term every hour of the month,
+// HoursPerMonth (730), since a commitment bills every month in full,
+// used or not (CommitmentHours; docs/decisions.md), and more when more
+// is used (744 h of a 31-day month are each a committed hour), as
+// plan.Phase.Cost bills a service's months and jobBill a job's hours.
+// So $0.44/h at 200 h a month is $88 on demand and $321.20 on
+// reserved-1y, the "$/month committed" of the commitment break-even
+// (decide.CommitmentBreakEven).
+func MonthlyUSD(p Pricing, usdPerHour, hoursPerMonth float64) float64 {
+	if TermMonths(p) > 0 {
+		hoursPerMonth = max(hoursPerMonth, HoursPerMonth)
+	}
+	return usdPerHour * hoursPerMonth
+}
+
 // jobBill is what a job costs under pricing p at usdPerHour for the
 // deployment: the hours it runs, or the whole commitment when the term
 // bills more (a 5-minute job on a year's reservation costs the year).

@@ -39,6 +39,36 @@ func TestJobBill(t *testing.T) {
 	}
 }
 
+// Trap (reservedmonth): under --pricing reserved-1y at --hours-per-month
+// 200 a $0.44/h offer showed $88.77 a month and passed --budget-month 100,
+// while its Commitment line said $324/month committed: a commitment bills
+// every month in full, used or not (CommitmentHours), so its month is
+// 730 h × the price whatever the hours used; on demand and spot bill the
+// hours used.
+func TestMonthlyUSD(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		p            Pricing
+		price, hours float64
+		want         float64
+	}{
+		{"on-demand at 200 h: $0.44 × 200 = $88.00", OnDemand, 0.44, 200, 88},
+		{"spot at 200 h: $0.44 × 200 = $88.00", Spot, 0.44, 200, 88},
+		{"on-demand always on: $0.44 × 730 = $321.20", OnDemand, 0.44, 730, 321.20},
+		{"reserved-1y at 200 h bills the month: $0.44 × 730 = $321.20", Reserved1y, 0.44, 200, 321.20},
+		{"reserved-3y at 0.001 h bills the month: $0.32 × 730 = $233.60", Reserved3y, 0.32, 0.001, 233.60},
+		{"reserved-1y always on: $0.44 × 730 = $321.20", Reserved1y, 0.44, 730, 321.20},
+		// each hour past 730 is a committed hour too, as plan.Phase.Cost bills them
+		{"reserved-1y over a 31-day month: $0.44 × 744 = $327.36", Reserved1y, 0.44, 744, 327.36},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := MonthlyUSD(tc.p, tc.price, tc.hours); math.Abs(got-tc.want) > 1e-9 {
+				t.Errorf("MonthlyUSD(%s, $%g/h, %g h) = $%.4f, want $%.2f", tc.p, tc.price, tc.hours, got, tc.want)
+			}
+		})
+	}
+}
+
 // near reports whether got is within rel of want (absolutely near 0 when
 // want is 0).
 func near(got, want, rel float64) bool {

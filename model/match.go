@@ -52,8 +52,11 @@ type Query struct {
 	// BudgetJobUSD caps the whole job's cost (JobUSD), for a one-off job
 	// that the monthly budget (price × hours per month) would misjudge;
 	// 0: no limit. Offers without a job time (no dataset) pass.
-	BudgetJobUSD  float64
-	HoursPerMonth float64 // billed hours per month; 0 means HoursPerMonth (730)
+	BudgetJobUSD float64
+	// HoursPerMonth are the hours used a month, billed on demand and on
+	// spot; a reserved term bills all of the month whatever is used
+	// (MonthlyUSD). 0 means HoursPerMonth (730).
+	HoursPerMonth float64
 	DeadlineHours float64 // 0: none
 	Sort          SortKey // "" picks job cost when a dataset is given, else price
 	MaxNodes      int     // multi-node limit; 0 means 64
@@ -147,7 +150,10 @@ type Offer struct {
 	OOMChance float64
 
 	USDPerHour float64 // the whole deployment
-	MonthlyUSD float64 // USDPerHour × hours per month
+	// MonthlyUSD is USDPerHour × the hours a month billed: the query's
+	// hours per month, at least 730 on a reserved term, which bills every
+	// month in full (func MonthlyUSD).
+	MonthlyUSD float64
 	// JobHours and JobUSD are the whole job's wall-clock time and cost;
 	// HasJob is false without a dataset (or without a compute rate for the GPU).
 	JobHours, JobUSD float64
@@ -1093,7 +1099,7 @@ func (m *matcher) scanInstance(in *Instance, sc *offerScan, best map[offerGroup]
 		if !ok {
 			continue // no price in this mode here: not an offer
 		}
-		if sc.beyond(unit, q.HoursPerMonth) {
+		if sc.beyond(unit, q.Pricing, q.HoursPerMonth) {
 			continue // cannot beat the least offer kept: no shape, no estimate
 		}
 		if g == nil {
@@ -1254,13 +1260,14 @@ func (sc *offerScan) cheapestOf() {
 }
 
 // beyond reports, in a cheapestOnly scan on a cost key (price, monthly),
-// that an offer at unit USD an hour per instance cannot come before the
-// least offer kept: an offer bills at least one instance, and ranks by
-// its price (× hours a month) times a slack of 1 or more (sortValue), so
-// unit above the kept offer's sort value loses on the key, and a risky
-// offer loses before it; a kept risky offer bounds nothing. Skipping it
-// leaves Offers[0] as it was, with no estimate made.
-func (sc *offerScan) beyond(unit, hoursPerMonth float64) bool {
+// that an offer at unit USD an hour per instance under pricing p cannot
+// come before the least offer kept: an offer bills at least one
+// instance, and ranks by its price (× the hours a month p bills,
+// MonthlyUSD) times a slack of 1 or more (sortValue), so unit above the
+// kept offer's sort value loses on the key, and a risky offer loses
+// before it; a kept risky offer bounds nothing. Skipping it leaves
+// Offers[0] as it was, with no estimate made.
+func (sc *offerScan) beyond(unit float64, p Pricing, hoursPerMonth float64) bool {
 	if !sc.cheapestOnly || len(sc.offers) == 0 {
 		return false
 	}
@@ -1269,7 +1276,7 @@ func (sc *offerScan) beyond(unit, hoursPerMonth float64) bool {
 	case SortPrice:
 		return !best.Risky() && unit > sortValue(best, SortPrice)
 	case SortMonthly:
-		return !best.Risky() && unit*hoursPerMonth > sortValue(best, SortMonthly)
+		return !best.Risky() && MonthlyUSD(p, unit, hoursPerMonth) > sortValue(best, SortMonthly)
 	}
 	return false
 }
@@ -1569,7 +1576,7 @@ func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d dep
 	if o.Verdict == VerdictBorderline {
 		o.OOMChance = e.OOMChance(OOMBytes(g))
 	}
-	o.MonthlyUSD = o.USDPerHour * m.q.HoursPerMonth
+	o.MonthlyUSD = MonthlyUSD(o.Pricing, o.USDPerHour, m.q.HoursPerMonth)
 	if deadlineVerdict(e, m.q.DeadlineHours) == VerdictBorderline {
 		o.LateChance, o.DeadlineHours = e.OverrunChance(m.q.DeadlineHours), m.q.DeadlineHours
 	}
@@ -1589,6 +1596,11 @@ func (m *matcher) limits(o *Offer) (RejectKind, Message) {
 	switch {
 	case q.MaxUSDPerHour > 0 && o.USDPerHour > q.MaxUSDPerHour:
 		return RejectPrice, Msg("$%.2f/h is above the $%.2f/h limit", o.USDPerHour, q.MaxUSDPerHour)
+	case q.BudgetMonthUSD > 0 && o.MonthlyUSD > q.BudgetMonthUSD && TermMonths(o.Pricing) > 0:
+		// Beside --hours-per-month 200, "$324/month" for a $0.44/h offer
+		// reads as a slip unless it says the hours are the commitment's.
+		return RejectBudget, Msg("$%.0f/month (%.0f h committed) is above the $%.0f budget",
+			o.MonthlyUSD, max(q.HoursPerMonth, HoursPerMonth), q.BudgetMonthUSD)
 	case q.BudgetMonthUSD > 0 && o.MonthlyUSD > q.BudgetMonthUSD:
 		return RejectBudget, Msg("$%.0f/month is above the $%.0f budget", o.MonthlyUSD, q.BudgetMonthUSD)
 	case q.BudgetJobUSD > 0 && o.HasJob && o.JobUSD > q.BudgetJobUSD:

@@ -224,6 +224,11 @@ func TestFiltersAndBudget(t *testing.T) {
 		{"budget $700/month: $0.90 × 730 = $657 fits, $1 × 730 = $730 does not", Query{BudgetMonthUSD: 700}, "p1/small.1@eu-west-1×1"},
 		{"part-time: 100 h/month × $3 = $300 fits a $300 budget", Query{BudgetMonthUSD: 300, HoursPerMonth: 100, Regions: []string{"us-"}}, "p1/small.1@us-east-1×1 p1/mid.1@us-east-1×1"},
 		{"region prefix", Query{Regions: []string{"ap-"}}, "p2/huge.8@ap-south-1×1"},
+		// p2's 25% reserved discount: $80 → $60/h in us-east-1, $90 → $67.50/h in ap-south-1.
+		// At 100 h both would pass ($6,000, $6,750), but a commitment bills the whole month:
+		// $60 × 730 = $43,800 fits a $45,000 budget, $67.50 × 730 = $49,275 does not.
+		{"reserved-1y part-time: $60 × 730 = $43,800 fits $45,000, $67.50 × 730 = $49,275 does not", Query{Pricing: Reserved1y, BudgetMonthUSD: 45000, HoursPerMonth: 100}, "p2/huge.8@us-east-1×1"},
+		{"on-demand part-time: $1 × 100 = $100 fits $100, $3 × 100 = $300 does not", Query{BudgetMonthUSD: 100, HoursPerMonth: 100, Regions: []string{"us-"}}, "p1/small.1@us-east-1×1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -231,6 +236,22 @@ func TestFiltersAndBudget(t *testing.T) {
 				t.Errorf("offers = %s, want %s", got, tt.want)
 			}
 		})
+	}
+	// The reserved offer over the budget is refused for the month the
+	// commitment bills, and says whose month it is.
+	r := recommend(t, small, Query{Pricing: Reserved1y, BudgetMonthUSD: 45000, HoursPerMonth: 100})
+	const why = "$49275/month (730 h committed) is above the $45000 budget"
+	found := false
+	for _, x := range r.Rejected {
+		found = found || x.Instance.Type == "huge.8" && x.Region == "ap-south-1" && x.Kind == RejectBudget && x.Reason == why
+	}
+	if !found {
+		t.Errorf("huge.8@ap-south-1 not refused with %q: %+v", why, r.Rejected)
+	}
+	for _, o := range r.Offers {
+		if want := o.USDPerHour * 730; math.Abs(o.MonthlyUSD-want) > 1e-9 {
+			t.Errorf("%s@%s reserved at 100 h: monthly $%v, want $%v/h × 730 = $%v", o.Instance.Type, o.Region, o.MonthlyUSD, o.USDPerHour, want)
+		}
 	}
 	if _, err := Recommend(small, testCatalog(), Query{Providers: []string{"nobody"}}); !errors.Is(err, ErrNoOffers) {
 		t.Errorf("unknown provider: error = %v, want ErrNoOffers", err)

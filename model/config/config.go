@@ -155,7 +155,7 @@ type SearchAnswers struct {
 	MaxPriceHour   float64 // USD per hour for the whole deployment
 	BudgetMonth    float64 // USD per month
 	BudgetJob      float64 // USD for the whole job (Query.BudgetJobUSD)
-	HoursPerMonth  float64 // billed hours per month, (0, 744]
+	HoursPerMonth  float64 // hours used per month, (0, 744]; a reserved term bills 730 at least
 	DeadlineHours  float64
 	AllowMultiNode bool
 	// MaxGPUs caps the GPUs gpus = "auto" may rent (Query.MaxGPUs); 0: no cap.

@@ -126,7 +126,7 @@ func EncodeBy(c *Config, by string) ([]byte, error) {
 	e.float("max_price_hour", s.MaxPriceHour, "USD per hour, whole deployment")
 	e.float("budget_month", s.BudgetMonth, "USD per month")
 	e.float("budget_job", s.BudgetJob, "USD for the whole job")
-	e.float("hours_per_month", s.HoursPerMonth, "billed hours per month (730 is always on)")
+	e.float("hours_per_month", s.HoursPerMonth, "hours used per month (730 is always on)")
 	e.float("deadline_hours", s.DeadlineHours, "the job must finish within this")
 	e.kv("allow_multi_node", strconv.FormatBool(s.AllowMultiNode), "rent more than one instance")
 	e.int("max_gpus", s.MaxGPUs, `gpus = "auto" rents at most this many GPUs`)

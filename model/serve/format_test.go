@@ -170,30 +170,35 @@ func TestServeReplicaAcrossNodes(t *testing.T) {
 // month than search.budget_month (USDPerHour × hours per month, 730
 // unless given) is a near miss naming the cost, as Recommend refuses a
 // training offer over it; within the budget it meets. Worked by hand:
-// one node at $1/h is $730 a month, $100 at 100 hours.
+// one node at $1/h is $730 a month, $100 at 100 hours; on a reserved
+// term the month is billed whole whatever the hours: $730 at 100 hours.
 func TestServeMonthlyBudget(t *testing.T) {
 	a := &model.Architecture{Family: model.FamilyDecoder, Layers: 4, Hidden: 1024, Heads: 8, KVHeads: 8, FFN: 4096, Vocab: 32000}
 	base := serve.Serving{WeightFormat: serve.WeightFP16, MaxModelLen: 1024, PromptTokens: 512, OutputTokens: 128, Concurrency: 4}
-	o := serve.Offer{Name: "v100 node", GPU: fmtV100, GPUsPerNode: 1, USDPerHour: 1}
 	for _, tt := range []struct {
+		pricing       model.Pricing
 		budget, hours float64
 		meets         bool
 		reason        string
 	}{
-		{0, 0, true, ""},
-		{800, 0, true, ""},
-		{700, 0, false, "$730/month is above the $700 budget"},
-		{700, 100, true, ""},
-		{50, 100, false, "$100/month is above the $50 budget"},
+		{"", 0, 0, true, ""},
+		{"", 800, 0, true, ""},
+		{"", 700, 0, false, "$730/month is above the $700 budget"},
+		{"", 700, 100, true, ""},
+		{"", 50, 100, false, "$100/month is above the $50 budget"},
+		{model.OnDemand, 700, 100, true, ""},
+		{model.Reserved1y, 700, 100, false, "$730/month (730 h committed) is above the $700 budget"},
+		{model.Reserved3y, 800, 100, true, ""},
 	} {
 		s := base
 		s.BudgetMonthUSD, s.HoursPerMonth = tt.budget, tt.hours
+		o := serve.Offer{Name: "v100 node", GPU: fmtV100, GPUsPerNode: 1, USDPerHour: 1, Pricing: tt.pricing}
 		p, err := serve.PlanServing(a, s, o)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if p.Meets != tt.meets || p.OverBudget == tt.meets || strings.Join(p.Reasons, "; ") != tt.reason {
-			t.Errorf("budget %v, %v h: meets %v over %v reasons %q; want meets %v, %q", tt.budget, tt.hours, p.Meets, p.OverBudget, p.Reasons, tt.meets, tt.reason)
+			t.Errorf("%s budget %v, %v h: meets %v over %v reasons %q; want meets %v, %q", tt.pricing, tt.budget, tt.hours, p.Meets, p.OverBudget, p.Reasons, tt.meets, tt.reason)
 		}
 	}
 	// Ranked: over the budget, the cheapest that carries the load is the

@@ -930,7 +930,8 @@ func FormatOn(f WeightFormat, g *model.GPU) (run WeightFormat, why model.Message
 
 // applyBudget makes a plan that meets but costs more a month than the
 // budget (Serving.BudgetMonthUSD) a near miss naming the cost, as
-// model.Recommend refuses a training offer (RejectBudget); its
+// model.Recommend refuses a training offer (RejectBudget): the month
+// billed (model.MonthlyUSD), every hour of it on a reserved term. Its
 // OverBudget ranks it first of the near misses (betterPlan).
 func (p *Plan) applyBudget() {
 	s := p.Serving
@@ -941,8 +942,14 @@ func (p *Plan) applyBudget() {
 	if hours <= 0 {
 		hours = model.HoursPerMonth
 	}
-	if month := p.USDPerHour * hours; month > s.BudgetMonthUSD {
-		p.Meets, p.Borderline, p.OverBudget = false, model.Message{}, true
+	month := model.MonthlyUSD(p.Offer.Pricing, p.USDPerHour, hours)
+	if month <= s.BudgetMonthUSD {
+		return
+	}
+	p.Meets, p.Borderline, p.OverBudget = false, model.Message{}, true
+	if model.TermMonths(p.Offer.Pricing) > 0 { // as model.Recommend words it
+		p.reason("$%.0f/month (%.0f h committed) is above the $%.0f budget", month, max(hours, model.HoursPerMonth), s.BudgetMonthUSD)
+	} else {
 		p.reason("$%.0f/month is above the $%.0f budget", month, s.BudgetMonthUSD)
 	}
 }

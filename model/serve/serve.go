@@ -162,11 +162,12 @@ type Serving struct {
 	DTypeAuto bool
 	// BudgetMonthUSD is the search's monthly budget (search.budget_month,
 	// --budget-month), as Query.BudgetMonthUSD is for training: a plan
-	// that meets the load but costs more a month (USDPerHour ×
-	// HoursPerMonth) is a near miss saying so. 0 means no budget.
+	// that meets the load but costs more a month (model.MonthlyUSD:
+	// USDPerHour × HoursPerMonth, at least 730 h on a reserved term) is
+	// a near miss saying so. 0 means no budget.
 	BudgetMonthUSD float64
-	// HoursPerMonth are the billed hours of that month; 0 means
-	// model.HoursPerMonth (730, always on).
+	// HoursPerMonth are the hours of that month used, billed on demand
+	// and spot; 0 means model.HoursPerMonth (730, always on).
 	HoursPerMonth float64
 	// AllowMultiNode lets one replica span instances (pipeline parallel
 	// across nodes), which vLLM runs on a Ray cluster ("Distributed

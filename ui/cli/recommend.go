@@ -45,7 +45,7 @@ func (f *queryFlags) register(fs *pflag.FlagSet) {
 	fs.Var(floatValue{&f.maxPrice}, "max-price-hour", "only offers up to this USD per hour")
 	fs.Var(floatValue{&f.budget}, "budget-month", "only offers up to this USD per month")
 	fs.Var(floatValue{&f.budgetJob}, "budget-job", "only offers whose whole job costs up to this USD (needs a dataset)")
-	fs.Var(floatValue{&f.hoursPerMonth}, "hours-per-month", "billed hours per month, for part-time use (default 730)")
+	fs.Var(floatValue{&f.hoursPerMonth}, "hours-per-month", "hours used per month, for part-time use: billed on demand and spot; a reserved term bills every hour of the month (default 730)")
 	fs.Var(floatValue{&f.deadline}, "deadline-hours", "the job must finish within this many hours")
 	fs.BoolVar(&f.multiNode, "allow-multi-node", false, "allow more than one instance")
 	fs.Var(intValue{v: &f.maxGPUs}, "max-gpus", "without --gpus: rent at most N GPUs (up to N, whole instances)")

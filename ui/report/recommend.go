@@ -395,12 +395,18 @@ func CommitmentCells(o *model.Offer) []string {
 }
 
 // commitmentTableNote explains CommitmentCells under a table of reserved
-// offers, or is "" when none commits.
+// offers, and the $/month and job cost columns a commitment bills
+// whatever is used (model.MonthlyUSD, model.CommitmentHours), or is ""
+// when none commits.
 func commitmentTableNote(p *i18n.Printer, offers []model.Offer) string {
 	for i := range offers {
 		if o := &offers[i]; o.CommitmentUSD > 0 {
-			return p.Sprintf("%s: job cost bills the %s h term whatever the job uses; job share = job time × the reserved $/h (if other work fills the term); on-demand = job time × the on-demand $/h",
-				PricingName(p, o.Pricing), humanize.Comma(int64(model.CommitmentHours(o.Pricing))))
+			month := float64(model.HoursPerMonth) // or the 744 h of a 31-day month used, each committed
+			if o.USDPerHour > 0 {
+				month = max(month, o.MonthlyUSD/o.USDPerHour)
+			}
+			return p.Sprintf("%s: $/month bills %.0f h and job cost the %s h term whatever the job uses (a commitment bills every month in full); job share = job time × the reserved $/h (if other work fills the term); on-demand = job time × the on-demand $/h",
+				PricingName(p, o.Pricing), month, humanize.Comma(int64(model.CommitmentHours(o.Pricing))))
 		}
 	}
 	return ""

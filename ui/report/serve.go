@@ -602,9 +602,9 @@ var ServeHeaders = []string{"provider", "instance", "region", "GPUs", "split", "
 
 // WriteServeRecommend writes the ranking: the offers meeting the targets
 // (at most limit, 0: all), the first of them as the "best:" line (its
-// price per hour and per month of hoursPerMonth billed hours, 730 when
-// 0), as training's recommend ends, then the cheapest near misses with
-// reasons.
+// price per hour and per month of hoursPerMonth hours used, 730 when 0,
+// every hour of the month on a reserved term), as training's recommend
+// ends, then the cheapest near misses with reasons.
 func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve.Serving, plans []serve.Plan, limit int, hoursPerMonth float64) error {
 	st := NewStyles(r)
 	lang := r.Lang
@@ -726,11 +726,11 @@ func ServeOfferName(lang *i18n.Printer, o *serve.Offer) string {
 }
 
 // writeServeBest writes the serving ranking's answer as recommend's
-// "best:" line: where, per hour, per month of hoursPerMonth, and the
-// pricing mode.
+// "best:" line: where, per hour, per month of hoursPerMonth (all 730 h
+// of it on a reserved term, model.MonthlyUSD), and the pricing mode.
 func writeServeBest(b *strings.Builder, lang *i18n.Printer, st Styles, p *serve.Plan, hoursPerMonth float64) {
 	o := &p.Offer
-	best, hour, month := st.Good.Render(lang.T("best:")), USD(p.USDPerHour), USD(p.USDPerHour*hoursPerMonth)
+	best, hour, month := st.Good.Render(lang.T("best:")), USD(p.USDPerHour), USD(model.MonthlyUSD(o.Pricing, p.USDPerHour, hoursPerMonth))
 	if in := o.Instance; in != nil {
 		lang.Fprintf(b, "\n%s %s %s in %s: %s per hour, %s per month", best, in.Provider, in.Type, RegionIn(lang, o.Region), hour, month)
 	} else {

@@ -50,8 +50,12 @@ func TestCommitmentCells(t *testing.T) {
 	if got, want := CommitmentCells(o), []string{"$30,485", "—", "—"}; !slices.Equal(got, want) {
 		t.Errorf("without a job or an on-demand price: %q, want %q", got, want)
 	}
-	if commitmentTableNote(nil, []model.Offer{*o}) == "" {
-		t.Error("no note under a reserved table")
+	if got := commitmentTableNote(nil, []model.Offer{*o}); !strings.Contains(got, "$/month bills 730 h and job cost the 8,760 h term") {
+		t.Errorf("note under a reserved table %q does not say the month and the term are billed whole", got)
+	}
+	o.MonthlyUSD = 744 * 3.48 // a 31-day month used: each hour committed
+	if got := commitmentTableNote(nil, []model.Offer{*o}); !strings.Contains(got, "$/month bills 744 h") {
+		t.Errorf("note at 744 h a month %q, want the 744 h billed", got)
 	}
 	if commitmentTableNote(nil, []model.Offer{{Pricing: model.OnDemand, USDPerHour: 1}}) != "" {
 		t.Error("a commitment note under an on-demand table")

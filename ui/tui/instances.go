@@ -704,7 +704,12 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 	unit := o.USDPerHour / float64(max(o.Instances, 1))
 	add("  %s/h per instance × %d = %s/h", report.USD(unit), o.Instances, st.Value.Render(report.USD(o.USDPerHour)))
 	hours := o.MonthlyUSD / max(o.USDPerHour, 1e-12)
-	add("  × %s h per month = %s per month", fmtFloat(report.Round(hours, 1)), st.Value.Render(report.USD(o.MonthlyUSD)))
+	if model.TermMonths(o.Pricing) > 0 {
+		// 730 h where the answers say fewer: say why (model.MonthlyUSD).
+		add("  × %s h per month = %s per month (a commitment bills every month in full, used or not)", fmtFloat(report.Round(hours, 1)), st.Value.Render(report.USD(o.MonthlyUSD)))
+	} else {
+		add("  × %s h per month = %s per month", fmtFloat(report.Round(hours, 1)), st.Value.Render(report.USD(o.MonthlyUSD)))
+	}
 	if o.HasJob && e != nil {
 		hours, sign := jobHoursIn(lang, o)
 		add("  job: %s × %s/h %s %s", hours, report.USD(o.USDPerHour), sign, st.Value.Render(report.USD(o.JobUSD)))

@@ -183,7 +183,7 @@ func computeServe(r *result, cat *model.Catalog, cfg *config.Config) {
 			fallback = model.Precision(p.Serving.WeightFormat)
 		}
 		offers = append(offers, model.Offer{Instance: p.Offer.Instance, GPU: p.Offer.GPU, Region: p.Offer.Region, Fallback: fallback,
-			Pricing: p.Offer.Pricing, Instances: p.Nodes, GPUs: p.GPUs, USDPerHour: p.USDPerHour, MonthlyUSD: p.USDPerHour * hours,
+			Pricing: p.Offer.Pricing, Instances: p.Nodes, GPUs: p.GPUs, USDPerHour: p.USDPerHour, MonthlyUSD: model.MonthlyUSD(p.Offer.Pricing, p.USDPerHour, hours),
 			NeedBytes: p.Memory.BudgetBytes, UsableBytes: p.Memory.TotalBytes,
 			HeadroomPct: 100 * (1 - p.Memory.BudgetBytes/p.Memory.TotalBytes), Estimate: r.est, Asked: w.Precision,
 			// The "job" is a million output tokens: its time and cost (serveHeaders).

@@ -722,7 +722,7 @@ func (w *wizard) priceFields(input func(title, desc string, v *string, check fun
 	if job {
 		fs = append(fs, input(T("Job budget (USD)"), T("the whole job; empty: no limit"), &a.BudgetJob, positiveValidator("job budget", 1e10)))
 	}
-	fs = append(fs, input(T("Hours per month"), T("billed hours; 730 is always on"), &a.Hours, positiveValidator("hours per month", 744)))
+	fs = append(fs, input(T("Hours per month"), T("hours used; 730 is always on"), &a.Hours, positiveValidator("hours per month", 744)))
 	if job {
 		fs = append(fs, input(T("Deadline (hours)"), T("the job must finish within; empty: none"), &a.Deadline, positiveValidator("deadline", 1e7)))
 	}
