@@ -1321,14 +1321,15 @@ type deployment struct {
 // fast end (a late offer: Offer.LateChance). It returns the reason when
 // none does.
 //
-// saferLayout: on one GPU count, a layout that fits only at the estimate
-// (its 90% memory band past the usable VRAM: Offer.Risky, ranked after
-// every offer that fits) gives way to a later one that fits across its
-// band — FSDP where DDP is borderline, as FSDP is tried where DDP does not
-// fit at all — and is kept when none does. Otherwise the layout depended
-// on the deadline: with one, a borderline DDP on 8 × RTX A4000 failed it
-// at the slow end and FSDP answered (7.5 h, $9.02); without one the
-// borderline DDP stood, ranked after the offers that fit, and
+// saferLayout: on one GPU count the layout is pickLayout's, the rule
+// estimate takes too (OpenLayout): a layout that fits only at the
+// estimate (its 90% memory band past the usable VRAM: Offer.Risky, ranked
+// after every offer that fits) gives way to a later one that fits across
+// its band — FSDP where DDP is borderline, as FSDP is tried where DDP
+// does not fit at all — and is kept when none does. Otherwise the layout
+// depended on the deadline: with one, a borderline DDP on 8 × RTX A4000
+// failed it at the slow end and FSDP answered (7.5 h, $9.02); without one
+// the borderline DDP stood, ranked after the offers that fit, and
 // --finish-by and --max-job-cost missed the FSDP layout (walk47). More
 // GPUs are not tried for it: the count stays the fewest that fit.
 func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) {
@@ -1346,33 +1347,27 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 	if !m.q.AutoGPUs {
 		nodes := (w.GPUs + in.GPUCount - 1) / in.GPUCount
 		// The user's count, with the strategies auto GPUs try on it
-		// (FSDP where data parallel does not fit, unless a strategy is
-		// named): the first that fits memory and host RAM, else the
-		// last tried, the one that needs the least.
+		// (FSDP where data parallel does not fit or is borderline, unless
+		// a strategy is named), picked by pickLayout as estimate picks
+		// it: the first that fits memory across its band and host RAM,
+		// else the first that fits at the estimate, else the last tried,
+		// the one that needs the least.
 		strategies := []Strategy{w.Strategy}
 		if w.GPUs/max(w.TP, 1) > 1 {
 			strategies = m.strategies()
 		}
-		var d, asked, risky deployment
-		for i, s := range strategies {
-			r := m.estimateOn(in, g, w.GPUs, s)
-			d = deployment{nodes: nodes, gpus: w.GPUs, strategy: s, r: r}
+		var asked deployment
+		d, _ := pickLayout(len(strategies), func(i int) (deployment, FitVerdict) { // saferLayout
+			r := m.estimateOn(in, g, w.GPUs, strategies[i])
+			d := deployment{nodes: nodes, gpus: w.GPUs, strategy: strategies[i], r: r}
 			if i == 0 {
 				asked = d
 			}
-			if r.err == nil && r.need <= usable && m.hostRAM(in, r).IsZero() {
-				if r.riskyOn(g) && i < len(strategies)-1 { // saferLayout
-					if risky.r == nil {
-						risky = d
-					}
-					continue
-				}
-				break
+			if r.err != nil || !m.hostRAM(in, r).IsZero() {
+				return d, VerdictNoFit
 			}
-		}
-		if risky.r != nil && (d.r.err != nil || d.r.need > usable || !m.hostRAM(in, d.r).IsZero() || d.r.riskyOn(g)) {
-			d = risky // no layout fits across its memory range: the first that fits at the estimate
-		}
+			return d, layoutVerdict(r.need, r.band, usable)
+		})
 		r := d.r
 		if r.err != nil {
 			return d, RejectInvalid, ErrMessage(r.err)
@@ -2340,17 +2335,18 @@ func compareRejections(a, b Rejection) int {
 	return strings.Compare(a.Instance.Type, b.Instance.Type)
 }
 
-// strategies are the layouts an offer's GPUs are tried with: the
-// workload's, and for data-parallel training FSDP after DDP (a model too
-// large for data parallel shards), unless the query keeps the strategy
-// the user named.
+// strategies are the layouts an offer's GPUs are tried with, in order,
+// for pickLayout: the workload's, and for data-parallel training
+// openLayouts, FSDP after DDP (a model too large for data parallel, or
+// borderline in it, shards), unless the query keeps the strategy the user
+// named. Callers do not modify the slice: it may be openLayouts'.
 func (m *matcher) strategies() []Strategy {
 	w := &m.w
 	if w.Task.Training() && (w.Strategy == Single || w.Strategy == DDP) {
 		if m.q.KeepStrategy {
-			return []Strategy{DDP}
+			return openLayouts[:1] // DDP
 		}
-		return []Strategy{DDP, FSDP}
+		return openLayouts[:]
 	}
 	return []Strategy{w.Strategy}
 }
