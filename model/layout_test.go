@@ -51,8 +51,8 @@ func TestPickLayout(t *testing.T) {
 
 // TestOpenLayoutAsRecommend: estimate's layout for a job on a fixed count
 // of one GPU (OpenLayout) is the one recommend takes on an instance type
-// of that GPU with --gpus N (OnInstance, a fixed count), at the same
-// memory need.
+// of that GPU, with --gpus N (OnInstance, a fixed count) and without
+// (auto, on a type of N GPUs: the same count), at the same memory need.
 // Llama 3.1 8B at 1 × 4096, accumulation 4, on the test catalog's G16
 // (15.20 GiB usable: 16 GiB less the 5% margin) and G40 (38.00 GiB):
 
@@ -61,7 +61,9 @@ func TestPickLayout(t *testing.T) {
 //     so FSDP (estlayout: estimate said DDP "~ borderline, about 10%"
 //     where recommend ranked FSDP at 11.29 GiB first). On 8: FSDP 10.60.
 //   - QLoRA on 2 G16: DDP borderline as above; FSDP over 2 needs 12.67,
-//     band top 15.28 > 15.20: borderline too, so DDP is kept.
+//     band top 15.28 > 15.20: borderline too, so DDP is kept. Before
+//     shape's two branches took one rule, recommend without --gpus took
+//     FSDP there (the last layout tried, borderline), with --gpus 2 DDP.
 //   - QLoRA on 2 G40: DDP's band top 17.45 ≤ 38.00: DDP, FSDP untried.
 //   - LoRA on 8 G40: DDP 47.10 > 38.00; FSDP 36.58, band top 44.14:
 //     borderline, the first that fits at the estimate: FSDP.
@@ -114,8 +116,13 @@ func TestOpenLayoutAsRecommend(t *testing.T) {
 		if s, need := l.Estimate.Workload.Strategy, fmt.Sprintf("%.2f", l.Estimate.ResidentNeed()/GiB); s != c.strategy || need != c.need || l.Replaced != c.replaced || tried != c.tried {
 			t.Errorf("%s: %s at %s GiB, replaced %q, FSDP tried %q; want %s at %s, %q, %q", name, s, need, l.Replaced, tried, c.strategy, c.need, c.replaced, c.tried)
 		}
-		// recommend on the type with --gpus N.
-		for _, q := range []Query{{}} {
+		// recommend on the type: --gpus N, and auto GPUs where the type
+		// has N (its fewest whole instances).
+		queries := []Query{{}}
+		if in.GPUCount == c.gpus {
+			queries = append(queries, Query{AutoGPUs: true})
+		}
+		for _, q := range queries {
 			o, kind, why, err := OnInstance(w, cat, in, "us-east-1", 1, q)
 			switch {
 			case err != nil:

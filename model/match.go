@@ -1402,43 +1402,37 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 		if m.q.MaxGPUs > 0 && n > m.q.MaxGPUs {
 			break // the cap: the last count tried says why it did not fit
 		}
-		var risky deployment // the first layout on n GPUs that fits only at the estimate (saferLayout)
-		for i, s := range strategies {
-			if n == 1 {
-				s = Single
-			}
+		layouts := strategies
+		if n == 1 {
+			layouts = single[:]
+		}
+		d, at := pickLayout(len(layouts), func(i int) (deployment, FitVerdict) { // saferLayout
 			if w.TP > 1 && n%w.TP != 0 {
-				continue
+				return deployment{}, VerdictNoFit
 			}
-			r := m.estimateOn(in, g, n, s)
-			d := deployment{nodes: nodes, gpus: n, strategy: s, r: r}
+			r := m.estimateOn(in, g, n, layouts[i])
+			d := deployment{nodes: nodes, gpus: n, strategy: layouts[i], r: r}
 			last = d
 			if r.err != nil {
-				continue
+				return d, VerdictNoFit
 			}
 			lastNeed = r.need
 			if lastNeed > usable || !m.hostRAM(in, r).IsZero() {
-				continue
+				return d, VerdictNoFit
 			}
 			switch r.deadlineVerdict(m.q.DeadlineHours) {
 			case VerdictNoFit:
-				continue
+				return d, VerdictNoFit
 			case VerdictBorderline: // kept unless more GPUs meet it at the slow end
 				if late.r == nil {
 					late = d
 				}
-				continue
+				return d, VerdictNoFit
 			}
-			if n > 1 && r.riskyOn(g) && i < len(strategies)-1 { // saferLayout
-				if risky.r == nil {
-					risky = d
-				}
-				continue
-			}
+			return d, layoutVerdict(r.need, r.band, usable)
+		})
+		if at >= 0 {
 			return d, "", Message{}
-		}
-		if risky.r != nil {
-			return risky, "", Message{}
 		}
 	}
 	if late.r != nil {
@@ -2350,3 +2344,6 @@ func (m *matcher) strategies() []Strategy {
 	}
 	return []Strategy{w.Strategy}
 }
+
+// single is the one layout of one GPU (shape's auto count tries it).
+var single = [...]Strategy{Single}
