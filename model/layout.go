@@ -19,7 +19,9 @@ var openLayouts = [...]Strategy{DDP, FSDP}
 // called in order and not past the first layout that fits across its
 // band, so a layout not needed is not estimated. pickLayout returns the
 // layout picked and its index, or the last tried and -1 when none fits
-// even at the estimate (the caller says why from it).
+// even at the estimate (the caller says why from it), and the first
+// layout's verdict: the workload's own, which says why it gave way when
+// the index is past 0 (Offer.Replaced, Layout.Replaced).
 //
 // A borderline layout gives way to a later one that fits across its
 // band, as one that does not fit at all does — FSDP where DDP is
@@ -31,23 +33,26 @@ var openLayouts = [...]Strategy{DDP, FSDP}
 // said "~ borderline, about 10% chance of running out of memory" for
 // 4 × V100 16GB where recommend ranked FSDP first at 11.29 GiB
 // (estlayout).
-func pickLayout[L any](n int, try func(i int) (L, FitVerdict)) (L, int) {
+func pickLayout[L any](n int, try func(i int) (L, FitVerdict)) (_ L, at int, first FitVerdict) {
 	var last, borderline L
-	at := -1
+	at = -1
 	for i := range n {
 		l, v := try(i)
+		if i == 0 {
+			first = v
+		}
 		switch {
 		case v == VerdictFits:
-			return l, i
+			return l, i, first
 		case v == VerdictBorderline && at < 0:
 			borderline, at = l, i
 		}
 		last = l
 	}
 	if at >= 0 {
-		return borderline, at
+		return borderline, at, first
 	}
-	return last, -1
+	return last, -1, first
 }
 
 // layoutVerdict is a layout's memory verdict as pickLayout weighs it:
@@ -101,7 +106,7 @@ func OpenLayout(w Workload, e Estimate, g *GPU) Layout {
 	}
 	usable := UsableBytes(g)
 	out := Layout{Estimate: e}
-	l, at := pickLayout(len(openLayouts), func(i int) (*Estimate, FitVerdict) {
+	l, at, own := pickLayout(len(openLayouts), func(i int) (*Estimate, FitVerdict) {
 		if i == 0 { // e's own, DDP
 			return &e, layoutVerdict(e.ResidentNeed(), e.ResidentBand(), usable)
 		}
@@ -116,7 +121,7 @@ func OpenLayout(w Workload, e Estimate, g *GPU) Layout {
 		return &s, layoutVerdict(s.ResidentNeed(), s.ResidentBand(), usable)
 	})
 	if at > 0 {
-		return Layout{Estimate: *l, Replaced: layoutVerdict(e.ResidentNeed(), e.ResidentBand(), usable)}
+		return Layout{Estimate: *l, Replaced: own}
 	}
 	return out
 }

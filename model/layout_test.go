@@ -8,7 +8,8 @@ import (
 // TestPickLayout: the rule on verdicts given by hand, in the order the
 // layouts are tried (DDP, then FSDP): the first that fits across its
 // band, else the first borderline, else none (-1, the last tried
-// returned); nothing is tried past the first that fits.
+// returned); nothing is tried past the first that fits; the first
+// layout's verdict is returned as why it gave way.
 func TestPickLayout(t *testing.T) {
 	const (
 		fits = VerdictFits
@@ -35,7 +36,7 @@ func TestPickLayout(t *testing.T) {
 		{[]FitVerdict{fits, bord, fits}, 0, 1},
 	} {
 		tries := 0
-		l, at := pickLayout(len(c.verdicts), func(i int) (int, FitVerdict) {
+		l, at, first := pickLayout(len(c.verdicts), func(i int) (int, FitVerdict) {
 			tries++
 			return i, c.verdicts[i]
 		})
@@ -43,8 +44,8 @@ func TestPickLayout(t *testing.T) {
 		if c.want < 0 {
 			wantL = len(c.verdicts) - 1
 		}
-		if at != c.want || l != wantL || tries != c.tries {
-			t.Errorf("%v: picked %d (layout %d) after %d tries; want %d (layout %d) after %d", c.verdicts, at, l, tries, c.want, wantL, c.tries)
+		if at != c.want || l != wantL || tries != c.tries || first != c.verdicts[0] {
+			t.Errorf("%v: picked %d (layout %d) after %d tries, the first %q; want %d (layout %d) after %d, %q", c.verdicts, at, l, tries, first, c.want, wantL, c.tries, c.verdicts[0])
 		}
 	}
 }
@@ -52,7 +53,8 @@ func TestPickLayout(t *testing.T) {
 // TestOpenLayoutAsRecommend: estimate's layout for a job on a fixed count
 // of one GPU (OpenLayout) is the one recommend takes on an instance type
 // of that GPU, with --gpus N (OnInstance, a fixed count) and without
-// (auto, on a type of N GPUs: the same count), at the same memory need.
+// (auto, on a type of N GPUs: the same count), at the same memory need,
+// saying alike why DDP gave way (Offer.Replaced, Layout.Replaced).
 // Llama 3.1 8B at 1 × 4096, accumulation 4, on the test catalog's G16
 // (15.20 GiB usable: 16 GiB less the 5% margin) and G40 (38.00 GiB):
 
@@ -131,9 +133,9 @@ func TestOpenLayoutAsRecommend(t *testing.T) {
 				if kind != RejectVRAM {
 					t.Errorf("%s, auto %v: recommend %q %v; want a memory rejection, as estimate's layout does not fit", name, q.AutoGPUs, kind, why)
 				}
-			case !why.IsZero() || o.GPUs != c.gpus || o.Strategy != l.Estimate.Workload.Strategy || !near(o.NeedBytes, l.Estimate.ResidentNeed(), 1e-9):
-				t.Errorf("%s, auto %v: recommend %v, %d GPUs %s at %.2f GiB; estimate %s at %.2f", name, q.AutoGPUs, why, o.GPUs, o.Strategy, o.NeedBytes/GiB,
-					l.Estimate.Workload.Strategy, l.Estimate.ResidentNeed()/GiB)
+			case !why.IsZero() || o.GPUs != c.gpus || o.Strategy != l.Estimate.Workload.Strategy || !near(o.NeedBytes, l.Estimate.ResidentNeed(), 1e-9) || o.Replaced != l.Replaced:
+				t.Errorf("%s, auto %v: recommend %v, %d GPUs %s at %.2f GiB, replaced %q; estimate %s at %.2f, %q", name, q.AutoGPUs, why, o.GPUs, o.Strategy, o.NeedBytes/GiB, o.Replaced,
+					l.Estimate.Workload.Strategy, l.Estimate.ResidentNeed()/GiB, l.Replaced)
 			}
 		}
 	}

@@ -122,6 +122,12 @@ type Offer struct {
 	Instances int // instances (nodes) rented
 	GPUs      int // GPUs the job uses; Instances × Instance.GPUCount unless the user fixed fewer
 	Strategy  Strategy
+	// Replaced is, when Strategy is not the workload's own layout (FSDP
+	// where no strategy is named and DDP gave way: pickLayout), the own
+	// layout's verdict on these GPUs: VerdictBorderline when it fit only
+	// at the estimate, else VerdictNoFit (memory, host RAM or the
+	// deadline); "" when Strategy is the workload's own.
+	Replaced FitVerdict
 
 	NeedBytes   float64 // per-GPU VRAM the workload needs on this GPU
 	UsableBytes float64 // per-GPU VRAM available after FitMargin
@@ -1312,6 +1318,7 @@ func reasonCounts(counts map[RejectKind]int) []ReasonCount {
 type deployment struct {
 	nodes, gpus int
 	strategy    Strategy
+	replaced    FitVerdict // Offer.Replaced
 	r           *estimateResult
 }
 
@@ -1357,7 +1364,7 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 			strategies = m.strategies()
 		}
 		var asked deployment
-		d, _ := pickLayout(len(strategies), func(i int) (deployment, FitVerdict) { // saferLayout
+		d, at, own := pickLayout(len(strategies), func(i int) (deployment, FitVerdict) { // saferLayout
 			r := m.estimateOn(in, g, w.GPUs, strategies[i])
 			d := deployment{nodes: nodes, gpus: w.GPUs, strategy: strategies[i], r: r}
 			if i == 0 {
@@ -1368,6 +1375,9 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 			}
 			return d, layoutVerdict(r.need, r.band, usable)
 		})
+		if at > 0 {
+			d.replaced = own
+		}
 		r := d.r
 		if r.err != nil {
 			return d, RejectInvalid, ErrMessage(r.err)
@@ -1406,7 +1416,7 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 		if n == 1 {
 			layouts = single[:]
 		}
-		d, at := pickLayout(len(layouts), func(i int) (deployment, FitVerdict) { // saferLayout
+		d, at, own := pickLayout(len(layouts), func(i int) (deployment, FitVerdict) { // saferLayout
 			if w.TP > 1 && n%w.TP != 0 {
 				return deployment{}, VerdictNoFit
 			}
@@ -1431,6 +1441,9 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 			}
 			return d, layoutVerdict(r.need, r.band, usable)
 		})
+		if at > 0 {
+			d.replaced = own
+		}
 		if at >= 0 {
 			return d, "", Message{}
 		}
@@ -1538,7 +1551,7 @@ func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d dep
 	}
 	o := Offer{
 		Instance: in, GPU: g, Region: region, Pricing: m.q.Pricing, Discount: m.cat.DiscountFor(in, m.q.Pricing),
-		Instances: d.nodes, GPUs: d.gpus, Strategy: e.Workload.Strategy,
+		Instances: d.nodes, GPUs: d.gpus, Strategy: e.Workload.Strategy, Replaced: d.replaced,
 		NeedBytes: e.ResidentNeed(), UsableBytes: UsableBytes(g),
 		USDPerHour: unit * float64(d.nodes), Estimate: e, Asked: m.w.Precision, Fallback: d.r.fallback,
 		Redefined: m.cat.GPURedefinition(g.Key),
