@@ -135,6 +135,12 @@ type Offer struct {
 	Instances int // instances (nodes) rented
 	GPUs      int // GPUs the job uses; Instances × Instance.GPUCount unless the user fixed fewer
 	Strategy  Strategy
+	// Replaced is, when Strategy is not the workload's own layout (FSDP
+	// where no strategy is named and DDP gave way: pickLayout), the own
+	// layout's verdict on these GPUs: VerdictBorderline when it fit only
+	// at the estimate, else VerdictNoFit (memory, host RAM or the
+	// deadline); "" when Strategy is the workload's own.
+	Replaced FitVerdict
 
 	NeedBytes   float64 // per-GPU VRAM the workload needs on this GPU
 	UsableBytes float64 // per-GPU VRAM available after FitMargin
@@ -1329,6 +1335,7 @@ func reasonCounts(counts map[RejectKind]int) []ReasonCount {
 type deployment struct {
 	nodes, gpus int
 	strategy    Strategy
+	replaced    FitVerdict // Offer.Replaced
 	r           *estimateResult
 }
 
@@ -1338,14 +1345,15 @@ type deployment struct {
 // fast end (a late offer: Offer.LateChance). It returns the reason when
 // none does.
 //
-// saferLayout: on one GPU count, a layout that fits only at the estimate
-// (its 90% memory band past the usable VRAM: Offer.Risky, ranked after
-// every offer that fits) gives way to a later one that fits across its
-// band — FSDP where DDP is borderline, as FSDP is tried where DDP does not
-// fit at all — and is kept when none does. Otherwise the layout depended
-// on the deadline: with one, a borderline DDP on 8 × RTX A4000 failed it
-// at the slow end and FSDP answered (7.5 h, $9.02); without one the
-// borderline DDP stood, ranked after the offers that fit, and
+// saferLayout: on one GPU count the layout is pickLayout's, the rule
+// estimate takes too (OpenLayout): a layout that fits only at the
+// estimate (its 90% memory band past the usable VRAM: Offer.Risky, ranked
+// after every offer that fits) gives way to a later one that fits across
+// its band — FSDP where DDP is borderline, as FSDP is tried where DDP
+// does not fit at all — and is kept when none does. Otherwise the layout
+// depended on the deadline: with one, a borderline DDP on 8 × RTX A4000
+// failed it at the slow end and FSDP answered (7.5 h, $9.02); without one
+// the borderline DDP stood, ranked after the offers that fit, and
 // --finish-by and --max-job-cost missed the FSDP layout (walk47). More
 // GPUs are not tried for it: the count stays the fewest that fit.
 func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) {
@@ -1363,32 +1371,29 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 	if !m.q.AutoGPUs {
 		nodes := (w.GPUs + in.GPUCount - 1) / in.GPUCount
 		// The user's count, with the strategies auto GPUs try on it
-		// (FSDP where data parallel does not fit, unless a strategy is
-		// named): the first that fits memory and host RAM, else the
-		// last tried, the one that needs the least.
+		// (FSDP where data parallel does not fit or is borderline, unless
+		// a strategy is named), picked by pickLayout as estimate picks
+		// it: the first that fits memory across its band and host RAM,
+		// else the first that fits at the estimate, else the last tried,
+		// the one that needs the least.
 		strategies := []Strategy{w.Strategy}
 		if w.GPUs/max(w.TP, 1) > 1 {
 			strategies = m.strategies()
 		}
-		var d, asked, risky deployment
-		for i, s := range strategies {
-			r := m.estimateOn(in, g, w.GPUs, s)
-			d = deployment{nodes: nodes, gpus: w.GPUs, strategy: s, r: r}
+		var asked deployment
+		d, at, own := pickLayout(len(strategies), func(i int) (deployment, FitVerdict) { // saferLayout
+			r := m.estimateOn(in, g, w.GPUs, strategies[i])
+			d := deployment{nodes: nodes, gpus: w.GPUs, strategy: strategies[i], r: r}
 			if i == 0 {
 				asked = d
 			}
-			if r.err == nil && r.need <= usable && m.hostRAM(in, r).IsZero() {
-				if r.riskyOn(g) && i < len(strategies)-1 { // saferLayout
-					if risky.r == nil {
-						risky = d
-					}
-					continue
-				}
-				break
+			if r.err != nil || !m.hostRAM(in, r).IsZero() {
+				return d, VerdictNoFit
 			}
-		}
-		if risky.r != nil && (d.r.err != nil || d.r.need > usable || !m.hostRAM(in, d.r).IsZero() || d.r.riskyOn(g)) {
-			d = risky // no layout fits across its memory range: the first that fits at the estimate
+			return d, layoutVerdict(r.need, r.band, usable)
+		})
+		if at > 0 {
+			d.replaced = own
 		}
 		r := d.r
 		if r.err != nil {
@@ -1424,43 +1429,40 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 		if m.q.MaxGPUs > 0 && n > m.q.MaxGPUs {
 			break // the cap: the last count tried says why it did not fit
 		}
-		var risky deployment // the first layout on n GPUs that fits only at the estimate (saferLayout)
-		for i, s := range strategies {
-			if n == 1 {
-				s = Single
-			}
+		layouts := strategies
+		if n == 1 {
+			layouts = single[:]
+		}
+		d, at, own := pickLayout(len(layouts), func(i int) (deployment, FitVerdict) { // saferLayout
 			if w.TP > 1 && n%w.TP != 0 {
-				continue
+				return deployment{}, VerdictNoFit
 			}
-			r := m.estimateOn(in, g, n, s)
-			d := deployment{nodes: nodes, gpus: n, strategy: s, r: r}
+			r := m.estimateOn(in, g, n, layouts[i])
+			d := deployment{nodes: nodes, gpus: n, strategy: layouts[i], r: r}
 			last = d
 			if r.err != nil {
-				continue
+				return d, VerdictNoFit
 			}
 			lastNeed = r.need
 			if lastNeed > usable || !m.hostRAM(in, r).IsZero() {
-				continue
+				return d, VerdictNoFit
 			}
 			switch r.deadlineVerdict(m.q.DeadlineHours) {
 			case VerdictNoFit:
-				continue
+				return d, VerdictNoFit
 			case VerdictBorderline: // kept unless more GPUs meet it at the slow end
 				if late.r == nil {
 					late = d
 				}
-				continue
+				return d, VerdictNoFit
 			}
-			if n > 1 && r.riskyOn(g) && i < len(strategies)-1 { // saferLayout
-				if risky.r == nil {
-					risky = d
-				}
-				continue
-			}
-			return d, "", Message{}
+			return d, layoutVerdict(r.need, r.band, usable)
+		})
+		if at > 0 {
+			d.replaced = own
 		}
-		if risky.r != nil {
-			return risky, "", Message{}
+		if at >= 0 {
+			return d, "", Message{}
 		}
 	}
 	if late.r != nil {
@@ -1566,7 +1568,7 @@ func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d dep
 	}
 	o := Offer{
 		Instance: in, GPU: g, Region: region, Pricing: m.q.Pricing, Discount: m.cat.DiscountFor(in, m.q.Pricing),
-		Instances: d.nodes, GPUs: d.gpus, Strategy: e.Workload.Strategy,
+		Instances: d.nodes, GPUs: d.gpus, Strategy: e.Workload.Strategy, Replaced: d.replaced,
 		NeedBytes: e.ResidentNeed(), UsableBytes: UsableBytes(g),
 		USDPerHour: unit * float64(d.nodes), Estimate: e, Asked: m.w.Precision, Fallback: d.r.fallback,
 		Redefined: m.cat.GPURedefinition(g.Key),
@@ -2371,17 +2373,21 @@ func compareRejections(a, b Rejection) int {
 	return strings.Compare(a.Instance.Type, b.Instance.Type)
 }
 
-// strategies are the layouts an offer's GPUs are tried with: the
-// workload's, and for data-parallel training FSDP after DDP (a model too
-// large for data parallel shards), unless the query keeps the strategy
-// the user named.
+// strategies are the layouts an offer's GPUs are tried with, in order,
+// for pickLayout: the workload's, and for data-parallel training
+// openLayouts, FSDP after DDP (a model too large for data parallel, or
+// borderline in it, shards), unless the query keeps the strategy the user
+// named. Callers do not modify the slice: it may be openLayouts'.
 func (m *matcher) strategies() []Strategy {
 	w := &m.w
 	if w.Task.Training() && (w.Strategy == Single || w.Strategy == DDP) {
 		if m.q.KeepStrategy {
-			return []Strategy{DDP}
+			return openLayouts[:1] // DDP
 		}
-		return []Strategy{DDP, FSDP}
+		return openLayouts[:]
 	}
 	return []Strategy{w.Strategy}
 }
+
+// single is the one layout of one GPU (shape's auto count tries it).
+var single = [...]Strategy{Single}

@@ -18,8 +18,9 @@ type Job struct {
 	Nodes, GPUs int
 	// Workload is the phase's answers on the offer's GPUs (OnPhaseOffer),
 	// with the strategy the matcher takes there (model.OnInstance: DDP,
-	// else FSDP over the same GPUs where DDP does not fit, as recommend
-	// does, unless the answers name one); OnPhaseOffer's (DDP on several
+	// else FSDP over the same GPUs where DDP does not fit or fits only at
+	// the estimate and FSDP across its range, as recommend and estimate
+	// do, unless the answers name one); OnPhaseOffer's (DDP on several
 	// GPUs) when nothing fits.
 	Workload model.Workload
 	// Query is the search as the offer is rented: its GPUs fixed, as many
@@ -74,7 +75,7 @@ func JobOnOffer(cat *model.Catalog, ph *Phase, s *PhaseScenario) (job Job, ok bo
 		if o.Estimate != nil && o.Estimate.Workload.Strategy != "" {
 			job.Workload.Strategy = o.Estimate.Workload.Strategy
 		}
-		job.Query.KeepStrategy = true // resolved: DDP, or FSDP where DDP does not fit
+		job.Query.KeepStrategy = true // resolved: DDP, or FSDP where DDP does not fit or is borderline
 	}
 	if job.Note.IsZero() && ph.Config != "" && len(ph.Answers) == 0 && s.Workload.GPUs <= 1 && n > 1 {
 		// A configuration file's one GPU (every exported file says gpus

@@ -144,15 +144,17 @@ when it does not. Every formula is listed under Assumptions.`,
 // openStrategy is the layout estimate takes for w's training on several
 // data-parallel GPUs (e its estimate on gpu, nil for none) when no
 // strategy is named (no --strategy, no strategy in the file), and the
-// note that says so. With a GPU it is
-// recommend's and export's rule (model.Query.KeepStrategy unset: the
-// matcher tries DDP, then FSDP over the same GPUs): FSDP where DDP does
-// not fit that GPU and FSDP does; else DDP, and when neither fits the
-// note says FSDP's need too. Without a GPU nothing says what fits: DDP,
-// the default (Workload.Defaults), and the note says it was assumed and
-// how to change it. A plan's phase on its own offer is left as gpuplan
-// plan resolves it (plan.JobOnOffer) and the caller does not call this
-// for one; --gpus or --gpu departing from the offer is resolved here.
+// note that says so. With a GPU it is the layout recommend, export and
+// plan take on that GPU count (model.OpenLayout, the matcher's rule with
+// model.Query.KeepStrategy unset): FSDP over the same GPUs where DDP does
+// not fit, or fits only at the estimate (its 90% band past the usable
+// memory: borderline), and FSDP fits across its band; else DDP, and when
+// neither fits the note says FSDP's need too. Without a GPU nothing says
+// what fits: DDP, the default (Workload.Defaults), and the note says it
+// was assumed and how to change it. A plan's phase on its own offer is
+// left as gpuplan plan resolves it (plan.JobOnOffer) and the caller does
+// not call this for one; --gpus or --gpu departing from the offer is
+// resolved here.
 func openStrategy(w model.Workload, e model.Estimate, gpu *model.GPU) (model.Estimate, model.Message) {
 	if d := e.Workload; !d.Task.Training() || d.Strategy != model.DDP || d.GPUs/max(d.TP, 1) < 2 {
 		return e, model.Message{}
@@ -160,24 +162,31 @@ func openStrategy(w model.Workload, e model.Estimate, gpu *model.GPU) (model.Est
 	if gpu == nil {
 		return e, model.Msg("no --strategy: %v estimated as DDP, each holding the whole model; --strategy fsdp shards it, and with --gpu NAME estimate takes FSDP where DDP does not fit, as recommend does", model.CountMsg(w.GPUs, "GPU"))
 	}
-	ddp := advice.CheckFit(&e, gpu)
-	if ddp.Fits || !ddp.Refused.IsZero() {
+	l := model.OpenLayout(w, e, gpu)
+	usable := model.UsableBytes(gpu)
+	switch {
+	case l.Replaced == model.VerdictNoFit:
+		return l.Estimate, model.Msg("no --strategy: DDP needs %.2f GiB per GPU, more than the %.2f GiB usable on %s; estimated as FSDP over the same %v, as recommend takes it (--strategy ddp keeps DDP)",
+			e.ResidentNeed()/model.GiB, usable/model.GiB, gpu.Name, model.CountMsg(w.GPUs, "GPU"))
+	case l.Replaced == model.VerdictBorderline:
+		// Said with the figures the verdict line prints (two decimals),
+		// and the chance estimate --strategy ddp would give.
+		return l.Estimate, model.Msg("no --strategy: DDP is borderline on %s (its 90%% range reaches %.2f GiB per GPU, past the %.2f GiB usable; about %.0f%% chance of running out of memory); estimated as FSDP over the same %v, which fits across its range, as recommend takes it (--strategy ddp keeps DDP)",
+			gpu.Name, e.ResidentBand()[1]/model.GiB, usable/model.GiB, model.RoundChance(e.OOMChance(model.OOMBytes(gpu)))*100, model.CountMsg(w.GPUs, "GPU"))
+	case e.ResidentNeed() <= usable:
+		// DDP fits across its range, or it and FSDP fit only at the
+		// estimate: DDP kept, as recommend keeps it, and the verdict says
+		// borderline.
 		return e, model.Message{}
-	}
-	v := w
-	v.Strategy = model.FSDP
-	s, err := model.Compute(v, gpu)
-	if err != nil {
+	case l.TriedErr != nil:
 		return e, model.Msg("no --strategy: estimated as DDP, which does not fit %s; --strategy fsdp shards the model", gpu.Name)
-	}
-	if fsdp := advice.CheckFit(&s, gpu); !fsdp.Fits {
+	case l.Tried != nil:
 		// Rounded as the fit advice and the verdict line print GiB (two
 		// decimals): a new user read 269.2 here and 269.13 in the advice.
 		return e, model.Msg("no --strategy: estimated as DDP; FSDP over the same %v at this batch needs %.2f GiB per GPU and does not fit %s either (%.2f GiB usable); the fit advice says what does",
-			model.CountMsg(w.GPUs, "GPU"), s.ResidentNeed()/model.GiB, gpu.Name, fsdp.UsableBytes/model.GiB)
+			model.CountMsg(w.GPUs, "GPU"), l.Tried.ResidentNeed()/model.GiB, gpu.Name, usable/model.GiB)
 	}
-	return s, model.Msg("no --strategy: DDP needs %.2f GiB per GPU, more than the %.2f GiB usable on %s; estimated as FSDP over the same %v, as recommend takes it (--strategy ddp keeps DDP)",
-		e.ResidentNeed()/model.GiB, ddp.UsableBytes/model.GiB, gpu.Name, model.CountMsg(w.GPUs, "GPU"))
+	return e, model.Message{}
 }
 
 // estimatePhaseJSON is estimate --phase --json of a job phase on its own

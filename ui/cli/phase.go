@@ -128,17 +128,17 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 // onPhaseOffer is estimate --phase on the phase's own offer, as gpuplan
 // plan estimates it (plan.JobOnOffer): its instance type's GPU and GPU
 // count × instances, whatever the answers' gpus say, and the strategy the
-// plan takes there (DDP, or FSDP where DDP does not fit, unless the
-// answers or --strategy name one), unless --gpus or --gpu asks for
-// another count or GPU (departs). It returns w and the GPU to estimate on
-// (gpu when --gpu gave one), and notes: the answers naming another count,
-// --gpus or --gpu departing from the offer, or, when the catalog lacks
-// the phase's instance type, that the estimate is on the answers' count.
-// asPlan is false when --gpus or --gpu departs from the offer: the
-// strategy is then the caller's to resolve on the GPU estimated (as
-// estimate without --phase, openStrategy), as export resolves it (walk36c:
-// --phase tune --gpus 8 said DDP ✗ where plan and export took FSDP).
-// b.req is set (fromFile.workload).
+// plan takes there (DDP, or FSDP where DDP does not fit or is borderline,
+// unless the answers or --strategy name one), unless --gpus or --gpu asks
+// for another count or GPU (departs). It returns w and the GPU to
+// estimate on (gpu when --gpu gave one), and notes: the answers naming
+// another count, --gpus or --gpu departing from the offer, or, when the
+// catalog lacks the phase's instance type, that the estimate is on the
+// answers' count. asPlan is false when --gpus or --gpu departs from the
+// offer: the strategy is then the caller's to resolve on the GPU
+// estimated (as estimate without --phase, openStrategy), as export
+// resolves it (walk36c: --phase tune --gpus 8 said DDP ✗ where plan and
+// export took FSDP). b.req is set (fromFile.workload).
 func (b *fromFile) onPhaseOffer(fs *pflag.FlagSet, cat *model.Catalog, w model.Workload, gpu *model.GPU) (_ model.Workload, _ *model.GPU, notes []model.Message, asPlan bool) {
 	ph := b.phase
 	if ph == nil {

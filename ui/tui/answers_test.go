@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -86,5 +87,29 @@ func TestFixedGPUsStrategyAgrees(t *testing.T) {
 	}
 	if text := screenText(m); !strings.Contains(text, "auto tries FSDP where DDP does not fit on these GPUs") {
 		t.Errorf("the strategy question does not explain a fixed count:\n%s", text)
+	}
+}
+
+// TestFixedGPUsBorderlineStrategy (estlayout): with 4 GPUs and the
+// strategy answer auto, Llama 3.1 8B QLoRA at 1 × 4096 on V100 16GB
+// hosts runs FSDP at 11.29 GiB per GPU, as recommend --gpus 4 and
+// estimate --gpu v100-16gb --gpus 4 take it: DDP's 14.47 GiB is within
+// the 14.99 GiB usable but its 90% range reaches 17.45 (borderline), and
+// FSDP's fits across its range. The panel says DDP was borderline, not
+// that it did not fit (which it said before).
+func TestFixedGPUsBorderlineStrategy(t *testing.T) {
+	m := start(t, newTestApp(t, embeddedCatalog(t), Options{}), size(140, 40))
+	m.a.Task, m.a.Model = model.TaskQLoRA, "llama-3.1-8b"
+	m.a.Length, m.a.Batch = "4096", "1"
+	m.a.Distribution, m.a.GPUs = distNode, "4"
+	m.a.Providers, m.a.GPUKeys = []string{"primeintellect"}, []string{"v100-16gb"}
+	m.recompute()
+	best := m.res.best()
+	text := screenText(m)
+	if best == nil || best.GPUs != 4 || best.Strategy != model.FSDP || fmt.Sprintf("%.2f", best.NeedBytes/model.GiB) != "11.29" {
+		t.Fatalf("best offer %+v; want FSDP over 4 V100 at 11.29 GiB:\n%s", best, text)
+	}
+	if !strings.Contains(text, "(DDP was borderline)") || strings.Contains(text, "(DDP did not fit)") {
+		t.Errorf("the panel should say DDP was borderline:\n%s", text)
 	}
 }

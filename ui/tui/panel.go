@@ -575,8 +575,15 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		asked = model.DDP // the default of several GPUs (the strategy answer auto names none)
 	}
 	if best != nil && asked != model.Single && w.GPUs > 1 && w.Strategy != asked {
-		// auto GPUs: the matcher falls back from DDP to FSDP where DDP does not fit
-		summary += p.lang.Sprintf(" (%s did not fit)", strings.ToUpper(string(asked)))
+		// The matcher falls back from DDP to FSDP where DDP does not fit,
+		// or fits only at the estimate (model.Offer.Replaced): said as
+		// estimate's note says it, not "did not fit" for a DDP that fits
+		// at the estimate (estlayout).
+		if best.Replaced == model.VerdictBorderline {
+			summary += p.lang.Sprintf(" (%s was borderline)", strings.ToUpper(string(asked)))
+		} else {
+			summary += p.lang.Sprintf(" (%s did not fit)", strings.ToUpper(string(asked)))
+		}
 	}
 	pe := e // the estimate shown: the best offer's when there is one
 	if best != nil && best.Estimate != nil {
