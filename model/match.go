@@ -1403,9 +1403,12 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 		// The need said first is the asked layout's (estimate's figure),
 		// then FSDP's when it was tried too.
 		if need := r.need; need > usable && d.strategy == FSDP && asked.strategy != FSDP && asked.r.err == nil {
+			if sameTenth(need, usable) {
+				return d, RejectVRAM, Msg("needs %.2f GiB per GPU, %.2f GiB even sharded with FSDP, has %.2f GiB usable", asked.r.need/GiB, need/GiB, usable/GiB)
+			}
 			return d, RejectVRAM, Msg("needs %.1f GiB per GPU, %.1f GiB even sharded with FSDP, has %.1f GiB usable", asked.r.need/GiB, need/GiB, usable/GiB)
 		} else if need > usable {
-			return d, RejectVRAM, Msg("needs %.1f GiB per GPU, has %.1f GiB usable", need/GiB, usable/GiB)
+			return d, RejectVRAM, vramShort(need, usable)
 		}
 		if nodes > m.q.MaxNodes {
 			if !m.q.AllowMultiNode {
@@ -1476,9 +1479,12 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 	case last.r.err != nil:
 		return last, RejectInvalid, ErrMessage(last.r.err)
 	case lastNeed > usable && last.gpus > 1:
+		if sameTenth(lastNeed, usable) {
+			return last, RejectVRAM, Msg("needs %.2f GiB per GPU even on %d GPUs, has %.2f GiB usable", lastNeed/GiB, last.gpus, usable/GiB)
+		}
 		return last, RejectVRAM, Msg("needs %.1f GiB per GPU even on %d GPUs, has %.1f GiB usable", lastNeed/GiB, last.gpus, usable/GiB)
 	case lastNeed > usable:
-		return last, RejectVRAM, Msg("needs %.1f GiB per GPU, has %.1f GiB usable", lastNeed/GiB, usable/GiB)
+		return last, RejectVRAM, vramShort(lastNeed, usable)
 	case !m.hostRAM(in, last.r).IsZero():
 		return last, RejectHostRAM, m.hostRAM(in, last.r)
 	case m.q.DeadlineHours > 0:
@@ -2391,3 +2397,21 @@ func (m *matcher) strategies() []Strategy {
 
 // single is the one layout of one GPU (shape's auto count tries it).
 var single = [...]Strategy{Single}
+
+// sameTenth reports whether need and usable bytes print alike as GiB to
+// one decimal: a near miss then says both to two ("needs 45.22 GiB, has
+// 45.16 GiB usable"), not a need that reads as what is usable (walk48:
+// "needs 45.2 GiB per GPU even on 2 GPUs, has 45.2 GiB usable").
+func sameTenth(need, usable float64) bool {
+	return math.Round(need/GiB*10) == math.Round(usable/GiB*10)
+}
+
+// vramShort is the near-miss reason of a need over the usable memory on
+// one GPU count, to one decimal or, when those read alike, two
+// (sameTenth).
+func vramShort(need, usable float64) Message {
+	if sameTenth(need, usable) {
+		return Msg("needs %.2f GiB per GPU, has %.2f GiB usable", need/GiB, usable/GiB)
+	}
+	return Msg("needs %.1f GiB per GPU, has %.1f GiB usable", need/GiB, usable/GiB)
+}
