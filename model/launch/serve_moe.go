@@ -122,11 +122,19 @@ func (s *Serve) replicaServers(server func(i int) []string) string {
 // true by default: Docker CLI reference, docker container run) and end
 // with it. The EXIT trap runs under set -e, so a kill of a server that
 // has just ended must not fail it (|| :); a second Ctrl-C during that
-// wait ends the script at once (trap - INT TERM).
+// wait ends the script at once (trap - INT TERM). INT and TERM only note
+// the status (stop), which the watch loop exits with at its next round
+// (replicaWatch): a signal between a server's start (cmd &) and the line
+// that records its PID ran "exit" at once, and the EXIT trap then left
+// that server running and waited for it (TestServeMoEScriptRuns caught
+// it: TERM just as the third server started, the script still there
+// after 20 s). The shell runs a trap once the command in progress ends
+// (POSIX, 2.11), so the loop's sleep 1 bounds the delay as before.
 const replicaTraps = `pids=
+stop=
 trap 'trap - INT TERM; kill $pids 2>/dev/null || :; wait' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+trap 'stop=130' INT
+trap 'stop=143' TERM
 `
 
 // replicaWatch ends the script when any server ends, with that server's
@@ -144,8 +152,9 @@ trap 'exit 143' TERM
 // requested by the last pid operand", POSIX, wait), which the shell keeps
 // for a known process ID after reaping it. The ended server leaves pids
 // before the EXIT trap signals the rest (its number may be reused).
-const replicaWatch = `# one server ending ends the script with its status (1 for 0), and the EXIT trap stops the others
+const replicaWatch = `# one server ending ends the script with its status (1 for 0), INT or TERM with 130 or 143, and the EXIT trap stops the others
 while :; do
+  [ -z "$stop" ] || exit "$stop"
   for pid in $pids; do
     if ! kill -0 "$pid" 2>/dev/null; then
       status=0
