@@ -256,8 +256,11 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	qt, dq := ew.FourBit()
 	nodes := max(o.Instances, 1)
 	if o.GPUs%nodes != 0 {
-		return nil, model.Errorf(ErrPlan, "%d GPUs do not split evenly over %d nodes of %s; ask for a multiple of %d GPUs",
-			o.GPUs, nodes, o.Instance.Type, nodes)
+		// Name the count that fills the nodes (walk48: "a multiple of 11"
+		// for 32 GPUs on 3-GPU instances read as if 11 were the node size).
+		per := max(o.Instance.GPUCount, 1)
+		return nil, model.Errorf(ErrPlan, "%d GPUs do not split evenly over %d nodes of %s (%d GPUs each); ask for %d (all the GPUs of %d nodes) or another multiple of %d",
+			o.GPUs, nodes, o.Instance.Type, per, nodes*per, nodes, nodes)
 	}
 	accel, guessed := cloud.InstanceAccelerator(o.Instance, o.GPU)
 	var priceFrom, priceSource, priceAsOf string
