@@ -712,7 +712,14 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 	}
 	if o.HasJob && e != nil {
 		hours, sign := jobHoursIn(lang, o)
-		add("  job: %s × %s/h %s %s", hours, report.USD(o.USDPerHour), sign, st.Value.Render(report.USD(o.JobUSD)))
+		if term := model.CommitmentHours(o.Pricing); term > 0 && o.JobHours < term {
+			// The term bills its hours whatever the job uses: "12.1 h ×
+			// $0.44/h ≈ $3,888" read as wrong arithmetic (walk48).
+			add("  job: %s, billed as the %s term: %s h × %s/h = %s", hours, lang.T(string(o.Pricing)), fmtFloat(term),
+				report.USD(o.USDPerHour), st.Value.Render(report.USD(o.JobUSD)))
+		} else {
+			add("  job: %s × %s/h %s %s", hours, report.USD(o.USDPerHour), sign, st.Value.Render(report.USD(o.JobUSD)))
+		}
 		if rng := report.JobRangeIn(lang, o); rng != "" {
 			add("  %s", st.Muted.Render(rng))
 		}

@@ -43,6 +43,15 @@ func TestReservedMonthInDetail(t *testing.T) {
 			if got := strings.Contains(d, "(a commitment bills every month in full, used or not)"); got != tt.note {
 				t.Errorf("detail: commitment note shown %v, want %v:\n%s", got, tt.note, d)
 			}
+			// The job line's sum holds: a term bills its 8,760 h whatever
+			// the job uses (walk48: "12.1 h × $0.44/h ≈ $3,888").
+			job := report.USD(o.USDPerHour) + "/h ≈ " + report.USD(o.JobUSD)
+			if tt.note {
+				job = "billed as the reserved-1y term: 8760 h × " + report.USD(o.USDPerHour) + "/h = " + report.USD(o.USDPerHour*8760)
+			}
+			if !o.HasJob || !strings.Contains(d, job) {
+				t.Errorf("detail: want %q in:\n%s", job, d)
+			}
 		})
 	}
 }
