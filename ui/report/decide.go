@@ -712,7 +712,11 @@ func WriteDecisions(out io.Writer, r *Renderer, rec *model.Recommendation, d *De
 		}
 	}
 	if d.WaitSavings(); len(d.Savings) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(lang.Sprintf("What saves the most (each change alone, priced by the estimator; now %s)", USD(d.SavingsBase))))
+		head := lang.Sprintf("What saves the most (each change alone, priced by the estimator; now %s)", USD(d.SavingsBase))
+		if !rec.Offers[0].HasJob { // no dataset: each change weighed by the month (advice.EvalCheapestJob)
+			head = lang.Sprintf("What saves the most (each change alone, priced by the estimator; now %s a month)", USD(d.SavingsBase))
+		}
+		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(head))
 		b.WriteString(SavingsListIn(lang, d.Savings, 6))
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())
