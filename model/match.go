@@ -1416,6 +1416,13 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 			}
 			return d, RejectNodes, Msg("needs %d instances, above the %d-node limit", nodes, m.q.MaxNodes)
 		}
+		if nodes > 1 && w.GPUs%nodes != 0 {
+			// The launch files start one count of processes on every node
+			// (launch.NewPlan refuses the rest): an offer of 32 GPUs on
+			// eleven 3-GPU instances could not be exported (walk48).
+			return d, RejectInvalid, Msg("%d GPUs do not split evenly over %d instances of %d GPUs, as the launch files start the same number on each: ask for %d (all the GPUs of %d instances) or another multiple of %d",
+				w.GPUs, nodes, in.GPUCount, nodes*in.GPUCount, nodes, nodes)
+		}
 		if why := m.hostRAM(in, r); !why.IsZero() {
 			return d, RejectHostRAM, why
 		}

@@ -125,7 +125,7 @@ func TestExportErrors(t *testing.T) {
 		// fp16 typed on the command line is asked for: a K80 (no fp16) runs it only with the fallback allowed.
 		{"precision asked, GPU without it", append(small, "--task", "inference", "--precision", "fp16", "--instance", "aws/p2.xlarge", "--format", "skypilot"), "has no fp16; it would run fp32 (allow_precision_fallback)"},
 		{"--gpu that is not the instance's", append(small, "--instance", "aws/g5.2xlarge", "--gpu", "h100-sxm"), "--gpu h100-sxm does not match aws/g5.2xlarge"},
-		{"uneven GPUs", append(small, "--gpus", "9", "--instance", "aws/p5.48xlarge"), "9 GPUs do not split evenly over 2 nodes of p5.48xlarge (8 GPUs each); ask for 16 (all the GPUs of 2 nodes) or another multiple of 2"},
+		{"uneven GPUs", append(small, "--gpus", "9", "--instance", "aws/p5.48xlarge"), "9 GPUs do not split evenly over 2 instances of 8 GPUs, as the launch files start the same number on each: ask for 16 (all the GPUs of 2 instances) or another multiple of 2"},
 		{"bad disk", append(small, "--instance", "aws/g5.2xlarge", "--disk-gb", "0"), "--disk-gb must be 1–1048576, got 0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
