@@ -22,24 +22,8 @@ import (
 // run the asked layout leave the cell empty; without such a row the
 // table has no strategy column (TestOfferBorderline's tables).
 func TestRecommendNamesRowLayout(t *testing.T) {
-	w := model.Workload{Settings: model.Settings{Framework: model.PyTorch, Task: model.TaskLoRA, Precision: model.BF16,
-		Optimizer: model.AdamW, GPUs: 1, Strategy: model.Single, MicroBatch: 1, SeqLen: 2048, GradAccum: 1, LoRARank: 16,
-		LoRATargets: []string{"q", "k", "v", "o"}}, Model: model.Architecture{Name: "Qwen3 8B"}, BatchPerGPU: true}
-	on := true
-	w.Checkpointing, w.FlashAttention = &on, &on
-	base := model.Estimate{Workload: w, Memory: model.Memory{Weights: 20.75 * model.GiB}}
-	v100 := &model.GPU{Key: "v100-16gb", Name: "NVIDIA V100 SXM2 16GB", MemoryGiB: 16}
-	a30 := &model.GPU{Key: "a30", Name: "NVIDIA A30", MemoryGiB: 24}
-	fsdp := w
-	fsdp.GPUs, fsdp.Strategy = 4, model.FSDP
-	rec := model.Recommendation{Sort: model.SortJob, AutoGPUs: true, Considered: 2, Offers: []model.Offer{
-		{Instance: &model.Instance{Provider: "primeintellect", Type: "datacrunch__4xV100_16GB__20__90", GPU: "v100-16gb", GPUCount: 4}, GPU: v100,
-			Region: "FI", Instances: 1, GPUs: 4, Strategy: model.FSDP, NeedBytes: 12.25 * model.GiB, HeadroomPct: 19, Verdict: model.VerdictFits,
-			Pricing: model.OnDemand, USDPerHour: 0.55, MonthlyUSD: 402, JobHours: 2.6, JobUSD: 1.44, HasJob: true, Estimate: &model.Estimate{Workload: fsdp}},
-		{Instance: &model.Instance{Provider: "seeweb", Type: "ECS1GPU11", GPU: "a30", GPUCount: 1}, GPU: a30,
-			Region: "it-fr2", Instances: 1, GPUs: 1, Strategy: model.Single, NeedBytes: 20.75 * model.GiB, HeadroomPct: 9, Verdict: model.VerdictFits,
-			Pricing: model.OnDemand, USDPerHour: 0.29, MonthlyUSD: 212, JobHours: 8, JobUSD: 2.31, HasJob: true, Estimate: &model.Estimate{Workload: w}},
-	}}
+	rec, base := layoutRec() // recwide_test.go
+	w := base.Workload
 	// DDP replicates what one GPU holds: not another layout.
 	ddp := rec.Offers[0]
 	ddp.Strategy = model.DDP
