@@ -355,24 +355,9 @@ func GiB(b float64) string { return fmt.Sprintf("%.2f GiB", b/model.GiB) }
 // Hours formats a duration in hours readably: "45 min", "12.3 h", "4.2 days".
 func Hours(h float64) string { return HoursIn(nil, h) }
 
-// HoursIn is Hours in p's language ("4.2 天", "12.3 小时").
-func HoursIn(p *i18n.Printer, h float64) string {
-	switch {
-	case h <= 0 || math.IsNaN(h):
-		return "—"
-	case h < 1:
-		return p.Sprintf("%.0f min", math.Max(h*60, 1))
-	case h < 48:
-		return p.Sprintf("%.1f h", h)
-	case h < 24*365:
-		return p.Sprintf("%.1f days", h/24)
-	case h < 24*365*1000:
-		return p.Sprintf("%.1f years", h/24/365)
-	case h < 24*365*1e6: // a far --finish-by date: 7973 years, not 8e+03
-		return p.Sprintf("%.0f years", h/24/365)
-	}
-	return p.Sprintf("%.2g years", h/24/365)
-}
+// HoursIn is Hours in p's language ("4.2 天", "12.3 小时"): hoursMsg's
+// units, one switch for the tables and the answers' sentences.
+func HoursIn(p *i18n.Printer, h float64) string { return p.Message(hoursMsg(h)) }
 
 // USD formats dollars: "$1.23", "$14,600", "$1.2M"; an amount above 0
 // that cents would print as "$0.00" keeps two significant digits
