@@ -291,35 +291,14 @@ func (q *Query) validate(c *model.Catalog) error {
 			return unknownName("provider", p, sortedKeys(all), model.Msg("gpuplan catalog instances"))
 		}
 	}
-	if err := validateCountries(q.Countries); err != nil {
-		return err
+	// One check and one wording with recommend's (model.CheckRegionWords):
+	// a country code is the regions there, a country name or a near-miss
+	// continent is named as such.
+	if m := model.CheckCountryWords("--country", q.Countries); !m.IsZero() {
+		return &filterError{m}
 	}
-	for _, r := range q.Regions {
-		if model.ContinentWords(r) != nil {
-			continue // a continent matches whatever regions are there
-		}
-		found := false
-		for i := 0; i < len(c.Instances) && !found; i++ {
-			for j := range c.Instances[i].Prices {
-				if model.RegionMatches(c.Instances[i].Prices[j].Region, []string{r}) {
-					found = true
-					break
-				}
-			}
-		}
-		if !found {
-			all := map[string]bool{}
-			for i := range c.Instances {
-				for j := range c.Instances[i].Prices {
-					reg := c.Instances[i].Prices[j].Region
-					all[reg] = true
-					if pre, _, ok := strings.Cut(reg, "-"); ok {
-						all[pre+"-"] = true // suggest prefixes too: "europe-"
-					}
-				}
-			}
-			return unknownName("region", r, sortedKeys(all), model.Msg("gpuplan catalog instances --all-regions; a prefix ends in - or *, e.g. us-"))
-		}
+	if m := model.CheckRegionWords(c, "--regions", q.Regions); !m.IsZero() {
+		return &filterError{m}
 	}
 	return nil
 }
@@ -1061,17 +1040,6 @@ func groupMarket(v *View, by GroupBy) []Group {
 		}
 	}
 	return groups
-}
-
-// validateCountries refuses a --country value that names no known country,
-// with the closest codes.
-func validateCountries(cs []string) error {
-	for _, c := range cs {
-		if _, ok := model.CountryCode(c); !ok {
-			return unknownName("country", c, model.CountryCodes(), model.Msg("ISO 3166-1 alpha-2 codes such as DE, FR, US"))
-		}
-	}
-	return nil
 }
 
 // b2i is 1 for true, 0 for false.

@@ -306,8 +306,8 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.vram, "vram", "", "memory per GPU: 24GB..80GB, 40GB+, 80GB")
-	fl.StringSliceVar(&f.regions, "regions", nil, "regions, prefixes (us-east-1, europe-, asia*) or continents (europe, eu, asia, north-america); comma-separated; leaves out offers whose location is not stated")
-	fl.StringSliceVar(&f.countries, "country", nil, "regions in these countries: ISO codes or names (de, fr, \"united states\"); comma-separated; leaves out offers whose location is not stated")
+	fl.StringSliceVar(&f.regions, "regions", nil, "regions, prefixes (us-east-1, europe-, asia*), continents (europe, eu, asia, north-america) or ISO country codes (de, us: every region in that country); comma-separated; leaves out offers whose location is not stated")
+	fl.StringSliceVar(&f.countries, "country", nil, "regions in these countries: ISO codes or English names (de, uk, \"united states\", holland); comma-separated; leaves out offers whose location is not stated")
 	fl.StringSliceVar(&f.providers, "providers", nil, "providers (aws, gcp, azure, lambda, …); comma-separated")
 	fl.StringVar(&f.provider, "provider", "", "one provider (same as --providers)")
 	_ = fl.MarkHidden("provider")
