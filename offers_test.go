@@ -323,3 +323,33 @@ func TestRecommendUSDCNY(t *testing.T) {
 		}
 	}
 }
+
+// TestCNYRateLineOnlyUnderCNYRows: "CNY prices converted at …" is said
+// only under a table that lists a CNY-priced row (walk49: --usd-cny 7.1
+// printed it under tables of USD rows alone), in offers and recommend.
+func TestCNYRateLineOnlyUnderCNYRows(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	base := []string{"--catalog", "testdata/cny-overlay.toml"}
+	recommend := []string{"recommend", "--model", "gpt2", "--providers"}
+	tests := []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"offers", "A10", "--usd-cny", "7.1", "--providers", "alibaba"}, true},
+		{[]string{"offers", "A10", "--usd-cny", "7.1", "--providers", "aws"}, false},
+		{[]string{"offers", "A10", "--usd-cny", "7.1"}, true},
+		{append(recommend, "alibaba", "--usd-cny", "7.1"), true},
+		{append(recommend, "aws", "--usd-cny", "7.1"), false},
+		{append(recommend, "aws,alibaba", "--usd-cny", "7.1", "--limit", "1"), false}, // $10/h ranks below the first row
+		{append(recommend, "aws,alibaba", "--usd-cny", "7.1", "--limit", "0"), true},
+	}
+	for _, tt := range tests {
+		code, out, errs := runArgs(t, append(base, tt.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tt.args, code, errs)
+		}
+		if got := strings.Contains(out, "CNY prices converted at 1 USD = 7.1 CNY"); got != tt.want {
+			t.Errorf("%v: the rate line shown %v, want %v:\n%s", tt.args, got, tt.want, out)
+		}
+	}
+}

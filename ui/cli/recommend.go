@@ -357,7 +357,7 @@ hosts the framework cannot run on only when nothing else is left.`,
 					return err
 				}
 			}
-			if rate := q.ExchangeRates["CNY"]; rate > 0 {
+			if rate := q.ExchangeRates["CNY"]; rate > 0 && report.ShowsCurrency(rec.Offers, qf.limit, "CNY") {
 				if _, err := env.lang.Fprintf(env.Stdout, "CNY prices converted at 1 USD = %.4g CNY.\n", 1/rate); err != nil {
 					return err
 				}

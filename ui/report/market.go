@@ -219,7 +219,9 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, w
 	// hidden note does (WrapLine); a pipe's (width ≤ 0) are whole.
 	say := func(line string) { WrapLine(w, strings.TrimSuffix(line, "\n"), width, "") }
 	say(marketCountLine(lang, res))
-	if m.USDCNY != nil {
+	if m.USDCNY != nil && slices.ContainsFunc(res.Rows, func(r market.Row) bool { return r.Instance.PriceCurrency() == "CNY" }) {
+		// Only when a row it converted is listed (walk49: printed under
+		// a table of USD rows alone).
 		say(lang.Sprintf("CNY prices converted at 1 USD = %g CNY (--usd-cny).\n", *m.USDCNY))
 	}
 	if n := len(m.NeedsRate); n > 0 {
