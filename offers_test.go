@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -350,6 +351,37 @@ func TestCNYRateLineOnlyUnderCNYRows(t *testing.T) {
 		}
 		if got := strings.Contains(out, "CNY prices converted at 1 USD = 7.1 CNY"); got != tt.want {
 			t.Errorf("%v: the rate line shown %v, want %v:\n%s", tt.args, got, tt.want, out)
+		}
+	}
+}
+
+// TestOffersLimit: offers takes --limit as recommend does (walk49:
+// "unknown flag --limit"): at most N rows, a footer saying how many more
+// (on stderr for JSON, whose rows it cuts), 0 all, a negative count
+// refused in recommend's words.
+func TestOffersLimit(t *testing.T) {
+	all := len(offersJSON(t, "offers", "H100:8").Rows)
+	if all <= 3 {
+		t.Fatalf("%d H100:8 rows: the test needs more than 3", all)
+	}
+	if got := len(offersJSON(t, "offers", "H100:8", "--limit", "3").Rows); got != 3 {
+		t.Errorf("--limit 3 --json: %d rows, want 3", got)
+	}
+	if got := len(offersJSON(t, "offers", "H100:8", "--limit", "0").Rows); got != all {
+		t.Errorf("--limit 0 --json: %d rows, want all %d", got, all)
+	}
+	_, out, _ := runArgs(t, "offers", "H100:8", "--limit", "3")
+	if want := fmt.Sprintf("… %d more rows (--limit 0 shows all)", all-3); !strings.Contains(out, want) {
+		t.Errorf("the table does not say %q:\n%s", want, out)
+	}
+	_, _, errs := runArgs(t, "offers", "H100:8", "--limit", "3", "--json")
+	if want := fmt.Sprintf("%d more rows left out by --limit 3", all-3); !strings.Contains(errs, want) {
+		t.Errorf("--json: stderr %q, want %q", errs, want)
+	}
+	for _, cmd := range [][]string{{"offers"}, {"recommend", "--model", "gpt2"}} {
+		code, out, errs := runArgs(t, append(cmd, "--limit", "-1")...)
+		if code != 2 || out != "" || errs != "gpuplan: --limit -1: want 0 (all offers) or a positive count\n" {
+			t.Errorf("%s --limit -1: exit %d, stdout %q, stderr %q", cmd[0], code, out, errs)
 		}
 	}
 }
