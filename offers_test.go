@@ -385,3 +385,20 @@ func TestOffersLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestRecommendRefusesReservationModes: recommend's --pricing (and a
+// configuration's search.pricing) refuse flex-start and capacity-block,
+// which offers lists, saying why (walk49: a bare "want on-demand, spot,
+// reserved-1y or reserved-3y" read as a bug).
+func TestRecommendRefusesReservationModes(t *testing.T) {
+	for _, mode := range []string{"flex-start", "capacity-block", "DWS"} {
+		code, out, errs := runArgs(t, "recommend", "--model", "gpt2", "--pricing", mode)
+		want := "is a reservation mode, not ranked: flex-start waits in a queue for capacity and a capacity block is bought ahead for set dates"
+		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, want) || !strings.Contains(errs, "gpuplan offers --pricing "+strings.ToLower(mode)) {
+			t.Errorf("--pricing %s: exit %d, stdout %q, stderr %q; want exit 2 and one line saying why", mode, code, out, errs)
+		}
+		if code, _, errs := runArgs(t, "offers", "--pricing", mode, "--limit", "1"); code != 0 {
+			t.Errorf("offers --pricing %s: exit %d: %s", mode, code, errs)
+		}
+	}
+}
