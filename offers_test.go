@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -320,6 +321,84 @@ func TestRecommendUSDCNY(t *testing.T) {
 		}
 		if tt.stdout != "" && !strings.Contains(out, "alibaba   ecs.gn7i-c8g1.2xlarge  cn-hangzhou  1×a10  $10.00") {
 			t.Errorf("%v: the CNY row is not ranked at $10.00 (71 CNY ÷ 7.1):\n%s", tt.args, out)
+		}
+	}
+}
+
+// TestCNYRateLineOnlyUnderCNYRows: "CNY prices converted at …" is said
+// only under a table that lists a CNY-priced row (walk49: --usd-cny 7.1
+// printed it under tables of USD rows alone), in offers and recommend.
+func TestCNYRateLineOnlyUnderCNYRows(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	base := []string{"--catalog", "testdata/cny-overlay.toml"}
+	recommend := []string{"recommend", "--model", "gpt2", "--providers"}
+	tests := []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"offers", "A10", "--usd-cny", "7.1", "--providers", "alibaba"}, true},
+		{[]string{"offers", "A10", "--usd-cny", "7.1", "--providers", "aws"}, false},
+		{[]string{"offers", "A10", "--usd-cny", "7.1"}, true},
+		{append(recommend, "alibaba", "--usd-cny", "7.1"), true},
+		{append(recommend, "aws", "--usd-cny", "7.1"), false},
+		{append(recommend, "aws,alibaba", "--usd-cny", "7.1", "--limit", "1"), false}, // $10/h ranks below the first row
+		{append(recommend, "aws,alibaba", "--usd-cny", "7.1", "--limit", "0"), true},
+	}
+	for _, tt := range tests {
+		code, out, errs := runArgs(t, append(base, tt.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tt.args, code, errs)
+		}
+		if got := strings.Contains(out, "CNY prices converted at 1 USD = 7.1 CNY"); got != tt.want {
+			t.Errorf("%v: the rate line shown %v, want %v:\n%s", tt.args, got, tt.want, out)
+		}
+	}
+}
+
+// TestOffersLimit: offers takes --limit as recommend does (walk49:
+// "unknown flag --limit"): at most N rows, a footer saying how many more
+// (on stderr for JSON, whose rows it cuts), 0 all, a negative count
+// refused in recommend's words.
+func TestOffersLimit(t *testing.T) {
+	all := len(offersJSON(t, "offers", "H100:8").Rows)
+	if all <= 3 {
+		t.Fatalf("%d H100:8 rows: the test needs more than 3", all)
+	}
+	if got := len(offersJSON(t, "offers", "H100:8", "--limit", "3").Rows); got != 3 {
+		t.Errorf("--limit 3 --json: %d rows, want 3", got)
+	}
+	if got := len(offersJSON(t, "offers", "H100:8", "--limit", "0").Rows); got != all {
+		t.Errorf("--limit 0 --json: %d rows, want all %d", got, all)
+	}
+	_, out, _ := runArgs(t, "offers", "H100:8", "--limit", "3")
+	if want := fmt.Sprintf("… %d more rows (--limit 0 shows all)", all-3); !strings.Contains(out, want) {
+		t.Errorf("the table does not say %q:\n%s", want, out)
+	}
+	_, _, errs := runArgs(t, "offers", "H100:8", "--limit", "3", "--json")
+	if want := fmt.Sprintf("%d more rows left out by --limit 3", all-3); !strings.Contains(errs, want) {
+		t.Errorf("--json: stderr %q, want %q", errs, want)
+	}
+	for _, cmd := range [][]string{{"offers"}, {"recommend", "--model", "gpt2"}} {
+		code, out, errs := runArgs(t, append(cmd, "--limit", "-1")...)
+		if code != 2 || out != "" || errs != "gpuplan: --limit -1: want 0 (all offers) or a positive count\n" {
+			t.Errorf("%s --limit -1: exit %d, stdout %q, stderr %q", cmd[0], code, out, errs)
+		}
+	}
+}
+
+// TestRecommendRefusesReservationModes: recommend's --pricing (and a
+// configuration's search.pricing) refuse flex-start and capacity-block,
+// which offers lists, saying why (walk49: a bare "want on-demand, spot,
+// reserved-1y or reserved-3y" read as a bug).
+func TestRecommendRefusesReservationModes(t *testing.T) {
+	for _, mode := range []string{"flex-start", "capacity-block", "DWS"} {
+		code, out, errs := runArgs(t, "recommend", "--model", "gpt2", "--pricing", mode)
+		want := "is a reservation mode, not ranked: flex-start waits in a queue for capacity and a capacity block is bought ahead for set dates"
+		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, want) || !strings.Contains(errs, "gpuplan offers --pricing "+strings.ToLower(mode)) {
+			t.Errorf("--pricing %s: exit %d, stdout %q, stderr %q; want exit 2 and one line saying why", mode, code, out, errs)
+		}
+		if code, _, errs := runArgs(t, "offers", "--pricing", mode, "--limit", "1"); code != 0 {
+			t.Errorf("offers --pricing %s: exit %d: %s", mode, code, errs)
 		}
 	}
 }

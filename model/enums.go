@@ -269,7 +269,20 @@ var strategyAliases = map[string]Strategy{
 }
 
 // ParsePricing parses a pricing mode.
+//
+// flex-start (dws) and capacity-block, which gpuplan offers lists, are
+// refused with the reason: they are reservation modes, not ranked. A
+// flex-start VM waits in a queue for capacity and runs at most 7 days
+// (GCP Dynamic Workload Scheduler, "About GPU obtainability with
+// flex-start"); an AWS capacity block is bought ahead for set dates
+// ("Capacity Blocks for ML"): neither has a start a job's time can be
+// priced from, so recommend, plans and configurations rank only the
+// modes an instance runs in when asked for (walk49).
 func ParsePricing(s string) (Pricing, error) {
+	switch k := strings.ToLower(strings.TrimSpace(s)); Pricing(k) {
+	case FlexStart, CapacityBlock, "dws":
+		return "", Msg("%s is a reservation mode, not ranked: flex-start waits in a queue for capacity and a capacity block is bought ahead for set dates, so no job can be priced from now on them; gpuplan offers --pricing %s lists their prices; rank on-demand, spot, reserved-1y or reserved-3y", k, k)
+	}
 	return ParseEnum(s, "pricing", PricingModes, pricingAliases)
 }
 

@@ -113,26 +113,19 @@ var countryNames = map[string]string{
 }
 
 // CountryCode returns the ISO 3166-1 alpha-2 code a --country value
-// names: a code in any case ("de") or an English name ("Germany",
-// "united states"). ok is false when it names no country of the table.
-func CountryCode(s string) (string, bool) {
-	s = strings.TrimSpace(s)
-	if up := strings.ToUpper(s); len(up) == 2 {
-		_, ok := countries[up]
-		return up, ok
-	}
-	for code, c := range countries {
-		if strings.EqualFold(c.name, s) {
-			return code, true
-		}
-	}
-	return "", false
-}
+// names: a code in any case ("de", the reserved "UK" for GB, alpha-3
+// "usa"), an English name ("Germany", "united states", "Türkiye") or a
+// name in everyday use ("England", "Holland", "Korea", "UAE"): country.go.
+// ok is false when it names no country.
+func CountryCode(s string) (string, bool) { return countryCode(s) }
 
 // CountryName returns the English short name of an ISO code, or the code.
 func CountryName(code string) string {
 	if c, ok := countries[code]; ok {
 		return c.name
+	}
+	if n := countryDisplayName(code); n != "" {
+		return n
 	}
 	return code
 }
@@ -286,26 +279,33 @@ func RegionCountrySuffix(region, country string) string {
 }
 
 // RegionFilter is Query.Regions and Query.Countries parsed once: region
-// names, prefixes ("us-", "asia*"), continents ("europe", "eu") and
-// countries (ISO codes). A region passes when the names or continents
-// match (any of them; none given: any region) and its country is one of
-// the countries (none given: any country).
+// names, prefixes ("us-", "asia*"), continents ("europe", "eu"), country
+// codes among the regions ("DE", "us": RegionCountry) and countries (ISO
+// codes or names). A region passes when the names, continents or region
+// countries match (any of them; none given: any region) and its country
+// is one of the countries (none given: any country).
 type RegionFilter struct {
 	names      []string // exact names and prefixes
 	continents []string
+	inCountry  []string // --regions words that are country codes: also every region there
 	countries  []string
 	c          *Catalog
 }
 
-// NewRegionFilter parses regions (names, prefixes, continents) and countries
-// (codes or English names) over c's geography.
+// NewRegionFilter parses regions (names, prefixes, continents, country
+// codes) and countries (codes or English names) over c's geography.
 func NewRegionFilter(c *Catalog, regions, countries []string) RegionFilter {
 	f := RegionFilter{c: c}
 	for _, w := range regions {
 		if cs := ContinentWords(w); cs != nil {
 			f.continents = append(f.continents, cs...)
-		} else {
-			f.names = append(f.names, w)
+			continue
+		}
+		// A country code is the regions in that country and a region so
+		// named (RunPod's "US" is in the US, so the union is the country).
+		f.names = append(f.names, w)
+		if code, ok := RegionCountry(w); ok {
+			f.inCountry = append(f.inCountry, code)
 		}
 	}
 	for _, w := range countries {
@@ -328,14 +328,16 @@ func (f *RegionFilter) Match(provider, region string) bool {
 	if f.any() {
 		return true
 	}
-	if len(f.names) > 0 && RegionMatches(region, f.names) && len(f.countries) == 0 {
+	named := len(f.names) > 0 && RegionMatches(region, f.names)
+	if named && len(f.countries) == 0 {
 		return true
 	}
-	if len(f.continents) == 0 && len(f.countries) == 0 {
+	if len(f.continents) == 0 && len(f.countries) == 0 && len(f.inCountry) == 0 {
 		return false
 	}
 	g, _ := f.c.Geo(provider, region)
-	where := len(f.names) == 0 && len(f.continents) == 0 ||
-		len(f.names) > 0 && RegionMatches(region, f.names) || slices.Contains(f.continents, g.Continent) && g.Continent != ""
+	where := len(f.names) == 0 && len(f.continents) == 0 || named ||
+		g.Continent != "" && slices.Contains(f.continents, g.Continent) ||
+		g.Country != "" && slices.Contains(f.inCountry, g.Country)
 	return where && (len(f.countries) == 0 || slices.Contains(f.countries, g.Country) && g.Country != "")
 }

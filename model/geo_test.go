@@ -58,7 +58,7 @@ func TestContinentWordsAndCountries(t *testing.T) {
 			t.Errorf("ContinentWords(%q) = %v, want %v", w, got, want)
 		}
 	}
-	for in, want := range map[string]string{"de": "DE", "DE": "DE", "Germany": "DE", "united states": "US", "uk": "", "xx": "", "": ""} {
+	for in, want := range map[string]string{"de": "DE", "DE": "DE", "Germany": "DE", "united states": "US", "uk": "GB", "xx": "", "": ""} {
 		got, ok := CountryCode(in)
 		if got != want && !(want == "" && !ok) || ok != (want != "") {
 			t.Errorf("CountryCode(%q) = %q, %v; want %q", in, got, ok, want)
@@ -96,6 +96,21 @@ func TestRegionFilter(t *testing.T) {
 		{[]string{"north-america"}, []string{"de"}, "aws", "eu-central-1", false},
 		{[]string{"europe"}, []string{"de"}, "aws", "eu-central-1", true},
 		{[]string{"eu-"}, []string{"us"}, "aws", "eu-central-1", false},
+		// A country code among the regions is that country's regions and a
+		// region so named, in any case (walk49: --regions US matched RunPod's
+		// "US" alone, --regions de nothing).
+		{[]string{"US"}, nil, "aws", "us-east-1", true},
+		{[]string{"us"}, nil, "aws", "us-east-1", true},
+		{[]string{"US"}, nil, "runpod", "US", true},
+		{[]string{"us"}, nil, "runpod", "US", true},
+		{[]string{"de"}, nil, "aws", "eu-central-1", true},
+		{[]string{"DE"}, nil, "vast", "Bavaria, DE, EU", true},
+		{[]string{"DE"}, nil, "aws", "us-east-1", false},
+		{[]string{"uk"}, nil, "shadeform", "london-uk-1", true}, // UK is GB
+		{[]string{"de", "us-east-1"}, nil, "aws", "us-east-1", true},
+		{[]string{"de"}, []string{"us"}, "aws", "eu-central-1", false},
+		{[]string{"sa"}, nil, "vast", "Riyadh, SA, AS", false}, // sa is South America there; --country SA is Saudi Arabia
+		{[]string{"de"}, nil, "lambda", "me-west-1", false},    // no country known
 	}
 	for _, tt := range tests {
 		f := NewRegionFilter(c, tt.regions, tt.countries)

@@ -66,8 +66,8 @@ type Options struct {
 	Client *http.Client
 	Dir    string // where overlays go; "" is data.UpdateDir()
 	// Sources are SkyPilot base URLs tried in order; nil is DefaultSources.
-	// A mirror given here serves aws, gcp, lambda and nebius only: with
-	// Sources set, Providers defaults to those, and azure or oci without
+	// A mirror given here serves SkyPilot's files only: with Sources set,
+	// Providers defaults to the DefaultProviders read from them, and azure or oci without
 	// AzureSources or OCISources of their own is refused rather than
 	// fetched from the public endpoints.
 	Sources []string

@@ -51,7 +51,22 @@ type Saving struct {
 	// savings (model/plan) set it too, the highest among its phases'
 	// offers, though they name no Offer.
 	OOMChance *float64 `json:"oom_chance,omitempty"`
+	// Rank is, for a change that only narrows the search (a GPU type or a
+	// region: Kind "gpu" or "region"), the 1-based place in the ranking
+	// (Recommendation.Offers) of the offer it is priced on. Narrowing
+	// finds no offer the ranking lacks, so such a saving is an offer
+	// already ranked below the best though its job costs less (it rents
+	// more GPUs than the job needs, or may run out of memory): a view
+	// says so rather than advising a filter the user may have set
+	// (walk49: "rent in DE" under --country de named row 2). 0 otherwise.
+	// Of several narrowing changes priced on one offer only the first,
+	// the largest saving, is kept.
+	Rank int `json:"rank,omitempty"`
 }
+
+// Narrows reports whether the saving's change only narrows the search to
+// a GPU type or a region (Kind "gpu" or "region").
+func (s *Saving) Narrows() bool { return s.Kind == "gpu" || s.Kind == "region" }
 
 // SavingOffer names the offer a saving is priced on.
 type SavingOffer struct {
@@ -334,17 +349,39 @@ func Savings(cat *model.Catalog, w model.Workload, q model.Query, rec *model.Rec
 		return 0, nil, model.Msg("savings: %v", err)
 	}
 	base := priced[""]
+	ranked := map[int]bool{} // the ranks a narrowing saving already names
+	kept := out[:0]
 	for i := range out {
 		o := priced[out[i].Change]
-		if o == nil {
-			continue
+		if o != nil {
+			out[i].Offer = o
+			out[i].OtherOffer = base != nil && !o.same(base)
+			if o.risky {
+				chance := o.oomChance
+				out[i].OOMChance = &chance
+			}
+			if out[i].Narrows() && out[i].OtherOffer {
+				if r := rankOf(rec, o); r > 0 {
+					if ranked[r] {
+						continue // "run on a100-80gb" after "rent in DE", both row 2
+					}
+					ranked[r] = true
+					out[i].Rank = r
+				}
+			}
 		}
-		out[i].Offer = o
-		out[i].OtherOffer = base != nil && !o.same(base)
-		if o.risky {
-			chance := o.oomChance
-			out[i].OOMChance = &chance
+		kept = append(kept, out[i])
+	}
+	return baseUSD, kept, nil
+}
+
+// rankOf is the 1-based place of o among rec's offers, 0 when it is not
+// there (the same provider, region, type, GPUs and pricing).
+func rankOf(rec *model.Recommendation, o *SavingOffer) int {
+	for i := range rec.Offers {
+		if r := &rec.Offers[i]; string(r.Pricing) == o.Pricing && savingOffer(r).same(o) {
+			return i + 1
 		}
 	}
-	return baseUSD, out, nil
+	return 0
 }

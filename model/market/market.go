@@ -177,6 +177,62 @@ type Result struct {
 	Groups []Group // when Query.GroupBy is set: in order of each group's first row
 }
 
+// Limit keeps at most n rows (n ≤ 0: all), as recommend's --limit keeps
+// its offers: the first n by the sort, or with groups the first n of
+// each group, whose count and price ranges then span the rows kept. It
+// returns how many rows it left out (a row in two region groups counts
+// in each).
+func (r *Result) Limit(n int) (hidden int) {
+	if n <= 0 {
+		return 0
+	}
+	if len(r.Groups) == 0 {
+		if len(r.Rows) <= n {
+			return 0
+		}
+		hidden = len(r.Rows) - n
+		r.Rows = r.Rows[:n:n]
+		return hidden
+	}
+	keep := make([]bool, len(r.Rows))
+	for gi := range r.Groups {
+		g := &r.Groups[gi]
+		if len(g.Rows) > n {
+			hidden += len(g.Rows) - n
+			g.Rows = g.Rows[:n]
+		}
+		for _, i := range g.Rows {
+			keep[i] = true
+		}
+	}
+	if hidden == 0 {
+		return 0
+	}
+	at := make([]int, len(r.Rows)) // old index → new
+	rows := make([]Row, 0, n*len(r.Groups))
+	for i := range r.Rows {
+		if keep[i] {
+			at[i] = len(rows)
+			rows = append(rows, r.Rows[i])
+		}
+	}
+	r.Rows = rows
+	for gi := range r.Groups {
+		g := &r.Groups[gi]
+		for k, i := range g.Rows {
+			g.Rows[k] = at[i]
+			row := &r.Rows[at[i]]
+			usd, perGPU := row.USDPerHour, row.USDPerGPUHour()
+			if k == 0 {
+				g.MinUSDPerHour, g.MaxUSDPerHour, g.MinUSDPerGPUHour, g.MaxUSDPerGPUHour = usd, usd, perGPU, perGPU
+			}
+			g.MinUSDPerHour, g.MaxUSDPerHour = min(g.MinUSDPerHour, usd), max(g.MaxUSDPerHour, usd)
+			g.MinUSDPerGPUHour, g.MaxUSDPerGPUHour = min(g.MinUSDPerGPUHour, perGPU), max(g.MaxUSDPerGPUHour, perGPU)
+		}
+	}
+	return hidden
+}
+
 // Size counts the instance-type × region prices in mode p, before
 // any filter, so a UI can say "12 of 4,310". It depends on the catalog
 // only: count once per catalog, not per keystroke.
@@ -291,35 +347,14 @@ func (q *Query) validate(c *model.Catalog) error {
 			return unknownName("provider", p, sortedKeys(all), model.Msg("gpuplan catalog instances"))
 		}
 	}
-	if err := validateCountries(q.Countries); err != nil {
-		return err
+	// One check and one wording with recommend's (model.CheckRegionWords):
+	// a country code is the regions there, a country name or a near-miss
+	// continent is named as such.
+	if m := model.CheckCountryWords("--country", q.Countries); !m.IsZero() {
+		return &filterError{m}
 	}
-	for _, r := range q.Regions {
-		if model.ContinentWords(r) != nil {
-			continue // a continent matches whatever regions are there
-		}
-		found := false
-		for i := 0; i < len(c.Instances) && !found; i++ {
-			for j := range c.Instances[i].Prices {
-				if model.RegionMatches(c.Instances[i].Prices[j].Region, []string{r}) {
-					found = true
-					break
-				}
-			}
-		}
-		if !found {
-			all := map[string]bool{}
-			for i := range c.Instances {
-				for j := range c.Instances[i].Prices {
-					reg := c.Instances[i].Prices[j].Region
-					all[reg] = true
-					if pre, _, ok := strings.Cut(reg, "-"); ok {
-						all[pre+"-"] = true // suggest prefixes too: "europe-"
-					}
-				}
-			}
-			return unknownName("region", r, sortedKeys(all), model.Msg("gpuplan catalog instances --all-regions; a prefix ends in - or *, e.g. us-"))
-		}
+	if m := model.CheckRegionWords(c, "--regions", q.Regions); !m.IsZero() {
+		return &filterError{m}
 	}
 	return nil
 }
@@ -1061,17 +1096,6 @@ func groupMarket(v *View, by GroupBy) []Group {
 		}
 	}
 	return groups
-}
-
-// validateCountries refuses a --country value that names no known country,
-// with the closest codes.
-func validateCountries(cs []string) error {
-	for _, c := range cs {
-		if _, ok := model.CountryCode(c); !ok {
-			return unknownName("country", c, model.CountryCodes(), model.Msg("ISO 3166-1 alpha-2 codes such as DE, FR, US"))
-		}
-	}
-	return nil
 }
 
 // b2i is 1 for true, 0 for false.

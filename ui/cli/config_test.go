@@ -110,10 +110,10 @@ func TestConfigErrorsNameFileAndKey(t *testing.T) {
 		{"unknown model", strings.Replace(bertConfig, "bert-large", "bert-lrage", 1), nil, `run.toml: workload.model: unknown model "bert-lrage"`},
 		// walk37: a file's region was reported as --regions, without the file.
 		{"unknown region in the file", strings.Replace(bertConfig, `pricing = "on-demand"`, "pricing = \"on-demand\"\nregions = [\"mars-1\"]", 1), nil,
-			`run.toml: search.regions: no offer is in "mars-1"`},
+			`run.toml: search.regions: unknown region "mars-1"`},
 		{"region close to one in the file", strings.Replace(bertConfig, `pricing = "on-demand"`, "pricing = \"on-demand\"\nregions = [\"us-east-l\"]", 1), nil,
-			`run.toml: search.regions: no offer is in "us-east-l"; did you mean`},
-		{"unknown region in a flag", bertConfig, []string{"--regions", "mars-1"}, `gpuplan: --regions: no offer is in "mars-1"`},
+			`run.toml: search.regions: unknown region "us-east-l"; did you mean`},
+		{"unknown region in a flag", bertConfig, []string{"--regions", "mars-1"}, `gpuplan: --regions: unknown region "mars-1"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -135,7 +135,7 @@ func TestConfigErrorsNameFileAndKey(t *testing.T) {
 func TestServeConfigErrorsNameFile(t *testing.T) {
 	const serving = "schema_version = 1\n[workload]\nmodel = \"llama-3.1-8b\"\ntask = \"inference\"\n[serve]\nmax_model_len = 4096\n[search]\n"
 	for _, tt := range []struct{ search, want string }{
-		{"regions = [\"mars-1\"]\n", `serve.toml: search.regions: no offer is in "mars-1"`},
+		{"regions = [\"mars-1\"]\n", `serve.toml: search.regions: unknown region "mars-1"`},
 		{"providers = [\"awz\"]\n", `serve.toml: search.providers: unknown provider "awz"`},
 	} {
 		path := writeFile(t, "serve.toml", serving+tt.search)

@@ -94,6 +94,7 @@ func (o *jsonOut) adviceSavingJSON(v *advice.Saving) {
 	objOmit(o, "offer", v.Offer, (*jsonOut).adviceSavingOfferJSON)
 	o.boolOmit("other_offer", v.OtherOffer)
 	o.floatPtrOmit("oom_chance", v.OOMChance)
+	o.intOmit("rank", int64(v.Rank))
 	o.end('}')
 }
 

@@ -83,6 +83,7 @@ type marketFlags struct {
 	provider                                                                   string // the old --provider, kept for scripts
 	nvlink, infiniband, efa, allRegions, all, asJSON, marketplaces             bool
 	usdCNY                                                                     float64
+	limit                                                                      int
 }
 
 // query builds the market query from args (GPU specs) and the flags.
@@ -188,6 +189,9 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
   gpuplan offers L40S --all-regions --format markdown
   gpuplan catalog instances --providers lambda --json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.limit < 0 { // recommend's words
+				return usage(model.Msg("--limit %d: want 0 (all offers) or a positive count", f.limit))
+			}
 			out, err := outputFormat(cmd, f.asJSON, f.output)
 			if err != nil {
 				return err
@@ -249,6 +253,8 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 					}
 				}
 			}
+			// --limit as recommend's: the first N rows (of each group).
+			more := res.Limit(f.limit)
 			var footer model.Message
 			if hidden > 0 {
 				footer = model.Msg("%d marketplace "+model.Plural(hidden, "offer")+" hidden (--providers %s, or --marketplaces)", hidden, strings.Join(markets, ","))
@@ -259,12 +265,16 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			if f.usdCNY > 0 {
 				m.USDCNY = &f.usdCNY
 			}
+			m.MoreRows = more
 			staleNote(env, prov)
 			if w := convertedHeldWarning(cat, q.ExchangeRates); !w.IsZero() && !cat.TrustOverlays {
 				notef(env.lang, env.Stderr, w)
 			}
 			if !footer.IsZero() && out != outTable && out != outWide { // keep the data clean for scripts
 				notef(env.lang, env.Stderr, footer)
+			}
+			if more > 0 && out != outTable && out != outWide {
+				notef(env.lang, env.Stderr, model.Msg("%d more "+model.Plural(more, "row")+" left out by --limit %d (--limit 0 shows all)", more, f.limit))
 			}
 			switch {
 			case out == outJSON: // one pass, no second copy: 100,000 rows are ~80 MB of JSON
@@ -306,8 +316,8 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.vram, "vram", "", "memory per GPU: 24GB..80GB, 40GB+, 80GB")
-	fl.StringSliceVar(&f.regions, "regions", nil, "regions, prefixes (us-east-1, europe-, asia*) or continents (europe, eu, asia, north-america); comma-separated; leaves out offers whose location is not stated")
-	fl.StringSliceVar(&f.countries, "country", nil, "regions in these countries: ISO codes or names (de, fr, \"united states\"); comma-separated; leaves out offers whose location is not stated")
+	fl.StringSliceVar(&f.regions, "regions", nil, "regions, prefixes (us-east-1, europe-, asia*), continents (europe, eu, asia, north-america) or ISO country codes (de, us: every region in that country); comma-separated; leaves out offers whose location is not stated")
+	fl.StringSliceVar(&f.countries, "country", nil, "regions in these countries: ISO codes or English names (de, uk, \"united states\", holland); comma-separated; leaves out offers whose location is not stated")
 	fl.StringSliceVar(&f.providers, "providers", nil, "providers (aws, gcp, azure, lambda, …); comma-separated")
 	fl.StringVar(&f.provider, "provider", "", "one provider (same as --providers)")
 	_ = fl.MarkHidden("provider")
@@ -328,6 +338,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 	fl.StringVar(&f.format, "format", "", "same as -o: table, csv or markdown")
 	_ = fl.MarkHidden("format")
 	fl.Var(usdCNYValue{&f.usdCNY}, "usd-cny", "rank CNY prices at 1 USD = RATE CNY (no rate is assumed)")
+	fl.Var(intValue{v: &f.limit}, "limit", "show at most N rows, of each group with --group-by; 0 (the default) shows all")
 	for name, vals := range map[string][]string{"pricing": strs(marketPricing), "arch": strs(model.Archs),
 		"interconnect": market.Interconnects, "sort": strs(market.Sorts), "group-by": strs(market.Groups)} {
 		_ = cmd.RegisterFlagCompletionFunc(name, byPrefix(cobra.FixedCompletions(vals, noFile)))

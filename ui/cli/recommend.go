@@ -38,8 +38,8 @@ type queryFlags struct {
 
 func (f *queryFlags) register(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.providers, "providers", nil, "only these providers: aws,gcp,azure,lambda,… (default all)")
-	fs.StringSliceVar(&f.regions, "regions", nil, "only these regions, prefixes ending in '-', or continents: us-east-1,europe-,europe,asia,north-america (default all; leaves out offers whose location is not stated)")
-	fs.StringSliceVar(&f.countries, "country", nil, "only regions in these countries, ISO codes or names: de,fr,\"united states\" (default any; leaves out offers whose location is not stated)")
+	fs.StringSliceVar(&f.regions, "regions", nil, "only these regions, prefixes ending in '-', continents or country codes: us-east-1,europe-,europe,asia,DE (a country code is every region in that country; default all; leaves out offers whose location is not stated)")
+	fs.StringSliceVar(&f.countries, "country", nil, "only regions in these countries, ISO codes or English names: de,uk,\"united states\",holland (default any; leaves out offers whose location is not stated)")
 	fs.BoolVar(&f.marketplaces, "marketplaces", false, "include marketplace offers (vast, lium, hyperbolic, simplepod), left out unless --providers names them")
 	fs.Var(enumValue[model.Pricing]{&f.pricing, model.ParsePricing, model.PricingModes}, "pricing", "on-demand, spot, reserved-1y or reserved-3y (default on-demand)")
 	fs.Var(floatValue{&f.maxPrice}, "max-price-hour", "only offers up to this USD per hour")
@@ -132,16 +132,13 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	if fs.Changed("hours-per-month") && !(f.hoursPerMonth >= config.MinHoursPerMonth && f.hoursPerMonth <= config.MaxHoursPerMonth) {
 		return q, usage(model.Msg("--hours-per-month must be %g–%d, got %v", config.MinHoursPerMonth, config.MaxHoursPerMonth, f.hoursPerMonth))
 	}
-	// The names to check against, gathered only when there is a name to
-	// check: over every price of the catalog, they were most of a plain
-	// recommend's time in this function.
-	providers, regions := map[string]bool{}, map[string]bool{}
-	if len(q.Providers) > 0 || len(q.Regions) > 0 {
+	// The providers to check against, gathered only when there is a name
+	// to check (the regions are model.CheckRegionWords'): over every price
+	// of the catalog, they were most of a plain recommend's time here.
+	providers := map[string]bool{}
+	if len(q.Providers) > 0 {
 		for _, in := range cat.Instances {
 			providers[in.Provider] = true
-			for _, p := range in.Prices {
-				regions[p.Region] = true
-			}
 		}
 	}
 	source := "--providers"
@@ -169,35 +166,20 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 		return q, err
 	}
 	q.Providers = ps
-	for _, c := range q.Countries {
-		if _, ok := model.CountryCode(c); !ok {
-			return q, usage(model.Msg("--country: unknown country %q; want an ISO 3166-1 alpha-2 code such as DE or an English name such as Germany", c))
-		}
+	// One check and one wording with offers' (model.CheckRegionWords).
+	if m := model.CheckCountryWords("--country", q.Countries); !m.IsZero() {
+		return q, usage(m)
 	}
 	source = "--regions" // else the file's, which the caller names (walk37)
 	if !changed("regions") {
 		source = "search.regions"
 	}
-	for _, r := range q.Regions {
-		if model.ContinentWords(r) != nil {
-			continue // a continent: every provider's regions there
+	if m := model.CheckRegionWords(cat, source, q.Regions); !m.IsZero() {
+		var err error = m
+		if !changed("regions") {
+			err = fileValueError{err}
 		}
-		prefix, isPrefix := strings.CutSuffix(r, "*")
-		isPrefix = isPrefix || strings.HasSuffix(r, "-")
-		found := strings.TrimSpace(r) == "" || regions[r]
-		for name := range regions {
-			found = found || isPrefix && strings.HasPrefix(name, prefix)
-		}
-		if !found {
-			err := error(model.Msg("%s: no offer is in %q (a trailing '-' matches a prefix, e.g. us-; list: gpuplan catalog instances --json)", source, r))
-			if s := suggest(r, regions); !s.IsZero() {
-				err = model.Msg("%s: no offer is in %q; did you mean %s? (a trailing '-' matches a prefix, e.g. us-; list: gpuplan catalog instances --json)", source, r, s)
-			}
-			if !changed("regions") {
-				err = fileValueError{err}
-			}
-			return q, usage(err)
-		}
+		return q, usage(err)
 	}
 	return q, nil
 }
@@ -375,7 +357,7 @@ hosts the framework cannot run on only when nothing else is left.`,
 					return err
 				}
 			}
-			if rate := q.ExchangeRates["CNY"]; rate > 0 {
+			if rate := q.ExchangeRates["CNY"]; rate > 0 && report.ShowsCurrency(rec.Offers, qf.limit, "CNY") {
 				if _, err := env.lang.Fprintf(env.Stdout, "CNY prices converted at 1 USD = %.4g CNY.\n", 1/rate); err != nil {
 					return err
 				}

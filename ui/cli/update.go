@@ -42,8 +42,9 @@ func newUpdateCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "update",
 		Short: "Fetch fresh prices (SkyPilot's catalog, Azure Retail Prices, OCI price list) into dated overlays",
-		Long: `update fetches SkyPilot's hosted v8 catalog files (raw GitHub, then its public
-S3 mirror) for aws, gcp, lambda and nebius, Azure's Retail Prices API and Oracle's
+		Long: `update fetches the prices of the default providers (--providers below lists
+them): SkyPilot's hosted v8 catalog files (raw GitHub, then its public S3 mirror)
+for all but azure and oci, Azure's Retail Prices API and Oracle's
 public OCI price list (all credential-free), checks them with the same importer and guards as the embedded catalog,
 and writes one dated overlay per provider to $XDG_DATA_HOME/gpuplan/catalog.d/,
 which every later command reads. A provider whose fetch fails keeps its previous
@@ -135,17 +136,29 @@ are not fetched. It honours HTTPS_PROXY and runs only when asked.`,
 				// (issue 29).
 				if j, ok := err.(interface{ Unwrap() []error }); ok && len(j.Unwrap()) > 1 {
 					errs := j.Unwrap()
+					skipped := 0
 					for _, e := range errs {
 						io.WriteString(env.Stderr, errorLine(env.lang, oneLine(env.lang, model.Msg("catalog update: %v", e))))
+						if errors.Is(e, update.ErrSkipped) {
+							skipped++
+						}
 					}
-					return model.Msg("catalog update: %d providers failed (a line each above)", len(errs))
+					// Skipped providers were not asked, as the progress
+					// lines and the summary say: not counted as failed.
+					switch failed := len(errs) - skipped; {
+					case skipped == 0:
+						return model.Msg("catalog update: %d providers failed (a line each above)", failed)
+					case failed == 0:
+						return model.Msg("catalog update: %d providers skipped (a line each above)", skipped)
+					}
+					return model.Msg("catalog update: %d "+model.Plural(len(errs)-skipped, "provider")+" failed and %d skipped (a line each above)", len(errs)-skipped, skipped)
 				}
 				return model.Msg("catalog update: %v", err)
 			}
 			return nil
 		},
 	}
-	cmd.Flags().StringSliceVar(&o.Providers, "providers", nil, "only these providers (default: "+strings.Join(update.DefaultProviders, ", ")+"; also runpod, yotta, vast, lium, hyperbolic); comma-separated")
+	cmd.Flags().StringSliceVar(&o.Providers, "providers", nil, updateProvidersUsage())
 	cmd.Flags().StringArrayVar(&o.Sources, "source", nil, "a SkyPilot mirror's base URL, tried instead of the defaults (every provider but azure and oci); repeatable, in order")
 	cmd.Flags().StringArrayVar(&o.AllowRedirects, "allow-redirect", nil, "a host redirects may lead to besides the one asked; repeatable")
 	cmd.Flags().BoolVar(&o.Force, "force", false, "accept a result that drops more than half of a provider's types")
@@ -153,6 +166,19 @@ are not fetched. It honours HTTPS_PROXY and runs only when asked.`,
 		return list(s, update.KnownProviders())
 	})
 	return cmd
+}
+
+// updateProvidersUsage is --providers' usage, from update's own lists so
+// the help names what the code fetches: the defaults, then the providers
+// fetched only on request.
+func updateProvidersUsage() string {
+	var also []string
+	for _, p := range update.KnownProviders() {
+		if !slices.Contains(update.DefaultProviders, p) {
+			also = append(also, p)
+		}
+	}
+	return "only these providers (default: " + strings.Join(update.DefaultProviders, ", ") + "; also " + strings.Join(also, ", ") + "); comma-separated"
 }
 
 // updateProgress returns the progress callback: on a terminal, one line
@@ -168,7 +194,10 @@ func updateProgress(p *i18n.Printer, w io.Writer) func(update.Progress) {
 			}
 			sayRefused(p, w, &pr)
 			state := p.T("done")
-			if pr.Err != nil {
+			switch {
+			case errors.Is(pr.Err, update.ErrSkipped): // as the summary says: not asked, so not failed
+				state = p.T("skipped")
+			case pr.Err != nil:
 				state = p.T("failed")
 			}
 			p.Fprintf(w, "gpuplan: catalog update: %s %s (%s in %s)\n", termsafe.String(pr.Provider), state,

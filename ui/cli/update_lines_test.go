@@ -70,3 +70,42 @@ func TestUpdateSaysSourceRefused(t *testing.T) {
 		t.Errorf("exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
 	}
 }
+
+// TestUpdateSkippedIsNotFailed: a provider not asked (update.ErrSkipped:
+// its sources did not answer for an earlier one) is "skipped" in its
+// progress line and in the closing count, as the summary says it (walk49:
+// offline, progress said "lambda failed", the summary "lambda: skipped").
+func TestUpdateSkippedIsNotFailed(t *testing.T) {
+	failed := model.Msg("aws: no such host (no previous overlay)")
+	skipped := model.Errorf(update.ErrSkipped, "lambda: not asked: it did not answer for aws")
+	skipped2 := model.Errorf(update.ErrSkipped, "gcp: not asked: it did not answer for aws")
+	tests := []struct {
+		name      string
+		errs      []error
+		progress  []string // each provider's state
+		wantFinal string
+	}{
+		{"one failed, one skipped", []error{failed, skipped}, []string{"aws failed", "lambda skipped"},
+			"gpuplan: catalog update: 1 provider failed and 1 skipped (a line each above)\n"},
+		{"all skipped", []error{skipped, skipped2}, []string{"lambda skipped", "gcp skipped"},
+			"gpuplan: catalog update: 2 providers skipped (a line each above)\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var prog []update.Progress
+			for i, e := range tt.errs {
+				p, _, _ := strings.Cut(tt.progress[i], " ")
+				prog = append(prog, update.Progress{Provider: p, Index: i, Total: len(tt.errs), Done: true, Err: e})
+			}
+			_, stderr := runUpdateWith(t, prog, errors.Join(tt.errs...))
+			for _, s := range tt.progress {
+				if want := "gpuplan: catalog update: " + s + " (0 B in 0s)\n"; !strings.Contains(stderr, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, stderr)
+				}
+			}
+			if !strings.HasSuffix(stderr, tt.wantFinal) {
+				t.Errorf("stderr ends\n%s\nwant %q", stderr, tt.wantFinal)
+			}
+		})
+	}
+}

@@ -18,3 +18,24 @@ func RegionRuns(offers []model.Offer, n int) (starts, lens []int) {
 	}
 	return starts, lens
 }
+
+// ShowsCurrency reports whether a table of the first limit rows of offers
+// (0: all; regions at one price share a row, RegionRuns) lists an offer
+// priced in currency, so a line about its conversion is said only under
+// a table that shows one.
+func ShowsCurrency(offers []model.Offer, limit int, currency string) bool {
+	n := len(offers)
+	if limit > 0 {
+		starts, lens := RegionRuns(offers, limit)
+		n = 0
+		if k := len(starts); k > 0 {
+			n = starts[k-1] + lens[k-1]
+		}
+	}
+	for i := range offers[:n] {
+		if offers[i].Instance.PriceCurrency() == currency {
+			return true
+		}
+	}
+	return false
+}

@@ -717,7 +717,7 @@ func WriteDecisions(out io.Writer, r *Renderer, rec *model.Recommendation, d *De
 			head = lang.Sprintf("What saves the most (each change alone, priced by the estimator; now %s a month)", USD(d.SavingsBase))
 		}
 		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(head))
-		b.WriteString(SavingsListIn(lang, d.Savings, 6))
+		b.WriteString(SavingsListFor(lang, rec, d.Savings, 6))
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())
 	return err
@@ -1034,6 +1034,15 @@ const minSavingUSD = 0.005
 // current choice is already the cheapest.
 func SavingsList(savings []advice.Saving, n int) string { return SavingsListIn(nil, savings, n) }
 
+// SavingsListFor is SavingsListIn for the savings of rec (advice.Savings):
+// a saving that is an offer of rec's table already (advice.Saving.Rank) is
+// said as that row and why it ranks below the best, not as a filter to
+// set ("row 2 (primeintellect 8×a100-80gb in DE) is $0.17 (4%) cheaper
+// but rents 8 GPUs for a 1-GPU job").
+func SavingsListFor(lang *i18n.Printer, rec *model.Recommendation, savings []advice.Saving, n int) string {
+	return savingsList(lang, rec, savings, n)
+}
+
 // SavedPct is a saving's share of the cost it is taken from, percent: whole
 // from 1%, one decimal below ("0.3%": $10 of $3,102 is not "0%"), and
 // "<0.1%" below that.
@@ -1050,6 +1059,11 @@ func SavedPct(p float64) string {
 // SavingsListIn is SavingsList in lang's language; changes are padded by
 // display width.
 func SavingsListIn(lang *i18n.Printer, savings []advice.Saving, n int) string {
+	return savingsList(lang, nil, savings, n)
+}
+
+// savingsList is SavingsListFor; rec nil names a ranked offer by its rank.
+func savingsList(lang *i18n.Printer, rec *model.Recommendation, savings []advice.Saving, n int) string {
 	change := func(s *advice.Saving) string {
 		if s.ChangeMsg.IsZero() {
 			return PadRight(lang.T(s.Change), 52)
@@ -1063,6 +1077,10 @@ func SavingsListIn(lang *i18n.Printer, savings []advice.Saving, n int) string {
 			break
 		}
 		shown++
+		if s.Rank > 0 && s.Offer != nil {
+			b.WriteString(rankedSavingLine(lang, rec, &s) + "\n")
+			continue
+		}
 		line := lang.Sprintf("  %s saves %s (%s)\n", change(&s), USD(s.SavingUSD), SavedPct(s.SavingPct))
 		b.WriteString(strings.TrimSuffix(line, "\n") + savingOfferNote(lang, &s) + "\n")
 	}
@@ -1082,6 +1100,42 @@ func SavingsListIn(lang *i18n.Printer, savings []advice.Saving, n int) string {
 		b.WriteString(strings.TrimSuffix(line, "\n") + savingOfferNote(lang, &s) + "\n")
 	}
 	return b.String()
+}
+
+// rankedSavingLine says a saving that is an offer the ranking already
+// lists (advice.Saving.Rank) as what it is: that row of the table (rec's,
+// regions at one price sharing a row as the table does; rec nil: the
+// offer's rank), what it saves and why it ranks below the best.
+func rankedSavingLine(lang *i18n.Printer, rec *model.Recommendation, s *advice.Saving) string {
+	o := s.Offer
+	name := lang.Sprintf("%s %d×%s in %s", termsafe.String(o.Provider), o.GPUs, termsafe.String(o.GPU), termsafe.String(RegionIn(lang, o.Region)))
+	var why string
+	if rec != nil && s.Rank <= len(rec.Offers) {
+		r := &rec.Offers[s.Rank-1]
+		switch {
+		case r.Oversized():
+			why = lang.Sprintf("but rents %d GPUs for a %d-GPU job", r.Rented(), r.SizedGPUs)
+		case r.Risky():
+			why = lang.Sprintf("but has about a %.0f%% chance of running out of memory", model.RoundChance(r.OOMChance)*100)
+		case r.Late():
+			why = lang.Sprintf("but may miss the %s h deadline", model.FormatAsGiven(r.DeadlineHours))
+		}
+	}
+	if why == "" {
+		why = lang.T("but ranks below the best")
+	}
+	if rec == nil {
+		return lang.Sprintf("  the offer ranked %d (%s) is %s (%s) cheaper %s", s.Rank, name, USD(s.SavingUSD), SavedPct(s.SavingPct), why)
+	}
+	row := 0
+	starts, lens := RegionRuns(rec.Offers, -1)
+	for k := range starts {
+		if s.Rank-1 >= starts[k] && s.Rank-1 < starts[k]+lens[k] {
+			row = k + 1
+			break
+		}
+	}
+	return lang.Sprintf("  row %d (%s) is %s (%s) cheaper %s", row, name, USD(s.SavingUSD), SavedPct(s.SavingPct), why)
 }
 
 // savingOfferNote is what a saving line adds about the offer it is priced

@@ -26,6 +26,9 @@ type MarketJSON struct {
 	// listed, not ranked.
 	NeedsRate []NeedsRateJSON `json:"needs_rate"`
 	Prices    ProvenanceJSON  `json:"prices"`
+	// MoreRows counts the rows --limit left out (market.Result.Limit),
+	// said under the table; not in JSON, where --limit cuts the rows.
+	MoreRows int `json:"-"`
 }
 
 // NeedsRateJSON is an instance type that needs an exchange rate to rank.
@@ -218,8 +221,15 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, w
 	// The lines under the tables wrap at the width between words as the
 	// hidden note does (WrapLine); a pipe's (width ≤ 0) are whole.
 	say := func(line string) { WrapLine(w, strings.TrimSuffix(line, "\n"), width, "") }
+	if n := m.MoreRows; n == 1 {
+		say(lang.Sprintf("… 1 more row (--limit 0 shows all)"))
+	} else if n > 1 {
+		say(lang.Sprintf("… %d more rows (--limit 0 shows all)", n))
+	}
 	say(marketCountLine(lang, res))
-	if m.USDCNY != nil {
+	if m.USDCNY != nil && slices.ContainsFunc(res.Rows, func(r market.Row) bool { return r.Instance.PriceCurrency() == "CNY" }) {
+		// Only when a row it converted is listed (walk49: printed under
+		// a table of USD rows alone).
 		say(lang.Sprintf("CNY prices converted at 1 USD = %g CNY (--usd-cny).\n", *m.USDCNY))
 	}
 	if n := len(m.NeedsRate); n > 0 {

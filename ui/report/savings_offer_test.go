@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/advice"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"golang.org/x/text/language"
@@ -42,5 +43,40 @@ func TestSavingsListNamesOffer(t *testing.T) {
 	zh := strings.Split(SavingsListIn(i18n.New(language.SimplifiedChinese), savings, 6), "\n")
 	if !strings.HasSuffix(zh[0], "节省 $8.05（62%），按 verda 在 FIN-03 的 8×b200 计（显存紧张：约 5% 的概率显存不足）") {
 		t.Errorf("zh-CN line 0 = %q, want the offer and the chance in Chinese", zh[0])
+	}
+}
+
+// TestSavingsListRankedOffer: a saving that is an offer the table already
+// ranks (advice.Saving.Rank) is said as that row and why it ranks lower,
+// not as a filter to set (walk49: "rent in DE saves $0.17 (4%) on
+// primeintellect 8×a100-80gb in DE" under --country de, row 2 of the same
+// table). Regions at one price share a row, so the row counts them once.
+func TestSavingsListRankedOffer(t *testing.T) {
+	one := &model.Instance{Provider: "lambda", Type: "gpu_1x_gh200", GPUCount: 1}
+	eight := &model.Instance{Provider: "primeintellect", Type: "latitude__8xA100_80GB", GPUCount: 8}
+	risky := &model.Instance{Provider: "aws", Type: "g6.xlarge", GPUCount: 1}
+	rec := &model.Recommendation{Offers: []model.Offer{
+		{Instance: one, Region: "us-east-1", Instances: 1, GPUs: 1, USDPerHour: 2.29, JobUSD: 3.98},
+		{Instance: one, Region: "us-west-1", Instances: 1, GPUs: 1, USDPerHour: 2.29, JobUSD: 3.98}, // the same row, +1
+		{Instance: eight, Region: "DE", Instances: 1, GPUs: 8, SizedGPUs: 1, USDPerHour: 8.28, JobUSD: 3.81},
+		{Instance: risky, Region: "us-east-2", Instances: 1, GPUs: 1, USDPerHour: 0.8, JobUSD: 3.5, Verdict: model.VerdictBorderline, OOMChance: 0.15},
+	}}
+	savings := []advice.Saving{
+		{Change: "run on l4", Kind: "gpu", SavingUSD: 0.48, SavingPct: 12, Rank: 4,
+			Offer: &advice.SavingOffer{Provider: "aws", Region: "us-east-2", GPU: "l4", GPUs: 1}, OtherOffer: true},
+		{Change: "rent in DE", Kind: "region", SavingUSD: 0.17, SavingPct: 4.2, Rank: 3,
+			Offer: &advice.SavingOffer{Provider: "primeintellect", Region: "DE", GPU: "a100-80gb", GPUs: 8}, OtherOffer: true},
+	}
+	got := strings.Split(strings.TrimSuffix(SavingsListFor(nil, rec, savings, 6), "\n"), "\n")
+	want := []string{
+		"  row 3 (aws 1×l4 in us-east-2) is $0.48 (12%) cheaper but has about a 15% chance of running out of memory",
+		"  row 2 (primeintellect 8×a100-80gb in DE) is $0.17 (4%) cheaper but rents 8 GPUs for a 1-GPU job",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	zh := SavingsListFor(i18n.New(language.SimplifiedChinese), rec, savings[1:], 6)
+	if want := "  第 2 行（DE 的 primeintellect 8×a100-80gb）的作业便宜 $0.17（4%），但为 1 卡的作业租了 8 张 GPU\n"; zh != want {
+		t.Errorf("zh-CN = %q, want %q", zh, want)
 	}
 }
