@@ -689,12 +689,16 @@ func (w *wizard) deploymentPages() []page {
 			}
 			regions := newMultiSelect[string](w.theme).Title(T("Regions")).Description(T("none chosen: all regions")).
 				Height(regionsHeight).Value(&a.Regions)
-			if static {
-				w.syncRegions()
-				regions.Options(w.regionOptions()...)
-			} else {
+			if !static {
 				regions.OptionsFunc(w.regionOptions, &w.regionGen)
 			}
+			// The options are set now as well, from the answers: huh's
+			// focus and blur write the selected options back to the
+			// answer, so a field still waiting for its options function
+			// wrote none and dropped the regions chosen (a form rebuilt
+			// after the offers list, walk 49e).
+			w.syncRegions()
+			regions.Options(w.regionOptions()...)
 			provsField := newMultiSelect[string](w.theme).Title(T("Providers")).Description(T("none chosen: every provider but marketplaces")).
 				Options(provs...).Height(providersHeight).Value(&a.Providers)
 			w.heights[provsField], w.heights[regions] = providersHeight, regionsHeight
