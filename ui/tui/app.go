@@ -888,6 +888,24 @@ func (m *app) learnHF(r *result) bool {
 // invalidPage names the first question page with an answer its field or
 // page check rejects ("question page 4 of 10: Batch and length"), or "".
 func (m app) invalidPage() string {
+	where, _ := m.firstInvalid()
+	return where
+}
+
+// answersError is why the answers rank no offer: the first question
+// page's error (invalidPage), else the last estimate's; nil when none.
+func (m app) answersError() error {
+	if _, err := m.firstInvalid(); err != nil {
+		return err
+	}
+	if m.res != nil && m.res.err != nil {
+		return m.res.err
+	}
+	return nil
+}
+
+// firstInvalid is invalidPage with the error.
+func (m app) firstInvalid() (string, error) {
 	_, cfgErr := m.a.config()
 	for i, p := range m.wiz.pages {
 		if p.hide != nil && p.hide() {
@@ -902,10 +920,10 @@ func (m app) invalidPage() string {
 		}
 		if err != nil {
 			pos, total := m.wiz.position(i)
-			return m.lang.Sprintf("question page %d of %d: %s", pos, total, m.lang.T(p.title))
+			return m.lang.Sprintf("question page %d of %d: %s", pos, total, m.lang.T(p.title)), err
 		}
 	}
-	return ""
+	return "", nil
 }
 
 // keptOffer is the offer kept (the file's [selection]) as the result

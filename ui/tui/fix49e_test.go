@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 func repeat(k tea.Msg, n int) []tea.Msg {
@@ -61,5 +63,70 @@ func TestMultiSelectsKeptAfterOffers(t *testing.T) {
 	if !slices.Equal(m.a.Providers, want.Providers) || !slices.Equal(m.a.Regions, want.Regions) || m.a.Pricing != want.Pricing {
 		t.Errorf("after the offers and back: providers %q regions %q pricing %q, want %q %q %q",
 			m.a.Providers, m.a.Regions, m.a.Pricing, want.Providers, want.Regions, want.Pricing)
+	}
+}
+
+// TestServingPairBlocks: prompt plus output tokens over the context is an
+// error of no one field; the Serving page is not left with it, the offers
+// show no row from before it, and a phase is not added from one.
+func TestServingPairBlocks(t *testing.T) {
+	m := start(t, newTestApp(t, embeddedCatalog(t), Options{}), size(120, 40))
+	a := m.a
+	a.Task, a.Model, a.InferPrecision = model.TaskInference, "gpt-oss-120b", model.BF16
+	a.Batch, a.Length = "32", "2048"
+	a.Serve = serveAnswers{PromptTokens: "1000", OutputTokens: "500"}
+	m.recompute()
+	if m.res.err != nil || len(m.res.rec.Offers) == 0 {
+		t.Fatalf("setup: err %v, %d offers", m.res.err, len(m.res.rec.Offers))
+	}
+	next, _ := m.toOffers()
+	m = next.(app)
+	old := m.offers.selected()
+	if old == nil {
+		t.Fatal("setup: no offer selected")
+	}
+	next, _ = m.toWizard()
+	m = next.(app)
+
+	a.Serve.PromptTokens = "5000"
+	m.recompute()
+	if m.res.err == nil || !strings.Contains(m.res.err.Error(), "exceed max_model_len 2048") {
+		t.Fatalf("err %v, want the pair's", m.res.err)
+	}
+	if n := len(m.res.rec.Offers); n != 0 {
+		t.Errorf("%d offers ranked under the error", n)
+	}
+	next, _ = m.toOffers()
+	m = next.(app)
+	if o := m.offers.selected(); o != nil {
+		t.Errorf("offers list selects %s under the error", o.Instance.Type)
+	}
+	m = drive(t, m, enter)
+	if m.screen == screenDetail {
+		t.Error("enter opened an offer's detail under the error")
+	}
+	next, _ = m.addPhase(old)
+	m = next.(app)
+	if m.screen == screenPlan || !strings.Contains(m.footer.status, "fix the answers first") {
+		t.Errorf("a phase from invalid answers: screen %v, footer %q", m.screen, m.footer.status)
+	}
+
+	// The Serving page is not left forward.
+	next, _ = m.toWizard()
+	m = next.(app)
+	serving := -1
+	for i, p := range m.wiz.pages {
+		if p.title == "Serving" {
+			serving = i
+		}
+	}
+	m.wiz.form.goTo(serving)
+	m.layout()
+	m = drive(t, m, repeat(enter, 12)...)
+	if got := m.wiz.focusedPage(); got != serving {
+		t.Errorf("enter left the Serving page for %q", m.wiz.pages[got].title)
+	}
+	if !strings.Contains(m.footer.status, "max_model_len") {
+		t.Errorf("footer %q does not say the error", m.footer.status)
 	}
 }

@@ -630,6 +630,12 @@ func (m app) addPhase(o *model.Offer) (tea.Model, tea.Cmd) {
 	if o == nil {
 		return m, nil
 	}
+	if err := m.answersError(); err != nil {
+		// A phase is the answers as ranked: answers that rank nothing
+		// are no phase, whatever row is left on screen.
+		m.footer.say(errTextIn(m.lang, model.Msg("fix the answers first: %v", err)), true)
+		return m, nil
+	}
 	p, err := newPhase(m.a, m.cat, o)
 	if err == nil {
 		err = phaseReopens(p)
