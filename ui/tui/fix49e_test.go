@@ -130,3 +130,37 @@ func TestServingPairBlocks(t *testing.T) {
 		t.Errorf("footer %q does not say the error", m.footer.status)
 	}
 }
+
+// TestNoFitSaysWhatBlocks: 100000 GPUs fit no instance; memory is not
+// what blocks, so no memory change is offered, the panel names auto GPUs
+// and says the global batch warning recommend prints (walk 49e).
+func TestNoFitSaysWhatBlocks(t *testing.T) {
+	m := start(t, newTestApp(t, embeddedCatalog(t), Options{}), size(120, 40))
+	m.a.Distribution, m.a.GPUs = distNode, "100000"
+	m.recompute()
+	if n := len(m.res.rec.Offers); n != 0 {
+		t.Fatalf("%d offers for 100000 GPUs", n)
+	}
+	s := strings.Join(strings.Fields(screenText(m)), " ")
+	for _, bad := range []string{"ZeRO-3", "8-bit AdamW", "What would fit"} {
+		if strings.Contains(s, bad) {
+			t.Errorf("the panel offers %q, a memory change, where the GPU count blocks:\n%s", bad, screenText(m))
+		}
+	}
+	for _, want := range []string{"with GPUs: auto", "! global batch: asked 16, runs 100000"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the panel lacks %q:\n%s", want, screenText(m))
+		}
+	}
+}
+
+// TestSeqPastPositionsWarned: a sequence past the model's positions is
+// warned of in the panel, as estimate warns of it (walk 49e).
+func TestSeqPastPositionsWarned(t *testing.T) {
+	m := start(t, newTestApp(t, embeddedCatalog(t), Options{}), size(120, 40))
+	m.a.Length = "200000"
+	m.recompute()
+	if s := strings.Join(strings.Fields(screenText(m)), " "); !strings.Contains(s, "seq_len 200000 exceeds the model's 131072 positions") {
+		t.Errorf("no warning of the positions:\n%s", screenText(m))
+	}
+}

@@ -299,14 +299,40 @@ func computeView(cat *model.Catalog, cfg config.Config, cfgErr error, hf *hfRead
 	}
 	if len(r.rec.Offers) == 0 && r.recErr == nil {
 		r.hints = report.WouldFit(w, cat, cfg.Query(), &r.rec)
+		if h, ok := autoGPUsHint(w, cat, cfg.Query(), &r.rec); ok {
+			r.hints = append(r.hints, h)
+		}
 	}
 	if len(r.rec.Offers) == 0 {
-		if g := cmp.Or(pickedGPU(cat, cfg.Search.GPUs), largestGPU(cat, cfg.Search.Providers)); g != nil { // pickedGPU: browse.go
+		// What saves memory, only when memory is what blocks: the need
+		// past the largest GPU's usable memory. A workload that fits it
+		// and finds no offer misses on something else (100000 GPUs, no
+		// instance that large: walk 49e ticked ZeRO-3 and 8-bit AdamW).
+		if g := cmp.Or(pickedGPU(cat, cfg.Search.GPUs), largestGPU(cat, cfg.Search.Providers)); g != nil && e.Memory.Total() > model.UsableBytes(g) { // pickedGPU: browse.go
 			r.advice, r.adviceOn = advice.FitAdvice(w, model.UsableBytes(g)), g
 		}
 	}
 	computeServe(r, cat, &cfg) // serving an LLM: the panel and the offers are vLLM's plans
 	return r
+}
+
+// autoGPUsHint is "with GPUs: auto" and what it ranks first, when a fixed
+// GPU count no instance has (or the node limit) removed offers that auto
+// GPUs, the fewest whole instances that fit, would rank. report.WouldFit
+// tries allowing several nodes, which does not help a count past every
+// node limit.
+func autoGPUsHint(w model.Workload, cat *model.Catalog, q model.Query, rec *model.Recommendation) (report.FitHint, bool) {
+	if q.AutoGPUs || !slices.ContainsFunc(rec.Reasons, func(r model.ReasonCount) bool {
+		return r.Kind == model.RejectGPUCount || r.Kind == model.RejectNodes
+	}) {
+		return report.FitHint{}, false
+	}
+	q.AutoGPUs = true
+	auto, err := model.Recommend(w, cat, q)
+	if err != nil || len(auto.Offers) == 0 {
+		return report.FitHint{}, false
+	}
+	return report.FitHint{Change: model.Msg("with %s: %s", model.Msg("GPUs"), "auto"), Offers: len(auto.Offers), Best: auto.Offers[0]}, true
 }
 
 // largestGPU is the GPU with the most usable memory that the providers
@@ -789,6 +815,12 @@ func (p panel) noFitLines(r *result, width int) []string {
 	lines = append(lines, st.Bad.Render(p.lang.T("✗ no offer runs this workload with these answers")))
 	if len(r.rec.Reasons) > 0 { // budget, deadline, price limit: what removed them
 		lines = append(lines, wrapLines(st.Muted.Render(report.ReasonSummaryIn(p.lang, &r.rec)), width)...)
+	}
+	// The workload's warnings, as estimate and recommend print them above
+	// the offers (a global batch the GPUs cannot share, a sequence past the
+	// model's positions): with no offer, the panel said none (walk 49e).
+	for _, s := range offerWorkloadWarnings(p.lang, r, nil) {
+		lines = append(lines, wrapLines(st.Warn.Render("! ")+s, width)...)
 	}
 	if len(r.hints) > 0 { // recommend's answer: a budget or a limit may be what blocks, not memory
 		lines = append(lines, st.Heading.Render(p.lang.T("What would make it fit (each change alone)")))
