@@ -164,3 +164,25 @@ func TestSeqPastPositionsWarned(t *testing.T) {
 		t.Errorf("no warning of the positions:\n%s", screenText(m))
 	}
 }
+
+// TestFloatGPUsHint: Qwen3 235B on the default single GPU ranks 1 of 2
+// B200 first, where letting the count float (recommend without --gpus)
+// is far cheaper: the panel says so and names the answers (walk 49e).
+func TestFloatGPUsHint(t *testing.T) {
+	m := start(t, newTestApp(t, embeddedCatalog(t), Options{}), size(120, 40))
+	m.a.Model = "qwen3-235b-a22b"
+	m.afterForm()
+	m.recompute()
+	if m.res.floated == nil {
+		t.Fatalf("no floated offer; best %+v", m.res.best())
+	}
+	s := strings.Join(strings.Fields(strings.ReplaceAll(screenText(m), "│", "")), " ")
+	if !strings.Contains(s, "letting the GPU count float (Distribution: one node, several GPUs, then GPUs: auto)") {
+		t.Errorf("the panel does not name floating the GPU count:\n%s", screenText(m))
+	}
+	// The default 8B fits one GPU it pays for: no second ranking.
+	m = start(t, newTestApp(t, embeddedCatalog(t), Options{}), size(120, 40))
+	if m.res.floated != nil {
+		t.Errorf("floated %s for the default", m.res.floated.Instance.Type)
+	}
+}

@@ -57,6 +57,11 @@ type result struct {
 	// spot job never finishing (report.Decisions.SpotLast), when some
 	// others finish; 0 otherwise.
 	spotLast int
+	// floated is the best offer with the GPU count left to float (auto
+	// GPUs, as recommend without --gpus), when the answers fix a count,
+	// the best offer rents GPUs it does not use, and floating is clearly
+	// cheaper (floatedBest); nil otherwise.
+	floated *model.Offer
 	elapsed  time.Duration
 }
 
@@ -297,6 +302,9 @@ func computeView(cat *model.Catalog, cfg config.Config, cfgErr error, hf *hfRead
 	if b := r.best(); b != nil && b.Estimate != nil {
 		r.tips = advice.Tips(b.Estimate.Workload, b.GPU, panelTips)
 	}
+	if b := r.best(); b != nil {
+		r.floated = floatedBest(cat, cfg, rd, b)
+	}
 	if len(r.rec.Offers) == 0 && r.recErr == nil {
 		r.hints = report.WouldFit(w, cat, cfg.Query(), &r.rec)
 		if h, ok := autoGPUsHint(w, cat, cfg.Query(), &r.rec); ok {
@@ -314,6 +322,69 @@ func computeView(cat *model.Catalog, cfg config.Config, cfgErr error, hf *hfRead
 	}
 	computeServe(r, cat, &cfg) // serving an LLM: the panel and the offers are vLLM's plans
 	return r
+}
+
+// floatMargin is how much cheaper the floated count's best offer must be
+// for the panel to name it: a clear saving, not a rounding.
+const floatMargin = 0.8
+
+// floatedBest is the best offer with the GPU count left to float (gpus
+// auto, strategy auto, as recommend without --gpus ranks), when the
+// answers fix a count and best rents GPUs it does not use ("uses 1 of the
+// 2 GPUs you pay for"), and it costs under floatMargin of best; else nil.
+// Qwen3 235B on "single GPU" ranked 1 of 2 B200 at $58.67 for the job
+// where recommend gave 8 MI300X at $16.73 (walk 49e). Only such a best
+// pays for the second ranking.
+func floatedBest(cat *model.Catalog, cfg config.Config, rd config.Readers, best *model.Offer) *model.Offer {
+	if cfg.Workload.GPUsAuto() || best.Instance == nil || best.GPUs >= best.Instances*best.Instance.GPUCount {
+		return nil
+	}
+	c := cfg
+	c.Workload.GPUs, c.Workload.AutoGPUs, c.Workload.Strategy = 0, true, ""
+	c.Search.MaxGPUs = 0
+	w, _, err := c.Workload.Resolve(cat, rd)
+	if err != nil {
+		return nil
+	}
+	rec, err := model.Recommend(w, cat, c.Query())
+	if err != nil || len(rec.Offers) == 0 {
+		return nil
+	}
+	o := &rec.Offers[0]
+	if cost, base := hintCost(o), hintCost(best); o.HasJob != best.HasJob || base <= 0 || cost > floatMargin*base {
+		return nil
+	}
+	return o
+}
+
+// hintCost is what an offer costs for the comparison of floatedBest: the
+// job when timed, else an hour.
+func hintCost(o *model.Offer) float64 {
+	if o.HasJob {
+		return o.JobUSD
+	}
+	return o.USDPerHour
+}
+
+// floatLines say what floating the GPU count saves (floatedBest), as the
+// tips say theirs, and which answers float it.
+func (p panel) floatLines(r *result, width int) []string {
+	f, best := r.floated, r.best()
+	if f == nil || best == nil {
+		return nil
+	}
+	st, T := p.st, p.lang.T
+	unit := T("job")
+	if !f.HasJob {
+		unit = T("per hour")
+	}
+	fig := fmt.Sprintf("%s %s (%s → %s)", unit, report.SignedPct(-100*(1-hintCost(f)/hintCost(best))), report.USD(hintCost(best)), report.USD(hintCost(f)))
+	how := p.lang.Sprintf("%s: auto", T("GPUs"))
+	if r.cfg.Workload.Strategy == model.Single {
+		how = p.lang.Sprintf("%s: %s, then %s: auto", T("Distribution"), T("one node, several GPUs"), T("GPUs"))
+	}
+	line := st.Good.Render("↓ ") + st.Value.Render(fig) + " " + p.lang.Sprintf("on %s, letting the GPU count float (%s)", printable(report.OfferGPUsIn(p.lang, f)), how)
+	return append(wrapLines(line, width), "")
 }
 
 // autoGPUsHint is "with GPUs: auto" and what it ranks first, when a fixed
@@ -639,6 +710,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		add(p.noFitLines(r, iw)...)
 	} else {
 		add(p.tipLines(r, r.shownOf(r.best()))...) // the tips are the best offer's GPU's (compute)
+		add(p.floatLines(r, iw)...)
 		if p.chosen != nil {
 			add("", st.Heading.Render(T("Picked offer"))+st.Muted.Render(" · "+p.chosenWhose()),
 				offerLine(p.lang, p.chosen, iw))

@@ -181,6 +181,7 @@ func computeServe(r *result, cat *model.Catalog, cfg *config.Config) {
 	if w.Task != model.TaskInference || !serve.ServesModel(&w.Model) {
 		return
 	}
+	r.floated = nil // a GPU count floated is the training matcher's; serving plans its own
 	d := *w
 	d.Defaults()
 	s := cfg.Workload.Serving(&d)
