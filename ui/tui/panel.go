@@ -62,7 +62,7 @@ type result struct {
 	// the best offer rents GPUs it does not use, and floating is clearly
 	// cheaper (floatedBest); nil otherwise.
 	floated *model.Offer
-	elapsed  time.Duration
+	elapsed time.Duration
 }
 
 // shownOffers are the offers as the list and the panel show them
