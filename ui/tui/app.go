@@ -775,6 +775,8 @@ func (m app) updateForm(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.updateFormOnly(msg)
 	} else if c, handled := m.filterKey(k); handled { // filter.go
 		cmd = c
+	} else if c, handled := m.endKey(k); handled {
+		cmd = c
 	} else {
 		cmd = m.updateFormOnly(msg)
 	}

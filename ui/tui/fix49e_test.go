@@ -186,3 +186,28 @@ func TestFloatGPUsHint(t *testing.T) {
 		t.Errorf("floated %s for the default", m.res.floated.Instance.Type)
 	}
 }
+
+// TestPanelFollowsEndAndSearch: End on Task and a move through a search's
+// matches set the answer the cursor is on, so the panel follows them
+// (walk 49e).
+func TestPanelFollowsEndAndSearch(t *testing.T) {
+	m := start(t, newTestApp(t, embeddedCatalog(t), Options{}), size(120, 40))
+	m = drive(t, m, tab, tea.KeyPressMsg{Code: tea.KeyEnd})
+	if m.a.Task != model.TaskInference {
+		t.Errorf("End on Task: task %s, want inference", m.a.Task)
+	}
+	m = start(t, newTestApp(t, embeddedCatalog(t), Options{}), size(120, 40))
+	m = drive(t, m, tab, enter) // onto the model list
+	m = drive(t, m, msgs(runes("/"), typed("qwen3"))...)
+	first := m.a.Model
+	m = drive(t, m, down)
+	_, hovered, _ := asSelect(m.wiz.form.GetFocusedField())
+	v, _ := hovered()
+	if m.a.Model != v || m.a.Model == first {
+		t.Errorf("down in a search: model %q (was %q), the cursor on %v", m.a.Model, first, v)
+	}
+	m = drive(t, m, esc)
+	if m.a.Model != first && m.a.Model != "llama-3.1-8b" {
+		t.Errorf("esc after a search: model %q", m.a.Model)
+	}
+}
