@@ -323,7 +323,7 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			if d != nil && d.plan == nil && d.cfg.Selection != nil { // what the file reopens to is the offer chosen here too
 				sel := *d.cfg.Selection
 				m.kept, m.keptKey, m.keptGone, m.keptPhase = &sel, m.a.key(), false, ""
-				m.panel.chosen, m.panel.chosenPhase = m.keptOffer(), m.keptPhase
+				m.panel.chosen, m.panel.chosenPhase, m.panel.chosenExported = m.keptOffer(), m.keptPhase, true
 			}
 		} else {
 			m.launchOnly = true // a launch file does not: the answers are still to save

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -209,5 +210,24 @@ func TestPanelFollowsEndAndSearch(t *testing.T) {
 	m = drive(t, m, esc)
 	if m.a.Model != first && m.a.Model != "llama-3.1-8b" {
 		t.Errorf("esc after a search: model %q", m.a.Model)
+	}
+}
+
+// TestPickedAfterExportWording: after a plain ctrl+e the panel's picked
+// offer is the one exported, not "the file's" (no file was opened; walk
+// 49e); a reopened file's is still the file's.
+func TestPickedAfterExportWording(t *testing.T) {
+	cat := testCatalog(t)
+	m := start(t, newTestApp(t, cat, Options{}), size(120, 40), ctrlO, down, down, down, enter)
+	path := filepath.Join(t.TempDir(), "pick.toml")
+	m = drive(t, m, msgs(ctrlE, enter, replace(path), enter, esc, esc)...)
+	text := screenText(m)
+	if !strings.Contains(text, "Picked offer · the one exported") || strings.Contains(text, "the file's") {
+		t.Errorf("after ctrl+e the panel says:\n%s", text)
+	}
+	c := roundTrip(t, cat, m, path)
+	r := start(t, newTestApp(t, cat, Options{Config: &c, ConfigPath: path}), size(120, 40))
+	if text := screenText(r); !strings.Contains(text, "Picked offer · the file's") {
+		t.Errorf("reopened, the panel says:\n%s", text)
 	}
 }

@@ -440,6 +440,9 @@ type panel struct {
 	// chosenPhase names the plan's phase whose pinned offer chosen is
 	// (app.keptPhase); "" for a file's [selection].
 	chosenPhase string
+	// chosenExported says chosen is the last export's [selection], not an
+	// opened file's (the panel said "the file's" after a plain ctrl+e).
+	chosenExported bool
 }
 
 // chosenWhose says whose the chosen offer is: the file's or the phase's.
@@ -447,18 +450,22 @@ func (p *panel) chosenWhose() string {
 	if p.chosenPhase != "" {
 		return printable(p.lang.Sprintf("phase %q's, as ctrl+o lists it", p.chosenPhase))
 	}
+	if p.chosenExported {
+		return p.lang.T("the one exported, as ctrl+o lists it")
+	}
 	return p.lang.T("the file's, as ctrl+o lists it")
 }
 
 // panelCache keeps the last drawing: the panel changes only with its
 // result or size, not with every keystroke (recomputes arrive later).
 type panelCache struct {
-	res           *result
-	chosen        *model.Offer
-	chosenPhase   string
-	width, height int
-	compact       bool
-	out           string
+	res            *result
+	chosen         *model.Offer
+	chosenPhase    string
+	chosenExported bool
+	width, height  int
+	compact        bool
+	out            string
 }
 
 func (p *panel) setSize(w, h int) { p.width, p.height = max(w, 0), max(h, 0) }
@@ -480,12 +487,12 @@ func modelTitle(lang *i18n.Printer, r *result) string {
 // view renders the panel inside its border, width × height cells; compact
 // (under the form) shows the essentials in fewer lines.
 func (p panel) view(compact bool) string {
-	if c := p.cache; c != nil && c.res == p.res && c.chosen == p.chosen && c.chosenPhase == p.chosenPhase && c.width == p.width && c.height == p.height && c.compact == compact && c.out != "" {
+	if c := p.cache; c != nil && c.res == p.res && c.chosen == p.chosen && c.chosenPhase == p.chosenPhase && c.chosenExported == p.chosenExported && c.width == p.width && c.height == p.height && c.compact == compact && c.out != "" {
 		return c.out
 	}
 	out := p.render(compact)
 	if p.cache != nil {
-		*p.cache = panelCache{res: p.res, chosen: p.chosen, chosenPhase: p.chosenPhase, width: p.width, height: p.height, compact: compact, out: out}
+		*p.cache = panelCache{res: p.res, chosen: p.chosen, chosenPhase: p.chosenPhase, chosenExported: p.chosenExported, width: p.width, height: p.height, compact: compact, out: out}
 	}
 	return out
 }

@@ -748,6 +748,7 @@ func (m app) openPhase(i int) (tea.Model, tea.Cmd) {
 	// these answers rank it, as gpuplan export --config PLAN --phase NAME
 	// exports it; apply says so when they do not.
 	m.kept, m.keptKey, m.keptGone, m.keptPhase = pin, m.a.key(), false, ""
+	m.panel.chosenExported = false
 	if pin != nil {
 		m.keptPhase = ph.Name
 	}
