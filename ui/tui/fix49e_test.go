@@ -231,3 +231,29 @@ func TestPickedAfterExportWording(t *testing.T) {
 		t.Errorf("reopened, the panel says:\n%s", text)
 	}
 }
+
+// TestCustomShapeOneLimit: the panel's error for a custom hidden size
+// names the limit the shape is held to, 1048576, not 16777216, which the
+// estimate then refused (walk 49e).
+func TestCustomShapeOneLimit(t *testing.T) {
+	a := defaultAnswers(testCatalog(t))
+	a.Model, a.Layers, a.Hidden, a.Heads, a.Vocab = modelCustom, "32", "16777216", "32", "32000"
+	_, err := a.custom()
+	if err == nil || !strings.Contains(err.Error(), "from 0 to 1048576") {
+		t.Errorf("hidden 16777216: %v, want the limit 1048576", err)
+	}
+}
+
+// TestDatasetZeroRefused: a dataset of 0 is refused as the command line
+// refuses --dataset-tokens 0; empty is still no dataset (walk 49e).
+func TestDatasetZeroRefused(t *testing.T) {
+	a := defaultAnswers(testCatalog(t))
+	a.Dataset = "0"
+	if _, err := a.config(); err == nil || !strings.Contains(err.Error(), "want at least 1") {
+		t.Errorf("dataset 0: %v", err)
+	}
+	a.Dataset = ""
+	if _, err := a.config(); err != nil {
+		t.Errorf("no dataset: %v", err)
+	}
+}
