@@ -1004,6 +1004,9 @@ func (m *app) layout() {
 	m.keys.Market.enable(m.screen == screenBrowse && m.dialog == nil, len(m.a.GPUKeys) > 0)
 	m.keys.browseShort = m.screen == screenOffers
 	m.keys.Plan.enable(m.screen, m.dialog != nil, m.plan.prompting(), len(m.plan.plan.Phases), m.plan.canUndo()) // phases.go
+	_, multi := m.wiz.form.GetFocusedField().(*huh.MultiSelect[string])
+	m.keys.guide(m.screen, m.dialog != nil, multi, len(m.plan.plan.Phases) == 0,
+		m.screen == screenDetail && m.detail.vp.TotalLineCount() > m.detail.vp.Height())
 	if prompting {
 		m.keys.Export.SetEnabled(false)
 		m.keys.Back.SetHelp("esc", m.lang.T("cancel"))

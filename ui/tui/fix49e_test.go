@@ -257,3 +257,26 @@ func TestDatasetZeroRefused(t *testing.T) {
 		t.Errorf("no dataset: %v", err)
 	}
 }
+
+// TestFullHelpGuide: the full help lists the questions' tab and
+// shift+tab, x and ctrl+a, and ctrl+t before the plan has a phase; an
+// offer's detail longer than the screen says it scrolls (walk 49e).
+func TestFullHelpGuide(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), runes("?"))
+	s := screenText(m)
+	for _, want := range []string{"tab", "next question", "shift+tab", "previous question", "x/space", "ctrl+a", "ctrl+t"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the full help lacks %q:\n%s", want, s)
+		}
+	}
+	d := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 24), ctrlO, enter)
+	if d.screen != screenDetail {
+		t.Fatal("no detail")
+	}
+	if d.detail.vp.TotalLineCount() <= d.detail.vp.Height() {
+		t.Fatal("the detail fits 24 lines: the test needs a longer one")
+	}
+	if s := screenText(d); !strings.Contains(s, "scroll") {
+		t.Errorf("a detail longer than the screen does not say it scrolls:\n%s", s)
+	}
+}
