@@ -133,6 +133,20 @@ func (ph *PhaseScenario) PinnedServeNote(cat *model.Catalog, instance string, in
 	return pin.Verdict, pin.Borderline
 }
 
+// ServingError is what serve.Serving.Validate says of the phase's
+// serving request (prompt plus output tokens over max_model_len, say),
+// as estimate --phase refuses it; nil when the phase serves no LLM or the
+// request is valid. RankServing and PinnedServing validate only on an
+// offer, and PinnedServeNote left such a phase unmarked (walk 49e: plan
+// priced a phase estimate refused).
+func (ph *PhaseScenario) ServingError() error {
+	if ph.Serve == nil {
+		return nil
+	}
+	s := ph.serving()
+	return s.Validate(&ph.Workload.Model)
+}
+
 // Refusal is why export --phase writes nothing for the phase named name
 // on its pinned offer (Refused: the model does not fit, or a replica
 // spans instances), in the words export exits with and estimate --phase

@@ -632,6 +632,9 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 			if err := checkPlanModels(cat, configPath, pl); err != nil {
 				return err
 			}
+			if err := checkPlanServing(env, cat, configPath, pl); err != nil {
+				return err
+			}
 		}
 		// The configurator asks about the model but not about every key
 		// (tp, lora_rank): a file it could not fix is refused here.

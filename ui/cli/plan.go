@@ -90,6 +90,9 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
 				if err := checkPlanModels(cat, args[0], &p); err != nil {
 					return err
 				}
+				if err := checkPlanServing(env, cat, args[0], &p); err != nil {
+					return err
+				}
 				warnings = planNotes(env, cat, args[0], &p, phases)
 				printWarningsIn(env.lang, env.Stderr, warnings)
 			}
@@ -144,6 +147,28 @@ func checkPlanModels(cat *model.Catalog, path string, p *plan.Plan) error {
 			}
 			ce.Key = "workload.model"
 			return usage(model.Msg("%s: phase %q config %s: %v", path, ph.Name, ph.ConfigPath(filepath.Dir(path)), ce))
+		}
+	}
+	return nil
+}
+
+// checkPlanServing refuses a serving phase whose request estimate
+// --phase refuses (plan.PhaseScenario.ServingError: prompt plus output
+// tokens over the context, say), in estimate's words, so plan does not
+// price a phase no server runs. A plan the engine cannot read is left to
+// the savings, which say why.
+func checkPlanServing(env *Env, cat *model.Catalog, path string, p *plan.Plan) error {
+	sc, err := planScenario(env, cat, path, p)
+	if err != nil {
+		return nil
+	}
+	for i := range sc {
+		if err := sc[i].ServingError(); err != nil {
+			var ke *model.KindError
+			if errors.As(err, &ke) {
+				err = ke.Msg
+			}
+			return usage(model.Msg("%s: phase %q: serving: %v", path, p.Phases[i].Name, err))
 		}
 	}
 	return nil

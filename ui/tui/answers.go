@@ -657,6 +657,15 @@ func parseWhole(label, s string, lo, hi int) (int, error) {
 	return int(v), nil
 }
 
+// The custom shape's limits, as model.Architecture.Validate has them
+// ("layers ≤ 1000, hidden ≤ 1048576, heads ≤ 16384, vocab ≤ 16777216").
+const (
+	maxLayers = 1000
+	maxHidden = 1 << 20
+	maxHeads  = 1 << 14
+	maxVocab  = 1 << 24
+)
+
 // Upper limits of counts, as model.Workload.Validate has them: beyond
 // them a count is a typo.
 const (
@@ -701,6 +710,21 @@ func countValidator(label string, hi float64) func(string) error {
 	return func(s string) error { _, err := parseCount(label, s, hi); return err }
 }
 
+// parseJobCount is parseCount for a dataset or a number of requests: 0
+// is refused, as the command line refuses --dataset-tokens 0 ("must be ≥
+// 1"); empty is none (walk 49e: 0 was taken silently as no dataset).
+func parseJobCount(label, s string, hi float64) (float64, error) {
+	v, err := parseCount(label, s, hi)
+	if err == nil && v == 0 && strings.TrimSpace(s) != "" {
+		return 0, model.Msg("%s: want at least 1 (empty for none), got %q", model.Msg(label), clipped(s))
+	}
+	return v, err
+}
+
+func jobCountValidator(label string, hi float64) func(string) error {
+	return func(s string) error { _, err := parseJobCount(label, s, hi); return err }
+}
+
 func positiveValidator(label string, hi float64) func(string) error {
 	return func(s string) error { _, err := parsePositive(label, s, hi); return err }
 }
@@ -735,8 +759,12 @@ func parseGPUs(s string) (auto bool, n int, err error) {
 
 func (a *answers) custom() (*config.CustomModel, error) {
 	var errs []error
+	// The limits of the fields' own checks (wizard.go), which are the
+	// shape's (model.Architecture.Validate): one limit per answer, so the
+	// panel never asks for a hidden size the estimate then refuses.
+	limit := map[string]int{"layers": maxLayers, "hidden size": maxHidden, "heads": maxHeads, "vocabulary": maxVocab}
 	whole := func(label, s string) int {
-		v, err := parseWhole(label, s, 0, 1<<24)
+		v, err := parseWhole(label, s, 0, limit[label])
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -807,7 +835,7 @@ func (a *answers) config() (config.Config, error) {
 	if a.fill.noAttention { // a CNN: the question was not asked
 		w.FlashAttention = nil
 	}
-	n, err := parseCount(a.datasetLabel(), a.Dataset, maxDataset)
+	n, err := parseJobCount(a.datasetLabel(), a.Dataset, maxDataset)
 	if err != nil {
 		return c, err
 	}

@@ -323,7 +323,7 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			if d != nil && d.plan == nil && d.cfg.Selection != nil { // what the file reopens to is the offer chosen here too
 				sel := *d.cfg.Selection
 				m.kept, m.keptKey, m.keptGone, m.keptPhase = &sel, m.a.key(), false, ""
-				m.panel.chosen, m.panel.chosenPhase = m.keptOffer(), m.keptPhase
+				m.panel.chosen, m.panel.chosenPhase, m.panel.chosenExported = m.keptOffer(), m.keptPhase, true
 			}
 		} else {
 			m.launchOnly = true // a launch file does not: the answers are still to save
@@ -775,6 +775,8 @@ func (m app) updateForm(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.updateFormOnly(msg)
 	} else if c, handled := m.filterKey(k); handled { // filter.go
 		cmd = c
+	} else if c, handled := m.endKey(k); handled {
+		cmd = c
 	} else {
 		cmd = m.updateFormOnly(msg)
 	}
@@ -888,6 +890,24 @@ func (m *app) learnHF(r *result) bool {
 // invalidPage names the first question page with an answer its field or
 // page check rejects ("question page 4 of 10: Batch and length"), or "".
 func (m app) invalidPage() string {
+	where, _ := m.firstInvalid()
+	return where
+}
+
+// answersError is why the answers rank no offer: the first question
+// page's error (invalidPage), else the last estimate's; nil when none.
+func (m app) answersError() error {
+	if _, err := m.firstInvalid(); err != nil {
+		return err
+	}
+	if m.res != nil && m.res.err != nil {
+		return m.res.err
+	}
+	return nil
+}
+
+// firstInvalid is invalidPage with the error.
+func (m app) firstInvalid() (string, error) {
 	_, cfgErr := m.a.config()
 	for i, p := range m.wiz.pages {
 		if p.hide != nil && p.hide() {
@@ -902,10 +922,10 @@ func (m app) invalidPage() string {
 		}
 		if err != nil {
 			pos, total := m.wiz.position(i)
-			return m.lang.Sprintf("question page %d of %d: %s", pos, total, m.lang.T(p.title))
+			return m.lang.Sprintf("question page %d of %d: %s", pos, total, m.lang.T(p.title)), err
 		}
 	}
-	return ""
+	return "", nil
 }
 
 // keptOffer is the offer kept (the file's [selection]) as the result
@@ -984,6 +1004,9 @@ func (m *app) layout() {
 	m.keys.Market.enable(m.screen == screenBrowse && m.dialog == nil, len(m.a.GPUKeys) > 0)
 	m.keys.browseShort = m.screen == screenOffers
 	m.keys.Plan.enable(m.screen, m.dialog != nil, m.plan.prompting(), len(m.plan.plan.Phases), m.plan.canUndo()) // phases.go
+	_, multi := m.wiz.form.GetFocusedField().(*huh.MultiSelect[string])
+	m.keys.guide(m.screen, m.dialog != nil, multi, len(m.plan.plan.Phases) == 0,
+		m.screen == screenDetail && m.detail.vp.TotalLineCount() > m.detail.vp.Height())
 	if prompting {
 		m.keys.Export.SetEnabled(false)
 		m.keys.Back.SetHelp("esc", m.lang.T("cancel"))

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 
@@ -82,6 +83,7 @@ func hoverOf[T comparable](s *huh.Select[T]) hoverFunc {
 var (
 	keyHome = tea.KeyPressMsg{Code: tea.KeyHome}
 	keyUp   = tea.KeyPressMsg{Code: tea.KeyUp}
+	keyDown = tea.KeyPressMsg{Code: tea.KeyDown}
 	keyEsc  = tea.KeyPressMsg{Code: tea.KeyEscape}
 )
 
@@ -107,7 +109,14 @@ func (m *app) filterKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		_, matched := hovered()
 		cmd := m.wiz.form.Update(msg)
 		if f.GetFiltering() { // still typing or moving: nothing is committed
-			*m.a = m.filter.saved
+			// Moving through the matches keeps the highlighted one as the
+			// answer, so the panel follows it as it does outside a search
+			// (walk 49e: /qwen3, down showed Qwen3 8B on Qwen3 235B); esc
+			// still goes back to the saved answers. Typing restores them:
+			// each letter would jump the panel to another first match.
+			if s := msg.String(); !matched || s != "up" && s != "down" && s != "ctrl+p" && s != "ctrl+n" {
+				*m.a = m.filter.saved
+			}
 			return cmd, true
 		}
 		if msg.String() == "esc" || !matched { // abandoned: back to the answer
@@ -132,6 +141,21 @@ func (m *app) filterKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return cmd, true
 	}
 	return nil, false
+}
+
+// endKey passes end (go to the last option) to the form: huh's Select
+// moves its cursor there without setting the answer (v2.0.3 GotoBottom,
+// unlike GotoTop), so the panel stayed on the old answer (walk 49e: End
+// on Task showed "inference (serving)" highlighted, the panel qlora). Up
+// then down sets it as any move does.
+func (m *app) endKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	f, _, ok := asSelect(m.wiz.form.GetFocusedField())
+	if !ok || f.GetFiltering() || !key.Matches(msg, m.wiz.keys.Select.GotoBottom) {
+		return nil, false
+	}
+	c1 := m.wiz.form.Update(msg)
+	c2 := m.wiz.form.Update(keyUp)
+	return tea.Batch(c1, c2, m.wiz.form.Update(keyDown)), true
 }
 
 // restoreCursor moves the select's cursor back onto value (up wraps, so

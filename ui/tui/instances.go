@@ -100,8 +100,10 @@ func (v *offersView) setResult(r *result) {
 			v.tpot, v.ray = append(v.tpot, ms), append(v.ray, ray)
 		}
 	}
-	if r != nil {
+	if r != nil && r.err == nil { // an answer to fix ranks nothing: no row from before it
 		v.all, v.disp, v.sort = r.rec.Offers, r.shownOffers(), r.rec.Sort
+	}
+	if r != nil {
 		if r.spotShown {
 			v.spotNote = report.SpotShownNote(v.lang, r.rec.Sort)
 		}

@@ -21,6 +21,13 @@ type keyMap struct {
 	notice               bool        // the catalog's warnings show: the help is anyKey and Quit only (ShortHelp)
 	Regions              key.Binding // the offers list: expand or collapse "+N regions"
 	Plan                 planKeys    // add to plan, open the plan, delete a phase, undo (phases.go)
+	// Guide are help-only bindings for the full help (?): keys huh or
+	// the views handle that the focused field's own help leaves out (tab
+	// and shift+tab on a select, x and ctrl+a off the lists that take
+	// them, ctrl+t before the plan has a phase), and Scroll, in the short
+	// help too, while an offer's detail is longer than the screen.
+	Guide  []key.Binding
+	Scroll key.Binding
 	// form holds the focused field's own keys (huh's: tab/enter next,
 	// shift+tab back, ↑/↓, / to search), shown first in the help.
 	form []key.Binding
@@ -37,6 +44,11 @@ func localKeys(p *i18n.Printer) keyMap {
 		return k
 	}
 	t := &k.Table
+	for i := range k.Guide {
+		h := k.Guide[i].Help()
+		k.Guide[i].SetHelp(h.Key, p.T(h.Desc))
+	}
+	k.Scroll.SetHelp(k.Scroll.Help().Key, p.T(k.Scroll.Help().Desc))
 	for _, b := range []*key.Binding{&k.Back, &k.Export, &k.Offers, &k.Open, &k.Sort, &k.Provider, &k.Help, &k.Quit, &k.Browse, &k.Regions,
 		&k.Market.Pick, &k.Market.Sort, &k.Market.SortBack, &k.Market.Group, &k.Market.Regions, &k.Market.ClearGPU,
 		&k.Market.Up, &k.Market.Down, &k.Market.PageUp, &k.Market.PageDown, &k.Plan.Add, &k.Plan.Open, &k.Plan.Edit, &k.Plan.Delete, &k.Plan.Undo,
@@ -65,7 +77,35 @@ func defaultKeys() keyMap {
 		Market:   defaultBrowseKeys(),
 		Regions:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "regions")),
 		Plan:     defaultPlanKeys(),
+		Guide: []key.Binding{
+			key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next question")),
+			key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous question")),
+			key.NewBinding(key.WithKeys("x"), key.WithHelp("x/space", "choose (providers, regions)")),
+			key.NewBinding(key.WithKeys("ctrl+a"), key.WithHelp("ctrl+a", "choose all (providers, regions)")),
+			key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "plan (once a adds a phase)")),
+		},
+		Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑↓", "scroll")),
 	}
+}
+
+// guide enables the full help's guide keys (Guide) for the screen:
+// the questions' keys on the questions, unless the field's own help has
+// them (a list of choices says x and ctrl+a itself); ctrl+t while the
+// plan has no phase (then Plan.Open is off); Scroll while an offer's
+// detail runs past the screen.
+func (k *keyMap) guide(s screen, dialog, multi, planEmpty, overflow bool) {
+	wizard := s == screenWizard && !dialog
+	for i := range k.Guide {
+		on := wizard
+		switch i {
+		case 2, 3:
+			on = wizard && !multi
+		case 4:
+			on = planEmpty && !dialog && (s == screenWizard || s == screenOffers || s == screenDetail)
+		}
+		k.Guide[i].SetEnabled(on)
+	}
+	k.Scroll.SetEnabled(s == screenDetail && !dialog && overflow)
 }
 
 // anyKey is any key over the catalog's warnings (notice.go), which closes
@@ -151,7 +191,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 	if !k.browseShort {
 		browse = key.NewBinding(key.WithDisabled())
 	}
-	return append(out, k.Back, m.Pick, m.Sort, m.Group, m.Regions, m.ClearGPU, k.Open, k.Sort, k.Provider, k.Plan.Add, k.Plan.Edit, k.Plan.Delete, k.Plan.Undo, k.Offers, browse, k.Plan.Open, k.Export, k.Help, k.Quit)
+	return append(out, k.Back, m.Pick, m.Sort, m.Group, m.Regions, m.ClearGPU, k.Scroll, k.Open, k.Sort, k.Provider, k.Plan.Add, k.Plan.Edit, k.Plan.Delete, k.Plan.Undo, k.Offers, browse, k.Plan.Open, k.Export, k.Help, k.Quit)
 }
 
 // FullHelp is the ? view: columns of related keys. (Over the warnings
@@ -160,11 +200,12 @@ func (k keyMap) ShortHelp() []key.Binding {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		k.form,
+		k.Guide,
 		{k.Back, k.Offers, k.Browse, k.Export, k.Help, k.Quit},
 		{k.Open, k.Sort, k.Provider, k.Regions},
 		{k.Plan.Add, k.Plan.Open, k.Plan.Edit, k.Plan.Delete, k.Plan.Undo},
 		{k.Market.Pick, k.Market.Sort, k.Market.SortBack, k.Market.Group, k.Market.Regions, k.Market.ClearGPU},
-		{k.Table.LineUp, k.Table.LineDown, k.Table.PageUp, k.Table.PageDown, k.Table.GotoTop, k.Table.GotoBottom},
+		{k.Scroll, k.Table.LineUp, k.Table.LineDown, k.Table.PageUp, k.Table.PageDown, k.Table.GotoTop, k.Table.GotoBottom},
 	}
 }
 

@@ -57,7 +57,12 @@ type result struct {
 	// spot job never finishing (report.Decisions.SpotLast), when some
 	// others finish; 0 otherwise.
 	spotLast int
-	elapsed  time.Duration
+	// floated is the best offer with the GPU count left to float (auto
+	// GPUs, as recommend without --gpus), when the answers fix a count,
+	// the best offer rents GPUs it does not use, and floating is clearly
+	// cheaper (floatedBest); nil otherwise.
+	floated *model.Offer
+	elapsed time.Duration
 }
 
 // shownOffers are the offers as the list and the panel show them
@@ -297,16 +302,108 @@ func computeView(cat *model.Catalog, cfg config.Config, cfgErr error, hf *hfRead
 	if b := r.best(); b != nil && b.Estimate != nil {
 		r.tips = advice.Tips(b.Estimate.Workload, b.GPU, panelTips)
 	}
+	if b := r.best(); b != nil {
+		r.floated = floatedBest(cat, cfg, rd, b)
+	}
 	if len(r.rec.Offers) == 0 && r.recErr == nil {
 		r.hints = report.WouldFit(w, cat, cfg.Query(), &r.rec)
+		if h, ok := autoGPUsHint(w, cat, cfg.Query(), &r.rec); ok {
+			r.hints = append(r.hints, h)
+		}
 	}
 	if len(r.rec.Offers) == 0 {
-		if g := cmp.Or(pickedGPU(cat, cfg.Search.GPUs), largestGPU(cat, cfg.Search.Providers)); g != nil { // pickedGPU: browse.go
+		// What saves memory, only when memory is what blocks: the need
+		// past the largest GPU's usable memory. A workload that fits it
+		// and finds no offer misses on something else (100000 GPUs, no
+		// instance that large: walk 49e ticked ZeRO-3 and 8-bit AdamW).
+		if g := cmp.Or(pickedGPU(cat, cfg.Search.GPUs), largestGPU(cat, cfg.Search.Providers)); g != nil && e.Memory.Total() > model.UsableBytes(g) { // pickedGPU: browse.go
 			r.advice, r.adviceOn = advice.FitAdvice(w, model.UsableBytes(g)), g
 		}
 	}
 	computeServe(r, cat, &cfg) // serving an LLM: the panel and the offers are vLLM's plans
 	return r
+}
+
+// floatMargin is how much cheaper the floated count's best offer must be
+// for the panel to name it: a clear saving, not a rounding.
+const floatMargin = 0.8
+
+// floatedBest is the best offer with the GPU count left to float (gpus
+// auto, strategy auto, as recommend without --gpus ranks), when the
+// answers fix a count and best rents GPUs it does not use ("uses 1 of the
+// 2 GPUs you pay for"), and it costs under floatMargin of best; else nil.
+// Qwen3 235B on "single GPU" ranked 1 of 2 B200 at $58.67 for the job
+// where recommend gave 8 MI300X at $16.73 (walk 49e). Only such a best
+// pays for the second ranking.
+func floatedBest(cat *model.Catalog, cfg config.Config, rd config.Readers, best *model.Offer) *model.Offer {
+	if cfg.Workload.GPUsAuto() || best.Instance == nil || best.GPUs >= best.Instances*best.Instance.GPUCount {
+		return nil
+	}
+	c := cfg
+	c.Workload.GPUs, c.Workload.AutoGPUs, c.Workload.Strategy = 0, true, ""
+	c.Search.MaxGPUs = 0
+	w, _, err := c.Workload.Resolve(cat, rd)
+	if err != nil {
+		return nil
+	}
+	rec, err := model.Recommend(w, cat, c.Query())
+	if err != nil || len(rec.Offers) == 0 {
+		return nil
+	}
+	o := &rec.Offers[0]
+	if cost, base := hintCost(o), hintCost(best); o.HasJob != best.HasJob || base <= 0 || cost > floatMargin*base {
+		return nil
+	}
+	return o
+}
+
+// hintCost is what an offer costs for the comparison of floatedBest: the
+// job when timed, else an hour.
+func hintCost(o *model.Offer) float64 {
+	if o.HasJob {
+		return o.JobUSD
+	}
+	return o.USDPerHour
+}
+
+// floatLines say what floating the GPU count saves (floatedBest), as the
+// tips say theirs, and which answers float it.
+func (p panel) floatLines(r *result, width int) []string {
+	f, best := r.floated, r.best()
+	if f == nil || best == nil {
+		return nil
+	}
+	st, T := p.st, p.lang.T
+	unit := T("job")
+	if !f.HasJob {
+		unit = T("per hour")
+	}
+	fig := fmt.Sprintf("%s %s (%s → %s)", unit, report.SignedPct(-100*(1-hintCost(f)/hintCost(best))), report.USD(hintCost(best)), report.USD(hintCost(f)))
+	how := p.lang.Sprintf("%s: auto", T("GPUs"))
+	if r.cfg.Workload.Strategy == model.Single {
+		how = p.lang.Sprintf("%s: %s, then %s: auto", T("Distribution"), T("one node, several GPUs"), T("GPUs"))
+	}
+	line := st.Good.Render("↓ ") + st.Value.Render(fig) + " " + p.lang.Sprintf("on %s, letting the GPU count float (%s)", printable(report.OfferGPUsIn(p.lang, f)), how)
+	return append(wrapLines(line, width), "")
+}
+
+// autoGPUsHint is "with GPUs: auto" and what it ranks first, when a fixed
+// GPU count no instance has (or the node limit) removed offers that auto
+// GPUs, the fewest whole instances that fit, would rank. report.WouldFit
+// tries allowing several nodes, which does not help a count past every
+// node limit.
+func autoGPUsHint(w model.Workload, cat *model.Catalog, q model.Query, rec *model.Recommendation) (report.FitHint, bool) {
+	if q.AutoGPUs || !slices.ContainsFunc(rec.Reasons, func(r model.ReasonCount) bool {
+		return r.Kind == model.RejectGPUCount || r.Kind == model.RejectNodes
+	}) {
+		return report.FitHint{}, false
+	}
+	q.AutoGPUs = true
+	auto, err := model.Recommend(w, cat, q)
+	if err != nil || len(auto.Offers) == 0 {
+		return report.FitHint{}, false
+	}
+	return report.FitHint{Change: model.Msg("with %s: %s", model.Msg("GPUs"), "auto"), Offers: len(auto.Offers), Best: auto.Offers[0]}, true
 }
 
 // largestGPU is the GPU with the most usable memory that the providers
@@ -343,6 +440,9 @@ type panel struct {
 	// chosenPhase names the plan's phase whose pinned offer chosen is
 	// (app.keptPhase); "" for a file's [selection].
 	chosenPhase string
+	// chosenExported says chosen is the last export's [selection], not an
+	// opened file's (the panel said "the file's" after a plain ctrl+e).
+	chosenExported bool
 }
 
 // chosenWhose says whose the chosen offer is: the file's or the phase's.
@@ -350,18 +450,22 @@ func (p *panel) chosenWhose() string {
 	if p.chosenPhase != "" {
 		return printable(p.lang.Sprintf("phase %q's, as ctrl+o lists it", p.chosenPhase))
 	}
+	if p.chosenExported {
+		return p.lang.T("the one exported, as ctrl+o lists it")
+	}
 	return p.lang.T("the file's, as ctrl+o lists it")
 }
 
 // panelCache keeps the last drawing: the panel changes only with its
 // result or size, not with every keystroke (recomputes arrive later).
 type panelCache struct {
-	res           *result
-	chosen        *model.Offer
-	chosenPhase   string
-	width, height int
-	compact       bool
-	out           string
+	res            *result
+	chosen         *model.Offer
+	chosenPhase    string
+	chosenExported bool
+	width, height  int
+	compact        bool
+	out            string
 }
 
 func (p *panel) setSize(w, h int) { p.width, p.height = max(w, 0), max(h, 0) }
@@ -383,12 +487,12 @@ func modelTitle(lang *i18n.Printer, r *result) string {
 // view renders the panel inside its border, width × height cells; compact
 // (under the form) shows the essentials in fewer lines.
 func (p panel) view(compact bool) string {
-	if c := p.cache; c != nil && c.res == p.res && c.chosen == p.chosen && c.chosenPhase == p.chosenPhase && c.width == p.width && c.height == p.height && c.compact == compact && c.out != "" {
+	if c := p.cache; c != nil && c.res == p.res && c.chosen == p.chosen && c.chosenPhase == p.chosenPhase && c.chosenExported == p.chosenExported && c.width == p.width && c.height == p.height && c.compact == compact && c.out != "" {
 		return c.out
 	}
 	out := p.render(compact)
 	if p.cache != nil {
-		*p.cache = panelCache{res: p.res, chosen: p.chosen, chosenPhase: p.chosenPhase, width: p.width, height: p.height, compact: compact, out: out}
+		*p.cache = panelCache{res: p.res, chosen: p.chosen, chosenPhase: p.chosenPhase, chosenExported: p.chosenExported, width: p.width, height: p.height, compact: compact, out: out}
 	}
 	return out
 }
@@ -613,6 +717,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		add(p.noFitLines(r, iw)...)
 	} else {
 		add(p.tipLines(r, r.shownOf(r.best()))...) // the tips are the best offer's GPU's (compute)
+		add(p.floatLines(r, iw)...)
 		if p.chosen != nil {
 			add("", st.Heading.Render(T("Picked offer"))+st.Muted.Render(" · "+p.chosenWhose()),
 				offerLine(p.lang, p.chosen, iw))
@@ -789,6 +894,12 @@ func (p panel) noFitLines(r *result, width int) []string {
 	lines = append(lines, st.Bad.Render(p.lang.T("✗ no offer runs this workload with these answers")))
 	if len(r.rec.Reasons) > 0 { // budget, deadline, price limit: what removed them
 		lines = append(lines, wrapLines(st.Muted.Render(report.ReasonSummaryIn(p.lang, &r.rec)), width)...)
+	}
+	// The workload's warnings, as estimate and recommend print them above
+	// the offers (a global batch the GPUs cannot share, a sequence past the
+	// model's positions): with no offer, the panel said none (walk 49e).
+	for _, s := range offerWorkloadWarnings(p.lang, r, nil) {
+		lines = append(lines, wrapLines(st.Warn.Render("! ")+s, width)...)
 	}
 	if len(r.hints) > 0 { // recommend's answer: a budget or a limit may be what blocks, not memory
 		lines = append(lines, st.Heading.Render(p.lang.T("What would make it fit (each change alone)")))

@@ -630,6 +630,12 @@ func (m app) addPhase(o *model.Offer) (tea.Model, tea.Cmd) {
 	if o == nil {
 		return m, nil
 	}
+	if err := m.answersError(); err != nil {
+		// A phase is the answers as ranked: answers that rank nothing
+		// are no phase, whatever row is left on screen.
+		m.footer.say(errTextIn(m.lang, model.Msg("fix the answers first: %v", err)), true)
+		return m, nil
+	}
 	p, err := newPhase(m.a, m.cat, o)
 	if err == nil {
 		err = phaseReopens(p)
@@ -742,6 +748,7 @@ func (m app) openPhase(i int) (tea.Model, tea.Cmd) {
 	// these answers rank it, as gpuplan export --config PLAN --phase NAME
 	// exports it; apply says so when they do not.
 	m.kept, m.keptKey, m.keptGone, m.keptPhase = pin, m.a.key(), false, ""
+	m.panel.chosenExported = false
 	if pin != nil {
 		m.keptPhase = ph.Name
 	}

@@ -48,6 +48,10 @@ func TestWindowDrawsAsHuh(t *testing.T) {
 			m = drive(t, m, k)
 			if _, ok := k.(tea.KeyPressMsg); ok {
 				twin.Update(k)
+				if k == end { // huh's end sets no answer; the configurator's does (endKey)
+					twin.Update(up)
+					twin.Update(down)
+				}
 			}
 			twin.WithWidth(c.win.width)
 			twin.WithHeight(c.win.height)

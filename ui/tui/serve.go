@@ -124,7 +124,7 @@ func (w *wizard) servePage(input func(title, desc string, v *string, validate fu
 		}
 	}
 	s := &a.Serve
-	return page{title: "Serving", hide: func() bool { return !a.servingLLM(cat) }, fields: func(bool) []huh.Field {
+	return page{title: "Serving", hide: func() bool { return !a.servingLLM(cat) }, check: func() error { return servingError(a, cat) }, fields: func(bool) []huh.Field {
 		return []huh.Field{
 			newSelect[serve.WeightFormat](w.theme).Title(T("Weight format")).Description(T("as vLLM loads the checkpoint")).Options(
 				huh.NewOption(T("as released (gpt-oss: MXFP4, DeepSeek-V3/R1: fp8) or the precision (a quantized config.json: its format)"), serve.WeightFormat("")),
@@ -148,6 +148,31 @@ func (w *wizard) servePage(input func(title, desc string, v *string, validate fu
 	}}
 }
 
+// servingError is what serve.Serving.Validate says of the serving answers
+// taken together (prompt plus output tokens over the context, say), so the
+// Serving page is not left with an answer every plan refuses: each field's
+// own check passes such a pair (walk 49e: 5000 + 500 over a context of
+// 2048 went on to offers left from an earlier answer). nil when the
+// answers do not serve an LLM, or are not read yet (a field's own check,
+// or a config.json still to read, says it).
+func servingError(a *answers, cat *model.Catalog) error {
+	if !a.servingLLM(cat) {
+		return nil
+	}
+	cfg, err := a.config()
+	if err != nil {
+		return nil
+	}
+	w, _, err := cfg.Workload.Resolve(cat, config.Readers{})
+	if err != nil {
+		return nil
+	}
+	w.Defaults()
+	s := cfg.Workload.Serving(&w)
+	cfg.Search.ServeSearch(&s)
+	return s.Validate(&w.Model)
+}
+
 // computeServe plans serving for r's workload on the catalog's offers
 // (serve.RankServing) when the answers serve an LLM; r.serve stays nil
 // otherwise.
@@ -156,13 +181,19 @@ func computeServe(r *result, cat *model.Catalog, cfg *config.Config) {
 	if w.Task != model.TaskInference || !serve.ServesModel(&w.Model) {
 		return
 	}
+	r.floated = nil // a GPU count floated is the training matcher's; serving plans its own
 	d := *w
 	d.Defaults()
 	s := cfg.Workload.Serving(&d)
 	cfg.Search.ServeSearch(&s)
 	plans, err := serve.RankServing(&d.Model, s, serve.Offers(cat, cfg.Search.Query(true)))
+	if err == nil {
+		err = s.Validate(&d.Model) // RankServing validates on an offer: none left, none checked
+	}
 	if err != nil {
-		r.err = err
+		// The offers ranked above are the training matcher's, not plans
+		// of this request: none is shown, opened, added or exported.
+		r.err, r.rec.Offers, r.hints, r.advice, r.tips = err, nil, nil, nil, nil
 		return
 	}
 	r.serving, r.serve = &s, plans

@@ -433,13 +433,13 @@ func (w *wizard) modelPages(hfEnabled bool) []page {
 			return []huh.Field{c}
 		}},
 		{title: "Custom model", hide: func() bool { return a.Model != modelCustom }, fields: func(bool) []huh.Field {
-			heads := wholeValidator("heads", 0, 1<<14)
-			vocab := wholeValidator("vocabulary", 0, 1<<24)
+			heads := wholeValidator("heads", 0, maxHeads)
+			vocab := wholeValidator("vocabulary", 0, maxVocab)
 			return []huh.Field{
 				input(T("Parameters"), T("empty: counted from the shape; a count (70B) wins, the shape then sizes activations"),
 					&a.Params, countValidator("parameters", maxParams)),
-				input(T("Layers"), T("transformer blocks"), &a.Layers, wholeValidator("layers", 0, 1000)),
-				input(T("Hidden size"), T("d_model"), &a.Hidden, wholeValidator("hidden size", 0, 1<<20)),
+				input(T("Layers"), T("transformer blocks"), &a.Layers, wholeValidator("layers", 0, maxLayers)),
+				input(T("Hidden size"), T("d_model"), &a.Hidden, wholeValidator("hidden size", 0, maxHidden)),
 				input(T("Attention heads"), T("hidden must be a multiple of heads"), &a.Heads, func(s string) error {
 					if err := heads(s); err != nil {
 						return err
@@ -615,7 +615,7 @@ func (w *wizard) datasetPages() []page {
 				Options(w.unitOptions(a.fill.vision)...).Value(&a.DatasetUnit)
 			w.units = append(w.units, unit)
 			return []huh.Field{
-				input(T("Dataset size per epoch"), T("a count: 20M, 88k, 1.28M; empty for no job time"), &a.Dataset, countValidator("dataset size", maxDataset)),
+				input(T("Dataset size per epoch"), T("a count: 20M, 88k, 1.28M; empty for no job time"), &a.Dataset, jobCountValidator("dataset size", maxDataset)),
 				unit,
 				input(T("Epochs"), T("passes over the dataset"), &a.Epochs, positiveValidator("epochs", 1e6)),
 			}
@@ -623,7 +623,7 @@ func (w *wizard) datasetPages() []page {
 		// Serving an LLM is costed per million tokens at the load of the
 		// Serving page; a request count is for batch inference.
 		{title: "Requests", hide: func() bool { return training() || a.servingLLM(cat) }, fields: func(bool) []huh.Field {
-			return []huh.Field{input(T("Requests to serve"), T("a count: 1M, 250k; empty for no serving time"), &a.Dataset, countValidator("requests", maxDataset))}
+			return []huh.Field{input(T("Requests to serve"), T("a count: 1M, 250k; empty for no serving time"), &a.Dataset, jobCountValidator("requests", maxDataset))}
 		}},
 	}
 }
@@ -689,12 +689,16 @@ func (w *wizard) deploymentPages() []page {
 			}
 			regions := newMultiSelect[string](w.theme).Title(T("Regions")).Description(T("none chosen: all regions")).
 				Height(regionsHeight).Value(&a.Regions)
-			if static {
-				w.syncRegions()
-				regions.Options(w.regionOptions()...)
-			} else {
+			if !static {
 				regions.OptionsFunc(w.regionOptions, &w.regionGen)
 			}
+			// The options are set now as well, from the answers: huh's
+			// focus and blur write the selected options back to the
+			// answer, so a field still waiting for its options function
+			// wrote none and dropped the regions chosen (a form rebuilt
+			// after the offers list, walk 49e).
+			w.syncRegions()
+			regions.Options(w.regionOptions()...)
 			provsField := newMultiSelect[string](w.theme).Title(T("Providers")).Description(T("none chosen: every provider but marketplaces")).
 				Options(provs...).Height(providersHeight).Value(&a.Providers)
 			w.heights[provsField], w.heights[regions] = providersHeight, regionsHeight
