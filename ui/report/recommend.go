@@ -1059,7 +1059,16 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 		}
 	}
 	strategyShown := otherLayout && kept[len(kept)-1]
+	// Every row in one other layout (FSDP ×8 where DDP was asked and needs
+	// 182 GiB per GPU): the header gives the rows' figure and names the
+	// asked one beside it (walk49: "VRAM 182.33 GiB per GPU on 8 GPUs as
+	// asked" over rows that all said FSDP ×8, 33.64 GiB/GPU).
+	uniform := otherLayout && len(offers) > 0
+	for i := range layouts {
+		uniform = uniform && layouts[i] == layouts[0]
+	}
 	switch {
+	case uniform:
 	case otherLayout && rec.AutoGPUs && !strategyShown: // the strategy column hidden to fit: say where it is
 		gpus += p.T(" before the search picks GPUs (each offer uses the GPU count it shows; some use another layout, which the hidden strategy column names)")
 	case otherLayout && !strategyShown:
@@ -1071,7 +1080,26 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 	case rec.AutoGPUs:
 		gpus += p.T(" (each offer uses the GPU count it shows)")
 	}
-	p.Fprintf(&b, "%s %s per GPU %s; ranked by %s\n", st.Heading.Render(p.T("VRAM")), GiB(base.Memory.Total()), gpus, SortName(p, rec.Sort))
+	if uniform {
+		o := &offers[0]
+		rows := p.Sprintf("on %d GPU", o.GPUs)
+		if o.GPUs > 1 {
+			rows = p.Sprintf("on %d GPUs", o.GPUs)
+		}
+		asked := w.Strategy
+		if asked == model.Single || asked == "" {
+			asked = model.DDP // one GPU's figure is what DDP replicates (OfferLayoutIn)
+		}
+		if rec.AutoGPUs { // no GPU count was asked: the figure is the search's start, not "as asked"
+			p.Fprintf(&b, "%s %s per GPU %s with %s, the layout every row uses (%s %s needs %s per GPU); ranked by %s\n",
+				st.Heading.Render(p.T("VRAM")), GiB(o.NeedBytes), rows, LayoutName(p, o.Strategy), LayoutName(p, asked), gpus, GiB(base.Memory.Total()), SortName(p, rec.Sort))
+		} else {
+			p.Fprintf(&b, "%s %s per GPU %s with %s, the layout every row uses (%s as asked needs %s per GPU); ranked by %s\n",
+				st.Heading.Render(p.T("VRAM")), GiB(o.NeedBytes), rows, LayoutName(p, o.Strategy), LayoutName(p, asked), GiB(base.Memory.Total()), SortName(p, rec.Sort))
+		}
+	} else {
+		p.Fprintf(&b, "%s %s per GPU %s; ranked by %s\n", st.Heading.Render(p.T("VRAM")), GiB(base.Memory.Total()), gpus, SortName(p, rec.Sort))
+	}
 	if rec.AutoGPUs && w.Task.Training() {
 		fmt.Fprintf(&b, "%s\n", st.Muted.Render(GlobalBatchNoteIn(p, w, rec.Offers)))
 	}
