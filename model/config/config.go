@@ -1017,6 +1017,12 @@ var configKeys = sync.OnceValue(func() map[string][]string {
 // (batch_size = 8, not 8.5). Errors are *Error wrapping
 // ErrInvalid.
 func Decode(b []byte) (Config, error) {
+	if t := bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\ufeff")), " \t\r\n"); len(t) > 0 && t[0] == '{' {
+		// No TOML document starts with "{"; a JSON one does (walk49: a Hugging
+		// Face config.json given to --config was told "line 1: expected '.'
+		// or '=', but got '{' instead").
+		return Config{}, &Error{Msg: model.Msg("this is a JSON file, not a gpuplan configuration (TOML); for a Hugging Face config.json use --hf-config, or hf_config under [workload]")}
+	}
 	var raw rawConfig
 	md, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&raw)
 	if err != nil {
