@@ -104,6 +104,12 @@ type OfferJSON struct {
 	// Spot and Commitment are filled by AddDecisions.
 	Spot       *SpotJSON          `json:"spot,omitempty"`
 	Commitment []decide.BreakEven `json:"commitment,omitempty"`
+	// Country (ISO 3166-1 alpha-2), City and Continent are where Region
+	// is, as offers --json gives them; "" when not known. Added last, so
+	// the members before keep their places.
+	Country   string `json:"country"`
+	City      string `json:"city"`
+	Continent string `json:"continent"`
 }
 
 // RiskyAheadJSON names the offer of RecommendJSON.RiskyAhead: Rank is
@@ -151,6 +157,7 @@ func newOfferJSON(o *model.Offer, memo messageMemo) OfferJSON {
 		Verdict: string(o.Verdict),
 		Pricing: string(o.Pricing), PricePerHourUSD: Round(o.USDPerHour, 4), MonthlyCostUSD: Round(o.MonthlyUSD, 2),
 		Warnings: memo.strings(o.WarningMessages()),
+		Country:  o.Geo.Country, City: o.Geo.City, Continent: o.Geo.Continent,
 	}
 	j.Source, j.Origin, j.AsOf = o.PriceProvenance() // an overlay's region price names the overlay
 	if o.Verdict == model.VerdictBorderline {
@@ -345,7 +352,14 @@ func OfferRowIn(p *i18n.Printer, o *model.Offer) []string {
 		headroom = "~" + headroom // as estimate's "~ borderline"; the warning has the band
 	}
 	region := RegionIn(p, o.Region)
-	if base, _, _ := strings.Cut(o.Region, " +"); !model.RegionUnstated(base) {
+	if base, more, _ := strings.Cut(o.Region, " +"); !model.RegionUnstated(base) {
+		// The country as offers tags it: "it-fr2 (IT)" (walk49).
+		if tag := model.RegionCountrySuffix(base, o.Geo.Country); tag != "" {
+			region = RegionIn(p, base) + tag
+			if more != "" {
+				region += " +" + more
+			}
+		}
 		region = CutRegion(region, 18) // "location not stated" whole: cut, it would read as a place
 	}
 	return []string{o.Instance.Provider, Truncate(o.Instance.Type, 26), region, gpus, USD(o.USDPerHour), USD(o.MonthlyUSD), job, cost, headroom}
