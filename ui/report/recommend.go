@@ -1181,8 +1181,14 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 	}
 	if len(rec.Rejected) > 0 {
 		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(p.T("Near misses (nearest to fitting)")))
+		// The provider column is as wide as its longest name, 10 at least:
+		// primeintellect (14) pushed its row out of line (walk49).
+		pw := 10
+		for i := range rec.Rejected {
+			pw = max(pw, lipgloss.Width(rec.Rejected[i].Instance.Provider))
+		}
 		for _, x := range rec.Rejected {
-			fmt.Fprintf(&b, "  %-10s %-26s %9s  %s\n", x.Instance.Provider, r.Cut(x.Instance.Type, 26), RejectionPrice(p, &x), RejectionReason(p, &x))
+			fmt.Fprintf(&b, "  %-*s %-26s %9s  %s\n", pw, x.Instance.Provider, r.Cut(x.Instance.Type, 26), RejectionPrice(p, &x), RejectionReason(p, &x))
 		}
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())

@@ -1,7 +1,10 @@
 package report
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/charmbracelet/colorprofile"
 
 	"github.com/gpuplan/gpuplan/model"
 )
@@ -32,5 +35,29 @@ func TestOfferRowCountry(t *testing.T) {
 		Geo: model.RegionGeo{Region: "it-fr2", Country: "IT", City: "Frosinone", Continent: "europe"}}
 	if j := NewOfferJSON(&o); j.Country != "IT" || j.City != "Frosinone" || j.Continent != "europe" {
 		t.Errorf("JSON country, city, continent = %q, %q, %q", j.Country, j.City, j.Continent)
+	}
+}
+
+// TestNearMissesAligned: the near-miss lines keep their instance column in
+// line whatever the provider's length (walk49: primeintellect, 14 letters,
+// pushed its row past the others').
+func TestNearMissesAligned(t *testing.T) {
+	rec, base := layoutRec() // recwide_test.go
+	for _, p := range []string{"lambda", "primeintellect"} {
+		rec.Rejected = append(rec.Rejected, model.Rejection{Instance: &model.Instance{Provider: p, Type: "type-" + p, GPUCount: 1},
+			Region: "r", USDPerHour: 1, Instances: 1, Reason: "too small", ReasonMsg: model.Msg("too small")})
+	}
+	var b strings.Builder
+	if err := WriteRecommend(&b, &Renderer{Profile: colorprofile.NoTTY, Plain: true}, &rec, &base, 10, 0); err != nil {
+		t.Fatal(err)
+	}
+	var cols []int
+	for _, l := range strings.Split(b.String(), "\n") {
+		if i := strings.Index(l, "type-"); i >= 0 {
+			cols = append(cols, i)
+		}
+	}
+	if len(cols) != 2 || cols[0] != cols[1] {
+		t.Errorf("instance columns at %v, want two equal:\n%s", cols, b.String())
 	}
 }
