@@ -31,7 +31,7 @@ func TestBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"estimate"}, "no model: give --model"},
-		{[]string{"estimate", "--model", "llama-3-8b"}, `did you mean "llama-2-7b", "llama-3.1-8b"`},
+		{[]string{"estimate", "--model", "llama-3-8b"}, `did you mean "llama-3.1-8b"?`}, // not llama-2-7b: another size (walk49)
 		{[]string{"estimate", "--model", "gpt2", "--batch-size", "0"}, "--batch-size must be ≥ 1"},
 		{[]string{"estimate", "--model", "gpt2", "--batch-size", "-3"}, "--batch-size must be ≥ 1"},
 		{[]string{"estimate", "--model", "gpt2", "--batch-size", "eight"}, "want a whole number"},
@@ -51,7 +51,9 @@ func TestBadInput(t *testing.T) {
 		{[]string{"estimate", "--params", "0"}, "--params must be between 1"},
 		{[]string{"estimate", "--params", "1e30"}, "--params must be between 1"},
 		{[]string{"estimate", "--params", "7B", "--layers", "32"}, "needs --hidden, --heads as well"},
-		{[]string{"estimate", "--model", "gpt2", "--params", "7B"}, "give one of --model, --params or --hf-config"},
+		{[]string{"estimate", "--model", "gpt2", "--params", "7B"}, "--model and --params name the model twice: give only one of --model, --params or --hf-config"},
+		{[]string{"estimate", "--model", "gpt2", "--hf-config", "data/hf/testdata/config/mistral-7b.json"}, "--model and --hf-config name the model twice: give only one of"},
+		{[]string{"estimate", "--config", "data/hf/testdata/config/mistral-7b.json"}, "this is a JSON file, not a gpuplan configuration (TOML); for a Hugging Face config.json use --hf-config"}, // walk49: "expected '.' or '='"
 		{[]string{"estimate", "--model", "gpt2", "--gpu", "h1000"}, `unknown gpu "h1000"`},
 		{[]string{"estimate", "--model", "gpt2", "--seq-len", "1e12"}, "out of range: at most 16777216"}, // a whole number, too large (issue 29)
 		{[]string{"estimate", "--model", "gpt2", "--batchsize", "8"}, "unknown flag --batchsize; did you mean --batch-size?"},

@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -871,7 +872,46 @@ func (c *Catalog) Model(name string) (*Architecture, error) {
 	for i := range c.Models {
 		keys[i] = c.Models[i].Key
 	}
+	if len(name) <= 2*maxSuggestRunes {
+		switch same, family := sizedSuggestions(name, Closest(name, keys, 3)); {
+		case len(same) > 0:
+			return nil, Errorf(ErrNotFound, "unknown model %q; did you mean %s? (list them with %s)", name, OrMsg(quoteAll(same)), "gpuplan catalog models")
+		case len(family) > 0:
+			return nil, Errorf(ErrNotFound, "model %q is not in the catalog (the nearest of its family, of other sizes: %s); for this one give its config.json with --hf-config (list the catalog with %s)",
+				name, AndMsg(quoteAll(family)), "gpuplan catalog models")
+		}
+	}
 	return nil, notFound("model", name, keys, "gpuplan catalog models")
+}
+
+// sizeToken matches a model name's size: 8b, 270m, 1.5b, 8x7b, between
+// separators.
+var sizeToken = regexp.MustCompile(`(?:^|[-_./ ])((?:\d+x)?\d+(?:\.\d+)?[kmbt])(?:$|[-_./ ])`)
+
+// modelSizes are the size tokens of a model name, lower case.
+func modelSizes(name string) []string {
+	var out []string
+	for _, m := range sizeToken.FindAllStringSubmatch(strings.ToLower(name), -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// sizedSuggestions splits suggestions for a model name not in the catalog
+// into those that may be a typo for it (its size tokens match, or one of
+// them has none) and family members of another size: gemma-3-270m is no
+// typo for gemma-3-27b, a model 100 times larger (walk49).
+func sizedSuggestions(name string, suggestions []string) (same, family []string) {
+	want := modelSizes(name[strings.LastIndex(name, "/")+1:])
+	for _, s := range suggestions {
+		got := modelSizes(s)
+		if len(want) == 0 || len(got) == 0 || slices.Equal(got, want) {
+			same = append(same, s)
+		} else {
+			family = append(family, s)
+		}
+	}
+	return same, family
 }
 
 // leftOutDiTPrefixes are the normalised (NormKey) names of the diffusion

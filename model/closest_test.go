@@ -47,3 +47,25 @@ func TestClosestPrefixFirst(t *testing.T) {
 		t.Errorf("Closest(a10x) = %q, want [a10g H100]: A10G is a10g", got)
 	}
 }
+
+// TestModelSuggestsTheSameSize: a did-you-mean for a model not in the
+// catalog names only keys of the same size; members of its family of
+// other sizes are named as such, with --hf-config for the one asked
+// (walk49: google/gemma-3-270m was asked "did you mean gemma-3-27b?", a
+// model 100 times larger).
+func TestModelSuggestsTheSameSize(t *testing.T) {
+	c := &model.Catalog{Models: []model.Architecture{{Key: "gemma-3-27b"}, {Key: "gemma-3-4b"}, {Key: "llama-3.1-8b"}, {Key: "mixtral-8x7b"}}}
+	c.Index()
+	for _, tt := range []struct{ name, want string }{
+		{"google/gemma-3-270m", `model "google/gemma-3-270m" is not in the catalog (the nearest of its family, of other sizes: "gemma-3-27b"); for this one give its config.json with --hf-config`},
+		{"gemma-3-12b", `model "gemma-3-12b" is not in the catalog (the nearest of its family, of other sizes: "gemma-3-27b" and "gemma-3-4b")`},
+		{"lama-3.1-8b", `unknown model "lama-3.1-8b"; did you mean "llama-3.1-8b"?`},
+		{"mixtral-8x7", `unknown model "mixtral-8x7"; did you mean "mixtral-8x7b"?`}, // no size given: a typo may be
+		{"mixtral-8x22b", `is not in the catalog (the nearest of its family, of other sizes: "mixtral-8x7b")`},
+	} {
+		_, err := c.Model(tt.name)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Model(%q) error = %v\nwant it to contain %s", tt.name, err, tt.want)
+		}
+	}
+}

@@ -320,6 +320,15 @@ func OrMsg(names []string) Message {
 	return Msg("%s or %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }
 
+// AndMsg is names joined as "a, b and c", as a message, so a translation
+// says "and" in its language.
+func AndMsg(names []string) Message {
+	if len(names) < 2 {
+		return Msg("%s", OrList(names))
+	}
+	return Msg("%s and %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+}
+
 // OrList joins names as "a, b or c", for messages that list what is valid.
 func OrList(names []string) string {
 	switch len(names) {

@@ -121,7 +121,10 @@ type Offer struct {
 	Instance *Instance
 	GPU      *GPU
 	Region   string
-	Pricing  Pricing
+	// Geo is where Region is (Catalog.Geo): country, city, continent;
+	// zero when the catalog does not know.
+	Geo     RegionGeo
+	Pricing Pricing
 	// Discount is the discount a reserved Pricing's price comes from
 	// (Catalog.DiscountFor); nil otherwise. An overlay's makes the price
 	// the overlay's (Provenance).
@@ -1586,6 +1589,7 @@ func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d dep
 		USDPerHour: unit * float64(d.nodes), Estimate: e, Asked: m.w.Precision, Fallback: d.r.fallback,
 		Redefined: m.cat.GPURedefinition(g.Key),
 	}
+	o.Geo, _ = m.cat.Geo(in.Provider, region)
 	o.HeadroomPct = (o.UsableBytes - o.NeedBytes) / o.UsableBytes * 100
 	o.Verdict = MemoryVerdict(o.NeedBytes, e.ResidentBand(), o.UsableBytes)
 	if o.Verdict == VerdictBorderline {

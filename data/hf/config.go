@@ -39,7 +39,7 @@ type Config struct {
 	// weight_bits, or 4/8 from load_in_4bit/load_in_8bit); zero when the
 	// config has none.
 	Quantization Quantization
-	Warnings     []string // e.g. an unknown model_type read through the generic keys
+	Warnings     []model.Message // e.g. an unknown model_type read through the generic keys; messages, so a UI translates them
 }
 
 // MaxConfigBytes bounds a config.json: real ones are a few KiB (Phi-3's
@@ -64,9 +64,10 @@ func ParseConfig(data []byte) (*Config, error) {
 
 // ReadConfig reads path, a config.json or a directory holding one, through
 // safeio: a FIFO, device or oversized file is an error, never a hang.
-// Errors start with the file's path. When the config has no _name_or_path, the
-// architecture is named after the directory holding config.json (or after
-// a file given another name, without .json).
+// Errors start with the file's path. A config in the Hugging Face hub cache
+// is named after its repository (hubCacheName); else, when the config has
+// no _name_or_path, the architecture is named after the directory holding
+// config.json (or after a file given another name, without .json).
 func ReadConfig(path string) (*Config, error) {
 	file := path
 	if fi, err := os.Stat(path); err != nil {
@@ -82,7 +83,9 @@ func ReadConfig(path string) (*Config, error) {
 	if err != nil {
 		return nil, model.Msg("%s: %v: %v", file, ErrConfig, err)
 	}
-	if c.Arch.Name == c.ModelType || c.Arch.Name == "" {
+	if name := hubCacheName(file); name != "" {
+		c.Arch.Name = name
+	} else if c.Arch.Name == c.ModelType || c.Arch.Name == "" {
 		name := strings.TrimSuffix(filepath.Base(file), ".json") // my-model.json → my-model
 		if name == "config" {                                    // models/my-model/config.json → my-model
 			abs, err := filepath.Abs(file)
@@ -99,26 +102,47 @@ func ReadConfig(path string) (*Config, error) {
 	return c, nil
 }
 
+// hubCacheName is the repository a config.json in the Hugging Face hub
+// cache belongs to, "Qwen/Qwen3-8B" for
+// models--Qwen--Qwen3-8B/snapshots/<commit>/config.json, or "" for a path
+// not laid out so. The cache names the snapshot's directory by its commit
+// hash, which titled the estimate "0123abcdef · train" (walk49).
+func hubCacheName(file string) string {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return ""
+	}
+	snapshot := filepath.Dir(abs)
+	snapshots := filepath.Dir(snapshot)
+	repo := filepath.Base(filepath.Dir(snapshots))
+	if filepath.Base(snapshots) != "snapshots" || !strings.HasPrefix(repo, "models--") {
+		return ""
+	}
+	// The cache writes "/" as "--": models--org--name, or models--name
+	// for a repository without an owner (gpt2).
+	return strings.Replace(strings.TrimPrefix(repo, "models--"), "--", "/", 1)
+}
+
 // parseConfig does ParseConfig's work; top is false for a text_config,
 // which is not searched for another.
 func parseConfig(data []byte, top bool) (*Config, error) {
 	if len(data) > MaxConfigBytes {
 		return nil, model.Msg("%d bytes is above the %d MiB limit for a config.json", len(data), MaxConfigBytes>>20)
 	}
-	raw, err := decodeObject(data)
+	raw, err := decodeObject(data, top)
 	if err != nil {
 		return nil, err
 	}
 	f := &fields{raw: raw}
 	c := &Config{ModelType: f.name("model_type")}
 	c.DType = strings.TrimPrefix(f.text("torch_dtype", "dtype"), "torch.")
-	var qnote string
+	var qnote model.Message
 	c.Quantized, c.Quantization, qnote = f.quantization(c.DType)
-	if qnote != "" {
+	if qnote.Key != "" {
 		c.Warnings = append(c.Warnings, qnote)
 	}
 	if c.DType != "" && !knownDType(c.DType) {
-		c.Warnings = append(c.Warnings, fmt.Sprintf(
+		c.Warnings = append(c.Warnings, model.Msg(
 			"torch_dtype %q is not a dtype gpuplan knows (bfloat16, float16, float32, float8_e4m3fn, float8_e5m2, int8): the precision is the task's default; give --precision to choose it",
 			c.DType))
 	}
@@ -146,14 +170,14 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 				}
 				inner.Arch.VisionParams = v
 			} else {
-				inner.Warnings = append([]string{fmt.Sprintf(
+				inner.Warnings = append([]model.Message{model.Msg(
 					"model_type %q: read its text_config (model_type %q) only; the vision or audio tower is not counted",
 					c.ModelType, inner.ModelType)}, inner.Warnings...)
 			}
 			inner.ModelType, inner.DType, inner.Quantized = c.ModelType, cmp.Or(inner.DType, c.DType), cmp.Or(inner.Quantized, c.Quantized)
 			if inner.Quantization.zero() {
 				inner.Quantization = c.Quantization
-				if qnote != "" {
+				if qnote.Key != "" {
 					inner.Warnings = append(inner.Warnings, qnote)
 				}
 			}
@@ -162,9 +186,9 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 		}
 		m = generic
 		if c.ModelType == "" {
-			c.Warnings = append(c.Warnings, "no model_type: read the generic keys as a Llama-style decoder; the parameter count is an estimate")
+			c.Warnings = append(c.Warnings, model.Msg("no model_type: read the generic keys as a Llama-style decoder; the parameter count is an estimate"))
 		} else {
-			c.Warnings = append(c.Warnings, fmt.Sprintf(
+			c.Warnings = append(c.Warnings, model.Msg(
 				"model_type %q is not one gpuplan knows (%s): read the generic keys as a Llama-style decoder; the parameter count is an estimate",
 				c.ModelType, strings.Join(ModelTypes(), ", ")))
 		}
@@ -215,8 +239,11 @@ func displayName(nameOrPath, modelType string) string {
 }
 
 // decodeObject decodes a JSON object into its raw members; syntax errors
-// give the line and column.
-func decodeObject(data []byte) (map[string]json.RawMessage, error) {
+// give the line and column. configFile is true for a whole config.json,
+// whose error says how one starts; a nested field's (quantization_config,
+// text_config) or another file's does not (walk49: a string
+// quantization_config was told "a config.json starts with {").
+func decodeObject(data []byte, configFile bool) (map[string]json.RawMessage, error) {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
 		return nil, model.Msg("empty file: want a JSON object")
@@ -224,6 +251,9 @@ func decodeObject(data []byte) (map[string]json.RawMessage, error) {
 	if trimmed[0] != '{' {
 		// Name the kind, never the content: a config may point hf_config at
 		// any file, and its first bytes are no business of the terminal.
+		if !configFile {
+			return nil, model.Msg("want a JSON object, got %s", model.Msg(jsonKind(trimmed)))
+		}
 		return nil, model.Msg("want a JSON object (a config.json starts with {), got %s", model.Msg(jsonKind(trimmed)))
 	}
 	var raw map[string]json.RawMessage
@@ -523,15 +553,15 @@ func (f *fields) texts(key string) []string {
 //
 // Any other bits given (bits, w_bit, weight_bits) must be a whole number
 // of at least 1. dtype is the config's torch_dtype, for the note.
-func (f *fields) quantization(dtype string) (model.Precision, Quantization, string) {
+func (f *fields) quantization(dtype string) (model.Precision, Quantization, model.Message) {
 	_, v, ok := f.lookup([]string{"quantization_config"})
 	if !ok {
-		return "", Quantization{}, ""
+		return "", Quantization{}, model.Message{}
 	}
-	raw, err := decodeObject(v)
+	raw, err := decodeObject(v, false)
 	if err != nil {
 		f.fail("quantization_config: %v", err)
-		return "", Quantization{}, ""
+		return "", Quantization{}, model.Message{}
 	}
 	q := &fields{raw: raw}
 	method := strings.ToLower(q.text("quant_method"))
@@ -546,11 +576,11 @@ func (f *fields) quantization(dtype string) (model.Precision, Quantization, stri
 		f.fail("quantization_config.quant_method: %v", err)
 	}
 	if len(q.errs) > 0 {
-		return "", Quantization{}, ""
+		return "", Quantization{}, model.Message{}
 	}
 	if in4 && in8 {
 		f.fail("quantization_config: load_in_4bit and load_in_8bit are both true; transformers' BitsAndBytesConfig refuses that: keep one")
-		return "", Quantization{}, ""
+		return "", Quantization{}, model.Message{}
 	}
 	switch {
 	case method == "gptq" || method == "auto-round":
@@ -561,11 +591,11 @@ func (f *fields) quantization(dtype string) (model.Precision, Quantization, stri
 			}
 			f.fail("quantization_config: %s bits %s: transformers' %s supports 2, 3, 4 or 8", method, got,
 				map[string]string{"gptq": "GPTQConfig", "auto-round": "AutoRoundConfig"}[method])
-			return "", Quantization{}, ""
+			return "", Quantization{}, model.Message{}
 		}
 	case hasBits && bits < 1:
 		f.fail("quantization_config.%s: want a whole number of bits ≥ 1, got %d", bitsKey, bits)
-		return "", Quantization{}, ""
+		return "", Quantization{}, model.Message{}
 	case method == "awq" && bits == 0:
 		bits = 4 // AwqConfig's default
 	case bits == 0 && in4:
@@ -578,36 +608,44 @@ func (f *fields) quantization(dtype string) (model.Precision, Quantization, stri
 		for _, err := range q.errs {
 			f.fail("quantization_config: %v", err)
 		}
-		return "", Quantization{}, ""
+		return "", Quantization{}, model.Message{}
 	}
 	if block != nil {
 		// transformers FineGrainedFP8Config: weight_block_size (n, k), one
 		// scale per n×k block (DeepSeek-V3's config.json: [128, 128]).
 		if len(block) != 2 || block[0] < 1 || block[1] < 1 {
 			f.fail("quantization_config.weight_block_size: want two whole numbers ≥ 1 such as [128, 128], got %v", block)
-			return "", Quantization{}, ""
+			return "", Quantization{}, model.Message{}
 		}
 		qc.BlockSize = [2]int{block[0], block[1]}
 	}
 	switch {
 	case strings.Contains(method, "fp8"):
-		return model.FP8, qc, ""
+		return model.FP8, qc, model.Message{}
 	case in4 || bits == 4 || method == "mxfp4":
-		return model.INT4, qc, ""
+		return model.INT4, qc, model.Message{}
 	case bits == 2 || bits == 3:
-		return model.INT4, qc, fmt.Sprintf("quantization_config: %d-bit %s weights are costed as int4, an upper bound", bits, cmp.Or(method, "quantized"))
+		var name any = method
+		if method == "" {
+			name = model.Msg("quantized")
+		}
+		return model.INT4, qc, model.Msg("quantization_config: %d-bit %v weights are costed as int4, an upper bound", bits, name)
 	case in8 || bits == 8:
-		return model.INT8, qc, ""
+		return model.INT8, qc, model.Message{}
 	}
-	what := "quant_method " + strconv.Quote(method)
+	what := model.Msg("quant_method %q", method)
 	if method == "" {
-		what = "a quantization_config without quant_method"
+		what = model.Msg("a quantization_config without quant_method")
 	}
 	if hasBits {
-		what += fmt.Sprintf(" at %d bits", bits)
+		what = model.Msg("%v at %d bits", what, bits)
 	}
-	return "", qc, fmt.Sprintf("quantization_config: %s is not a format gpuplan costs: the weights are costed as the unquantized dtype (%s), an upper bound",
-		what, cmp.Or(dtype, "torch_dtype not given"))
+	var of any = dtype
+	if dtype == "" {
+		of = model.Msg("torch_dtype not given")
+	}
+	return "", qc, model.Msg("quantization_config: %v is not a format gpuplan costs: the weights are costed as the unquantized dtype (%v), an upper bound",
+		what, of)
 }
 
 // quoteOr formats keys as `"a", "b" or "c"`.
@@ -706,13 +744,13 @@ func ModelTypes() []string {
 // difference goes to ExtraParams (or Params, when the shape's count is
 // carried there), so ParamCount equals n.Params while MoE active counts
 // still follow the shape. When they hold fewer (packed quantized weights,
-// a partial checkpoint), the shape's count is kept. warn is "" unless the
+// a partial checkpoint), the shape's count is kept. warn is zero unless the
 // two differ by more than 1%.
-func (c *Config) WithCounts(n TensorCounts) (a model.Architecture, warn string) {
+func (c *Config) WithCounts(n TensorCounts) (a model.Architecture, warn model.Message) {
 	a = c.Arch
 	shape, got := a.ParamCount(), float64(n.Params)
 	if shape <= 0 || got <= 0 {
-		return a, ""
+		return a, model.Message{}
 	}
 	if diff := got - shape; diff > 0 {
 		if a.Params > 0 {
@@ -722,11 +760,11 @@ func (c *Config) WithCounts(n TensorCounts) (a model.Architecture, warn string) 
 		}
 	}
 	if rel := (got - shape) / shape; rel > 0.01 || rel < -0.01 {
-		kept := "the safetensors count"
+		kept := model.Msg("the safetensors count")
 		if got < shape {
-			kept = "the config.json count"
+			kept = model.Msg("the config.json count")
 		}
-		warn = fmt.Sprintf("config.json gives %.0f parameters and the safetensors headers %d (%+.1f%%): using %s",
+		warn = model.Msg("config.json gives %.0f parameters and the safetensors headers %d (%+.1f%%): using %s",
 			shape, n.Params, 100*rel, kept)
 	}
 	return a, warn

@@ -376,6 +376,11 @@ func TestParseConfigErrors(t *testing.T) {
 			[]string{`missing "num_experts_per_tok"`}},
 		{"bad quantization_config", `{"model_type": "gpt2", "n_embd": 8, "n_layer": 2, "n_head": 2, "vocab_size": 10, "n_positions": 8, "quantization_config": {"bits": "four"}}`,
 			[]string{`quantization_config: bits: want a whole number`}},
+		// A nested field is not a file: no "a config.json starts with {" (walk49).
+		{"quantization_config a string", `{"model_type": "gpt2", "n_embd": 8, "n_layer": 2, "n_head": 2, "vocab_size": 10, "n_positions": 8, "quantization_config": "gptq"}`,
+			[]string{`quantization_config: want a JSON object, got a JSON string`}},
+		{"text_config a list", `{"model_type": "llava", "text_config": [1]}`,
+			[]string{`text_config: want a JSON object, got a JSON array`}},
 
 		{"latent attention without its ranks", `{"model_type": "deepseek_v3", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 10,
 			"qk_nope_head_dim": 16, "v_head_dim": 16, "moe_intermediate_size": 8, "n_routed_experts": 4, "num_experts_per_tok": 2}`,
@@ -430,7 +435,7 @@ func TestParseConfigUnknownModelType(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], `model_type "my_llama" is not one gpuplan knows`) {
+	if len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0].String(), `model_type "my_llama" is not one gpuplan knows`) {
 		t.Errorf("Warnings = %q, want one about my_llama", c.Warnings)
 	}
 	if got := c.Arch.ParamCount(); got != 6_738_415_616 {
@@ -441,7 +446,7 @@ func TestParseConfigUnknownModelType(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "no model_type") {
+	if len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0].String(), "no model_type") {
 		t.Errorf("Warnings = %q, want one about the missing model_type", c.Warnings)
 	}
 	if c.Arch.FFN != 256 || c.Arch.Norm != model.LayerNorm || !c.Arch.Tied {
@@ -466,7 +471,7 @@ func TestParseConfigTextConfig(t *testing.T) {
 	if c.ModelType != "llava" || c.DType != "float16" || c.Arch.Name != "llava-hf/llava-1.5-7b-hf" {
 		t.Errorf("got %q %q %q", c.ModelType, c.DType, c.Arch.Name)
 	}
-	if len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "vision or audio tower is not counted") {
+	if len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0].String(), "vision or audio tower is not counted") {
 		t.Errorf("Warnings = %q", c.Warnings)
 	}
 	if c.Arch.HeadDim != 0 || c.Arch.Vocab != 32064 || !c.Arch.GatedMLP {
@@ -726,9 +731,46 @@ func TestParseConfigUnknownDType(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.dtype, err)
 		}
-		said := slices.ContainsFunc(c.Warnings, func(w string) bool { return strings.Contains(w, "is not a dtype gpuplan knows") })
+		said := slices.ContainsFunc(c.Warnings, func(w model.Message) bool { return strings.Contains(w.String(), "is not a dtype gpuplan knows") })
 		if said != tc.warn {
 			t.Errorf("torch_dtype %q: warned %v, want %v (warnings %q)", tc.dtype, said, tc.warn, c.Warnings)
 		}
+	}
+}
+
+// TestReadConfigName: what names a config read from disk — the hub
+// cache's repository (walk49: models--Qwen--Qwen3-8B/snapshots/<commit>
+// was titled by its commit hash), else _name_or_path, else the directory.
+func TestReadConfigName(t *testing.T) {
+	const shape = `"model_type": "llama", "hidden_size": 8, "num_hidden_layers": 2, "num_attention_heads": 2, "vocab_size": 10, "intermediate_size": 16`
+	for _, tt := range []struct {
+		name, dir, json, want string
+	}{
+		{"hub cache, org and name", "hub/models--Qwen--Qwen3-8B/snapshots/0123abcdef", `{` + shape + `}`, "Qwen/Qwen3-8B"},
+		{"hub cache wins over _name_or_path", "hub/models--Qwen--Qwen3-8B/snapshots/0123abcdef", `{"_name_or_path": "/tmp/ckpt/qwen", ` + shape + `}`, "Qwen/Qwen3-8B"},
+		{"hub cache without an owner", "hub/models--gpt2/snapshots/0123abcdef", `{` + shape + `}`, "gpt2"},
+		{"hub cache, a name with --", "hub/models--org--a--b/snapshots/0123abcdef", `{` + shape + `}`, "org/a--b"},
+		{"_name_or_path outside the cache", "work/0123abcdef", `{"_name_or_path": "meta-llama/Llama-3.1-8B", ` + shape + `}`, "meta-llama/Llama-3.1-8B"},
+		{"snapshots not under models--", "work/snapshots/0123abcdef", `{` + shape + `}`, "0123abcdef"},
+		{"the directory", "work/my-llama", `{` + shape + `}`, "my-llama"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), filepath.FromSlash(tt.dir))
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "config.json"), []byte(tt.json), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, path := range []string{dir, filepath.Join(dir, "config.json")} {
+				c, err := ReadConfig(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.Arch.Name != tt.want {
+					t.Errorf("ReadConfig(%s).Arch.Name = %q, want %q", tt.dir, c.Arch.Name, tt.want)
+				}
+			}
+		})
 	}
 }

@@ -674,7 +674,7 @@ func visionConfig(raw map[string]json.RawMessage) (*fields, error) {
 	if !ok || isNull(v) {
 		return nil, model.Msg(`missing "vision_config"`)
 	}
-	obj, err := decodeObject(v)
+	obj, err := decodeObject(v, false)
 	if err != nil {
 		return nil, model.Msg("vision_config: %v", err)
 	}

@@ -92,7 +92,7 @@ func TestQuantizationConfigRefusedAndNoted(t *testing.T) {
 			if c.Quantized != tt.format {
 				t.Errorf("format %q, want %q", c.Quantized, tt.format)
 			}
-			notes := strings.Join(c.Warnings, "\n")
+			notes := strings.Join(model.Strings(c.Warnings), "\n")
 			if tt.note == "" && notes != "" || !strings.Contains(notes, tt.note) {
 				t.Errorf("warnings %q, want %q", c.Warnings, tt.note)
 			}

@@ -11,7 +11,7 @@ import (
 // counts merged by Config.WithCounts.
 func Readers() config.Readers {
 	return config.Readers{
-		HFConfig: func(path string, task model.Task) (model.Architecture, model.Precision, []string, error) {
+		HFConfig: func(path string, task model.Task) (model.Architecture, model.Precision, []model.Message, error) {
 			cfg, err := ReadConfig(path)
 			if err != nil {
 				return model.Architecture{}, "", nil, err
@@ -22,7 +22,7 @@ func Readers() config.Readers {
 			cfg.Arch.UnquantizedAttnLayers, cfg.Arch.UnquantizedMLPLayers = unconverted(&cfg.Arch, cfg.Quantization.Skip)
 			return cfg.Arch, p, cfg.Warnings, nil
 		},
-		Safetensors: func(path string, a model.Architecture) (model.Architecture, []string, error) {
+		Safetensors: func(path string, a model.Architecture) (model.Architecture, []model.Message, error) {
 			n, err := ReadSafetensors(path)
 			if err != nil {
 				return a, nil, err
@@ -32,7 +32,7 @@ func Readers() config.Readers {
 				return a, n.Warnings, nil
 			}
 			a, warn := (&Config{Arch: a}).WithCounts(n)
-			if warn != "" {
+			if warn.Key != "" {
 				n.Warnings = append(n.Warnings, warn)
 			}
 			return a, n.Warnings, nil

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"math"
@@ -47,8 +46,8 @@ type TensorCounts struct {
 	// Bytes is the data size of all tensors, parameters and buffers: what an
 	// index's metadata.total_size states.
 	Bytes    int64
-	Files    int      // safetensors files read
-	Warnings []string // e.g. an index whose total_size disagrees with the headers
+	Files    int             // safetensors files read
+	Warnings []model.Message // e.g. an index whose total_size disagrees with the headers
 }
 
 // DType returns the safetensors dtype holding the most parameters ("" when
@@ -174,7 +173,7 @@ func (c *TensorCounts) add(t tensor) {
 }
 
 // parseHeader reads and checks a header; tensors come sorted by offset.
-func parseHeader(r io.Reader, fileSize int64) ([]tensor, []string, error) {
+func parseHeader(r io.Reader, fileSize int64) ([]tensor, []model.Message, error) {
 	var prefix [8]byte
 	if _, err := io.ReadFull(r, prefix[:]); err != nil {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
@@ -222,7 +221,7 @@ func parseHeader(r io.Reader, fileSize int64) ([]tensor, []string, error) {
 		}
 		return cmp.Compare(a.end, b.end)
 	})
-	var warns []string
+	var warns []model.Message
 	var covered, end int64
 	last := ""
 	for _, t := range tensors {
@@ -237,7 +236,7 @@ func parseHeader(r io.Reader, fileSize int64) ([]tensor, []string, error) {
 		total = dataLen
 	}
 	if gap := total - covered; gap > 0 {
-		warns = append(warns, fmt.Sprintf("%d data bytes are not covered by any tensor", gap))
+		warns = append(warns, model.Msg("%d data bytes are not covered by any tensor", gap))
 	}
 	return tensors, warns, nil
 }
@@ -479,7 +478,7 @@ func readFile(path string) (TensorCounts, error) {
 	}
 	c.Files = 1
 	for _, w := range warns {
-		c.Warnings = append(c.Warnings, path+": "+w)
+		c.Warnings = append(c.Warnings, model.Msg("%s: %v", path, w))
 	}
 	return c, nil
 }
@@ -487,7 +486,7 @@ func readFile(path string) (TensorCounts, error) {
 // readShard reads one file's header through safeio.Open: a FIFO, device or
 // directory (after symlinks) is an error, never a hang, and parseHeader
 // reads at most MaxHeaderBytes.
-func readShard(path string) ([]tensor, []string, error) {
+func readShard(path string) ([]tensor, []model.Message, error) {
 	f, fi, err := safeio.Open(path)
 	if err != nil {
 		return nil, nil, model.Msg("%s: %v; want a .safetensors file", path, err)
@@ -496,7 +495,7 @@ func readShard(path string) ([]tensor, []string, error) {
 	return readOpenShard(path, f, fi)
 }
 
-func readOpenShard(path string, f *os.File, fi fs.FileInfo) ([]tensor, []string, error) {
+func readOpenShard(path string, f *os.File, fi fs.FileInfo) ([]tensor, []model.Message, error) {
 	tensors, warns, err := parseHeader(f, fi.Size())
 	if errors.Is(err, os.ErrDeadlineExceeded) { // safeio.Open's deadline
 		return nil, nil, model.Msg("%s: %v", path, safeio.Stalled())
@@ -553,7 +552,7 @@ func readIndex(path string) (TensorCounts, error) {
 		}
 		c.Files++
 		for _, w := range warns {
-			c.Warnings = append(c.Warnings, shard+": "+w)
+			c.Warnings = append(c.Warnings, model.Msg("%s: %v", shard, w))
 		}
 		for _, t := range tensors {
 			if _, ok := seen[t.name]; ok {
@@ -574,16 +573,16 @@ func readIndex(path string) (TensorCounts, error) {
 		}
 	}
 	if missing > 0 {
-		c.Warnings = append(c.Warnings, fmt.Sprintf("%d tensors of the index's weight_map are missing from their shards", missing))
+		c.Warnings = append(c.Warnings, model.Msg("%d tensors of the index's weight_map are missing from their shards", missing))
 	}
 	if unlisted > 0 {
-		c.Warnings = append(c.Warnings, fmt.Sprintf("%d tensors in the shards are not in the index's weight_map under that shard (counted)", unlisted))
+		c.Warnings = append(c.Warnings, model.Msg("%d tensors in the shards are not in the index's weight_map under that shard (counted)", unlisted))
 	}
 	if dups > 0 {
-		c.Warnings = append(c.Warnings, fmt.Sprintf("%d tensors appear in more than one shard (counted once)", dups))
+		c.Warnings = append(c.Warnings, model.Msg("%d tensors appear in more than one shard (counted once)", dups))
 	}
 	if totalSize >= 0 && totalSize != c.Bytes {
-		c.Warnings = append(c.Warnings, fmt.Sprintf("index metadata.total_size is %d bytes, but the shard headers hold %d bytes of tensors", totalSize, c.Bytes))
+		c.Warnings = append(c.Warnings, model.Msg("index metadata.total_size is %d bytes, but the shard headers hold %d bytes of tensors", totalSize, c.Bytes))
 	}
 	return c, nil
 }
@@ -621,7 +620,7 @@ func shardHeadersFit(dir string, shards []string) error {
 // content hash, so distinct shards stay distinct), and reading one file N
 // times would cost N reads. The header lengths, summed over the shards,
 // are checked against maxTotalHeaderBytes before any header is read.
-func readIndexShard(path string, read []fs.FileInfo, names []string, total *uint64) ([]tensor, []string, fs.FileInfo, error) {
+func readIndexShard(path string, read []fs.FileInfo, names []string, total *uint64) ([]tensor, []model.Message, fs.FileInfo, error) {
 	f, fi, err := safeio.Open(path)
 	if err != nil {
 		return nil, nil, nil, model.Msg("%s: %v; want a .safetensors file", path, err)
@@ -647,13 +646,13 @@ func parseIndex(data []byte) (shards []string, weightMap map[string]string, tota
 	if len(data) > maxIndexBytes {
 		return nil, nil, 0, model.Msg("index is above the %d MiB limit", maxIndexBytes>>20)
 	}
-	raw, err := decodeObject(data)
+	raw, err := decodeObject(data, false)
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	totalSize = -1
 	if m, ok := raw["metadata"]; ok && !isNull(m) {
-		meta, err := decodeObject(m)
+		meta, err := decodeObject(m, false)
 		if err != nil {
 			return nil, nil, 0, model.Msg("metadata: %v", err)
 		}

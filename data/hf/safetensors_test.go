@@ -140,7 +140,7 @@ func TestParseSafetensorsHeaderGap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Warnings) != 1 || got.Warnings[0] != "100 data bytes are not covered by any tensor" {
+	if len(got.Warnings) != 1 || got.Warnings[0].String() != "100 data bytes are not covered by any tensor" {
 		t.Errorf("Warnings = %q", got.Warnings)
 	}
 }
@@ -351,8 +351,8 @@ func TestReadSafetensorsIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got.Params != want.Params || len(got.Warnings) != 2 ||
-		!strings.Contains(got.Warnings[0], "1 tensors of the index's weight_map are missing") ||
-		!strings.Contains(got.Warnings[1], fmt.Sprintf("total_size is %d bytes, but the shard headers hold %d", b1+b2+2, b1+b2)) {
+		!strings.Contains(got.Warnings[0].String(), "1 tensors of the index's weight_map are missing") ||
+		!strings.Contains(got.Warnings[1].String(), fmt.Sprintf("total_size is %d bytes, but the shard headers hold %d", b1+b2+2, b1+b2)) {
 		t.Errorf("got %+v, want the same counts and two warnings", got)
 	}
 }
@@ -438,13 +438,13 @@ func TestWithCounts(t *testing.T) {
 	// heads: 110,106,428 parameters ([H]).
 	c := mustRead(t, "bert-base-uncased")
 	a, warn := c.WithCounts(TensorCounts{Params: 110_106_428})
-	if a.ParamCount() != 110_106_428 || warn != "" {
+	if a.ParamCount() != 110_106_428 || warn.Key != "" {
 		t.Errorf("bert: ParamCount() = %.0f, warn %q; want 110106428 and no warning (0.6%% apart)", a.ParamCount(), warn)
 	}
 	// Falcon-7B's .bin checkpoint stores the tied head twice: +4.3%.
 	c = mustRead(t, "falcon-7b")
 	a, warn = c.WithCounts(TensorCounts{Params: 7_217_189_760})
-	if a.ParamCount() != 7_217_189_760 || !strings.Contains(warn, "using the safetensors count") {
+	if a.ParamCount() != 7_217_189_760 || !strings.Contains(warn.String(), "using the safetensors count") {
 		t.Errorf("falcon: ParamCount() = %.0f, warn %q", a.ParamCount(), warn)
 	}
 	// MoE active counts still follow the shape.
@@ -456,7 +456,7 @@ func TestWithCounts(t *testing.T) {
 	// Fewer in the headers (packed 4-bit weights): keep the shape count.
 	c = mustRead(t, "llama-2-7b")
 	a, warn = c.WithCounts(TensorCounts{Params: 1_000_000_000})
-	if a.ParamCount() != 6_738_415_616 || !strings.Contains(warn, "using the config.json count") {
+	if a.ParamCount() != 6_738_415_616 || !strings.Contains(warn.String(), "using the config.json count") {
 		t.Errorf("packed: ParamCount() = %.0f, warn %q", a.ParamCount(), warn)
 	}
 	// OPT-350m carries its count in Params.

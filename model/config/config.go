@@ -761,7 +761,7 @@ func (w *WorkloadAnswers) Workload(cat *model.Catalog, rd Readers) (model.Worklo
 }
 
 // WorkloadMessages is Workload with its warnings as messages, for a UI to
-// translate (the readers' own are English text, as their functions give).
+// translate.
 func (w *WorkloadAnswers) WorkloadMessages(cat *model.Catalog, rd Readers) (model.Workload, []model.Message, error) {
 	out := model.Workload{Settings: w.Settings.Clone()}
 	var warnings []model.Message
@@ -781,7 +781,7 @@ func (w *WorkloadAnswers) WorkloadMessages(cat *model.Catalog, rd Readers) (mode
 			return out, nil, Errorf("workload.hf_config", "%v", err)
 		}
 		out.Model = a
-		warnings = readerMessages(ws)
+		warnings = ws
 		if out.Precision == "" && p != "" { // the checkpoint's format: FromCheckpoint's rule
 			task, prec, note := FromCheckpoint(cmp.Or(out.Task, model.TaskTrain), p)
 			if task != cmp.Or(out.Task, model.TaskTrain) {
@@ -806,7 +806,7 @@ func (w *WorkloadAnswers) WorkloadMessages(cat *model.Catalog, rd Readers) (mode
 		if err != nil {
 			return out, nil, Errorf("workload.safetensors", "%v", err)
 		}
-		out.Model, warnings = a, append(warnings, readerMessages(ws)...)
+		out.Model, warnings = a, append(warnings, ws...)
 	}
 	if out.FlashAttention != nil && out.Model.Family != "" && !out.Model.Family.HasAttention() {
 		warnings = append(warnings, model.NoAttentionWarning(&out.Model)) // one line, then the answer is dropped
@@ -816,15 +816,6 @@ func (w *WorkloadAnswers) WorkloadMessages(cat *model.Catalog, rd Readers) (mode
 		out.GPUs = 0
 	}
 	return out, warnings, nil
-}
-
-// readerMessages are a reader's warnings (English text) as messages.
-func readerMessages(ws []string) []model.Message {
-	out := make([]model.Message, len(ws))
-	for i, w := range ws {
-		out[i] = model.Msg("%s", w)
-	}
-	return out
 }
 
 // Resolve is Workload with Defaults applied and Validate passed; a
@@ -1026,6 +1017,12 @@ var configKeys = sync.OnceValue(func() map[string][]string {
 // (batch_size = 8, not 8.5). Errors are *Error wrapping
 // ErrInvalid.
 func Decode(b []byte) (Config, error) {
+	if t := bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\ufeff")), " \t\r\n"); len(t) > 0 && t[0] == '{' {
+		// No TOML document starts with "{"; a JSON one does (walk49: a Hugging
+		// Face config.json given to --config was told "line 1: expected '.'
+		// or '=', but got '{' instead").
+		return Config{}, &Error{Msg: model.Msg("this is a JSON file, not a gpuplan configuration (TOML); for a Hugging Face config.json use --hf-config, or hf_config under [workload]")}
+	}
 	var raw rawConfig
 	md, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&raw)
 	if err != nil {

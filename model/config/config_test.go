@@ -259,14 +259,14 @@ func TestResolve(t *testing.T) {
 	// The reader maps the dtype for the task it is given (data/hf
 	// Config.Precision); Resolve passes the request's task, train when unset.
 	var asked []model.Task
-	hf := Readers{HFConfig: func(path string, task model.Task) (model.Architecture, model.Precision, []string, error) {
+	hf := Readers{HFConfig: func(path string, task model.Task) (model.Architecture, model.Precision, []model.Message, error) {
 		if path != "m/config.json" {
 			return model.Architecture{}, "", nil, fmt.Errorf("open %s: no such file", path)
 		}
 		asked = append(asked, task)
 		a := cat.Models[0]
 		a.Key = ""
-		return a, model.AMPBF16, []string{"note"}, nil
+		return a, model.AMPBF16, []model.Message{model.Msg("note")}, nil
 	}}
 	c = Config{Workload: WorkloadAnswers{Settings: model.Settings{Task: model.TaskFinetune}, HFConfig: "m/config.json"}}
 	w, ws, err := c.Workload.Resolve(cat, hf)

@@ -15,12 +15,12 @@ type Readers struct {
 	// the precision its dtype suggests for task (data/hf config.go
 	// Config.Precision: bfloat16 → amp-bf16 for training, bf16 for
 	// inference), and warnings.
-	HFConfig func(path string, task model.Task) (model.Architecture, model.Precision, []string, error)
+	HFConfig func(path string, task model.Task) (model.Architecture, model.Precision, []model.Message, error)
 	// Safetensors returns a with the exact parameter count of the
 	// safetensors headers at path (file or directory): the count itself
 	// for a model without a shape, merged into a shape by data/hf
 	// config.go Config.WithCounts; and warnings.
-	Safetensors func(path string, a model.Architecture) (model.Architecture, []string, error)
+	Safetensors func(path string, a model.Architecture) (model.Architecture, []model.Message, error)
 }
 
 // RelativeTo resolves the request's file paths (hf_config, safetensors)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/show"
@@ -57,6 +58,12 @@ func Check(cat *model.Catalog, pl *Plan) []model.Message {
 			continue
 		case in.MissingSince != "":
 			out = append(out, model.Msg("phase %q: %s %s is not in the latest price fetch (missing since %s): the plan's price for it is unchecked", ph.Name, ph.Provider, ph.Instance, in.MissingSince))
+			continue
+		}
+		if ph.Region == "" {
+			// walk49: "has no price for lambda gpu_8x_h100_sxm5 in " ended
+			// where the region should be and never said it was missing.
+			out = append(out, noRegion(cat, in, ph))
 			continue
 		}
 		var rp *model.RegionPrice
@@ -172,4 +179,40 @@ func (ph *Phase) PriceNote(usdPerHour float64, asOf string) model.Message {
 		return model.Message{}
 	}
 	return model.Msg("phase %q: the plan prices this offer at $%.4g/h (its usd_per_hour); the $%.2f/h in the header is the catalog's (as of %s)", ph.Name, ph.USDPerHour, usdPerHour, asOf)
+}
+
+// noRegionListed is how many other regions noRegion names before "and N
+// more": a type priced in forty regions needs a hint, not a list.
+const noRegionListed = 4
+
+// noRegion is Check's note for a phase that names an offer but no region:
+// the region to add, the cheapest the catalog prices the offer in for the
+// phase's pricing mode, and a few others it is priced in.
+func noRegion(cat *model.Catalog, in *model.Instance, ph *Phase) model.Message {
+	pricing := cmp.Or(ph.Pricing, model.OnDemand)
+	type priced struct {
+		region string
+		usd    float64
+	}
+	var rs []priced
+	for j := range in.Prices {
+		if unit, ok := cat.Price(in, &in.Prices[j], pricing, nil); ok {
+			rs = append(rs, priced{in.Prices[j].Region, unit})
+		}
+	}
+	slices.SortStableFunc(rs, func(a, b priced) int { return cmp.Or(cmp.Compare(a.usd, b.usd), cmp.Compare(a.region, b.region)) })
+	switch len(rs) {
+	case 0:
+		return model.Msg("phase %q names no region, and the catalog has no %s price for %s %s in any: the plan's price for it is unchecked", ph.Name, model.Msg(string(pricing)), ph.Provider, ph.Instance)
+	case 1:
+		return model.Msg("phase %q names no region: the plan's price for it is unchecked; add region = %q, the one region the catalog prices %s %s in", ph.Name, rs[0].region, ph.Provider, ph.Instance)
+	}
+	var others []string
+	for _, r := range rs[1:min(len(rs), 1+noRegionListed)] {
+		others = append(others, r.region)
+	}
+	if more := len(rs) - 1 - len(others); more > 0 {
+		return model.Msg("phase %q names no region: the plan's price for it is unchecked; add region = %q (the cheapest the catalog prices %s %s in; also priced in %s and %d more)", ph.Name, rs[0].region, ph.Provider, ph.Instance, strings.Join(others, ", "), more)
+	}
+	return model.Msg("phase %q names no region: the plan's price for it is unchecked; add region = %q (the cheapest the catalog prices %s %s in; also priced in %s)", ph.Name, rs[0].region, ph.Provider, ph.Instance, strings.Join(others, ", "))
 }

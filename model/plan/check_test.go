@@ -29,6 +29,9 @@ func TestCheckPlan(t *testing.T) {
 		phase("wrong region", "p1", "big.8", "eu-west-1", model.OnDemand, 1, 8),
 		phase("no spot", "p1", "big.8", "us-east-1", model.Spot, 1, 3),
 		phase("no offer", "", "", "", "", 0, 3),
+		phase("no region, two priced", "p1", "small.1", "", model.OnDemand, 1, 0.9),
+		phase("no region, one priced", "p1", "big.8", "", model.OnDemand, 1, 8),
+		phase("no region, none spot", "p1", "big.8", "", model.Spot, 1, 8),
 	}}
 	got := Check(cat, &pl)
 	want := []string{
@@ -40,6 +43,9 @@ func TestCheckPlan(t *testing.T) {
 		`phase "wrong region": the catalog has no price for p1 big.8 in eu-west-1`,
 		`phase "no spot": the catalog has no spot price for p1 big.8 in us-east-1`,
 		`phase "no offer" names no offer (provider and instance): the plan's price for it is unchecked`,
+		`phase "no region, two priced" names no region: the plan's price for it is unchecked; add region = "eu-west-1" (the cheapest the catalog prices p1 small.1 in; also priced in us-east-1)`,
+		`phase "no region, one priced" names no region: the plan's price for it is unchecked; add region = "us-east-1", the one region the catalog prices p1 big.8 in`,
+		`phase "no region, none spot" names no region, and the catalog has no spot price for p1 big.8 in any: the plan's price for it is unchecked`,
 	}
 	if len(got) != len(want) {
 		var s []string

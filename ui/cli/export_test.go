@@ -231,9 +231,15 @@ func TestExportFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// The real permission bits, not Mode().Type()'s p--------- (attack r29b F7).
-		if want := "gpuplan: -o: " + fifo + " is not a regular file (" + info.Mode().String() + "); pick another name\n"; code != ExitUsage || errs != want || info.Mode().Perm() == 0 {
+		// What it is in words, not a mode string such as prw-r--r-- (walk49).
+		if want := "gpuplan: -o: " + fifo + " is a FIFO (named pipe), not a regular file; pick another name\n"; code != ExitUsage || errs != want || info.Mode().Perm() == 0 {
 			t.Errorf("FIFO: exit %d: %q, want %q", code, errs, want)
+		}
+	}
+	if _, err := os.Stat("/dev/full"); err == nil { // walk49: "(Dcrw-rw-rw-)"
+		code, _, errs = runExportCLI(t, append(small, "--instance", "aws/g5.2xlarge", "-o", "/dev/full", "--force")...)
+		if want := "gpuplan: -o: /dev/full is a device, not a regular file; pick another name\n"; code != ExitUsage || errs != want {
+			t.Errorf("/dev/full: exit %d: %q, want %q", code, errs, want)
 		}
 	}
 	code, _, errs = runExportCLI(t, append(small, "--instance", "aws/g5.2xlarge", "-o", dir, "--force")...)

@@ -28,11 +28,11 @@ func runCLIReads(t *testing.T, args ...string) (code int, stdout, stderr string,
 	t.Setenv("HOME", t.TempDir())
 	rd := hf.Readers()
 	hfc, st := rd.HFConfig, rd.Safetensors
-	rd.HFConfig = func(path string, task model.Task) (model.Architecture, model.Precision, []string, error) {
+	rd.HFConfig = func(path string, task model.Task) (model.Architecture, model.Precision, []model.Message, error) {
 		read = append(read, path)
 		return hfc(path, task)
 	}
-	rd.Safetensors = func(path string, a model.Architecture) (model.Architecture, []string, error) {
+	rd.Safetensors = func(path string, a model.Architecture) (model.Architecture, []model.Message, error) {
 		read = append(read, path)
 		return st(path, a)
 	}

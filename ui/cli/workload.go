@@ -377,14 +377,14 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 	for _, n := range []string{"layers", "hidden", "heads", "kv-heads", "ffn", "vocab", "family"} {
 		anyShape = anyShape || changed(n)
 	}
-	sources := 0
+	var sources []string
 	for _, n := range []string{"model", "params", "hf-config"} {
 		if changed(n) {
-			sources++
+			sources = append(sources, "--"+n)
 		}
 	}
-	if sources > 1 {
-		return w, nil, usage(model.Msg("give one of --model, --params or --hf-config"))
+	if len(sources) > 1 { // walk49: "give one of" read as if none were given
+		return w, nil, usage(model.Msg("%s name the model twice: give only one of --model, --params or --hf-config", model.AndMsg(sources)))
 	}
 	if changed("gpu") && f.gpu == "" { // --gpu '' names no GPU: refused as --model '' is, not read as no --gpu
 		return w, nil, usage(model.Msg("--gpu '': no GPU named; give one such as a100-80gb (list: gpuplan catalog gpus), or leave --gpu out"))

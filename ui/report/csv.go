@@ -64,12 +64,13 @@ func writeCSV(out io.Writer, header []string, rows [][]string) error {
 // JSON do, then the layout the offer runs (strategy: FSDP where DDP does
 // not fit, which gpus alone does not say), its VRAM need per GPU and its
 // memory verdict, added after origin so that columns read by position
-// keep theirs. Figures are rounded as the JSON rounds them (a month at
+// keep theirs; then where the region is (country, city, continent), as
+// offers -o csv has it. Figures are rounded as the JSON rounds them (a month at
 // $53.52 an hour read 39069.600000000006).
 func WriteRecommendCSV(out io.Writer, rec *model.Recommendation, limit int) error {
 	header := []string{"provider", "instance_type", "region", "gpu", "gpus", "instances", "pricing",
 		"usd_per_hour", "usd_per_month", "job_hours", "job_usd", "headroom_pct", "source", "as_of", "origin",
-		"strategy", "vram_need_gib", "verdict"}
+		"strategy", "vram_need_gib", "verdict", "country", "city", "continent"}
 	var rows [][]string
 	for i := range rec.Offers {
 		if limit > 0 && i == limit {
@@ -84,7 +85,7 @@ func WriteRecommendCSV(out io.Writer, rec *model.Recommendation, limit int) erro
 		rows = append(rows, []string{o.Instance.Provider, o.Instance.Type, o.Region, o.GPU.Key, strconv.Itoa(o.GPUs),
 			strconv.Itoa(max(o.Instances, 1)), string(o.Pricing), csvFloat(Round(o.USDPerHour, 4)), csvFloat(Round(o.MonthlyUSD, 2)), job, cost,
 			strconv.FormatFloat(o.HeadroomPct, 'f', 1, 64), source, o.PriceAsOf(), origin,
-			string(o.Strategy), csvFloat(Round(o.NeedBytes/model.GiB, 2)), string(o.Verdict)})
+			string(o.Strategy), csvFloat(Round(o.NeedBytes/model.GiB, 2)), string(o.Verdict), o.Geo.Country, o.Geo.City, o.Geo.Continent})
 	}
 	return writeCSV(out, header, rows)
 }

@@ -75,16 +75,19 @@ func TestRecommendCSVProvenance(t *testing.T) {
 			{Region: "us-west-2", OnDemandUSD: 0.7, Patch: &model.PricePatch{Source: "=cmd|' /C calc'!A0", Origin: "/home/u/.config/gpuplan/catalog.d/deal.toml", AsOf: "2026-12-01"}},
 		}}
 	rec := &model.Recommendation{Offers: []model.Offer{
-		{Instance: in, Region: "us-east-1", GPU: &model.GPU{Key: "l4"}, GPUs: 1, Pricing: "on_demand", USDPerHour: 0.8, HeadroomPct: 12},
+		{Instance: in, Region: "us-east-1", GPU: &model.GPU{Key: "l4"}, GPUs: 1, Pricing: "on_demand", USDPerHour: 0.8, HeadroomPct: 12,
+			Geo: model.RegionGeo{Region: "us-east-1", Country: "US", City: "Ashburn", Continent: "north-america"}},
 		{Instance: in, Region: "us-west-2", GPU: &model.GPU{Key: "l4"}, GPUs: 1, Pricing: "on_demand", USDPerHour: 0.7, HeadroomPct: 12},
 	}}
 	var b strings.Builder
 	if err := WriteRecommendCSV(&b, rec, 0); err != nil {
 		t.Fatal(err)
 	}
-	const want = `provider,instance_type,region,gpu,gpus,instances,pricing,usd_per_hour,usd_per_month,job_hours,job_usd,headroom_pct,source,as_of,origin,strategy,vram_need_gib,verdict
-aws,g6.xlarge,us-east-1,l4,1,1,on_demand,0.8,0,,,12.0,catalog source,2026-11-30,embedded,,0,
-aws,g6.xlarge,us-west-2,l4,1,1,on_demand,0.7,0,,,12.0,'=cmd|' /C calc'!A0,2026-12-01,/home/u/.config/gpuplan/catalog.d/deal.toml,,0,
+	// country, city and continent last, as offers -o csv has them (walk49);
+	// empty where the catalog does not know the region.
+	const want = `provider,instance_type,region,gpu,gpus,instances,pricing,usd_per_hour,usd_per_month,job_hours,job_usd,headroom_pct,source,as_of,origin,strategy,vram_need_gib,verdict,country,city,continent
+aws,g6.xlarge,us-east-1,l4,1,1,on_demand,0.8,0,,,12.0,catalog source,2026-11-30,embedded,,0,,US,Ashburn,north-america
+aws,g6.xlarge,us-west-2,l4,1,1,on_demand,0.7,0,,,12.0,'=cmd|' /C calc'!A0,2026-12-01,/home/u/.config/gpuplan/catalog.d/deal.toml,,0,,,,
 `
 	if b.String() != want {
 		t.Errorf("recommend CSV:\n%s\nwant\n%s", b.String(), want)

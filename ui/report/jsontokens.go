@@ -177,6 +177,9 @@ func (o *OfferJSON) MarshalJSONTo(enc *jsontext.Encoder) error {
 	if len(o.Commitment) != 0 {
 		t.value("commitment", o.Commitment)
 	}
+	t.str("country", o.Country) // last, as OfferJSON has them
+	t.str("city", o.City)
+	t.str("continent", o.Continent)
 	return t.end()
 }
 

@@ -40,6 +40,29 @@ func TestRecommendNamesRowLayout(t *testing.T) {
 	if got := b.String(); !strings.Contains(got, "VRAM 20.75 GiB per GPU on 1 GPU (each offer uses the GPU count it shows); ranked by job\n") || strings.Contains(got, "strategy") {
 		t.Errorf("every row in the asked layout:\n%s", got)
 	}
+	// Every row in one other layout: the header gives the rows' figure and
+	// names the asked one's beside it (walk49: "VRAM 182.33 GiB per GPU on
+	// 8 GPUs as asked" over rows that all said FSDP ×8, 33.64 GiB/GPU).
+	fsdp := rec
+	fsdp.Offers = rec.Offers[:1]
+	for _, tc := range []struct {
+		lang *i18n.Printer
+		auto bool // no --gpus: the asked figure is not "as asked"
+		want string
+	}{
+		{nil, false, "VRAM 12.25 GiB per GPU on 4 GPUs with FSDP, the layout every row uses (DDP as asked needs 20.75 GiB per GPU); ranked by job\n"},
+		{i18n.New(language.SimplifiedChinese), false, "显存 每卡 12.25 GiB，共 4 块 GPU，采用 FSDP，即每一行所用的布局（按所要求的 DDP 需每卡 20.75 GiB）；按作业费用排序\n"},
+		{nil, true, "VRAM 12.25 GiB per GPU on 4 GPUs with FSDP, the layout every row uses (DDP on 1 GPU needs 20.75 GiB per GPU); ranked by job\n"},
+	} {
+		fsdp.AutoGPUs = tc.auto
+		var b bytes.Buffer
+		if err := WriteRecommend(&b, &Renderer{Profile: colorprofile.NoTTY, Plain: true, Lang: tc.lang}, &fsdp, &base, 10, 0); err != nil {
+			t.Fatal(err)
+		}
+		if got := b.String(); !strings.Contains(got, tc.want) {
+			t.Errorf("every row FSDP: want the header %q in\n%s", tc.want, got)
+		}
+	}
 	for _, tc := range []struct {
 		lang *i18n.Printer
 		want string

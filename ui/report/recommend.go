@@ -104,6 +104,12 @@ type OfferJSON struct {
 	// Spot and Commitment are filled by AddDecisions.
 	Spot       *SpotJSON          `json:"spot,omitempty"`
 	Commitment []decide.BreakEven `json:"commitment,omitempty"`
+	// Country (ISO 3166-1 alpha-2), City and Continent are where Region
+	// is, as offers --json gives them; "" when not known. Added last, so
+	// the members before keep their places.
+	Country   string `json:"country"`
+	City      string `json:"city"`
+	Continent string `json:"continent"`
 }
 
 // RiskyAheadJSON names the offer of RecommendJSON.RiskyAhead: Rank is
@@ -151,6 +157,7 @@ func newOfferJSON(o *model.Offer, memo messageMemo) OfferJSON {
 		Verdict: string(o.Verdict),
 		Pricing: string(o.Pricing), PricePerHourUSD: Round(o.USDPerHour, 4), MonthlyCostUSD: Round(o.MonthlyUSD, 2),
 		Warnings: memo.strings(o.WarningMessages()),
+		Country:  o.Geo.Country, City: o.Geo.City, Continent: o.Geo.Continent,
 	}
 	j.Source, j.Origin, j.AsOf = o.PriceProvenance() // an overlay's region price names the overlay
 	if o.Verdict == model.VerdictBorderline {
@@ -345,7 +352,14 @@ func OfferRowIn(p *i18n.Printer, o *model.Offer) []string {
 		headroom = "~" + headroom // as estimate's "~ borderline"; the warning has the band
 	}
 	region := RegionIn(p, o.Region)
-	if base, _, _ := strings.Cut(o.Region, " +"); !model.RegionUnstated(base) {
+	if base, more, _ := strings.Cut(o.Region, " +"); !model.RegionUnstated(base) {
+		// The country as offers tags it: "it-fr2 (IT)" (walk49).
+		if tag := model.RegionCountrySuffix(base, o.Geo.Country); tag != "" {
+			region = RegionIn(p, base) + tag
+			if more != "" {
+				region += " +" + more
+			}
+		}
 		region = CutRegion(region, 18) // "location not stated" whole: cut, it would read as a place
 	}
 	return []string{o.Instance.Provider, Truncate(o.Instance.Type, 26), region, gpus, USD(o.USDPerHour), USD(o.MonthlyUSD), job, cost, headroom}
@@ -1059,7 +1073,16 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 		}
 	}
 	strategyShown := otherLayout && kept[len(kept)-1]
+	// Every row in one other layout (FSDP ×8 where DDP was asked and needs
+	// 182 GiB per GPU): the header gives the rows' figure and names the
+	// asked one beside it (walk49: "VRAM 182.33 GiB per GPU on 8 GPUs as
+	// asked" over rows that all said FSDP ×8, 33.64 GiB/GPU).
+	uniform := otherLayout && len(offers) > 0
+	for i := range layouts {
+		uniform = uniform && layouts[i] == layouts[0]
+	}
 	switch {
+	case uniform:
 	case otherLayout && rec.AutoGPUs && !strategyShown: // the strategy column hidden to fit: say where it is
 		gpus += p.T(" before the search picks GPUs (each offer uses the GPU count it shows; some use another layout, which the hidden strategy column names)")
 	case otherLayout && !strategyShown:
@@ -1071,7 +1094,26 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 	case rec.AutoGPUs:
 		gpus += p.T(" (each offer uses the GPU count it shows)")
 	}
-	p.Fprintf(&b, "%s %s per GPU %s; ranked by %s\n", st.Heading.Render(p.T("VRAM")), GiB(base.Memory.Total()), gpus, SortName(p, rec.Sort))
+	if uniform {
+		o := &offers[0]
+		rows := p.Sprintf("on %d GPU", o.GPUs)
+		if o.GPUs > 1 {
+			rows = p.Sprintf("on %d GPUs", o.GPUs)
+		}
+		asked := w.Strategy
+		if asked == model.Single || asked == "" {
+			asked = model.DDP // one GPU's figure is what DDP replicates (OfferLayoutIn)
+		}
+		if rec.AutoGPUs { // no GPU count was asked: the figure is the search's start, not "as asked"
+			p.Fprintf(&b, "%s %s per GPU %s with %s, the layout every row uses (%s %s needs %s per GPU); ranked by %s\n",
+				st.Heading.Render(p.T("VRAM")), GiB(o.NeedBytes), rows, LayoutName(p, o.Strategy), LayoutName(p, asked), gpus, GiB(base.Memory.Total()), SortName(p, rec.Sort))
+		} else {
+			p.Fprintf(&b, "%s %s per GPU %s with %s, the layout every row uses (%s as asked needs %s per GPU); ranked by %s\n",
+				st.Heading.Render(p.T("VRAM")), GiB(o.NeedBytes), rows, LayoutName(p, o.Strategy), LayoutName(p, asked), GiB(base.Memory.Total()), SortName(p, rec.Sort))
+		}
+	} else {
+		p.Fprintf(&b, "%s %s per GPU %s; ranked by %s\n", st.Heading.Render(p.T("VRAM")), GiB(base.Memory.Total()), gpus, SortName(p, rec.Sort))
+	}
 	if rec.AutoGPUs && w.Task.Training() {
 		fmt.Fprintf(&b, "%s\n", st.Muted.Render(GlobalBatchNoteIn(p, w, rec.Offers)))
 	}
@@ -1139,8 +1181,14 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 	}
 	if len(rec.Rejected) > 0 {
 		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(p.T("Near misses (nearest to fitting)")))
+		// The provider column is as wide as its longest name, 10 at least:
+		// primeintellect (14) pushed its row out of line (walk49).
+		pw := 10
+		for i := range rec.Rejected {
+			pw = max(pw, lipgloss.Width(rec.Rejected[i].Instance.Provider))
+		}
 		for _, x := range rec.Rejected {
-			fmt.Fprintf(&b, "  %-10s %-26s %9s  %s\n", x.Instance.Provider, r.Cut(x.Instance.Type, 26), RejectionPrice(p, &x), RejectionReason(p, &x))
+			fmt.Fprintf(&b, "  %-*s %-26s %9s  %s\n", pw, x.Instance.Provider, r.Cut(x.Instance.Type, 26), RejectionPrice(p, &x), RejectionReason(p, &x))
 		}
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())

@@ -130,7 +130,7 @@ func TestHFConfigEntry(t *testing.T) {
 		}
 	}
 	bert, _ := cat.Model("bert-large")
-	read := func(path string, _ model.Task) (model.Architecture, model.Precision, []string, error) {
+	read := func(path string, _ model.Task) (model.Architecture, model.Precision, []model.Message, error) {
 		if path != "ckpt/config.json" {
 			return model.Architecture{}, "", nil, fmt.Errorf("open %s: no such file or directory", path)
 		}

@@ -68,7 +68,7 @@ func TestFIFOConfigDoesNotFreeze(t *testing.T) {
 		}
 	})
 	reading := make(chan struct{}, 1) // a read of the path has started
-	read := func(path string, _ model.Task) (model.Architecture, model.Precision, []string, error) {
+	read := func(path string, _ model.Task) (model.Architecture, model.Precision, []model.Message, error) {
 		select {
 		case reading <- struct{}{}:
 		default:

@@ -85,7 +85,7 @@ func TestPastedConfigJSONIsCheckedOnEnter(t *testing.T) {
 func TestHFCheckWaitsWithABound(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	h := &hfReader{wait: 50 * time.Millisecond, read: func(path string, _ model.Task) (model.Architecture, model.Precision, []string, error) {
+	h := &hfReader{wait: 50 * time.Millisecond, read: func(path string, _ model.Task) (model.Architecture, model.Precision, []model.Message, error) {
 		if path == "slow" {
 			<-release
 		}

@@ -43,7 +43,7 @@ type Options struct {
 	// ReadHFConfig reads a Hugging Face config.json (file or directory),
 	// as config.Readers.HFConfig; nil when this build cannot, and the model
 	// list then has no entry for it.
-	ReadHFConfig func(path string, task model.Task) (model.Architecture, model.Precision, []string, error)
+	ReadHFConfig func(path string, task model.Task) (model.Architecture, model.Precision, []model.Message, error)
 
 	In  io.Reader // keys (stdin)
 	Out io.Writer // results and the accessible summary (stdout)

@@ -156,7 +156,7 @@ func (r *result) same(o *model.Offer) *model.Offer {
 // only peeks at the cache — except the path question's enter, which
 // waits for the path in the field (check).
 type hfReader struct {
-	read    func(path string, task model.Task) (model.Architecture, model.Precision, []string, error)
+	read    func(path string, task model.Task) (model.Architecture, model.Precision, []model.Message, error)
 	mu      sync.Mutex
 	seen    map[string]hfEntry
 	reading map[string]chan struct{} // by hfKey: closed when that read ends
@@ -173,7 +173,7 @@ const hfCheckWait = 2 * time.Second
 type hfEntry struct {
 	a   model.Architecture
 	p   model.Precision
-	ws  []string
+	ws  []model.Message
 	err error
 }
 
@@ -226,7 +226,7 @@ func (h *hfReader) peek(path string, task model.Task) (hfEntry, bool) {
 // get reads path once per task and caches the answer. The read runs
 // without the lock; a second caller for the same path and task while it
 // runs waits for it rather than reading again.
-func (h *hfReader) get(path string, task model.Task) (model.Architecture, model.Precision, []string, error) {
+func (h *hfReader) get(path string, task model.Task) (model.Architecture, model.Precision, []model.Message, error) {
 	k := hfKey(path, task)
 	for {
 		h.mu.Lock()

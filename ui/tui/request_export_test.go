@@ -53,7 +53,7 @@ func ConfiguratorExport(tb testing.TB, cat *model.Catalog, c *config.Config, f l
 // ConfiguratorBest is the offer the configurator's panel ranks first for
 // the request it builds from c (nil: none fits), with its strategy; read
 // reads config.json files (Options.ReadHFConfig).
-func ConfiguratorBest(cat *model.Catalog, c *config.Config, read func(string, model.Task) (model.Architecture, model.Precision, []string, error)) (*model.Offer, error) {
+func ConfiguratorBest(cat *model.Catalog, c *config.Config, read func(string, model.Task) (model.Architecture, model.Precision, []model.Message, error)) (*model.Offer, error) {
 	cfg, err := answersFromConfig(cat, c).config()
 	if err != nil {
 		return nil, err

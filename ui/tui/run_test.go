@@ -67,7 +67,7 @@ func TestPanicInUpdateIsReported(t *testing.T) {
 // A panic in a command goroutine (the recompute) is reported the same way.
 func TestPanicInCommandIsReported(t *testing.T) {
 	calls := 0
-	opts := Options{ReadHFConfig: func(string, model.Task) (model.Architecture, model.Precision, []string, error) {
+	opts := Options{ReadHFConfig: func(string, model.Task) (model.Architecture, model.Precision, []model.Message, error) {
 		calls++
 		panic("reader bug")
 	}}

@@ -82,7 +82,7 @@ func pickModel(t *testing.T, m app, q string) app {
 // Answers the panel rejects stop enter on their field (or page), with a
 // message that says what to change.
 func TestInvalidAnswersStopEnter(t *testing.T) {
-	read := func(path string, _ model.Task) (model.Architecture, model.Precision, []string, error) {
+	read := func(path string, _ model.Task) (model.Architecture, model.Precision, []model.Message, error) {
 		return model.Architecture{}, "", nil, fmt.Errorf("open %s: no such file or directory", path)
 	}
 	newApp := func() app { return start(t, newTestApp(t, testCatalog(t), Options{ReadHFConfig: read}), size(120, 40)) }

@@ -50,10 +50,9 @@ func WriteFileAtomicNamed(path string, data []byte, perm fs.FileMode, overwrite 
 	case statErr == nil && info.Mode()&fs.ModeSymlink != 0:
 		return model.Msg("%s is a symbolic link; write to the file it points to instead", path)
 	case statErr == nil && !info.Mode().IsRegular():
-		// Mode, not Mode().Type(): the type letter with the real permission
-		// bits (prw-r--r--), where Type's p--------- read as none (attack
-		// r29b F7).
-		return model.Msg("%s is not a regular file (%s); pick another name", path, info.Mode().String())
+		// What it is in words: the mode string (Dcrw-rw-rw- for /dev/full)
+		// read as noise (walk49).
+		return model.Msg("%s %v, not a regular file; pick another name", path, specialKind(info.Mode()))
 	case statErr == nil && !overwrite:
 		return fmt.Errorf("%s: %w", path, ErrFileExists)
 	}
@@ -126,4 +125,17 @@ func unwrapPath(err error) error {
 		return le.Err
 	}
 	return err
+}
+
+// specialKind says what a file that is not regular is, as safeio says it.
+func specialKind(m fs.FileMode) model.Message {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return model.Msg("is a FIFO (named pipe)")
+	case m&fs.ModeSocket != 0:
+		return model.Msg("is a socket")
+	case m&(fs.ModeDevice|fs.ModeCharDevice) != 0:
+		return model.Msg("is a device")
+	}
+	return model.Msg("is a special file")
 }
