@@ -1,34 +1,50 @@
 package model
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
 
 	"golang.org/x/text/language"
-	"golang.org/x/text/language/display"
 	"golang.org/x/text/runes"
 	"golang.org/x/text/transform"
 	"golang.org/x/text/unicode/norm"
 )
 
+//go:generate go run ../internal/gencountries
+
 // Countries as people type them. The codes and English names are the
 // Unicode CLDR's, as golang.org/x/text ships them: language.ParseRegion
 // reads ISO 3166-1 alpha-2 and alpha-3 codes and maps the reserved ones
 // (UK) to their country (GB); display.English names every country
-// ("Germany", "South Korea", "Turkey"). countryAliases adds the names in
-// everyday use that neither gives.
+// ("Germany", "South Korea", "Turkey"), read at `go generate` time into
+// cldrCountries (the display package builds its tables in an init every
+// start would pay). countryAliases adds the names in everyday use that
+// neither gives.
+
+// cldrName is the English name of a canonical two-letter code in
+// cldrCountries, or "".
+func cldrName(code string) string {
+	i, ok := slices.BinarySearchFunc(cldrCountries[:], code, func(c struct{ code, name string }, t string) int {
+		return strings.Compare(c.code, t)
+	})
+	if !ok {
+		return ""
+	}
+	return cldrCountries[i].name
+}
 
 // isoCountry returns the ISO 3166-1 country r stands for, and whether it
 // is one: a country or territory with a UN M49 number and an English name.
 // CLDR's own codes (EZ Eurozone, UN, AC Ascension Island), the private-use
 // ones (XK) and the withdrawn codes with no successor (SU, YU) are not.
 func isoCountry(r language.Region) (string, bool) {
-	r = r.Canonicalize()
-	if !r.IsCountry() || r.IsPrivateUse() || r.M49() == 0 || display.English.Regions().Name(r) == "" {
+	code := r.Canonicalize().String()
+	if cldrName(code) == "" {
 		return "", false
 	}
-	return r.String(), true
+	return code, true
 }
 
 // codeCountry reads s as an ISO 3166-1 code: two letters (any case; the
@@ -119,21 +135,10 @@ func countryKey(s string) string {
 // the table's, the aliases) to its code; built on first use.
 var countryNameIndex = sync.OnceValue(func() map[string]string {
 	idx := map[string]string{}
-	for a := 'A'; a <= 'Z'; a++ {
-		for b := 'A'; b <= 'Z'; b++ {
-			r, err := language.ParseRegion(string([]rune{a, b}))
-			if err != nil || r.Canonicalize() != r {
-				continue
-			}
-			code, ok := isoCountry(r)
-			if !ok {
-				continue
-			}
-			name := display.English.Regions().Name(r)
-			idx[countryKey(name)] = code
-			if before, _, ok := strings.Cut(name, "("); ok {
-				idx[countryKey(before)] = code
-			}
+	for _, c := range cldrCountries {
+		idx[countryKey(c.name)] = c.code
+		if before, _, ok := strings.Cut(c.name, "("); ok {
+			idx[countryKey(before)] = c.code
 		}
 	}
 	for code, c := range countries {
@@ -162,7 +167,7 @@ func countryDisplayName(code string) string {
 	if err != nil {
 		return ""
 	}
-	return display.English.Regions().Name(r)
+	return cldrName(r.Canonicalize().String())
 }
 
 // CountryNames lists every name CountryCode reads, as "Name (CODE)" under
