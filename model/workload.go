@@ -532,6 +532,17 @@ func (w *Workload) Validate() error {
 		}
 		return bad("precision", "%q is not a training precision; want %s", w.Precision, valid)
 	}
+	if w.Task == TaskQLoRA && w.Precision == FP8 {
+		// QLoRA computes in bitsandbytes' compute dtype: Linear4bit.forward
+		// casts its input to compute_dtype (transformers'
+		// BitsAndBytesConfig bnb_4bit_compute_dtype, the Trainer's
+		// --bf16/--fp16 or the load dtype) and dequantize_4bit refuses any
+		// other than bf16, fp16 or fp32 ("Blockwise 4bit dequantization
+		// only supports 16/32-bit floats"; bitsandbytes nn/modules.py,
+		// functional.py). Timing it at the fp8 peak was twice as fast as
+		// the job runs (walk49: 1.0 h against amp-bf16's 1.8 h).
+		return bad("precision", "qlora computes in bf16, fp16 or fp32, not fp8: bitsandbytes dequantizes each 4-bit weight to its compute dtype (bnb_4bit_compute_dtype), and its dequantize_4bit takes only 16- and 32-bit floats; use --precision amp-bf16, or --task lora for fp8 matmuls (Transformer Engine or torchao)")
+	}
 	if w.Task.Training() && !containsEnum(Optimizers, w.Optimizer) {
 		return bad("optimizer", "want %s", OrMsg(EnumNames(Optimizers)))
 	}
