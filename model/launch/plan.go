@@ -253,6 +253,9 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	w.Defaults()
 	e := o.Estimate
 	ew := &e.Workload // the workload as estimated on this offer: strategy, GPUs, fallback precision
+	if r := TrainingTPRefusal(ew, o.GPU); !r.IsZero() {
+		return nil, model.Errorf(ErrPlan, "%v", r)
+	}
 	qt, dq := ew.FourBit()
 	nodes := max(o.Instances, 1)
 	if o.GPUs%nodes != 0 {

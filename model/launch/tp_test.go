@@ -1,0 +1,87 @@
+package launch_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch"
+)
+
+// TestTrainingTPRefused: the estimate splits a --tp job's layers as
+// Megatron-LM does, and the launch files start the Hugging Face Trainer,
+// which splits none; written anyway, the file ran plain ZeRO over every
+// GPU, another job (walk49: --tp 2 --strategy zero1 on 8 H100s estimated
+// at 38.03 GiB per GPU and a global batch of 4, written as ZeRO-1 over 8
+// ranks with train_batch_size 8, 59.23 GiB). NewPlan refuses every
+// training task with TP > 1, with the ZeRO-3 and FSDP figures of the same
+// job without it (model.Compute on the offer's GPU); TP 1 and serving's
+// TP are written.
+func TestTrainingTPRefused(t *testing.T) {
+	cat := testCatalog()
+	in := &cat.Instances[1] // p4de.24xlarge, 8 × A100 80GB
+	g, err := cat.GPU(in.GPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		task    model.Task
+		tp      int
+		refused bool
+	}{
+		{"finetune tp 2", model.TaskFinetune, 2, true},
+		{"finetune tp 8", model.TaskFinetune, 8, true},
+		{"train tp 4", model.TaskTrain, 4, true},
+		{"lora tp 2", model.TaskLoRA, 2, true},
+		{"qlora tp 2", model.TaskQLoRA, 2, true},
+		{"finetune tp 1", model.TaskFinetune, 1, false},
+		{"inference tp 2 (vLLM's tensor parallel)", model.TaskInference, 2, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			strategy := model.ZeRO1
+			if tc.task == model.TaskInference {
+				strategy = model.DDP
+			}
+			w := model.Workload{Settings: model.Settings{Task: tc.task, Strategy: strategy, MicroBatch: 1, GradAccum: 1, SeqLen: 2048, GPUs: 8, TP: tc.tp}, Model: llama8B}
+			w.Defaults()
+			if err := w.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			o := &model.Offer{Instance: in, GPU: g, Region: "us-east-1", Pricing: model.OnDemand, Instances: 1, GPUs: 8,
+				Strategy: w.Strategy, USDPerHour: 1, Estimate: &model.Estimate{Workload: w, Params: 8e9}}
+			_, err := launch.NewPlan(w, o, launch.Options{Script: "train.py"})
+			if !tc.refused {
+				if err != nil {
+					t.Fatalf("NewPlan: %v, want a plan", err)
+				}
+				if m := launch.TrainingTPRefusal(&w, g); !m.IsZero() {
+					t.Errorf("TrainingTPRefusal = %q, want none", m)
+				}
+				return
+			}
+			var want [2]string
+			for i, s := range []model.Strategy{model.ZeRO3, model.FSDP} {
+				v := w
+				v.TP, v.Strategy = 1, s
+				e, err := model.Compute(v, g)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want[i] = fmt.Sprintf("%.2f GiB", e.Memory.Total()/model.GiB)
+			}
+			switch {
+			case !errors.Is(err, launch.ErrPlan):
+				t.Fatalf("NewPlan: %v, want ErrPlan", err)
+			case !strings.Contains(err.Error(), fmt.Sprintf("tensor parallelism (--tp %d)", tc.tp)),
+				!strings.Contains(err.Error(), "split no layer"),
+				!strings.Contains(err.Error(), "--strategy zero3 needs "+want[0]+" per GPU"),
+				!strings.Contains(err.Error(), "--strategy fsdp "+want[1]),
+				strings.Contains(err.Error(), "\n"):
+				t.Errorf("NewPlan: %v\nwant one line saying why, drop --tp, and zero3 %s, fsdp %s", err, want[0], want[1])
+			}
+		})
+	}
+}
