@@ -721,7 +721,27 @@ func (w *Workload) WarningMessages() []Message {
 	if w.Task == TaskInference && w.Model.MaxPositions > 0 && w.ContextLen > w.Model.MaxPositions {
 		out = append(out, Msg("context_len %d exceeds the model's %d positions", w.ContextLen, w.Model.MaxPositions))
 	}
+	if m, ok := w.TPNotExportable(); ok {
+		out = append(out, m)
+	}
 	return out
+}
+
+// TPNotExportable says, for a training job split with tensor parallelism
+// (TP > 1), that gpuplan export writes no launch file for it: the
+// estimate splits the layers as Megatron-LM does (Korthikanti et al.
+// 2022 eq. 2), and the files export writes start the Hugging Face
+// Trainer, whose data parallel, DeepSpeed ZeRO and FSDP strategies split
+// no layer (model/launch TrainingTPRefusal, which export returns with the
+// ZeRO-3 and FSDP figures of the same job). estimate, recommend and the
+// configurator say it beside the figures, so an offer ranked for such a
+// job is not taken for one that can be launched (walk49). ok is false
+// for any other job.
+func (w *Workload) TPNotExportable() (m Message, ok bool) {
+	if !w.Task.Training() || w.TP <= 1 {
+		return Message{}, false
+	}
+	return Msg("tp %d: tensor parallelism is estimated as Megatron-LM splits a model; gpuplan export writes no launch file for it (the Hugging Face Trainer it starts splits no layer): drop --tp and shard with --strategy zero3 or fsdp for a job export can write", w.TP), true
 }
 
 // NoAttentionWarning is the one line for a flash-attention answer given
