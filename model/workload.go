@@ -724,7 +724,33 @@ func (w *Workload) WarningMessages() []Message {
 	if m, ok := w.TPNotExportable(); ok {
 		out = append(out, m)
 	}
+	if m, ok := w.PrequantizedQLoRA(); ok {
+		out = append(out, m)
+	}
 	return out
+}
+
+// PrequantizedQLoRA says, for QLoRA of a model whose checkpoint is
+// released quantized in another format than bitsandbytes' (its
+// config.json quantization_config.quant_method: gpt-oss "mxfp4",
+// DeepSeek-V3 "fp8", an AWQ or GPTQ upload), that the job runs on a
+// 16-bit copy of it: transformers loads a checkpoint in its own
+// quantization and does not take the BitsAndBytesConfig QLoRA passes
+// beside it (quantizers/auto.py get_hf_quantizer: a pre-quantized config
+// goes through merge_quantization_configs, which keeps the model's, "The
+// `quantization_config` from the model will be used", and in recent
+// releases raises on a config of another class), and an MXFP4 model does
+// not train (quantizer_mxfp4.py is_trainable: "consider dequantizing the
+// model first by passing quantization_config=Mxfp4Config(dequantize=
+// True)"). The estimate is that copy's; gpuplan export needs its id
+// (launch.NewPlan). ok is false for any other job.
+func (w *Workload) PrequantizedQLoRA() (m Message, ok bool) {
+	q := w.Model.QuantMethod
+	if w.Task != TaskQLoRA || q == "" || q == "bitsandbytes" {
+		return Message{}, false
+	}
+	return Msg("%s's checkpoint is released %s-quantized, which transformers loads as it is, not with the bitsandbytes 4-bit config QLoRA passes (quantizers/auto.py merge_quantization_configs): QLoRA runs on a 16-bit copy of it (for gpt-oss: from_pretrained with Mxfp4Config(dequantize=True), then save_pretrained), as estimated here; give gpuplan export that copy with --model-id",
+		cmp.Or(w.Model.Name, w.Model.Key, "the model"), q), true
 }
 
 // TPNotExportable says, for a training job split with tensor parallelism

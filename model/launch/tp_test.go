@@ -85,3 +85,48 @@ func TestTrainingTPRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestPrequantizedQLoRARefused: transformers loads a checkpoint released
+// quantized in another format in that format, not with the bitsandbytes
+// config the file's --load_in_4bit builds (quantizers/auto.py
+// merge_quantization_configs), so QLoRA of such a release (walk49:
+// --load_in_4bit on openai/gpt-oss-120b) is refused unless --model-id
+// names a 16-bit copy, which the file then loads and its notes say must
+// be one.
+func TestPrequantizedQLoRARefused(t *testing.T) {
+	cat := testCatalog()
+	in := &cat.Instances[1]
+	g, err := cat.GPU(in.GPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arch := llama8B
+	arch.QuantMethod = "mxfp4"
+	w := model.Workload{Settings: model.Settings{Task: model.TaskQLoRA, MicroBatch: 1, GradAccum: 1, SeqLen: 2048}, Model: arch}
+	w.Defaults()
+	o := &model.Offer{Instance: in, GPU: g, Region: "us-east-1", Pricing: model.OnDemand, Instances: 1, GPUs: 1,
+		Strategy: w.Strategy, USDPerHour: 1, Estimate: &model.Estimate{Workload: w, Params: 8e9}}
+	if _, err := launch.NewPlan(w, o, launch.Options{}); !errors.Is(err, launch.ErrPlan) ||
+		!strings.Contains(err.Error(), "released mxfp4-quantized") || !strings.Contains(err.Error(), "give --model-id a 16-bit copy") {
+		t.Errorf("NewPlan without --model-id: %v, want refused with --model-id named", err)
+	}
+	p, err := launch.NewPlan(w, o, launch.Options{ModelID: "me/llama-bf16"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.Render(launch.FormatTorchrun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"--model_name_or_path me/llama-bf16", "# note: qlora: me/llama-bf16 must be a 16-bit checkpoint"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the file lacks %q:\n%s", want, out)
+		}
+	}
+	arch.QuantMethod = "bitsandbytes" // a bitsandbytes upload loads with its own config: written as it is
+	w.Model = arch
+	o.Estimate.Workload = w
+	if _, err := launch.NewPlan(w, o, launch.Options{}); err != nil {
+		t.Errorf("a bitsandbytes release: %v, want a plan", err)
+	}
+}
