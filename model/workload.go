@@ -727,6 +727,19 @@ func (w *Workload) WarningMessages() []Message {
 	if m, ok := w.PrequantizedQLoRA(); ok {
 		out = append(out, m)
 	}
+	// A job of fewer optimizer steps than data-parallel GPUs (walk49: a
+	// LoRA fine-tune on --gpus 100000, 2 steps of a global batch of
+	// 100000, "90% range 1 min – 1 min"): each GPU runs a handful of
+	// micro-batches, so what the estimate does not time (loading the
+	// weights onto every GPU, starting that many ranks) is the job, and
+	// its step time is extrapolated far past any measured world size.
+	// MaxGPUs stays a typo bound: pre-training runs on tens of thousands
+	// of GPUs (Llama 3 405B on 16K H100s, Dubey et al. 2024 §3.3).
+	if dp := w.GPUs / max(w.TP, 1); w.Task.Training() && dp > 1 {
+		if steps := math.Ceil(datasetSamples(w) * w.Epochs / float64(w.GlobalBatch())); steps > 0 && steps < float64(dp) {
+			out = append(out, Msg("the job is %s optimizer steps of a global batch of %d, fewer than its %d data-parallel GPUs: starting and loading that many GPUs, which the estimate does not time, would be most of the job; use fewer GPUs", FormatCount(steps), w.GlobalBatch(), dp))
+		}
+	}
 	return out
 }
 
