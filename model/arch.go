@@ -518,6 +518,22 @@ func (a *Architecture) ExpertLinearParams() float64 {
 	return p
 }
 
+// RoutedExpertLinearParams returns the linear weights of the routed
+// experts alone (ExpertLinearParams without the shared experts, which
+// are MLPs of the same FFN size): the weights a current transformers
+// stores as 3-D parameters of one experts module per MoE layer
+// (integrations/moe.py use_experts_implementation, "Collection of expert
+// weights stored as 3D tensors": Mixtral, Qwen3-MoE, DeepSeek-V3; gpt-oss
+// GptOssExperts and Llama 4 Llama4TextExperts were always so), where the
+// shared experts and dense MLPs stay nn.Linear modules. 0 for a dense
+// model or one without a shape.
+func (a *Architecture) RoutedExpertLinearParams() float64 {
+	if a.Experts <= 1 {
+		return 0
+	}
+	return a.ExpertLinearParams() * float64(a.Experts) / float64(a.experts())
+}
+
 // embeddingTable returns the input-embedding and LM-head parameters, which
 // cost memory but whose lookups cost no matmul FLOPs.
 func (a *Architecture) embeddingTable() float64 {

@@ -447,6 +447,10 @@ func (e *Estimate) AssumptionMessages() []Message {
 				}
 			}
 			add("frozen base weights: %s; LoRA rank %d on %v: %.3g trainable parameters with %.4g bytes each of weight, gradient and optimizer state", base, w.LoRARank, w.LoRATargets, e.TrainableParams, rb.weight+rb.grad+ob)
+			if x := a.RoutedExpertLinearParams(); w.Task == TaskQLoRA && w.Trainer == TrainerHF && x > 0 {
+				// fourBitLinear: bitsandbytes replaces nn.Linear only.
+				add("routed experts: %s parameters stay 16-bit, not 4-bit: transformers 5, which the exported script installs, keeps each MoE layer's experts as 3-D parameters, and bitsandbytes replaces nn.Linear layers only (transformers integrations/bitsandbytes.py; bitsandbytes#1849); attention, shared experts and dense MLPs are 4-bit", FormatCount(x))
+			}
 			if kbitFP32(w, e.Recipe) {
 				// peft src/peft/utils/other.py prepare_model_for_kbit_training; see kbitFP32.
 				add("embeddings, norms and head in fp32 and, without autocast, the hidden states and logits too: PEFT's prepare_model_for_kbit_training casts every 16-bit parameter that is not 4-bit to fp32 (peft utils/other.py), as PEFT's QLoRA examples and TRL's SFTTrainer before 0.26 call it (bitsandbytes Linear4bit returns its input's dtype, so the fp32 embedding output stays fp32 through every block); with Trainer bf16=True TRL puts embeddings and head back to bf16, and TRL 0.26+ casts nothing")

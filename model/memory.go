@@ -1459,6 +1459,19 @@ func foreachAdamIntermediates(w *Workload) float64 {
 func fourBitLinear(w *Workload) (params, work float64) {
 	a := &w.Model
 	params, largest, copies := a.LinearParams(), a.largestLinear(), 1.0
+	if w.Trainer == TrainerHF {
+		// bitsandbytes' conversion replaces nn.Linear (and Conv1D)
+		// modules only (transformers integrations/bitsandbytes.py
+		// _replace_with_bnb_linear), and transformers 5 keeps an MoE
+		// layer's routed experts as 3-D parameters of one module (see
+		// RoutedExpertLinearParams): they load at the model's 16-bit
+		// dtype ("fused experts ... are silently skipped and stay full
+		// precision", bitsandbytes-foundation/bitsandbytes#1849, open).
+		// gpt-oss's 117B were counted 4-bit: 57.85 GiB of weights,
+		// "borderline" on one H100, for a model whose experts alone are
+		// 200 GiB at bf16 (walk49).
+		params -= a.RoutedExpertLinearParams()
+	}
 	if w.Trainer == TrainerLitGPT {
 		head := a.headParams()
 		params += head

@@ -532,6 +532,17 @@ func (w *Workload) Validate() error {
 		}
 		return bad("precision", "%q is not a training precision; want %s", w.Precision, valid)
 	}
+	if w.Task == TaskQLoRA && w.Precision == FP8 {
+		// QLoRA computes in bitsandbytes' compute dtype: Linear4bit.forward
+		// casts its input to compute_dtype (transformers'
+		// BitsAndBytesConfig bnb_4bit_compute_dtype, the Trainer's
+		// --bf16/--fp16 or the load dtype) and dequantize_4bit refuses any
+		// other than bf16, fp16 or fp32 ("Blockwise 4bit dequantization
+		// only supports 16/32-bit floats"; bitsandbytes nn/modules.py,
+		// functional.py). Timing it at the fp8 peak was twice as fast as
+		// the job runs (walk49: 1.0 h against amp-bf16's 1.8 h).
+		return bad("precision", "qlora computes in bf16, fp16 or fp32, not fp8: bitsandbytes dequantizes each 4-bit weight to its compute dtype (bnb_4bit_compute_dtype), and its dequantize_4bit takes only 16- and 32-bit floats; use --precision amp-bf16, or --task lora for fp8 matmuls (Transformer Engine or torchao)")
+	}
 	if w.Task.Training() && !containsEnum(Optimizers, w.Optimizer) {
 		return bad("optimizer", "want %s", OrMsg(EnumNames(Optimizers)))
 	}
@@ -710,7 +721,66 @@ func (w *Workload) WarningMessages() []Message {
 	if w.Task == TaskInference && w.Model.MaxPositions > 0 && w.ContextLen > w.Model.MaxPositions {
 		out = append(out, Msg("context_len %d exceeds the model's %d positions", w.ContextLen, w.Model.MaxPositions))
 	}
+	if m, ok := w.TPNotExportable(); ok {
+		out = append(out, m)
+	}
+	if m, ok := w.PrequantizedQLoRA(); ok {
+		out = append(out, m)
+	}
+	// A job of fewer optimizer steps than data-parallel GPUs (walk49: a
+	// LoRA fine-tune on --gpus 100000, 2 steps of a global batch of
+	// 100000, "90% range 1 min – 1 min"): each GPU runs a handful of
+	// micro-batches, so what the estimate does not time (loading the
+	// weights onto every GPU, starting that many ranks) is the job, and
+	// its step time is extrapolated far past any measured world size.
+	// MaxGPUs stays a typo bound: pre-training runs on tens of thousands
+	// of GPUs (Llama 3 405B on 16K H100s, Dubey et al. 2024 §3.3).
+	if dp := w.GPUs / max(w.TP, 1); w.Task.Training() && dp > 1 {
+		if steps := math.Ceil(datasetSamples(w) * w.Epochs / float64(w.GlobalBatch())); steps > 0 && steps < float64(dp) {
+			out = append(out, Msg("the job is %s optimizer steps of a global batch of %d, fewer than its %d data-parallel GPUs: starting and loading that many GPUs, which the estimate does not time, would be most of the job; use fewer GPUs", FormatCount(steps), w.GlobalBatch(), dp))
+		}
+	}
 	return out
+}
+
+// PrequantizedQLoRA says, for QLoRA of a model whose checkpoint is
+// released quantized in another format than bitsandbytes' (its
+// config.json quantization_config.quant_method: gpt-oss "mxfp4",
+// DeepSeek-V3 "fp8", an AWQ or GPTQ upload), that the job runs on a
+// 16-bit copy of it: transformers loads a checkpoint in its own
+// quantization and does not take the BitsAndBytesConfig QLoRA passes
+// beside it (quantizers/auto.py get_hf_quantizer: a pre-quantized config
+// goes through merge_quantization_configs, which keeps the model's, "The
+// `quantization_config` from the model will be used", and in recent
+// releases raises on a config of another class), and an MXFP4 model does
+// not train (quantizer_mxfp4.py is_trainable: "consider dequantizing the
+// model first by passing quantization_config=Mxfp4Config(dequantize=
+// True)"). The estimate is that copy's; gpuplan export needs its id
+// (launch.NewPlan). ok is false for any other job.
+func (w *Workload) PrequantizedQLoRA() (m Message, ok bool) {
+	q := w.Model.QuantMethod
+	if w.Task != TaskQLoRA || q == "" || q == "bitsandbytes" {
+		return Message{}, false
+	}
+	return Msg("%s's checkpoint is released %s-quantized, which transformers loads as it is, not with the bitsandbytes 4-bit config QLoRA passes (quantizers/auto.py merge_quantization_configs): QLoRA runs on a 16-bit copy of it (for gpt-oss: from_pretrained with Mxfp4Config(dequantize=True), then save_pretrained), as estimated here; give gpuplan export that copy with --model-id",
+		cmp.Or(w.Model.Name, w.Model.Key, "the model"), q), true
+}
+
+// TPNotExportable says, for a training job split with tensor parallelism
+// (TP > 1), that gpuplan export writes no launch file for it: the
+// estimate splits the layers as Megatron-LM does (Korthikanti et al.
+// 2022 eq. 2), and the files export writes start the Hugging Face
+// Trainer, whose data parallel, DeepSpeed ZeRO and FSDP strategies split
+// no layer (model/launch TrainingTPRefusal, which export returns with the
+// ZeRO-3 and FSDP figures of the same job). estimate, recommend and the
+// configurator say it beside the figures, so an offer ranked for such a
+// job is not taken for one that can be launched (walk49). ok is false
+// for any other job.
+func (w *Workload) TPNotExportable() (m Message, ok bool) {
+	if !w.Task.Training() || w.TP <= 1 {
+		return Message{}, false
+	}
+	return Msg("tp %d: tensor parallelism is estimated as Megatron-LM splits a model; gpuplan export writes no launch file for it (the Hugging Face Trainer it starts splits no layer): drop --tp and shard with --strategy zero3 or fsdp for a job export can write", w.TP), true
 }
 
 // NoAttentionWarning is the one line for a flash-attention answer given

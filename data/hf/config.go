@@ -221,6 +221,16 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 	if err := a.Validate(); err != nil {
 		return nil, err
 	}
+	if c.Quantization.Method == "mxfp4" && a.Experts <= 1 && c.Quantized == model.INT4 {
+		// MXFP4 is an MoE's experts in 4-bit (transformers'
+		// Mxfp4HfQuantizer converts GptOssExperts only, vLLM's Mxfp4Config
+		// FusedMoE layers only): a dense model has none, so no weight is
+		// 4-bit. It was labelled "awq weights", and its file asked for an
+		// AWQ checkpoint (walk49).
+		c.Quantized = ""
+		c.Warnings = append(c.Warnings, fmt.Sprintf("quantization_config: quant_method \"mxfp4\" quantizes an MoE's experts only, and this model has none: the weights are costed as the unquantized dtype (%s)",
+			cmp.Or(c.DType, "torch_dtype not given")))
+	}
 	return c, nil
 }
 

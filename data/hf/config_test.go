@@ -629,7 +629,7 @@ func TestQuantization(t *testing.T) {
 		`{"quant_method": "gptq", "bits": 4}`:                    model.INT4,
 		`{"quant_method": "awq", "w_bit": 4}`:                    model.INT4,
 		`{"quant_method": "bitsandbytes", "load_in_8bit": true}`: model.INT8,
-		`{"quant_method": "mxfp4"}`:                              model.INT4,
+		`{"quant_method": "mxfp4"}`:                              "", // an MoE's experts only: gpt2 has none (TestMXFP4NeedsExperts)
 		`{"quant_method": "something-new"}`:                      "",
 	} {
 		c, err := ParseConfig([]byte(strings.Replace(base, "%s", q, 1)))
@@ -638,6 +638,44 @@ func TestQuantization(t *testing.T) {
 		}
 		if c.Quantized != want {
 			t.Errorf("%s: Quantized = %q, want %q", q, c.Quantized, want)
+		}
+	}
+}
+
+// TestMXFP4NeedsExperts: MXFP4 is an MoE's experts in 4-bit
+// (transformers' Mxfp4HfQuantizer converts GptOssExperts, vLLM's
+// Mxfp4Config FusedMoE layers), so gpt-oss's config is int4 and a dense
+// Llama's with the same quantization_config is its unquantized dtype,
+// with a warning; it was "awq weights" (walk49).
+func TestMXFP4NeedsExperts(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		mxfp bool // add quant_method mxfp4
+		want model.Precision
+		warn bool
+	}{
+		{"gpt-oss-20b.json", false, model.INT4, false},
+		{"llama-3.1-8b.json", true, "", true},
+	} {
+		b, err := os.ReadFile(filepath.Join("testdata", "config", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var raw map[string]any
+		if err := json.Unmarshal(b, &raw); err != nil {
+			t.Fatal(err)
+		}
+		if tc.mxfp {
+			raw["quantization_config"] = map[string]any{"quant_method": "mxfp4"}
+		}
+		b, _ = json.Marshal(raw)
+		c, err := ParseConfig(b)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.file, err)
+		}
+		warned := strings.Contains(strings.Join(c.Warnings, "\n"), `quant_method "mxfp4" quantizes an MoE's experts only, and this model has none`)
+		if c.Quantized != tc.want || warned != tc.warn || c.Quantization.Method != "mxfp4" {
+			t.Errorf("%s: Quantized %q (want %q), method %q, warned %v (want %v): %q", tc.file, c.Quantized, tc.want, c.Quantization.Method, warned, tc.warn, c.Warnings)
 		}
 	}
 }

@@ -202,6 +202,9 @@ func (p *Plan) NoteMessages() []model.Message {
 	if p.Precision == model.FP8 {
 		out = append(out, model.Msg("fp8 training needs Transformer Engine or torchao in the script; the launcher passes --bf16"))
 	}
+	if !p.QuantNote.IsZero() {
+		out = append(out, p.QuantNote)
+	}
 	switch {
 	case p.ZeRO() > 0:
 		out = append(out, model.Msg("DeepSpeed ZeRO stage %d: this file writes the config as %s, gpuplan's own file: it is removed and written afresh on every run (edits to it do not survive; a link of that name is removed, not followed), and passes it to --deepspeed (Hugging Face Trainer); install deepspeed", p.ZeRO(), DeepSpeedFile))

@@ -84,6 +84,9 @@ func injectedPlan(s string, shape uint8, shellToo bool) *Plan {
 	}
 	if shape&8 != 0 {
 		p.Task, p.LoRARank, p.LoRATargets = model.TaskQLoRA, 16, []string{s}
+		// QLoRA of a release quantized in another format names the
+		// user's --model-id in a header note (NewPlan, QuantNote).
+		p.QuantNote = model.Msg("qlora: %s must be a 16-bit checkpoint: %s is released %s-quantized, which bitsandbytes cannot quantize again", s, s, s)
 	}
 	if shape&16 != 0 {
 		p.Network = cloud.Network{Tier: "best", EFA: 4}

@@ -232,6 +232,11 @@ type Plan struct {
 	// (Options.SpotRate nil) and SpotRate is FallbackSpotRate.
 	SpotRateAssumed bool
 
+	// QuantNote says that ModelID must be a 16-bit copy of a model
+	// released quantized in another format, for QLoRA
+	// (model.Workload.PrequantizedQLoRA); zero otherwise.
+	QuantNote model.Message
+
 	// Estimate is the offer's estimate the plan launches: the shape and
 	// figures the probe script builds and compares with (probescript.Train).
 	Estimate *model.Estimate
@@ -253,6 +258,9 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	w.Defaults()
 	e := o.Estimate
 	ew := &e.Workload // the workload as estimated on this offer: strategy, GPUs, fallback precision
+	if r := TrainingTPRefusal(ew, o.GPU); !r.IsZero() {
+		return nil, model.Errorf(ErrPlan, "%v", r)
+	}
 	qt, dq := ew.FourBit()
 	nodes := max(o.Instances, 1)
 	if o.GPUs%nodes != 0 {
@@ -331,6 +339,17 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 			p.NameGiven = p.Name
 		}
 		p.Name = n
+	}
+	if _, ok := ew.PrequantizedQLoRA(); ok {
+		// The release's own quantization wins over bitsandbytes' at load
+		// (model.Workload.PrequantizedQLoRA): the file loads a 16-bit
+		// copy, which only the user can name (walk49: --load_in_4bit on
+		// openai/gpt-oss-120b).
+		if p.ModelID == "" {
+			return nil, model.Errorf(ErrPlan, "qlora of %s: its checkpoint is released %s-quantized, which transformers loads as it is, not with bitsandbytes' 4-bit config (quantizers/auto.py merge_quantization_configs); give --model-id a 16-bit copy of it (for gpt-oss: from_pretrained with Mxfp4Config(dequantize=True), then save_pretrained)",
+				ModelName(&w.Model), ew.Model.QuantMethod)
+		}
+		p.QuantNote = model.Msg("qlora: %s must be a 16-bit checkpoint: %s is released %s-quantized, which bitsandbytes cannot quantize again", p.ModelID, ModelName(&w.Model), ew.Model.QuantMethod)
 	}
 	if p.ModelID == "" {
 		p.ModelID = hfRepoID(&w.Model)

@@ -60,6 +60,9 @@ func CheckJobHours(cat *model.Catalog, pl *Plan, sc Scenario, costs []PhaseCost)
 		if !job.Note.IsZero() {
 			out = append(out, job.Note)
 		}
+		if m, ok := job.Workload.TPNotExportable(); ok { // export --phase refuses it (walk49)
+			out = append(out, model.Msg("phase %q: %v", ph.Name, m))
+		}
 		offer := offerName(ph)
 		if !job.Why.IsZero() {
 			if !jobOwnMiss(job.Kind) {

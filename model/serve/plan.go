@@ -173,8 +173,19 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 		return Plan{}, err
 	}
 	asked := s.WeightFormat
-	run, why, ok := FormatOn(asked, o.GPU)
-	auto := s.DTypeAuto && asked == WeightBF16 && run == WeightFP16 // vLLM's --dtype auto does it
+	// MXFP4 quantizes an MoE's routed experts only (WeightBytes; vLLM's
+	// Mxfp4Config quantizes FusedMoE layers, the rest stays unquantized):
+	// a dense model has none, so nothing would be 4-bit. It is served as
+	// the 16-bit checkpoint it is, and the plan says so (FallbackFrom,
+	// Fallback) rather than label 16-bit weights mxfp4 (walk49: Llama 3.1
+	// 8B "mxfp4 weights" at 14.96 GiB, its bf16 size).
+	var noExperts model.Message
+	if asked == WeightMXFP4 && a.ExpertLinearParams() == 0 {
+		s.WeightFormat, s.DTypeAuto = WeightBF16, true // the checkpoint as it is: --dtype auto
+		noExperts = model.Msg("the model has no MoE experts, the only weights mxfp4 quantizes")
+	}
+	run, why, ok := FormatOn(s.WeightFormat, o.GPU)
+	auto := s.DTypeAuto && s.WeightFormat == WeightBF16 && run == WeightFP16 // vLLM's --dtype auto does it
 	if !why.IsZero() {
 		p := Plan{Offer: o, Serving: s}
 		switch {
@@ -226,6 +237,9 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 		best.Fallback = model.Msg("%s: served as %s weights (allow_precision_fallback)", why, s.WeightFormat)
 		if auto {
 			best.Fallback = model.Msg("%s: vLLM's --dtype auto serves it as %s weights", why, s.WeightFormat)
+		}
+		if !noExperts.IsZero() {
+			best.Fallback = model.Msg("%s: served as %s weights", noExperts, s.WeightFormat)
 		}
 	}
 	return *best, nil

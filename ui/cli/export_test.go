@@ -56,6 +56,11 @@ func runExportCLI(t *testing.T, args ...string) (code int, stdout, stderr string
 // small is a 125M-parameter model fine-tuned at batch 1: it fits every GPU above.
 var small = []string{"--params", "125M", "--task", "finetune", "--batch-size", "1", "--seq-len", "512"}
 
+// tpTraining is a fine-tune split with tensor parallelism on an 8-GPU
+// instance, which export refuses (launch.TrainingTPRefusal).
+var tpTraining = []string{"--params", "125M", "--layers", "12", "--hidden", "768", "--heads", "12", "--task", "finetune", "--batch-size", "1", "--seq-len", "512",
+	"--gpus", "8", "--tp", "2", "--strategy", "zero1", "--instance", "aws/p5.48xlarge"}
+
 func TestExportStdout(t *testing.T) {
 	code, out, errs := runExportCLI(t, append(small, "--instance", "aws/g5.2xlarge", "--format", "skypilot")...)
 	if code != 0 {
@@ -127,6 +132,10 @@ func TestExportErrors(t *testing.T) {
 		{"--gpu that is not the instance's", append(small, "--instance", "aws/g5.2xlarge", "--gpu", "h100-sxm"), "--gpu h100-sxm does not match aws/g5.2xlarge"},
 		{"uneven GPUs", append(small, "--gpus", "9", "--instance", "aws/p5.48xlarge"), "9 GPUs do not split evenly over 2 instances of 8 GPUs, as the launch files start the same number on each: ask for 16 (all the GPUs of 2 instances) or another multiple of 2"},
 		{"bad disk", append(small, "--instance", "aws/g5.2xlarge", "--disk-gb", "0"), "--disk-gb must be 1–1048576, got 0"},
+		// walk49: the file ran plain ZeRO-1 over 8 ranks, not the TP job priced.
+		{"training split with --tp (torchrun)", append(tpTraining, "--format", "torchrun"), "tensor parallelism (--tp 2) is estimated as Megatron-LM splits a model, but the launch files gpuplan writes"},
+		{"training split with --tp (toml)", append(tpTraining, "--format", "toml"), "drop --tp and shard over the 8 GPUs instead: --strategy zero3 needs"},
+		{"training split with --tp (probe)", append(tpTraining, "--format", "probe"), "--strategy fsdp"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := runExportCLI(t, tc.args...)

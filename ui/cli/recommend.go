@@ -251,6 +251,9 @@ hosts the framework cannot run on only when nothing else is left.`,
 				return err
 			}
 			warnings = append(warnings, unusedEpochs(cmd.Flags(), &w, false)...)
+			if m, ok := w.TPNotExportable(); ok { // the offers ranked cannot be exported as they are (walk49)
+				warnings = append(warnings, m)
+			}
 			baseQuery := file.query() // as the configurator's, for the same request
 			baseQuery, warnings = file.phaseSearch(cmd.Flags(), baseQuery, warnings)
 			q, err := qf.query(cmd.Flags(), cat, baseQuery.AutoGPUs, baseQuery)

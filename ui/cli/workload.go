@@ -62,7 +62,7 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value {
 			return enumValue[model.Framework]{&f.set.Framework, model.ParseFramework, model.Frameworks}
 		}},
-	{name: "task", key: "workload.task", usage: "train, finetune, lora, qlora or inference (default train)",
+	{name: "task", key: "workload.task", usage: "train (also pretrain), finetune (also fine-tune, full), lora, qlora or inference (also serve, infer) (default train)",
 		value: func(f *workloadFlags) pflag.Value {
 			return enumValue[model.Task]{&f.set.Task, model.ParseTask, model.Tasks}
 		}},
@@ -535,6 +535,9 @@ func ignoredFlags(fs *pflag.FlagSet, w *model.Workload) []model.Message {
 		{"gen-tokens", task != model.TaskInference, "it is for --task inference"},
 		{"optimizer", task == model.TaskInference, "inference has no optimizer"},
 		{"grad-accum", task == model.TaskInference, "inference has no gradients"},
+		// Activation checkpointing recomputes in backward what forward did
+		// not keep; inference has no backward (walk49: taken silently).
+		{"checkpointing", task == model.TaskInference, "inference keeps no activations for a backward pass"},
 	} {
 		if changed(ig.flag) && ig.when {
 			warnings = append(warnings, model.Msg("--%s ignored: %v", ig.flag, model.Msg(ig.why)))

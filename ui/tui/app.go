@@ -650,7 +650,7 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 		// serving replica spans instances: vLLM runs it on a Ray cluster,
 		// which gpuplan does not write (serve.Plan.NoExport, as recommend
 		// marks it and gpuplan export refuses it). Say so, write nothing.
-		if ne := report.NotExportedIn(m.lang, servePlanFor(m.res, picked)); ne != "" {
+		if ne := notExported(m.lang, m.res, picked); ne != "" {
 			m.footer.say("✗ "+ne, true)
 			return m, nil
 		}
@@ -684,12 +684,30 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 	if picked != nil {
 		// The form's pick (the best offer, or the file's) may be such an
 		// offer: its answers still save as the TOML; a launch format says why not.
-		m.dialog.noExport = report.NotExportedIn(m.lang, servePlanFor(m.res, picked))
+		m.dialog.noExport = notExported(m.lang, m.res, picked)
 	}
 	if m.footer.status == m.lang.T(exportWaitNote) {
 		m.footer.say("", false)
 	}
 	return m, m.dialog.init()
+}
+
+// notExported says why picked's launch files are not written, as
+// gpuplan export refuses them: a serving replica across instances (a Ray
+// cluster, report.NotExportedIn), or a training job split with tensor
+// parallelism, which the Hugging Face Trainer the files start cannot run
+// (launch.TrainingTPRefusal, with the ZeRO-3 and FSDP figures; walk49);
+// "" when they are.
+func notExported(lang *i18n.Printer, r *result, picked *model.Offer) string {
+	if ne := report.NotExportedIn(lang, servePlanFor(r, picked)); ne != "" {
+		return ne
+	}
+	if picked != nil && picked.Estimate != nil {
+		if why := launch.TrainingTPRefusal(&picked.Estimate.Workload, picked.GPU); !why.IsZero() {
+			return lang.Sprintf("not exported: %s", lang.Message(why))
+		}
+	}
+	return ""
 }
 
 // phaseExportNote says, in the export dialog opened from the questions

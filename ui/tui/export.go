@@ -214,6 +214,10 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 		out, err := d.servePayload()
 		return out, path, perm, err
 	}
+	if d.noExport != "" { // the TOML, without the [launch] section gpuplan export refuses to write (a --tp fine-tune)
+		out, err := config.Encode(&d.cfg)
+		return out, path, perm, err
+	}
 	opt := launch.Options{Notes: slices.Clone(d.notes)}
 	if o := d.offer; o.Pricing == model.Spot && d.spotRate != nil {
 		r := d.spotRate(o.Instance.Provider, o.Region, o.Instance.Type)
