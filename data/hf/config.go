@@ -228,8 +228,11 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 		// 4-bit. It was labelled "awq weights", and its file asked for an
 		// AWQ checkpoint (walk49).
 		c.Quantized = ""
-		c.Warnings = append(c.Warnings, fmt.Sprintf("quantization_config: quant_method \"mxfp4\" quantizes an MoE's experts only, and this model has none: the weights are costed as the unquantized dtype (%s)",
-			cmp.Or(c.DType, "torch_dtype not given")))
+		var dtype any = model.Msg("torch_dtype not given")
+		if c.DType != "" {
+			dtype = c.DType
+		}
+		c.Warnings = append(c.Warnings, model.Msg("quantization_config: quant_method \"mxfp4\" quantizes an MoE's experts only, and this model has none: the weights are costed as the unquantized dtype (%v)", dtype))
 	}
 	return c, nil
 }

@@ -673,7 +673,11 @@ func TestMXFP4NeedsExperts(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.file, err)
 		}
-		warned := strings.Contains(strings.Join(c.Warnings, "\n"), `quant_method "mxfp4" quantizes an MoE's experts only, and this model has none`)
+		var all []string
+		for _, w := range c.Warnings {
+			all = append(all, w.String())
+		}
+		warned := strings.Contains(strings.Join(all, "\n"), `quant_method "mxfp4" quantizes an MoE's experts only, and this model has none`)
 		if c.Quantized != tc.want || warned != tc.warn || c.Quantization.Method != "mxfp4" {
 			t.Errorf("%s: Quantized %q (want %q), method %q, warned %v (want %v): %q", tc.file, c.Quantized, tc.want, c.Quantization.Method, warned, tc.warn, c.Warnings)
 		}
