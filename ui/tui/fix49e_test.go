@@ -166,12 +166,14 @@ func TestSeqPastPositionsWarned(t *testing.T) {
 	}
 }
 
-// TestFloatGPUsHint: Qwen3 235B on the default single GPU ranks 1 of 2
-// B200 first, where letting the count float (recommend without --gpus)
-// is far cheaper: the panel says so and names the answers (walk 49e).
+// TestFloatGPUsHint: Llama 3.1 405B QLoRA on the default single GPU ranks
+// 1 of 4 B300 first, where letting the count float (recommend without
+// --gpus: eight B200, $166 against $1,058 for the job) is far cheaper: the
+// panel says so and names the answers (walk 49e, on Qwen3 235B, whose
+// QLoRA no longer fits one GPU since its fused experts stay 16-bit).
 func TestFloatGPUsHint(t *testing.T) {
 	m := start(t, newTestApp(t, embeddedCatalog(t), Options{}), size(120, 40))
-	m.a.Model = "qwen3-235b-a22b"
+	m.a.Model = "llama-3.1-405b"
 	m.afterForm()
 	m.recompute()
 	if m.res.floated == nil {
