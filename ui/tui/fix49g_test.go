@@ -3,6 +3,7 @@ package tui
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -55,5 +56,31 @@ func TestHFConfigDTypeSetsPrecision(t *testing.T) {
 	}
 	if c.Workload.Precision != model.AMPBF16 {
 		t.Errorf("a picked amp-bf16 is sent as %q", c.Workload.Precision)
+	}
+}
+
+// walk49g item 2: while the filter line has an error the rows are the
+// last valid filter's, and the line right under the error says so, not
+// a note a screen away under the list: "country=zz" over rows from every
+// country read as that filter's answer.
+func TestBrowseStaleLabelUnderError(t *testing.T) {
+	for _, tt := range []struct {
+		keys  []tea.Msg
+		label string
+	}{
+		{msgs(ctrlB, tea.PasteMsg{Content: "country=zz"}), "rows of the last valid filter: none (the whole market)"},
+		{msgs(ctrlB, typed("l4"), replace("l4 country=zz")), "rows of the last valid filter: l4"},
+	} {
+		m := start(t, newTestApp(t, testCatalog(t), Options{}), append([]tea.Msg{size(80, 24)}, tt.keys...)...)
+		lines := strings.Split(screenText(m), "\n")
+		if !strings.HasPrefix(lines[2], "✗ ") {
+			t.Fatalf("no error line under the filter:\n%s", screenText(m))
+		}
+		if got := strings.TrimSpace(lines[3]); !strings.HasPrefix(got, tt.label) {
+			t.Errorf("line under the error %q, want %q:\n%s", got, tt.label, screenText(m))
+		}
+		if strings.Count(screenText(m), "last valid filter") != 1 {
+			t.Errorf("the label is said more than once:\n%s", screenText(m))
+		}
 	}
 }
