@@ -84,3 +84,21 @@ func TestBrowseStaleLabelUnderError(t *testing.T) {
 		}
 	}
 }
+
+// walk49g item 3: the Regions list's "/" search finds a region by its
+// country code, country name and city: /germany and /frankfurt found
+// nothing, as the labels held only the region name and code.
+func TestRegionSearchByPlace(t *testing.T) {
+	cat := embeddedCatalog(t)
+	for q, want := range map[string]string{"germany": "eu-central-1 (DE)", "frankfurt": "eu-central-1 (DE)", "london": "eu-west-2 (GB)"} {
+		m := start(t, newTestApp(t, cat, Options{}), size(120, 40))
+		m = drive(t, m, repeat(tab, 19)...)
+		if !strings.Contains(screenText(m), "Regions") {
+			t.Fatalf("not on Where:\n%s", screenText(m))
+		}
+		m = drive(t, m, msgs(tab, runes("/"), typed(q))...) // the Regions list, its search
+		if s := screenText(m); !strings.Contains(s, want) {
+			t.Errorf("/%s: %s not among the matches:\n%s", q, want, s)
+		}
+	}
+}
