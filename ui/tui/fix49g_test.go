@@ -3,6 +3,7 @@ package tui
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -100,5 +101,27 @@ func TestRegionSearchByPlace(t *testing.T) {
 		if s := screenText(m); !strings.Contains(s, want) {
 			t.Errorf("/%s: %s not among the matches:\n%s", q, want, s)
 		}
+	}
+}
+
+// walk49g item 4: the panel's offers are "ranked by job cost", but a host
+// sized to the job ranks before a cheaper one renting more GPUs than it
+// needs (model.SizedSlack); the panel says so with recommend's note
+// (report.SizedTableNote) when such an offer is shown.
+func TestPanelSaysSizedRanking(t *testing.T) {
+	cat := embeddedCatalog(t)
+	var c config.Config
+	c.Workload.Model, c.Workload.Task, c.Workload.DatasetTokens = "llama-3.1-8b", model.TaskFinetune, 20e6
+	m := start(t, newTestApp(t, cat, Options{Config: &c}), size(120, 40))
+	if m.res == nil || m.res.rec.Offers == nil {
+		t.Fatalf("no offers: %+v", m.res)
+	}
+	shown := m.res.rec.Offers
+	if !slices.ContainsFunc(shown, func(o model.Offer) bool { return o.Oversized() }) {
+		t.Skip("no oversized offer in this catalog's ranking")
+	}
+	flat := strings.Join(strings.Fields(screenText(m)), " ")
+	if !strings.Contains(flat, "would run the job: a host sized to") {
+		t.Errorf("the panel does not explain the sized ranking:\n%s", screenText(m))
 	}
 }
