@@ -426,10 +426,10 @@ func commitmentTableNote(p *i18n.Printer, offers []model.Offer) string {
 	return ""
 }
 
-// sizedTableNote explains the ranking of an oversized offer in the table
+// SizedTableNote explains the ranking of an oversized offer in a table
 // (model.SizedSlack), or is "" when no shown offer rents more GPUs than
-// the job needs.
-func sizedTableNote(p *i18n.Printer, offers []model.Offer, k model.SortKey) string {
+// the job needs. recommend's table and the configurator's panel show it.
+func SizedTableNote(p *i18n.Printer, offers []model.Offer, k model.SortKey) string {
 	if k == model.SortTime || k == model.SortHeadroom {
 		return ""
 	}
@@ -1157,7 +1157,7 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 		if spotAny {
 			spotNote = SpotShownNote(p, rec.Sort)
 		}
-		for _, note := range append(overlays.legend(p, OverlayMark), commitNote, sizedTableNote(p, offers, rec.Sort), spotNote, JobRangeNoteIn(p, offers), UncalibratedTableNote(p, offers)) {
+		for _, note := range append(overlays.legend(p, OverlayMark), commitNote, SizedTableNote(p, offers, rec.Sort), spotNote, JobRangeNoteIn(p, offers), UncalibratedTableNote(p, offers)) {
 			if note != "" {
 				fmt.Fprintf(&b, "%s\n", st.Muted.Render(note))
 			}

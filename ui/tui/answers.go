@@ -150,6 +150,13 @@ type filled struct {
 	inferPrec model.Precision
 	filePrec  bool
 	released  bool // the model was released quantized (serve.ReleasedFormat)
+	// trainPrec is the training precision last filled in: the first one,
+	// or what an imported config.json's dtype resolves to (followCheckpoint).
+	// A training precision left at it is no precision given, so a
+	// config.json's torch_dtype decides, as --hf-config does without
+	// --precision; fileTrainPrec: a file's, the user's own.
+	trainPrec     model.Precision
+	fileTrainPrec bool
 }
 
 // releasedPrecision is the inference precision the Precision page starts
@@ -180,7 +187,7 @@ func defaultAnswers(cat *model.Catalog) *answers {
 	if _, err := cat.Model(defaultModel); err != nil && len(cat.Models) > 0 {
 		a.Model = cat.Models[0].Key // a test catalog without Llama
 	}
-	a.fill = filled{modelKey: "\x00"} // nothing filled yet: reconcile fills all
+	a.fill = filled{modelKey: "\x00", trainPrec: a.TrainPrecision} // nothing filled yet: reconcile fills all
 	a.reconcile(cat, nil)
 	return a
 }
@@ -194,6 +201,7 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 	// A key the file leaves out means what it means on the command line,
 	// the workload's default, not the first frame's answer.
 	a.fill.filePrec = w.Precision != "" && !w.Task.Training() && w.Task != ""
+	a.fill.fileTrainPrec = w.Precision != "" && (w.Task.Training() || w.Task == "")
 	def, _, defErr := w.Workload(cat, config.Readers{})
 	if defErr == nil {
 		def.Defaults()
@@ -232,6 +240,9 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 	if w.Precision != "" {
 		if w.Task.Training() || w.Task == "" {
 			a.TrainPrecision = w.Precision
+			if !a.fill.fileTrainPrec {
+				a.fill.trainPrec = w.Precision // the task's default, not the file's
+			}
 		} else {
 			a.InferPrecision = w.Precision
 		}
@@ -402,6 +413,28 @@ func (a *answers) arch(cat *model.Catalog) (model.Architecture, bool) {
 func (a *answers) vision(cat *model.Catalog) bool {
 	m, ok := a.arch(cat)
 	return ok && m.Family.Vision()
+}
+
+// checkpointPrecision reports whether the precision is left to an
+// imported config.json: the model is one, the task trains, and the
+// training precision is still the one filled in, not the user's or a
+// file's. The request then names none and config.WorkloadAnswers.Workload
+// takes it from the checkpoint (hf.Config.Precision, config.FromCheckpoint),
+// the path `gpuplan recommend --hf-config` takes.
+func (a *answers) checkpointPrecision() bool {
+	return a.Model == modelHF && a.Task.Training() && !a.fill.fileTrainPrec && a.TrainPrecision == a.fill.trainPrec
+}
+
+// followCheckpoint shows on the Precision page the precision the
+// estimate took from the config.json (w, the resolved workload) while
+// checkpointPrecision holds, and reports whether the answer changed.
+func (a *answers) followCheckpoint(w *model.Workload) bool {
+	if !a.checkpointPrecision() || w.Precision == "" || w.Precision == a.TrainPrecision ||
+		!slices.Contains(model.TrainingPrecisions, w.Precision) {
+		return false
+	}
+	a.TrainPrecision, a.fill.trainPrec = w.Precision, w.Precision
+	return true
 }
 
 // precision is the precision asked for the task's kind.
@@ -796,6 +829,9 @@ func (a *answers) config() (config.Config, error) {
 		if a.fill.released && !a.fill.filePrec && a.InferPrecision == a.fill.inferPrec {
 			w.Precision = "" // none picked: served as released, as without --precision
 		}
+	}
+	if a.checkpointPrecision() {
+		w.Precision = "" // none picked: the config.json's dtype decides (config.WorkloadAnswers.Workload), as --hf-config without --precision
 	}
 	switch a.Model {
 	case modelCustom:

@@ -895,11 +895,18 @@ func (m *app) recompute() tea.Cmd {
 }
 
 // learnHF keeps the architecture a recompute read from the config.json
-// the answers name, and reports whether it is new.
+// the answers name, and the precision it took from its dtype, and
+// reports whether either is new.
 func (m *app) learnHF(r *result) bool {
 	path := r.cfg.Workload.HFConfig
-	if m.a.Model != modelHF || path == "" || path != m.a.hfPath() || r.err != nil || m.a.hf.path == path {
+	if m.a.Model != modelHF || path == "" || path != m.a.hfPath() || r.err != nil {
 		return false
+	}
+	// The precision the estimate took from the config.json's dtype (none
+	// asked for: answers.checkpointPrecision) shows on the Precision page.
+	followed := r.cfg.Workload.Precision == "" && r.cfg.Workload.Task == m.a.Task && m.a.followCheckpoint(&r.workload)
+	if m.a.hf.path == path {
+		return followed
 	}
 	m.a.hf.path, m.a.hf.arch = path, r.workload.Model
 	return true

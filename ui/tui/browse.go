@@ -390,6 +390,9 @@ func (v *browseView) listHeight() int {
 	if v.note() != "" {
 		h--
 	}
+	if v.stale() { // staleLabel's line
+		h--
+	}
 	return max(h, 1)
 }
 
@@ -503,13 +506,6 @@ func (v *browseView) setFilter(name, val string) tea.Cmd {
 // marketplaces left out.
 func (v *browseView) note() string {
 	var parts []string
-	if v.stale() { // the rows are not the line's: say whose they are
-		if t := strings.TrimSpace(browseLine(v.text)); t != "" && v.text != "\x00" { // "\x00": nothing browsed yet
-			parts = append(parts, v.lang.Sprintf("rows of the last valid filter: %s", printable(t)))
-		} else {
-			parts = append(parts, v.lang.T("rows of the last valid filter: none (the whole market)"))
-		}
-	}
 	if r := v.selected(); r != nil { // where an overlay's price came from, as under the CLI's table
 		if source, origin, asOf := r.Provenance(); model.FromOverlay(origin) {
 			parts = append(parts, report.OverlayNote(v.lang, report.OverlayMark, source, origin, asOf))
@@ -528,6 +524,20 @@ func (v *browseView) note() string {
 		parts = append(parts, v.lang.Sprintf("marketplaces hidden: %s", "providers="+strings.Join(v.markets, ",")))
 	}
 	return strings.Join(parts, " · ")
+}
+
+// staleLabel is the line under the error, above the rows, while the line
+// does not parse: whose rows they are. Under the list (as it was) it sat
+// a screen away from the error, which then read as the heading of rows
+// from every country (walk49g: "country=zz" over the whole market).
+func (v *browseView) staleLabel() string {
+	if !v.stale() {
+		return ""
+	}
+	if t := strings.TrimSpace(browseLine(v.text)); t != "" && v.text != "\x00" { // "\x00": nothing browsed yet
+		return v.lang.Sprintf("rows of the last valid filter: %s", printable(t))
+	}
+	return v.lang.T("rows of the last valid filter: none (the whole market)")
 }
 
 // status is the line under the filter: the error, or what is shown.
@@ -609,6 +619,11 @@ func (v browseView) inputView() string {
 func (v browseView) view() string {
 	w := max(v.width, 1)
 	out := []string{report.Truncate(v.inputView(), w), report.Truncate(v.status(), w)}
+	top := 3 // the filter, the status, the column titles
+	if l := v.staleLabel(); l != "" {
+		out = append(out, report.Truncate(v.st.Muted.Render(l), w))
+		top++
+	}
 	h := v.listHeight()
 	end := min(v.top+h, v.numLines())
 	cells := make([][]string, 0, end-v.top)
@@ -705,7 +720,7 @@ func (v browseView) view() string {
 		}
 		out = append(out, report.Truncate(s, w))
 	}
-	out = fitLines(out, h+3)
+	out = fitLines(out, h+top)
 	if n := v.note(); n != "" {
 		out = append(out, report.Truncate(v.st.Muted.Render(n), w))
 	}

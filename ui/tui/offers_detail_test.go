@@ -77,7 +77,7 @@ func TestOffersRiskyAheadNote(t *testing.T) {
 	if v.note != late+"\n"+note {
 		t.Errorf("offers table note\n got %q\nwant %q", v.note, late+"\n"+note)
 	}
-	if got := panelNotes(nil, &rec, rec.Offers[:1], false); len(got) != 2 || got[0] != late || got[1] != note {
+	if got := panelNotes(nil, &rec, rec.Offers[:1], false, true); len(got) != 2 || got[0] != late || got[1] != note {
 		t.Errorf("panel notes %q, want %q then %q", got, late, note)
 	}
 	rec.Offers = rec.Offers[:1]

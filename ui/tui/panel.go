@@ -624,7 +624,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		add(title+st.Muted.Render(" · "+taskName(p.lang, w.Task)+" · "+string(w.Precision)), vram, bar)
 		var notes []string // all the offers': one row may be all there is room for
 		if best != nil {
-			notes = panelNotes(p.lang, r.shownRec(), offers, false)
+			notes = panelNotes(p.lang, r.shownRec(), offers, false, false)
 		}
 		// The reopened file's pick first (the figures above are its): on
 		// a short panel it takes the best offer's row and its notes.
@@ -731,7 +731,8 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		if len(warn) == 0 {
 			room += 2
 		}
-		notes := panelNoteLines(panelNotes(p.lang, r.shownRec(), offers, false), iw)
+		// Room for the notes the rows may have (SizedTableNote: of every offer, as the rows are not known yet).
+		notes := panelNoteLines(panelNotes(p.lang, r.shownRec(), offers, false, true), iw)
 		var spotNote []string // what the spot rows' figures are (recommend's note under its table)
 		if r.spotShown {
 			spotNote = panelNoteLines([]string{report.SpotShownNote(p.lang, r.rec.Sort)}, iw)
@@ -756,7 +757,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		if offers := rows; len(offers) > 0 {
 			table, onCost := offersTableCost(p.lang, offers, iw, st)
 			add(strings.Split(table, "\n")...)
-			for _, l := range panelNoteLines(panelNotes(p.lang, r.shownRec(), offers, onCost), iw) {
+			for _, l := range panelNoteLines(panelNotes(p.lang, r.shownRec(), offers, onCost, true), iw) {
 				add(st.Warn.Render(l))
 			}
 			for _, l := range spotNote {
@@ -812,16 +813,23 @@ func mergedRowsNote(lang *i18n.Printer, rows, used, fit int) string {
 
 // panelNotes are the lines under the panel's offers: why offers of
 // shown have a "~" job time (report.LateNoteShort; on the job cost when
-// lateOnCost), and the cheaper offer of the whole ranking rec ranked
+// lateOnCost), why a host sized to the job ranks before a cheaper one
+// that rents more GPUs (report.SizedTableNote, recommend's note: "ranked
+// by job cost" alone read as a wrong order, walk49g; when sized, for
+// the panel's table), and the cheaper offer of the whole ranking rec ranked
 // after the ones that fit for its chance of running out of memory
 // (report.RiskyAheadNoteShort). The late offers are counted as rows, one
 // per run of regions at one price (report.CollapseRegions), as the
 // offers list (ctrl+o) and recommend's table count them: the compact
 // panel, which passes every offer, said "64 offers" where they said 50.
-func panelNotes(lang *i18n.Printer, rec *model.Recommendation, shown []model.Offer, lateOnCost bool) []string {
+func panelNotes(lang *i18n.Printer, rec *model.Recommendation, shown []model.Offer, lateOnCost, sized bool) []string {
 	var notes []string
 	rows, _ := report.CollapseRegions(shown, len(shown))
-	for _, note := range []string{report.LateNoteShort(lang, rows, lateOnCost), report.RiskyAheadNoteShort(lang, rec), report.AssumedNetworkNoteShort(lang, shown)} {
+	var sizedNote string
+	if sized { // a table of the rows: the compact panel's one-line offers rank no visible order
+		sizedNote = report.SizedTableNote(lang, shown, rec.Sort)
+	}
+	for _, note := range []string{report.LateNoteShort(lang, rows, lateOnCost), sizedNote, report.RiskyAheadNoteShort(lang, rec), report.AssumedNetworkNoteShort(lang, shown)} {
 		if note != "" {
 			notes = append(notes, note)
 		}

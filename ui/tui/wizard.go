@@ -274,7 +274,7 @@ func (w *wizard) regionOptions() []huh.Option[string] {
 	for _, r := range names {
 		label := report.RegionIn(w.lang, r) // "location not stated" for a placeholder, not "earth"
 		if g, ok := w.cat.Geo(by[r][0], r); ok && g.Country != "" {
-			label += model.RegionCountrySuffix(r, g.Country)
+			label += model.RegionCountrySuffix(r, g.Country) + regionPlace(label, g)
 		}
 		if len(chosen) != 1 {
 			label += "  " + strings.Join(by[r], ", ")
@@ -282,6 +282,25 @@ func (w *wizard) regionOptions() []huh.Option[string] {
 		opts = append(opts, huh.NewOption(report.Truncate(printable(label), 60), r).Selected(slices.Contains(selected, r)))
 	}
 	return opts
+}
+
+// regionPlace is what a region's option adds after its name and country
+// code: its city and country name ("  Frankfurt, Germany"), each left out
+// when the label already says it. huh's "/" filter matches an option's
+// label only, so the place is written there: /germany and /frankfurt
+// find eu-central-1 (walk49g: they found nothing).
+func regionPlace(label string, g model.RegionGeo) string {
+	var parts []string
+	low := strings.ToLower(label)
+	for _, p := range []string{g.City, model.CountryName(g.Country)} {
+		if p != "" && !strings.Contains(low, strings.ToLower(p)) {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "  " + strings.Join(parts, ", ")
 }
 
 // focusedPage returns the index of the page on screen.
