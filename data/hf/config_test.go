@@ -249,7 +249,9 @@ func TestParseConfigMapping(t *testing.T) {
 			return a.Tied && !a.GatedMLP && a.DecoderLayers == 12 && a.ExtraParams == 2*32*12
 		}},
 		{"flan-t5-xl", func(a model.Architecture) bool { return !a.Tied && a.GatedMLP && a.HeadDim == 64 }},
-		{"whisper-large-v3", func(a model.Architecture) bool { return a.Tied && a.LearnedPositions == 448 && a.DecoderLayers == 32 }},
+		{"whisper-large-v3", func(a model.Architecture) bool {
+			return a.Tied && a.LearnedPositions == 448 && a.DecoderLayers == 32 && a.EncoderSeqLen == 1500
+		}},
 		{"mixtral-8x7b", func(a model.Architecture) bool { return a.Experts == 8 && a.ExpertsPerToken == 2 }},
 		{"llama-2-7b", func(a model.Architecture) bool { return a.Name == "meta-llama/Llama-2-7b-hf" }},
 		{"qwen3-8b", func(a model.Architecture) bool { return a.QKNorm && a.HeadDim == 128 && a.ExtraParams == 0 }},
