@@ -565,7 +565,11 @@ func roberta(f *fields, a *model.Architecture) float64 {
 // norms (weight only), no biases, attention width num_heads × d_kv, a ReLU
 // or gated (feed_forward_proj "gated-gelu") MLP, one shared embedding and
 // an LM head tied to it unless tie_word_embeddings is false. Relative
-// positions bound no sequence length. Extra: the relative_attention_bias
+// positions set no hard limit, but the released configs say the length
+// the model was trained at (n_positions 512: t5-base, t5-large; not a
+// T5Config attribute, a key kept from the original release), which bounds
+// the sequence length as the catalog's T5 entries do (max_positions 512);
+// without the key nothing does. Extra: the relative_attention_bias
 // tables of the first encoder and first decoder layer (2·buckets·heads).
 func t5(tiedDefault bool) mapping {
 	return func(f *fields, a *model.Architecture) float64 {
@@ -580,6 +584,7 @@ func t5(tiedDefault bool) mapping {
 		a.GatedMLP = strings.HasPrefix(f.text("feed_forward_proj"), "gated-")
 		a.Norm = model.RMSNorm
 		a.Tied = f.bool(tiedDefault, "tie_word_embeddings")
+		a.MaxPositions = f.int(0, "n_positions")
 		return 2 * float64(f.int(32, "relative_attention_num_buckets")) * float64(a.Heads)
 	}
 }
