@@ -533,6 +533,9 @@ func ppChoices(a *model.Architecture, s Serving) []int {
 	if s.PP > 0 {
 		return []int{s.PP}
 	}
+	if encDec(a) { // no pipeline parallelism for an encoder-decoder (Serving.Validate)
+		return []int{1}
+	}
 	var c []int
 	for pp := 1; pp <= 8 && pp <= a.Layers; pp *= 2 {
 		c = append(c, pp)
@@ -650,13 +653,22 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 		return p
 	}
 	if !p.Memory.Fits() {
-		if p.Memory.KVCache <= 0 {
-			// The shortfall: what one full-length request's KV cache
-			// needs beyond what is left (KVCache is negative or 0).
-			short := (p.Memory.KVBytesPerToken*float64(s.MaxModelLen) - p.Memory.KVCache) / model.GiB
+		// The shortfall: what one full-length request's KV cache needs
+		// beyond what is left (KVCache is negative or 0); an
+		// encoder-decoder's request holds its cross-attention tokens too.
+		need := p.Memory.RequestKVTokens(s.MaxModelLen)
+		short := (p.Memory.KVBytesPerToken*float64(need) - p.Memory.KVCache) / model.GiB
+		switch {
+		case p.Memory.KVCache <= 0 && p.Memory.CrossTokens > 0:
+			p.reason("TP %d × PP %d: weights %.1f GiB + activations %.1f GiB per GPU leave no KV cache in %.1f GiB (gpu_memory_utilization %.2g), %.1f GiB per GPU short of one request of %d decoder tokens and %d cross-attention positions",
+				tp, pp, p.Memory.Weights/model.GiB, p.Memory.Activation/model.GiB, p.Memory.BudgetBytes/model.GiB, s.GPUMemoryUtilization, short, s.MaxModelLen, p.Memory.CrossTokens)
+		case p.Memory.KVCache <= 0:
 			p.reason("TP %d × PP %d: weights %.1f GiB + activations %.1f GiB per GPU leave no KV cache in %.1f GiB (gpu_memory_utilization %.2g), %.1f GiB per GPU short of one %d-token request",
 				tp, pp, p.Memory.Weights/model.GiB, p.Memory.Activation/model.GiB, p.Memory.BudgetBytes/model.GiB, s.GPUMemoryUtilization, short, s.MaxModelLen)
-		} else {
+		case p.Memory.CrossTokens > 0:
+			p.reason("TP %d × PP %d: KV cache holds %d tokens, less than one request's %d decoder tokens and %d cross-attention positions",
+				tp, pp, p.Memory.KVTokens, s.MaxModelLen, p.Memory.CrossTokens)
+		default:
 			p.reason("TP %d × PP %d: KV cache holds %d tokens, less than one %d-token request",
 				tp, pp, p.Memory.KVTokens, s.MaxModelLen)
 		}
