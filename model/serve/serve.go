@@ -128,7 +128,7 @@ type Serving struct {
 	// the load; a plan that then misses the load or the latency targets
 	// says so (Plan.Reasons) and the estimate names the replicas that
 	// would meet them (PlanOnNodes). Replicas given still rent what they
-	// need.
+	// need (gpuplan estimate warns when that is more than given).
 	Nodes int
 
 	// SharedPrefixTokens is how many tokens at the start of every

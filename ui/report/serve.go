@@ -94,19 +94,22 @@ type ServeMemoryJSON struct {
 // speed at the load and the cost. Latencies in milliseconds, rates per
 // second over all replicas, costs in USD (null without a price).
 type ServePlanJSON struct {
-	Offer        string          `json:"offer"`
-	Provider     string          `json:"provider,omitempty"`
-	InstanceType string          `json:"instance_type,omitempty"`
-	Region       string          `json:"region,omitempty"`
-	Pricing      string          `json:"pricing,omitempty"`
-	GPU          string          `json:"gpu"`
-	GPUsPerNode  int             `json:"gpus_per_node"`
-	Nodes        int             `json:"nodes"`
-	GPUs         int             `json:"gpus"`
-	TP           int             `json:"tp"`
-	PP           int             `json:"pp"`
-	Replicas     int             `json:"replicas"`
-	Memory       ServeMemoryJSON `json:"memory"`
+	Offer        string `json:"offer"`
+	Provider     string `json:"provider,omitempty"`
+	InstanceType string `json:"instance_type,omitempty"`
+	Region       string `json:"region,omitempty"`
+	Pricing      string `json:"pricing,omitempty"`
+	GPU          string `json:"gpu"`
+	GPUsPerNode  int    `json:"gpus_per_node"`
+	Nodes        int    `json:"nodes"`
+	GPUs         int    `json:"gpus"`
+	// IdleGPUs are the GPUs rented that no replica uses: a split that
+	// does not divide them (TP 2 on 3 GPUs leaves 1); left out when none.
+	IdleGPUs int             `json:"idle_gpus,omitempty"`
+	TP       int             `json:"tp"`
+	PP       int             `json:"pp"`
+	Replicas int             `json:"replicas"`
+	Memory   ServeMemoryJSON `json:"memory"`
 	// The fields below repeat the memory's KV capacity at the top level,
 	// where scripts ranking offers look for them.
 	KVTokens                  int      `json:"kv_tokens"`
@@ -182,7 +185,7 @@ func NewServePlanJSON(p *serve.Plan) ServePlanJSON {
 	o := &p.Offer
 	m := &p.Memory
 	j := ServePlanJSON{Offer: o.Name, Region: o.Region, Pricing: string(o.Pricing), GPUsPerNode: o.GPUsPerNode,
-		Nodes: p.Nodes, GPUs: p.GPUs, TP: p.TP, PP: p.PP, Replicas: p.Replicas,
+		Nodes: p.Nodes, GPUs: p.GPUs, IdleGPUs: p.IdleGPUs, TP: p.TP, PP: p.PP, Replicas: p.Replicas,
 		Memory: ServeMemoryJSON{TotalGiB: Round(m.TotalBytes/model.GiB, 4), BudgetGiB: Round(m.BudgetBytes/model.GiB, 4),
 			WeightsGiB: Round(m.Weights/model.GiB, 4), ActivationGiB: Round(m.Activation/model.GiB, 4),
 			NonTorchGiB: Round(m.NonTorch/model.GiB, 4), KVCacheGiB: Round(max(m.KVCache, 0)/model.GiB, 4),
@@ -500,6 +503,12 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *serve.
 		line("%s %s", st.Bad.Render(lang.T("✗ cannot serve on")), head)
 	default:
 		line("%s %s", st.Bad.Render(lang.T("✗ does not fit")), head)
+	}
+	if p.Fits && p.IdleGPUs > 0 {
+		// A split that does not divide the GPUs leaves the rest idle:
+		// said, not silent (walk49: TP 2 on 3 GPUs).
+		line("  %s", st.Muted.Render(lang.Sprintf("%d of the %d GPUs idle: %s of TP %d × PP %d on %d",
+			p.IdleGPUs, p.GPUs, Count(lang, p.Replicas, "replica"), p.TP, p.PP, p.GPUs-p.IdleGPUs)))
 	}
 	if !p.Chosen.IsZero() {
 		line("  %s", st.Warn.Render("↑ "+lang.Message(p.Chosen)))
