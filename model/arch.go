@@ -455,6 +455,25 @@ func (a *Architecture) ActiveParams() float64 {
 	return a.embeddingParams() + a.stackParams(a.ActiveExperts()) + a.headParams() + a.ExtraParams
 }
 
+// ReportedActiveParams returns the parameters active per token as the
+// model's publisher counts them, the figure reports print beside the
+// total: ActiveParams, which counts the input embedding and the LM head,
+// as Mistral (Mixtral 8x7B "uses 12.9B parameters per token"), Qwen,
+// DeepSeek and Meta count their active parameters; except gpt-oss
+// (ModelType "gpt_oss"), whose model card counts the unembedding but not
+// the input embedding: of "Embed + Unembed" 1.16B only the unembedding is
+// in its "Active Parameters", 3.61B (20b) and 5.13B (120b) (OpenAI,
+// "gpt-oss-120b & gpt-oss-20b Model Card", arXiv 2508.10925, Table 1).
+// Estimates use neither: the FLOPs per token leave the embedding lookup
+// out for every model.
+func (a *Architecture) ReportedActiveParams() float64 {
+	n := a.ActiveParams()
+	if a.ModelType == "gpt_oss" && a.HasShape() && !a.Tied {
+		n -= float64(a.Vocab) * float64(a.Hidden)
+	}
+	return n
+}
+
 // LinearParams returns the parameters of the blocks' linear layers (the
 // weights QLoRA stores in NF4 and int8/int4 inference quantizes), without
 // biases, norms, routers, embeddings, the LM head or a vision tower.

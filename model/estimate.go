@@ -14,7 +14,7 @@ type Estimate struct {
 
 	Params          float64 // total parameters, all resident
 	TrainableParams float64 // parameters with gradients (adapters only for LoRA)
-	ActiveParams    float64 // parameters used per token (MoE: experts per token)
+	ActiveParams    float64 // parameters used per token (MoE: experts per token), as the publisher counts them (Architecture.ReportedActiveParams)
 
 	// Memory is the per-GPU breakdown at the peak phase, in bytes; its
 	// Total is what nvidia-smi shows for the process (CUDA context and NCCL
@@ -148,7 +148,7 @@ func Compute(w Workload, g *GPU) (Estimate, error) {
 	}
 	e.Workload = w
 	e.Params = w.Model.ParamCount()
-	e.ActiveParams = w.Model.ActiveParams()
+	e.ActiveParams = w.Model.ReportedActiveParams()
 	e.TrainableParams = e.Params
 	switch {
 	case w.Task.Adapters():

@@ -194,7 +194,7 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 		}
 	}
 	delta := m(f, a)
-	a.Dropout = f.dropout()
+	a.Dropout = f.dropout(c.ModelType)
 	// What selects the modeling code's own saved tensors
 	// (model.Architecture.ModelType, Activation, ParallelResidual).
 	if known {
@@ -392,10 +392,33 @@ func (f *fields) need(keys ...string) int {
 var dropoutKeys = []string{"hidden_dropout_prob", "attention_probs_dropout_prob", "resid_pdrop", "attn_pdrop", "embd_pdrop",
 	"dropout_rate", "attention_dropout", "hidden_dropout", "dropout", "activation_dropout"}
 
-// dropout reports whether any dropout field is a number above 0. The
-// fields only refine the memory estimate, so an unreadable one is ignored
-// rather than failing the file.
-func (f *fields) dropout() bool {
+// dropoutDefaults are the dropout fields whose configuration class
+// defaults them above 0 (0.1 each), by model_type: a config.json without
+// one trains with the default, as the class fills it in. BertConfig
+// hidden_dropout_prob and attention_probs_dropout_prob
+// (models/bert/configuration_bert.py); GPT2Config resid_pdrop, embd_pdrop
+// and attn_pdrop (configuration_gpt2.py); T5Config and MT5Config
+// dropout_rate (configuration_t5.py, configuration_mt5.py); OPTConfig
+// dropout (configuration_opt.py). Every other model type the importer
+// knows defaults its dropout to 0 (Llama's attention_dropout, Whisper's
+// dropout) or was not checked, and reads only what the file says.
+var dropoutDefaults = map[string][]string{
+	"bert": {"hidden_dropout_prob", "attention_probs_dropout_prob"},
+	"gpt2": {"resid_pdrop", "embd_pdrop", "attn_pdrop"},
+	"t5":   {"dropout_rate"}, "mt5": {"dropout_rate"},
+	"opt": {"dropout"},
+}
+
+// dropout reports whether any dropout field is a number above 0, a field
+// missing from the file counting at its configuration class's default
+// (dropoutDefaults for modelType). The fields only refine the memory
+// estimate, so an unreadable one is ignored rather than failing the file.
+func (f *fields) dropout(modelType string) bool {
+	for _, k := range dropoutDefaults[modelType] {
+		if v, ok := f.raw[k]; !ok || isNull(v) {
+			return true
+		}
+	}
 	for _, k := range dropoutKeys {
 		var p float64
 		if v, ok := f.raw[k]; ok && json.Unmarshal(v, &p) == nil && p > 0 && p < 1 {

@@ -82,7 +82,7 @@ var fixtures = []struct {
 	{"roberta-base", "roberta", model.FamilyEncoder, 124_645_632, 0, 124_697_433,
 		"[H] model.safetensors, F32: RobertaForMaskedLM (LM head, no pooler); we count RobertaModel with pooler", 512, ""},
 	{"t5-base", "t5", model.FamilyEncoderDecoder, 222_903_552, 0, 222_903_552,
-		"[KN] t5_base", 0, ""},
+		"[KN] t5_base", 512, ""}, // n_positions: the trained length
 	{"flan-t5-xl", "t5", model.FamilyEncoderDecoder, 2_849_757_184, 0, 2_849_757_184,
 		"[K] t5_1.1_xl (same dimensions)", 0, model.FP32},
 	{"whisper-large-v2", "whisper", model.FamilyEncoderDecoder, 1_543_304_960, 0, 1_543_304_960,
@@ -246,10 +246,12 @@ func TestParseConfigMapping(t *testing.T) {
 		{"bert-base-uncased", func(a model.Architecture) bool { return a.Pooler && a.TokenTypes == 2 && a.LearnedPositions == 512 }},
 		{"roberta-base", func(a model.Architecture) bool { return a.TokenTypes == 1 && a.LearnedPositions == 514 }},
 		{"t5-base", func(a model.Architecture) bool {
-			return a.Tied && !a.GatedMLP && a.DecoderLayers == 12 && a.ExtraParams == 2*32*12
+			return a.Tied && !a.GatedMLP && a.DecoderLayers == 12 && a.ExtraParams == 2*32*12 && a.MaxPositions == 512
 		}},
 		{"flan-t5-xl", func(a model.Architecture) bool { return !a.Tied && a.GatedMLP && a.HeadDim == 64 }},
-		{"whisper-large-v3", func(a model.Architecture) bool { return a.Tied && a.LearnedPositions == 448 && a.DecoderLayers == 32 }},
+		{"whisper-large-v3", func(a model.Architecture) bool {
+			return a.Tied && a.LearnedPositions == 448 && a.DecoderLayers == 32 && a.EncoderSeqLen == 1500
+		}},
 		{"mixtral-8x7b", func(a model.Architecture) bool { return a.Experts == 8 && a.ExpertsPerToken == 2 }},
 		{"llama-2-7b", func(a model.Architecture) bool { return a.Name == "meta-llama/Llama-2-7b-hf" }},
 		{"qwen3-8b", func(a model.Architecture) bool { return a.QKNorm && a.HeadDim == 128 && a.ExtraParams == 0 }},

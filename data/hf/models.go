@@ -565,7 +565,11 @@ func roberta(f *fields, a *model.Architecture) float64 {
 // norms (weight only), no biases, attention width num_heads × d_kv, a ReLU
 // or gated (feed_forward_proj "gated-gelu") MLP, one shared embedding and
 // an LM head tied to it unless tie_word_embeddings is false. Relative
-// positions bound no sequence length. Extra: the relative_attention_bias
+// positions set no hard limit, but the released configs say the length
+// the model was trained at (n_positions 512: t5-base, t5-large; not a
+// T5Config attribute, a key kept from the original release), which bounds
+// the sequence length as the catalog's T5 entries do (max_positions 512);
+// without the key nothing does. Extra: the relative_attention_bias
 // tables of the first encoder and first decoder layer (2·buckets·heads).
 func t5(tiedDefault bool) mapping {
 	return func(f *fields, a *model.Architecture) float64 {
@@ -580,6 +584,7 @@ func t5(tiedDefault bool) mapping {
 		a.GatedMLP = strings.HasPrefix(f.text("feed_forward_proj"), "gated-")
 		a.Norm = model.RMSNorm
 		a.Tied = f.bool(tiedDefault, "tie_word_embeddings")
+		a.MaxPositions = f.int(0, "n_positions")
 		return 2 * float64(f.int(32, "relative_attention_num_buckets")) * float64(a.Heads)
 	}
 }
@@ -592,6 +597,17 @@ func t5(tiedDefault bool) mapping {
 // conv2: h×h×3 + h), the encoder's position table (max_source_positions×h),
 // minus the k_proj biases the formula counts (one h per attention: L + 2·D),
 // plus the decoder MLPs' difference when decoder_ffn_dim ≠ encoder_ffn_dim.
+//
+// The encoder's length is fixed, whatever the audio: WhisperEncoder.forward
+// refuses input features of any length but max_source_positions ×
+// conv1.stride × conv2.stride mel frames (transformers
+// models/whisper/modeling_whisper.py: "Whisper expects the mel input
+// features to be of length …"; conv1 has stride 1, conv2 stride 2, both
+// kernel 3 and padding 1), so the encoder always runs max_source_positions
+// positions (1500 by WhisperConfig's default,
+// models/whisper/configuration_whisper.py: 30 s of audio, 3000 frames
+// halved). That is EncoderSeqLen, as the catalog's entries set it; the
+// sequence length the user gives is the decoder's.
 func whisper(f *fields, a *model.Architecture) float64 {
 	a.Family = model.FamilyEncoderDecoder
 	a.Hidden = f.need("d_model")
@@ -609,7 +625,8 @@ func whisper(f *fields, a *model.Architecture) float64 {
 	a.Tied = f.bool(true, "tie_word_embeddings")
 	h := float64(a.Hidden)
 	mel := float64(f.int(80, "num_mel_bins"))
-	src := float64(f.int(1500, "max_source_positions"))
+	a.EncoderSeqLen = f.int(1500, "max_source_positions")
+	src := float64(a.EncoderSeqLen)
 	d := mel*h*3 + h + h*h*3 + h + src*h
 	d -= float64(a.Layers+2*a.DecoderLayers) * h
 	d += float64(a.DecoderLayers) * (2*h + 1) * float64(decFFN-a.FFN) // fc1, fc2 and fc1's bias

@@ -228,7 +228,10 @@ func (e *encoder) encodeServe(s *serve.Serving) {
 // the GPU has no bf16 (vllm/config/model.py _resolve_auto_dtype), so it
 // allows that fallback; a weight format given asks for itself. Without a
 // prompt length, a request fills its context: prompt = max_model_len −
-// output. Without a load (concurrency, requests_per_sec or sequences) the
+// output. A model that takes audio in a fixed window (serve.AudioInput:
+// Whisper) is asked transcriptions: a prompt of its task tokens
+// (serve.WhisperPromptTokens) and, without an output length, an output
+// that fills max_model_len. Without a load (concurrency, requests_per_sec or sequences) the
 // question is a price per token (serve.Serving.PerToken) at the default
 // concurrency; without a TPOT target the target is
 // serve.DefaultTPOTTargetMs, one that reads as interactive, unless the
@@ -258,8 +261,17 @@ func (r *WorkloadAnswers) Serving(w *model.Workload) serve.Serving {
 		s.AllowPrecisionFallback = s.WeightFormat == serve.WeightBF16
 		s.DTypeAuto = s.AllowPrecisionFallback
 	}
+	outputGiven := s.OutputTokens > 0 || r.GenTokens > 0
 	if s.OutputTokens == 0 {
 		s.OutputTokens = cmp.Or(r.GenTokens, w.GenTokens)
+	}
+	audio := serve.AudioInput(&w.Model)
+	if audio && s.PromptTokens == 0 {
+		// A transcription request: the audio goes to the encoder's fixed
+		// window (30 s, 1500 positions, held whole in the cross-attention
+		// cache: serve.CrossAttentionTokens), the decoder's prompt is its
+		// task tokens.
+		s.PromptTokens = serve.WhisperPromptTokens
 	}
 	// Without max_model_len: context_len, else seq_len, else the
 	// model's default sequence length (Workload.Defaults: the catalog's
@@ -290,6 +302,13 @@ func (r *WorkloadAnswers) Serving(w *model.Workload) serve.Serving {
 		default:
 			s.MaxModelLen = w.ContextLen
 		}
+	}
+	if audio && !outputGiven {
+		// Without an output length, a transcription fills the decoder's
+		// context (max_target_positions, 448 for Whisper): the most one
+		// 30 s window can produce, as a text request without a prompt
+		// length fills its context below.
+		s.OutputTokens = max(s.MaxModelLen-s.PromptTokens, 1)
 	}
 	if s.PromptTokens == 0 {
 		s.PromptTokens = max(s.MaxModelLen-s.OutputTokens, 1)

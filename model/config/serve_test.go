@@ -97,6 +97,10 @@ func TestServeConfigErrors(t *testing.T) {
 	}
 }
 
+// whisperShape is an encoder-decoder with Whisper's fixed 1500-position
+// audio encoder (serve.AudioInput).
+var whisperShape = model.Architecture{Family: model.FamilyEncoderDecoder, ModelType: "whisper", EncoderSeqLen: 1500}
+
 func TestAnswersServing(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -151,6 +155,22 @@ func TestAnswersServing(t *testing.T) {
 		{"a model released in fp8, bf16 asked", WorkloadAnswers{Settings: model.Settings{Precision: model.BF16}, Serve: serve.Serving{Concurrency: 8, NoTPOTTarget: true}},
 			model.Workload{Settings: model.Settings{Precision: model.BF16, ContextLen: 2048, GenTokens: 256, Sequences: 4}, Model: model.Architecture{QuantMethod: "fp8"}},
 			serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 8, NoTPOTTarget: true,
+				AllowPrecisionFallback: true, DTypeAuto: true}},
+		// Whisper takes 30 s of audio in its encoder (1500 positions):
+		// a request's prompt is its 4 task tokens (vLLM's Whisper prompt)
+		// and, without an output length, its output fills the decoder's
+		// 448 positions: 448 − 4 = 444 (walk49: 224 prompt + 224 output).
+		{"a transcription: 4 task tokens, output to max_model_len", WorkloadAnswers{Serve: serve.Serving{Concurrency: 8, NoTPOTTarget: true}},
+			model.Workload{Settings: model.Settings{Precision: model.BF16, ContextLen: 448, GenTokens: 224, Sequences: 4}, Model: whisperShape},
+			serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 448, PromptTokens: 4, OutputTokens: 444, Concurrency: 8, NoTPOTTarget: true,
+				AllowPrecisionFallback: true, DTypeAuto: true}},
+		{"a transcription with its output given", WorkloadAnswers{Serve: serve.Serving{OutputTokens: 100, Concurrency: 8, NoTPOTTarget: true}},
+			model.Workload{Settings: model.Settings{Precision: model.BF16, ContextLen: 448, GenTokens: 224, Sequences: 4}, Model: whisperShape},
+			serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 448, PromptTokens: 4, OutputTokens: 100, Concurrency: 8, NoTPOTTarget: true,
+				AllowPrecisionFallback: true, DTypeAuto: true}},
+		{"a transcription with a previous-text prompt given", WorkloadAnswers{Serve: serve.Serving{PromptTokens: 40, Concurrency: 8, NoTPOTTarget: true}},
+			model.Workload{Settings: model.Settings{Precision: model.BF16, ContextLen: 448, GenTokens: 224, Sequences: 4}, Model: whisperShape},
+			serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 448, PromptTokens: 40, OutputTokens: 408, Concurrency: 8, NoTPOTTarget: true,
 				AllowPrecisionFallback: true, DTypeAuto: true}},
 		{"no TPOT target asked", WorkloadAnswers{Serve: serve.Serving{Concurrency: 8, NoTPOTTarget: true}},
 			model.Workload{Settings: model.Settings{Precision: model.FP8, ContextLen: 2048, GenTokens: 256, Sequences: 4}},

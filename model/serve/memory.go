@@ -36,8 +36,14 @@ type Memory struct {
 
 	KVBytesPerToken float64 // per GPU: 2 × layers on this GPU × KV heads on this GPU × head_dim × dtype bytes
 	KVTokens        int     // tokens of KV cache per replica (whole 16-token blocks)
-	// MaxConcurrency is KVTokens ÷ MaxModelLen: requests of full length that
-	// fit at once (vLLM logs it as "Maximum concurrency for N tokens per request").
+	// CrossTokens are the KV-cache tokens each request of an
+	// encoder-decoder holds for its decoder's cross-attention over the
+	// encoder's output, whatever its decoder length (CrossAttentionTokens:
+	// Whisper's 1500 positions in 94 blocks); 0 for a decoder-only model.
+	CrossTokens int
+	// MaxConcurrency is KVTokens ÷ (MaxModelLen + CrossTokens): requests
+	// of full length that fit at once (vLLM logs it as "Maximum
+	// concurrency for N tokens per request").
 	MaxConcurrency float64
 }
 
@@ -270,17 +276,60 @@ func kvHeadsPerGPU(a *model.Architecture, tp int) int {
 	return 1
 }
 
+// encDec reports whether a is an encoder-decoder: its encoder runs once
+// per request, its decoder generates.
+func encDec(a *model.Architecture) bool { return a.Family == model.FamilyEncoderDecoder }
+
+// decoderLayers returns the layers that generate and keep a KV cache: an
+// encoder-decoder's DecoderLayers (its Layers are the encoder's, which
+// vLLM gives no KV cache: EncoderOnlyAttentionSpec's max_memory_usage_bytes
+// is 0, vllm/v1/kv_cache_interface.py), else Layers.
+func decoderLayers(a *model.Architecture) int {
+	if encDec(a) {
+		return a.DecoderLayers
+	}
+	return a.Layers
+}
+
+// CrossAttentionTokens returns the KV-cache tokens one request of an
+// encoder-decoder with a fixed encoder length (Whisper: EncoderSeqLen
+// 1500) holds for cross-attention, in whole blocks: vLLM keeps each
+// decoder layer's cross-attention keys and values of the encoder's output
+// in the KV cache, a CrossAttentionSpec of the same page size as the
+// self-attention's (vllm/v1/kv_cache_interface.py: max_memory_usage_bytes
+// = cdiv(max_num_encoder_input_tokens, block_size) × page_size_bytes),
+// and allocates all of it when the request is scheduled, as Whisper's
+// input "is always padded to the maximum length"
+// (vllm/v1/core/sched/scheduler.py: num_encoder_tokens =
+// get_encdec_max_encoder_len, passed to allocate_slots); max_num_encoder_
+// input_tokens is that encoder length for an encoder-decoder
+// (vllm/config/vllm.py: "Encoder-decoder model detected: setting
+// max_num_encoder_input_tokens to encoder length"). The blocks come from
+// the one pool the self-attention's come from, so a request holds
+// ⌈MaxModelLen ÷ 16⌉ + ⌈1500 ÷ 16⌉ blocks (kv_cache_utils.py
+// get_max_concurrency_for_kv_cache_config). 0 for a decoder-only model or
+// an encoder-decoder without a fixed encoder length.
+func CrossAttentionTokens(a *model.Architecture) int {
+	if !encDec(a) || a.EncoderSeqLen <= 0 {
+		return 0
+	}
+	return (a.EncoderSeqLen + vllmBlockSize - 1) / vllmBlockSize * vllmBlockSize
+}
+
 // KVBytesPerToken returns KV-cache bytes per token on one GPU: K and V for
-// every layer on the GPU (layers ÷ pp), per KV head on the GPU, per head
-// dimension, at 2 bytes ("auto" in a 16-bit model) or 1 (fp8) —
+// every layer on the GPU (layers ÷ pp; an encoder-decoder's decoder
+// layers, decoderLayers), per KV head on the GPU, per head dimension, at 2
+// bytes ("auto" in a 16-bit model) or 1 (fp8) —
 // vllm/v1/kv_cache_interface.py AttentionSpec.page_size_bytes:
-// 2 × block_size × num_kv_heads × head_size × dtype size, per layer.
+// 2 × block_size × num_kv_heads × head_size × dtype size, per layer. An
+// encoder-decoder's cross-attention tokens (CrossAttentionTokens) cost the
+// same per token.
 func KVBytesPerToken(a *model.Architecture, kv KVCacheDType, tp, pp int) float64 {
 	b := 2.0
 	if kv == KVFP8 {
 		b = 1
 	}
-	layers := math.Ceil(float64(a.Layers) / float64(max(pp, 1)))
+	layers := math.Ceil(float64(decoderLayers(a)) / float64(max(pp, 1)))
 	if a.KVLoRARank > 0 {
 		// Multi-head latent attention: one latent of kv_lora_rank plus the
 		// rotary key per token and layer, the same on every TP rank
@@ -325,12 +374,18 @@ func MemoryOn(a *model.Architecture, s *Serving, g *model.GPU, tp, pp int) Memor
 	}
 	m.KVCache = m.BudgetBytes - m.Weights - m.Activation - m.NonTorch
 	m.KVBytesPerToken = KVBytesPerToken(a, s.KVCacheDType, tp, pp)
+	m.CrossTokens = CrossAttentionTokens(a)
 	if m.KVCache > 0 && m.KVBytesPerToken > 0 {
 		blocks := math.Floor(m.KVCache / (vllmBlockSize * m.KVBytesPerToken))
 		m.KVTokens = int(blocks) * vllmBlockSize
 	}
 	if s.MaxModelLen > 0 {
-		m.MaxConcurrency = float64(m.KVTokens) / float64(s.MaxModelLen)
+		m.MaxConcurrency = float64(m.KVTokens) / float64(s.MaxModelLen+m.CrossTokens)
 	}
 	return m
 }
+
+// RequestKVTokens returns the KV-cache tokens one request of MaxModelLen
+// tokens holds: MaxModelLen, plus an encoder-decoder's cross-attention
+// tokens (Memory.CrossTokens).
+func (m *Memory) RequestKVTokens(maxModelLen int) int { return maxModelLen + m.CrossTokens }

@@ -29,9 +29,12 @@ func WeightFormatFor(p model.Precision) WeightFormat {
 }
 
 // ServesModel reports whether a is planned as a served LLM (PlanServing):
-// a generative transformer with a known shape. Other inference workloads
-// (encoders, vision models) keep the batch estimate.
-func ServesModel(a *model.Architecture) bool { return a.HasShape() && a.Family.Generative() }
+// a generative transformer with a known shape that vLLM serves (Unserved:
+// not T5). Other inference workloads (encoders, vision models, T5) keep
+// the batch estimate.
+func ServesModel(a *model.Architecture) bool {
+	return a.HasShape() && a.Family.Generative() && Unserved(a).IsZero()
+}
 
 // Offers lists the offers of cat that q allows, one per instance type:
 // its cheapest region in q.Pricing (on-demand when unset), under the same

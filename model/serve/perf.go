@@ -167,21 +167,101 @@ func serveMatmulParams(a *model.Architecture) float64 {
 	return max(n, 0)
 }
 
+// encoderSideParams returns the weights an encoder-decoder multiplies per
+// encoder position, once per request, rather than per decoder token: the
+// encoder (its blocks, final norm and the front end ExtraParams holds:
+// Whisper's convolutions, whose FLOPs per position are within 1% of its
+// weights') and each decoder layer's cross-attention key and value
+// projections of the encoder's output (h × KV heads·head_dim each), which
+// vLLM's Whisper computes when the encoder runs and caches
+// (vllm/model_executor/models/whisper.py, WhisperCrossAttention: the
+// encoder_attn kv_proj runs on encoder_hidden_states, then the attention
+// reads the KV cache). 0 for a decoder-only model. The encoder's share is
+// the count without the decoder layers, less the token embeddings and an
+// untied head (ParamCount of the encoder-decoder with DecoderLayers 0);
+// an explicit parameter count is split by layers.
+func encoderSideParams(a *model.Architecture) float64 {
+	if !encDec(a) || !a.HasShape() {
+		return 0
+	}
+	h := float64(a.Hidden)
+	crossKV := float64(a.DecoderLayers) * 2 * h * float64(a.EffectiveKVHeads()*a.EffectiveHeadDim())
+	if a.Params > 0 {
+		return a.Params * float64(a.Layers) / float64(a.Layers+a.DecoderLayers)
+	}
+	enc := *a
+	enc.DecoderLayers = 0
+	p := enc.ParamCount() - float64(a.Vocab+a.LearnedPositions+a.TokenTypes)*h
+	if !a.Tied {
+		p -= float64(a.Vocab) * h
+	}
+	return max(p, 0) + crossKV
+}
+
+// tokenMatmulParams returns the weights multiplied per decoder token:
+// serveMatmulParams less an encoder-decoder's encoder side
+// (encoderSideParams).
+func tokenMatmulParams(a *model.Architecture) float64 {
+	return max(serveMatmulParams(a)-encoderSideParams(a), 0)
+}
+
+// EncoderFLOPs returns the FLOPs an encoder-decoder spends once per
+// request before its decoder starts: 2 FLOPs per encoder-side weight
+// (encoderSideParams) per encoder position, plus the encoder's
+// bidirectional attention, 4·L·S²·d_attn (QKᵀ and AV over all S² pairs:
+// Chowdhery et al., 2022, "PaLM", Appendix B, without the causal halving).
+// S is the fixed encoder length (Whisper: 1500 positions for its 30 s
+// window); 0 for a decoder-only model or an encoder without a fixed length.
+func EncoderFLOPs(a *model.Architecture) float64 {
+	if !encDec(a) || a.EncoderSeqLen <= 0 {
+		return 0
+	}
+	s := float64(a.EncoderSeqLen)
+	qd := float64(a.Heads * a.EffectiveHeadDim())
+	return 2*encoderSideParams(a)*s + 4*float64(a.Layers)*s*s*qd
+}
+
 // PrefillFLOPs returns the FLOPs of a prompt of p tokens: 2·N per token for
 // the matmuls, plus causal attention, 2·L·p²·d_attn (QKᵀ and AV at 2 FLOPs
 // per multiply-add over the p²/2 unmasked pairs: Chowdhery et al., 2022,
 // "PaLM", Appendix B, halved for the causal mask as FlashAttention skips
-// masked blocks).
+// masked blocks). For an encoder-decoder p is the decoder's prompt (Whisper:
+// its task tokens), N the weights run per decoder token (tokenMatmulParams),
+// L its decoder layers, and the request's encoder pass (EncoderFLOPs) comes
+// with the prompt.
 func PrefillFLOPs(a *model.Architecture, p int) float64 {
+	if p <= 0 {
+		return 0
+	}
 	pp := float64(p)
 	qd := float64(a.Heads * a.EffectiveHeadDim())
-	return 2*serveMatmulParams(a)*pp + 2*float64(a.Layers)*pp*pp*qd
+	return 2*tokenMatmulParams(a)*pp + 2*float64(decoderLayers(a))*pp*pp*qd + EncoderFLOPs(a)
 }
 
 // DecodeFLOPs returns the FLOPs of one generated token at context c: 2·N
 // plus 4·L·c·d_attn for attending to c cached tokens (PaLM, Appendix B).
+// An encoder-decoder's token also attends to the encoder's S positions in
+// every decoder layer (4·L·S·d_attn), and N is its decoder's
+// (tokenMatmulParams).
 func DecodeFLOPs(a *model.Architecture, c float64) float64 {
-	return 2*serveMatmulParams(a) + 4*float64(a.Layers)*c*float64(a.Heads*a.EffectiveHeadDim())
+	qd := float64(a.Heads * a.EffectiveHeadDim())
+	if encDec(a) {
+		c += float64(max(a.EncoderSeqLen, 0))
+	}
+	return 2*tokenMatmulParams(a) + 4*float64(decoderLayers(a))*c*qd
+}
+
+// decodeWeightFraction is the share of an encoder-decoder's weights a
+// decode step reads: its decoder's, without the encoder side
+// (encoderSideParams), which runs only when a request's encoder input is
+// scheduled (vLLM's Whisper decoder step takes no encoder_hidden_states);
+// 1 for a decoder-only model.
+func decodeWeightFraction(a *model.Architecture) float64 {
+	total := a.ParamCount()
+	if !encDec(a) || total <= 0 {
+		return 1
+	}
+	return max(1-encoderSideParams(a)/total, 0)
 }
 
 // tpCommSec returns the all-reduce time of one forward pass over `tokens`
@@ -192,7 +272,13 @@ func DecodeFLOPs(a *model.Architecture, c float64) float64 {
 // all-reduce's fixed cost on the same path in place of a send's, for which
 // no measurement was found.
 func tpCommSec(a *model.Architecture, hw *Hardware, tokens float64, tp, pp int) float64 {
-	layers := math.Ceil(float64(a.Layers) / float64(pp))
+	return tpCommSecOver(decoderLayers(a), a, hw, tokens, tp, pp)
+}
+
+// tpCommSecOver is tpCommSec over n layers (an encoder-decoder's steps run
+// its decoder layers, tpCommSec; its encoder pass its encoder layers).
+func tpCommSecOver(n int, a *model.Architecture, hw *Hardware, tokens float64, tp, pp int) float64 {
+	layers := math.Ceil(float64(n) / float64(pp))
 	bytes := tokens * float64(a.Hidden) * 2
 	var t float64
 	if tp > 1 && hw.InterconnectGBps > 0 {
@@ -271,16 +357,28 @@ func Speed(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, pp,
 	cached := s.CachedPromptTokens()
 	u := prompt - float64(cached) // prompt tokens computed per request
 	p.PrefillSec = (PrefillFLOPs(a, s.PromptTokens)-PrefillFLOPs(a, cached))/(gpus*peak) + tpCommSec(a, hw, u, tp, pp)*float64(pp)
+	if encDec(a) && a.EncoderSeqLen > 0 { // the encoder's own all-reduces, over its positions
+		p.PrefillSec += tpCommSecOver(a.Layers, a, hw, float64(a.EncoderSeqLen), tp, 1)
+	}
 
 	b := math.Ceil(float64(batch) / float64(pp)) // sequences of one micro-batch
 	step, memSec := stepTime(a, s, mem, hw, tp, pp, b)
 	p.StepSec = step(b, 0)
 	pad := float64(cudaGraphPadded(int(b), cudaGraphMaxSize(s.MaxNumSeqs, s.MaxNumBatchedTokens))) - b
-	p.MemoryBound = memSec >= (b*DecodeFLOPs(a, prompt+out/2)+pad*2*serveMatmulParams(a))/(gpus*peak)
+	p.MemoryBound = memSec >= (b*DecodeFLOPs(a, prompt+out/2)+pad*2*tokenMatmulParams(a))/(gpus*peak)
 
 	budget := float64(max(s.MaxNumBatchedTokens, 1))
 	k := math.Max(1, math.Ceil((u+b-1)/budget)) // steps one prompt is chunked into
 	steps := math.Max(k+out-1, math.Ceil(b*(u+out-1)/budget))
+	if encDec(a) && a.EncoderSeqLen > 0 {
+		// One encoder input a step: the scheduler's encoder budget is
+		// max_num_encoder_input_tokens (vllm/v1/core/sched/scheduler.py,
+		// _try_schedule_encoder_inputs: a request whose encoder tokens
+		// exceed what is left waits), which is the encoder's length for
+		// an encoder-decoder (CrossAttentionTokens), so b requests need
+		// b steps to start.
+		steps = math.Max(steps, b*k)
+	}
 	var cycle, own float64
 	if b*k <= steps {
 		// One prompt in flight at a time: b·k steps carry a chunk of
@@ -318,9 +416,16 @@ func stepTime(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, 
 	bw := hw.GPU.MemoryBandwidthGBps * 1e9 * s.tuning().MBU
 	prompt, out := float64(s.PromptTokens), float64(s.OutputTokens)
 	ctx := prompt + out/2
-	kvBytes := b * ctx * mem.KVBytesPerToken
+	// An encoder-decoder's step reads each sequence's cross-attention KV
+	// too: the encoder's positions in every decoder layer.
+	cross := 0.0
+	if encDec(a) {
+		cross = float64(max(a.EncoderSeqLen, 0))
+	}
+	kvBytes := b * (ctx + cross) * mem.KVBytesPerToken
+	frac := decodeWeightFraction(a)
 	memOf := func(tokens float64) float64 {
-		return (DecodeWeightBytes(a, s.WeightFormat, mem.Weights, tp, pp, tokens) + kvBytes) / bw
+		return (DecodeWeightBytes(a, s.WeightFormat, mem.Weights, tp, pp, tokens)*frac + kvBytes) / bw
 	}
 	memSec := memOf(b)
 	decodeFLOPs := DecodeFLOPs(a, ctx)
@@ -330,12 +435,14 @@ func stepTime(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, 
 	// Every layer's kernels take a fixed time however few tokens they
 	// carry (Tuning.LayerOverheadSec); a pipeline's stages run one after
 	// another, so a step pays it for every layer of the model.
-	layerFloor := float64(a.Layers+a.DecoderLayers) * s.tuning().LayerOverheadSec
+	// An encoder-decoder's steps run its decoder layers; its encoder runs
+	// in the step that starts a request, which promptFLOPs carries.
+	layerFloor := float64(decoderLayers(a)) * s.tuning().LayerOverheadSec
 	return func(d, f float64) float64 {
 		// Dummy tokens padding the step to its CUDA graph run the matmuls
 		// (2·N FLOPs each) and attend to nothing.
 		pad := float64(cudaGraphPadded(int(math.Ceil(d+f)), maxGraph)) - math.Ceil(d+f)
-		flopSec := (d*decodeFLOPs + f*promptFLOPs + pad*2*serveMatmulParams(a)) / (gpus * peak)
+		flopSec := (d*decodeFLOPs + f*promptFLOPs + pad*2*tokenMatmulParams(a)) / (gpus * peak)
 		return (max(memOf(d+f), flopSec)+tpCommSec(a, hw, d+f, tp, pp))*float64(pp) + s.tuning().StepOverheadSec + layerFloor
 	}, memSec
 }
@@ -455,7 +562,9 @@ func BurstTPOTSec(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, 
 // reference count, vllm/v1/core/block_pool.py).
 func serveMaxBatch(s *Serving, mem *Memory) int {
 	c := float64(s.CachedPromptTokens())
-	occ := float64(s.PromptTokens) - c + float64(s.OutputTokens)/2
+	// An encoder-decoder's request holds its cross-attention blocks from
+	// its first step to its last (Memory.CrossTokens).
+	occ := float64(s.PromptTokens) - c + float64(s.OutputTokens)/2 + float64(mem.CrossTokens)
 	kv := int(max(float64(mem.KVTokens)-c, 0) / occ)
 	return max(0, min(s.MaxNumSeqs, kv))
 }

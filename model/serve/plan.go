@@ -79,6 +79,10 @@ type Plan struct {
 	TP, PP, Replicas int
 	Nodes            int // nodes rented: replicas × TP × PP GPUs, in whole nodes
 	GPUs             int // GPUs rented
+	// IdleGPUs are the GPUs rented that no replica uses: the rest of a
+	// node that TP × PP does not divide (TP 2 on 3 GPUs leaves one), or
+	// of the GPUs given beyond the replicas asked. 0 when every GPU serves.
+	IdleGPUs int
 
 	Memory Memory // one GPU
 	Perf   Perf   // one replica at its share of the load
@@ -200,21 +204,46 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 		s.WeightFormat = run
 	}
 	var best *Plan
-	var smaller model.Message // why the last smaller pipeline did not fit
+	var smaller model.Message // why the last smaller pipeline did not fit, or missed the targets
+	smallerFits := false      // it fit but missed the targets on the GPUs given
 	var tried []Plan          // every layout planned, for chosenTP
-	for _, pp := range ppChoices(a, s) {
+	// held are the GPUs of one node given (Serving.Nodes 1: estimate
+	// --gpus N within a node), which bind: the pipeline is searched on
+	// them, every size up to them. 0 otherwise: nodes of an offer, or
+	// several given, whose pipeline spans them (a Ray cluster) and grows
+	// by powers of two only when one node cannot hold the model.
+	held := 0
+	if s.Nodes == 1 {
+		held = o.GPUsPerNode
+	}
+	for _, pp := range ppChoices(a, s, held) {
 		if best != nil && len(best.ReasonMsgs) > 0 {
-			smaller = best.ReasonMsgs[0]
+			smaller, smallerFits = best.ReasonMsgs[0], best.Fits
 		}
 		for _, tp := range tpChoices(a, s, o.GPUsPerNode) {
+			if held > 0 && s.PP == 0 && tp*pp > held {
+				continue // a pipeline left open stays on the GPUs given
+			}
 			p := planOne(a, s, o, tp, pp)
 			tried = append(tried, p)
+			if held > 0 && s.PP == 0 && pp > 1 && !p.Fits && best != nil {
+				// On GPUs given, a longer pipeline is named only when it
+				// fits: when none does, the split nearest to fitting is
+				// tensor parallel on them (DeepSeek-R1 on 8 H100s: TP 8,
+				// as vLLM runs a node).
+				continue
+			}
 			if best == nil || betterLayout(&p, best) {
 				best = &p
 			}
 		}
-		if best != nil && best.Fits && s.PP == 0 {
-			break // pipeline parallelism only when one node's TP cannot hold the model
+		// Pipeline parallelism only when one node's TP cannot hold the
+		// model, or, on GPUs given, cannot meet the targets on them: a
+		// replica of TP 2 on 2 of 3 GPUs may miss the load a pipeline
+		// over all 3 carries, as vLLM runs it ("Distributed inference
+		// and serving": pipeline stages need not divide the layers).
+		if best != nil && best.Fits && s.PP == 0 && (held == 0 || best.Meets) {
+			break
 		}
 	}
 	if best != nil && s.PP == 0 && best.PP > 1 && !smaller.IsZero() {
@@ -222,6 +251,9 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 		// what the smaller one lacked (issue 30: a 29000-token request on one
 		// RTX 3090 moved to PP 2 over two nodes with no word why).
 		best.Grown = model.Msg("PP %d because a smaller pipeline does not fit: %s", best.PP, smaller)
+		if smallerFits {
+			best.Grown = model.Msg("PP %d because a smaller pipeline misses the targets on these GPUs: %s", best.PP, smaller)
+		}
 	}
 	if best == nil {
 		m := model.Msg("no tensor-parallel degree up to %s per node suits the model's %d heads", model.CountMsg(o.GPUsPerNode, "GPU"), a.Heads)
@@ -267,12 +299,12 @@ func (p *Plan) spansShort(o Offer) {
 // latency targets and auto replicas over more nodes of o would meet them,
 // Would names them ("--replicas 4 would meet them: 8 GPUs in all"), with
 // the TP when the user did not pin it ("--tp 1 --replicas 14 would …").
-// s.Replicas given plans as PlanServing does.
+// The split is searched on the n nodes (a pipeline left open stays on
+// them) whether or not s.Replicas is given; replicas given rent what they
+// need, more than the n nodes if so (estimate warns of it).
 func PlanOnNodes(a *model.Architecture, s Serving, o Offer, n int) (Plan, error) {
 	held := s
-	if s.Replicas == 0 {
-		held.Nodes = max(n, 1)
-	}
+	held.Nodes = max(n, 1)
 	p, err := PlanServing(a, held, o)
 	if err == nil && !p.Fits && p.Memory.TotalBytes > 0 && (s.TP > 0 || s.PP > 1) {
 		p.Would = splitThatFits(a, held, o, max(n, 1))
@@ -543,24 +575,44 @@ func chosenTP(best *Plan, tried []Plan) model.Message {
 	return model.Msg("TP %d chosen, not TP %d: %s; --tp pins the split", best.TP, q.TP, why)
 }
 
-func ppChoices(a *model.Architecture, s Serving) []int {
+// ppChoices returns the pipeline sizes PlanServing tries, smallest first:
+// s.PP when given; 1 for an encoder-decoder (Serving.Validate); on held
+// GPUs given (Serving.Nodes: held of them) every size up to held, as vLLM
+// takes any pipeline size (pipeline_parallel_size, each stage a share of
+// the layers, vllm/distributed/utils.py get_pp_indices), so 3 GPUs can
+// hold a pipeline of 3; else 1, 2, 4 and 8.
+func ppChoices(a *model.Architecture, s Serving, held int) []int {
 	if s.PP > 0 {
 		return []int{s.PP}
 	}
+	if encDec(a) { // no pipeline parallelism for an encoder-decoder (Serving.Validate)
+		return []int{1}
+	}
 	var c []int
+	if held > 0 {
+		for pp := 1; pp <= held && pp <= a.Layers; pp++ {
+			c = append(c, pp)
+		}
+		return c
+	}
 	for pp := 1; pp <= 8 && pp <= a.Layers; pp *= 2 {
 		c = append(c, pp)
 	}
 	return c
 }
 
+// tpChoices returns the tensor-parallel degrees PlanServing tries: s.TP
+// when given, else each power of two up to the node's GPUs that vLLM
+// accepts for the model's heads (tpOK), whether or not it divides them: a
+// replica that does not leaves the rest of the node idle (Plan.Idle), as
+// TP 2 on a node of 3 GPUs does, and may still be the best layout there.
 func tpChoices(a *model.Architecture, s Serving, perNode int) []int {
 	if s.TP > 0 {
 		return []int{s.TP}
 	}
 	var c []int
 	for tp := 1; tp <= perNode; tp *= 2 {
-		if perNode%tp == 0 && tpOK(a, tp) == nil {
+		if tpOK(a, tp) == nil {
 			c = append(c, tp)
 		}
 	}
@@ -653,8 +705,10 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 		// still names them, not 0 GPUs on 0 nodes (a new user's
 		// estimate --gpus 4 --json); a plan that fits sets them below.
 		p.Nodes, p.GPUs = s.Nodes, s.Nodes*o.GPUsPerNode
-		p.Replicas = max(s.Replicas, 1)
 	}
+	// A plan that does not fit names the replicas asked, or one: never
+	// "0 replicas" (walk49: --gpus 3 --replicas 1).
+	p.Replicas = max(s.Replicas, 1)
 	if tp > o.GPUsPerNode {
 		// Tensor parallelism all-reduces twice per layer: vLLM runs it
 		// inside a node, pipeline parallelism across nodes (vLLM docs,
@@ -664,13 +718,22 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 		return p
 	}
 	if !p.Memory.Fits() {
-		if p.Memory.KVCache <= 0 {
-			// The shortfall: what one full-length request's KV cache
-			// needs beyond what is left (KVCache is negative or 0).
-			short := (p.Memory.KVBytesPerToken*float64(s.MaxModelLen) - p.Memory.KVCache) / model.GiB
+		// The shortfall: what one full-length request's KV cache needs
+		// beyond what is left (KVCache is negative or 0); an
+		// encoder-decoder's request holds its cross-attention tokens too.
+		need := p.Memory.RequestKVTokens(s.MaxModelLen)
+		short := (p.Memory.KVBytesPerToken*float64(need) - p.Memory.KVCache) / model.GiB
+		switch {
+		case p.Memory.KVCache <= 0 && p.Memory.CrossTokens > 0:
+			p.reason("TP %d × PP %d: weights %.1f GiB + activations %.1f GiB per GPU leave no KV cache in %.1f GiB (gpu_memory_utilization %.2g), %.1f GiB per GPU short of one request of %d decoder tokens and %d cross-attention positions",
+				tp, pp, p.Memory.Weights/model.GiB, p.Memory.Activation/model.GiB, p.Memory.BudgetBytes/model.GiB, s.GPUMemoryUtilization, short, s.MaxModelLen, p.Memory.CrossTokens)
+		case p.Memory.KVCache <= 0:
 			p.reason("TP %d × PP %d: weights %.1f GiB + activations %.1f GiB per GPU leave no KV cache in %.1f GiB (gpu_memory_utilization %.2g), %.1f GiB per GPU short of one %d-token request",
 				tp, pp, p.Memory.Weights/model.GiB, p.Memory.Activation/model.GiB, p.Memory.BudgetBytes/model.GiB, s.GPUMemoryUtilization, short, s.MaxModelLen)
-		} else {
+		case p.Memory.CrossTokens > 0:
+			p.reason("TP %d × PP %d: KV cache holds %d tokens, less than one request's %d decoder tokens and %d cross-attention positions",
+				tp, pp, p.Memory.KVTokens, s.MaxModelLen, p.Memory.CrossTokens)
+		default:
 			p.reason("TP %d × PP %d: KV cache holds %d tokens, less than one %d-token request",
 				tp, pp, p.Memory.KVTokens, s.MaxModelLen)
 		}
@@ -795,6 +858,7 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 		p.Spans = p.ReasonMsgs[len(p.ReasonMsgs)-1]
 	}
 	p.GPUs = p.Nodes * o.GPUsPerNode
+	p.IdleGPUs = max(p.GPUs-p.Replicas*tp*pp, 0)
 	p.Serving.Replicas = p.Replicas
 	r := busy
 	p.OutputTokensPerSec = p.Perf.OutputTokensPerSec * r

@@ -128,7 +128,7 @@ type Serving struct {
 	// the load; a plan that then misses the load or the latency targets
 	// says so (Plan.Reasons) and the estimate names the replicas that
 	// would meet them (PlanOnNodes). Replicas given still rent what they
-	// need.
+	// need (gpuplan estimate warns when that is more than given).
 	Nodes int
 
 	// SharedPrefixTokens is how many tokens at the start of every
@@ -276,6 +276,15 @@ func (s *Serving) Validate(a *model.Architecture) error {
 	if !a.HasShape() || !a.Family.Generative() {
 		return bad("serving needs a generative transformer with a known shape (layers, hidden size, heads)")
 	}
+	if why := Unserved(a); !why.IsZero() {
+		return bad("%s", why)
+	}
+	if encDec(a) && s.PP > 1 {
+		return bad("pp %d: vLLM runs an encoder-decoder without pipeline parallelism (Whisper's model implements no SupportsPP: vllm/model_executor/models/whisper.py); give pp 1", s.PP)
+	}
+	if encDec(a) && s.SharedPrefixTokens > 0 {
+		return bad("shared_prefix_tokens: vLLM disables prefix caching for encoder-decoders (vllm/config/vllm.py: \"Encoder-decoder models do not support chunked prefill nor prefix caching\"); leave it out")
+	}
 	for _, f := range []struct {
 		name string
 		v    float64
@@ -332,6 +341,48 @@ func (s *Serving) Validate(a *model.Architecture) error {
 	}
 	return nil
 }
+
+// Unserved says why vLLM serves no a, or zero when it serves it: every
+// decoder-only transformer, and of encoder-decoders only Whisper (model
+// type "whisper"). vLLM's supported models list Whisper
+// (WhisperForConditionalGeneration) among the encoder-decoders, BART and
+// Florence-2 only through the vllm-project/bart-plugin, and no T5
+// (docs/models/supported_models.md); its V1 scheduler allocates the
+// cross-attention cache for "Whisper … the only supported encoder-decoder
+// model" (vllm/v1/core/sched/scheduler.py). Hugging Face Text Generation
+// Inference lists FLAN-T5 among the models it serves
+// (text-generation-inference docs/source/supported_models.md).
+func Unserved(a *model.Architecture) model.Message {
+	if !encDec(a) || a.ModelType == "whisper" {
+		return model.Message{}
+	}
+	if a.ModelType == "t5" || a.ModelType == "mt5" {
+		return model.Msg("vLLM serves no T5: of encoder-decoders its supported models list Whisper (BART and Florence-2 through the vllm-project/bart-plugin); Hugging Face Text Generation Inference lists FLAN-T5")
+	}
+	return model.Msg("vLLM serves no encoder-decoder but Whisper (BART and Florence-2 through the vllm-project/bart-plugin)")
+}
+
+// WhisperPromptTokens is the decoder prompt of a Whisper transcription
+// request as vLLM's OpenAI server builds it: <|startoftranscript|>, the
+// language, the task and <|notimestamps|>
+// (vllm/model_executor/models/whisper.py, get_generation_prompt); the
+// audio goes to the encoder.
+const WhisperPromptTokens = 4
+
+// AudioSecondsPerPosition is the audio one Whisper encoder position
+// covers: the feature extractor's 10 ms hop (hop_length 160 at 16 kHz,
+// transformers models/whisper/feature_extraction_whisper.py) halved by
+// the stride-2 convolution, 20 ms, so 1500 positions are its 30 s window
+// (chunk_length 30).
+const AudioSecondsPerPosition = 0.02
+
+// AudioInput reports whether a takes audio in a fixed window: an
+// encoder-decoder with a fixed encoder length (Whisper: EncoderSeqLen
+// 1500 positions, 30 s). Such a request's prompt is its decoder's task
+// tokens (WhisperPromptTokens), and every request holds the whole window
+// in its cross-attention cache, however short its audio
+// (CrossAttentionTokens).
+func AudioInput(a *model.Architecture) bool { return encDec(a) && a.EncoderSeqLen > 0 }
 
 // tpOK applies vLLM's tensor-parallel rules (vllm/config/model.py
 // ModelConfig.verify_with_parallel_config: "Total number of attention heads

@@ -20,6 +20,7 @@ import (
 	"github.com/gpuplan/gpuplan/model/launch"
 	"github.com/gpuplan/gpuplan/model/launch/probescript"
 	"github.com/gpuplan/gpuplan/model/launch/stack"
+	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -182,6 +183,13 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	w, ws, err := ff.workload(fs, cat, env.Readers, wf)
 	if err != nil {
 		return err
+	}
+	if why := serve.Unserved(&w.Model); w.Task == model.TaskInference && !why.IsZero() && ef.script == "" &&
+		ef.format != launch.FormatTOML && ef.format != launch.FormatProbe {
+		// A vllm serve file for a model vLLM does not serve would not
+		// start (walk49: export --model t5-large --task inference wrote
+		// one): say which server does, in one line.
+		return usage(model.Msg("--format %s: %s: gpuplan writes serving files for vLLM only; name your inference script with --script", ef.format, why))
 	}
 	warnings = append(warnings, ws...)
 	if fs.Changed("gpu") {

@@ -20,7 +20,7 @@ func TestRefusalsSayTheBound(t *testing.T) {
 		{[]string{"estimate", "--params", "7B", "--layers", "0"}, "--layers: must be ≥ 1, got 0"},
 		{[]string{"estimate", "--params", "7B", "--layers", "32", "--hidden", "4096"}, "a custom shape needs --heads as well"},
 		{[]string{"estimate", "--model", "llama-3.1-70b", "--task", "inference", "--gpu", "h100-sxm", "--tp", "2", "--pp", "2", "--gpus", "2"}, "one replica is TP × PP = 2 × 2 = 4 GPUs, more than --gpus 2"},
-		{[]string{"estimate", "--model", "llama-3.1-70b", "--task", "inference", "--gpu", "h100-sxm", "--tp", "2", "--pp", "2", "--gpus", "6"}, "one replica is TP × PP = 2 × 2 = 4 GPUs, which does not divide --gpus 6"},
+		{[]string{"estimate", "--model", "llama-3.1-70b", "--task", "inference", "--gpu", "h100-sxm", "--tp", "4", "--gpus", "2"}, "--tp 4 is more than --gpus 2"},
 		{[]string{"estimate", "--model", "llama-3.1-8b", "--gpu", ""}, "--gpu '': no GPU named"},
 		{[]string{"recommend", "--model", "llama-3.1-8b", "--gpu", ""}, "--gpu '': no GPU named"},
 	} {

@@ -249,17 +249,17 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 		}
 		sl.warnings = append(sl.warnings, model.Msg("--gpus %d is more than the catalog's largest %s node, %s: planned as nodes of %d, tensor parallel inside each, pipeline stages across them (as recommend plans it)",
 			gpus, g.Name, model.CountMsg(perNode, "GPU"), nodeGPUs))
-	} else if gpus > 0 && sl.s.PP == 0 {
-		sl.s.PP = 1 // --gpus is one node: no pipeline across nodes unless --pp says so
+	} else if gpus > 0 && sl.s.PP == 0 && !given {
+		sl.s.PP = 1 // the picked offer's node: no pipeline across nodes unless --pp says so
 	}
-	if per := sl.s.TP * max(sl.s.PP, 1); sl.s.TP > 0 && gpus > 0 && gpus%per != 0 {
-		switch {
-		case sl.s.PP > 1 && per > gpus: // a replica is TP × PP GPUs (a new user read "--tp 2 does not divide --gpus 2")
+	// One replica must fit in the GPUs given. A split that does not
+	// divide them leaves the rest idle, as the search may choose (TP 2 on
+	// 3 GPUs), and the plan says so.
+	if per := sl.s.TP * max(sl.s.PP, 1); sl.s.TP > 0 && gpus > 0 && per > gpus {
+		if sl.s.PP > 1 { // a replica is TP × PP GPUs (a new user read "--tp 2 does not divide --gpus 2")
 			return usage(model.Msg("one replica is TP × PP = %d × %d = %d GPUs, more than --gpus %d", sl.s.TP, sl.s.PP, per, gpus))
-		case sl.s.PP > 1:
-			return usage(model.Msg("one replica is TP × PP = %d × %d = %d GPUs, which does not divide --gpus %d", sl.s.TP, sl.s.PP, per, gpus))
 		}
-		return usage(model.Msg("--tp %d does not divide --gpus %d", sl.s.TP, gpus))
+		return usage(model.Msg("--tp %d is more than --gpus %d", sl.s.TP, gpus))
 	}
 	var p serve.Plan
 	switch {
@@ -276,6 +276,13 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	}
 	if err != nil {
 		return serveErr(err)
+	}
+	if given && sl.s.Replicas > 0 && p.GPUs > gpus {
+		// Replicas given rent what they need (docs/serving.md), never
+		// silently past the GPUs given (walk49: --tp 2 --gpus 4
+		// --replicas 4 printed "✓ serves 8 × …").
+		sl.warnings = append(sl.warnings, model.Msg("--replicas %d of TP %d × PP %d need %d GPUs, more than --gpus %d: planned on %d; leave --replicas out to hold the plan to the %d given",
+			p.Replicas, p.TP, p.PP, p.Replicas*p.TP*p.PP, gpus, p.GPUs, gpus))
 	}
 	return writeServeEstimate(env, sl, &p, asJSON, model.Message{})
 }

@@ -12,7 +12,8 @@ import (
 // at TP 2 65.7 GiB per GPU, past an L40S's 40.1 GiB budget (44.5 GiB ×
 // gpu_memory_utilization 0.9); at TP 4 32.9 GiB, leaving KV cache for a
 // 4096-token request. On 2 L40S no split holds it, and the hint says so.
-// A split left to estimate (no --tp) that fits has no hint.
+// A split left to estimate (no --tp) that fits has no hint, nor does a
+// pipeline left open, which grows on the 4 GPUs given: TP 2 × PP 2.
 func TestServeSplitHint(t *testing.T) {
 	type plan struct {
 		Fits  bool
@@ -32,8 +33,11 @@ func TestServeSplitHint(t *testing.T) {
 		}
 		return d.Plan
 	}
-	if d := run("--gpus", "4", "--tp", "2"); d.Fits || d.Would != "--tp 4 --pp 1 fits these 4 GPUs (as recommend would split them)" {
-		t.Errorf("--gpus 4 --tp 2: fits %v, would %q; want a miss naming --tp 4 --pp 1", d.Fits, d.Would)
+	if d := run("--gpus", "4", "--tp", "2", "--pp", "1"); d.Fits || d.Would != "--tp 4 --pp 1 fits these 4 GPUs (as recommend would split them)" {
+		t.Errorf("--gpus 4 --tp 2 --pp 1: fits %v, would %q; want a miss naming --tp 4 --pp 1", d.Fits, d.Would)
+	}
+	if d := run("--gpus", "4", "--tp", "2"); !d.Fits || d.TP != 2 || d.Would != "" {
+		t.Errorf("--gpus 4 --tp 2, the pipeline open: fits %v at TP %d, would %q; want TP 2 × PP 2 to fit", d.Fits, d.TP, d.Would)
 	}
 	if d := run("--gpus", "4", "--tp", "4", "--pp", "1"); !d.Fits || d.TP != 4 || d.Would != "" {
 		t.Errorf("--gpus 4 --tp 4 --pp 1 (the hint): fits %v at TP %d, would %q; want it to fit", d.Fits, d.TP, d.Would)

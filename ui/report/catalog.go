@@ -133,7 +133,7 @@ func NewModelRows(c *model.Catalog) []ModelRowJSON {
 		a := &c.Models[i]
 		rows = append(rows, ModelRowJSON{
 			Key: a.Key, Name: a.Name, Aliases: append([]string{}, a.Aliases...), Family: string(a.Family),
-			Params: i64(a.ParamCount()), ActiveParams: i64(a.ActiveParams()), PublishedParams: i64(a.PublishedParams),
+			Params: i64(a.ParamCount()), ActiveParams: i64(a.ReportedActiveParams()), PublishedParams: i64(a.PublishedParams),
 			Layers: a.Layers, DecoderLayers: a.DecoderLayers, Hidden: a.Hidden, Heads: a.Heads, KVHeads: a.KVHeads,
 			HeadDim: a.HeadDim, FFN: a.FFN, GatedMLP: a.GatedMLP, Vocab: a.Vocab, TiedEmbeddings: a.Tied,
 			Experts: a.Experts, ExpertsPerToken: a.ExpertsPerToken, SharedExperts: a.SharedExperts, DenseLayers: a.DenseLayers,

@@ -78,6 +78,12 @@ type ServeMemoryJSON struct {
 	KVBytesPerToken int64   `json:"kv_bytes_per_token"`
 	KVTokens        int     `json:"kv_tokens"`
 	MaxConcurrency  float64 `json:"max_concurrency"`
+	// CrossAttentionTokens are the KV-cache tokens every request of an
+	// encoder-decoder holds for cross-attention over the encoder's
+	// positions (Whisper: 1504, its 1500 in whole blocks), which
+	// max_concurrency counts beside max_model_len; left out for a
+	// decoder-only model.
+	CrossAttentionTokens int `json:"cross_attention_tokens,omitempty"`
 	// KVCacheBand is the 90% range of kv_cache_gib, GiB per GPU, from the
 	// serving calibration (group "serve/kv-cache"), as training's
 	// memory.band; left out when there is no KV cache (ServeBands).
@@ -88,19 +94,22 @@ type ServeMemoryJSON struct {
 // speed at the load and the cost. Latencies in milliseconds, rates per
 // second over all replicas, costs in USD (null without a price).
 type ServePlanJSON struct {
-	Offer        string          `json:"offer"`
-	Provider     string          `json:"provider,omitempty"`
-	InstanceType string          `json:"instance_type,omitempty"`
-	Region       string          `json:"region,omitempty"`
-	Pricing      string          `json:"pricing,omitempty"`
-	GPU          string          `json:"gpu"`
-	GPUsPerNode  int             `json:"gpus_per_node"`
-	Nodes        int             `json:"nodes"`
-	GPUs         int             `json:"gpus"`
-	TP           int             `json:"tp"`
-	PP           int             `json:"pp"`
-	Replicas     int             `json:"replicas"`
-	Memory       ServeMemoryJSON `json:"memory"`
+	Offer        string `json:"offer"`
+	Provider     string `json:"provider,omitempty"`
+	InstanceType string `json:"instance_type,omitempty"`
+	Region       string `json:"region,omitempty"`
+	Pricing      string `json:"pricing,omitempty"`
+	GPU          string `json:"gpu"`
+	GPUsPerNode  int    `json:"gpus_per_node"`
+	Nodes        int    `json:"nodes"`
+	GPUs         int    `json:"gpus"`
+	// IdleGPUs are the GPUs rented that no replica uses: a split that
+	// does not divide them (TP 2 on 3 GPUs leaves 1); left out when none.
+	IdleGPUs int             `json:"idle_gpus,omitempty"`
+	TP       int             `json:"tp"`
+	PP       int             `json:"pp"`
+	Replicas int             `json:"replicas"`
+	Memory   ServeMemoryJSON `json:"memory"`
 	// The fields below repeat the memory's KV capacity at the top level,
 	// where scripts ranking offers look for them.
 	KVTokens                  int      `json:"kv_tokens"`
@@ -176,11 +185,11 @@ func NewServePlanJSON(p *serve.Plan) ServePlanJSON {
 	o := &p.Offer
 	m := &p.Memory
 	j := ServePlanJSON{Offer: o.Name, Region: o.Region, Pricing: string(o.Pricing), GPUsPerNode: o.GPUsPerNode,
-		Nodes: p.Nodes, GPUs: p.GPUs, TP: p.TP, PP: p.PP, Replicas: p.Replicas,
+		Nodes: p.Nodes, GPUs: p.GPUs, IdleGPUs: p.IdleGPUs, TP: p.TP, PP: p.PP, Replicas: p.Replicas,
 		Memory: ServeMemoryJSON{TotalGiB: Round(m.TotalBytes/model.GiB, 4), BudgetGiB: Round(m.BudgetBytes/model.GiB, 4),
 			WeightsGiB: Round(m.Weights/model.GiB, 4), ActivationGiB: Round(m.Activation/model.GiB, 4),
 			NonTorchGiB: Round(m.NonTorch/model.GiB, 4), KVCacheGiB: Round(max(m.KVCache, 0)/model.GiB, 4),
-			KVBytesPerToken: i64(m.KVBytesPerToken), KVTokens: m.KVTokens, MaxConcurrency: Round(m.MaxConcurrency, 4)},
+			KVBytesPerToken: i64(m.KVBytesPerToken), KVTokens: m.KVTokens, MaxConcurrency: Round(m.MaxConcurrency, 4), CrossAttentionTokens: m.CrossTokens},
 		KVTokens: m.KVTokens, MaxConcurrency: Round(m.MaxConcurrency, 4), Batch: p.Perf.Batch,
 		TTFTMs: Round(p.Perf.TTFTSec*1e3, 4), TPOTMs: Round(p.Perf.TPOTSec*1e3, 4),
 		OutputTokensPerS: Round(p.OutputTokensPerSec, 4), InputTokensPerS: Round(p.InputTokensPerSec, 4),
@@ -222,7 +231,7 @@ type ServeEstimateJSON struct {
 func NewServeEstimateJSON(w *model.Workload, p *serve.Plan) ServeEstimateJSON {
 	return ServeEstimateJSON{Model: ModelJSON{Key: w.Model.Key, Name: w.Model.Name, Family: string(w.Model.Family)},
 		Task: string(model.TaskInference), Params: i64(w.Model.ParamCount()), Serving: NewServingJSON(&p.Serving),
-		Plan: servePlanEstimateJSON(p), Warnings: append([]string{}, p.Reasons...), Assumptions: ServeAssumptions()}
+		Plan: servePlanEstimateJSON(p), Warnings: append([]string{}, p.Reasons...), Assumptions: serveAssumptionsFor(nil, p)}
 }
 
 // servePlanEstimateJSON is NewServePlanJSON with the TP the estimate
@@ -371,8 +380,8 @@ func serveMemoryFigures(lang *i18n.Printer, p *serve.Plan) []string {
 		lang.Sprintf("weights %s + activations %s + non-torch %s + KV cache %s of %s (%.0f%% of %s)",
 			GiB(m.Weights), GiB(m.Activation), GiB(m.NonTorch), GiB(max(m.KVCache, 0)), GiB(m.BudgetBytes),
 			s.GPUMemoryUtilization*100, GiB(m.TotalBytes)),
-		lang.Sprintf("KV cache %s tokens (%s per token per GPU): %.1f concurrent %d-token sequences",
-			model.FormatCount(float64(m.KVTokens)), kvPerToken(m.KVBytesPerToken), m.MaxConcurrency, s.MaxModelLen),
+		lang.Sprintf("KV cache %s tokens (%s per token per GPU): %s",
+			model.FormatCount(float64(m.KVTokens)), kvPerToken(m.KVBytesPerToken), ServeConcurrencyIn(lang, m, s.MaxModelLen)),
 	}
 	if b := ServeBands(p).KVCache; b != nil {
 		lines = append(lines, lang.Sprintf("90%% range of the KV cache: %s–%s per GPU, from the out-of-sample errors of %s from %s (%s)",
@@ -410,6 +419,42 @@ func serveSpeedFigures(lang *i18n.Printer, p *serve.Plan) []string {
 	return lines
 }
 
+// ServeConcurrencyIn says how many full-length requests m's KV cache
+// holds at once, in lang's language: "56.3 concurrent 448-token
+// sequences", or for an encoder-decoder, whose every request also holds
+// the encoder's positions for cross-attention (serve.Memory.CrossTokens),
+// "56.3 concurrent requests of 448 decoder tokens + 1504 cross-attention
+// positions".
+func ServeConcurrencyIn(lang *i18n.Printer, m *serve.Memory, maxModelLen int) string {
+	if m.CrossTokens > 0 {
+		return lang.Sprintf("%.1f concurrent requests of %d decoder tokens + %d cross-attention positions", m.MaxConcurrency, maxModelLen, m.CrossTokens)
+	}
+	return lang.Sprintf("%.1f concurrent %d-token sequences", m.MaxConcurrency, maxModelLen)
+}
+
+// serveRequestIn is the estimate's request line: max_model_len, the
+// prompt and output per request and the load; for a model that takes
+// audio in a fixed window (serve.AudioInput: Whisper) the window too, in
+// seconds and encoder positions (serve.AudioSecondsPerPosition).
+func serveRequestIn(lang *i18n.Printer, a *model.Architecture, s *serve.Serving, load string) string {
+	if serve.AudioInput(a) {
+		return lang.Sprintf("max_model_len %d · %.0f s of audio (%d encoder positions) + %d prompt + %d output tokens per request · %s",
+			s.MaxModelLen, float64(a.EncoderSeqLen)*serve.AudioSecondsPerPosition, a.EncoderSeqLen, s.PromptTokens, s.OutputTokens, load)
+	}
+	return lang.Sprintf("max_model_len %d · %d prompt + %d output tokens per request · %s", s.MaxModelLen, s.PromptTokens, s.OutputTokens, load)
+}
+
+// serveAssumptionsFor is ServeAssumptionsIn with, for an encoder-decoder
+// (p's memory holds cross-attention tokens), how its KV cache and its
+// encoder are counted.
+func serveAssumptionsFor(lang *i18n.Printer, p *serve.Plan) []string {
+	out := ServeAssumptionsIn(lang)
+	if c := p.Memory.CrossTokens; c > 0 {
+		out = append(out, lang.Sprintf("encoder-decoder: KV cache per token of the decoder's layers; every request also holds the cross-attention keys and values of all %d encoder positions (vllm/v1/kv_cache_interface.py CrossAttentionSpec), so max concurrency = KV tokens ÷ (max_model_len + %d); the encoder runs once per request, one request's per engine step (max_num_encoder_input_tokens is the encoder's length)", c, c))
+	}
+	return out
+}
+
 func kvPerToken(b float64) string {
 	if b >= model.MiB {
 		return fmt.Sprintf("%.2f MiB", b/model.MiB)
@@ -430,7 +475,7 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *serve.
 	if s.RequestsPerSec > 0 {
 		load = lang.Sprintf("%.3g requests/s", s.RequestsPerSec)
 	}
-	line("%s", st.Muted.Render(lang.Sprintf("max_model_len %d · %d prompt + %d output tokens per request · %s", s.MaxModelLen, s.PromptTokens, s.OutputTokens, load)))
+	line("%s", st.Muted.Render(serveRequestIn(lang, &w.Model, s, load)))
 	line("")
 	g := p.Offer.GPU
 	head := lang.Sprintf("%d × %s: TP %d × PP %d, %s", max(p.GPUs, p.Offer.GPUsPerNode), g.Name, p.TP, p.PP, Count(lang, p.Replicas, "replica"))
@@ -458,6 +503,12 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *serve.
 		line("%s %s", st.Bad.Render(lang.T("✗ cannot serve on")), head)
 	default:
 		line("%s %s", st.Bad.Render(lang.T("✗ does not fit")), head)
+	}
+	if p.Fits && p.IdleGPUs > 0 {
+		// A split that does not divide the GPUs leaves the rest idle:
+		// said, not silent (walk49: TP 2 on 3 GPUs).
+		line("  %s", st.Muted.Render(lang.Sprintf("%d of the %d GPUs idle: %s of TP %d × PP %d on %d",
+			p.IdleGPUs, p.GPUs, Count(lang, p.Replicas, "replica"), p.TP, p.PP, p.GPUs-p.IdleGPUs)))
 	}
 	if !p.Chosen.IsZero() {
 		line("  %s", st.Warn.Render("↑ "+lang.Message(p.Chosen)))
@@ -496,7 +547,7 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *serve.
 	}
 	line("")
 	line("%s", st.Heading.Render(lang.T("Assumptions")))
-	for _, a := range ServeAssumptionsIn(lang) {
+	for _, a := range serveAssumptionsFor(lang, p) {
 		line("  - %s", a)
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())

@@ -305,7 +305,7 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	}
 	m := &top.Memory
 	add(st.Heading.Render(T("KV cache")+" ") + st.Value.Render(lang.Sprintf("%s tokens", model.FormatCount(float64(m.KVTokens)))) +
-		st.Muted.Render(" · "+lang.Sprintf("%.1f concurrent %d-token sequences", m.MaxConcurrency, bs.MaxModelLen)))
+		st.Muted.Render(" · "+report.ServeConcurrencyIn(lang, m, bs.MaxModelLen)))
 	if !compact { // a small screen keeps the cost line before the layout
 		add(st.Muted.Render(lang.Sprintf("per GPU: weights %s + activations %s + KV %s of %s", report.GiB(m.Weights),
 			report.GiB(m.Activation), report.GiB(m.KVCache), report.GiB(m.BudgetBytes))))
