@@ -1398,7 +1398,10 @@ func loadFiles(paths []string, fix func(int, error) error) (*model.Catalog, []mo
 	// The merge writes into a new catalog and the overlays' own arrays,
 	// never into base's (TestLoadWithLeavesCompiledCatalog).
 	emb := baseFiles(base)
-	var c model.Catalog
+	// The region geography is the embedded table (overlays add none):
+	// without it every --country and continent filter matched nothing once
+	// any overlay was read (walk49). Set before merge, which indexes c.
+	c := model.Catalog{Regions: base.Regions}
 	kept := merge(&c, append(emb, files...), &errs)
 	if len(errs) > 0 {
 		return nil, warnings, errors.Join(errs...)
