@@ -718,13 +718,26 @@ func (c *Catalog) Ranked(in *Instance, r *RegionPrice, p Pricing, rates map[stri
 var MarketplaceProviders = []string{"vast", "lium", "hyperbolic", "simplepod"}
 
 // RegionsUnconfirmedProviders are the providers whose catalog regions say
-// where a price applies, not where a type is offered: OCI prices every
+// where a price applies, not where a type is offered. OCI prices every
 // shape the same in every commercial region and publishes no per-shape
 // region availability (SkyPilot's sky/catalog/data_fetchers/fetch_oci.py:
 // "Regional availability of shapes is not published by Oracle ... the
-// catalog therefore lists every shape in every commercial region"). Tables
-// mark their rows; the rows' sources say so.
-var RegionsUnconfirmedProviders = []string{"oci"}
+// catalog therefore lists every shape in every commercial region").
+// SkyPilot's Lambda fetcher writes every instance type once for each region
+// of a hard-coded list, "List of all possible regions"
+// (sky/catalog/data_fetchers/fetch_lambda_cloud.py @ 115eca47, REGIONS and
+// the `for r in REGIONS` loop of create_catalog), whatever Lambda offers
+// where. Tables mark their rows and name their regions by count
+// (RegionsUnconfirmed); the rows' sources say so.
+var RegionsUnconfirmedProviders = []string{"lambda", "oci"}
+
+// RegionsUnconfirmed reports whether provider's catalog regions say where
+// a price applies rather than where a type is offered
+// (RegionsUnconfirmedProviders): several of them are shown as "any of N
+// regions", never as the first, which would read as the place.
+func RegionsUnconfirmed(provider string) bool {
+	return slices.Contains(RegionsUnconfirmedProviders, provider)
+}
 
 // ErrNotFound is wrapped by lookups of unknown keys.
 var ErrNotFound = errors.New("not found")

@@ -566,6 +566,9 @@ func (o *jsonOut) offer(of *report.OfferJSON) {
 		o.key(k[33])
 		objsValue(o, of.Commitment, (*jsonOut).breakEven)
 	}
+	if of.RegionsUnconfirmed {
+		o.boolKey(k[34], true)
+	}
 	o.end('}')
 }
 
@@ -577,7 +580,7 @@ var offerNames = [...]string{
 	"deadline_miss_chance", "pricing", "price_per_hour_usd", "monthly_cost_usd", "job_hours",
 	"job_cost_usd", "job_hours_low", "job_hours_high", "job_cost_low_usd", "job_cost_high_usd",
 	"warnings", "source", "as_of", "origin", "commitment_usd", "on_demand_job_usd", "gpus_needed",
-	"batch_size", "grad_accum", "spot", "commitment",
+	"batch_size", "grad_accum", "spot", "commitment", "regions_unconfirmed",
 }
 
 // breakEven appends a reserved term's break-even (decide.BreakEven, its

@@ -177,6 +177,10 @@ func (o *OfferJSON) MarshalJSONTo(enc *jsontext.Encoder) error {
 	if len(o.Commitment) != 0 {
 		t.value("commitment", o.Commitment)
 	}
+	if o.RegionsUnconfirmed {
+		t.name("regions_unconfirmed")
+		t.tok(jsontext.True)
+	}
 	return t.end()
 }
 

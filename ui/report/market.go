@@ -113,9 +113,7 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, w
 		if rest, ok := strings.CutPrefix(cells[9], LinkNotStated); ok {
 			cells[9] = lang.T(LinkNotStated) + rest
 		}
-		if base, _, _ := strings.Cut(row.Region, " +"); model.RegionUnstated(base) {
-			cells[10] = RegionIn(lang, row.Region) + strings.TrimPrefix(cells[10], RegionIn(nil, row.Region))
-		}
+		cells[10] = MarketRegionIn(lang, row) // "location not stated", "any of N regions" in the table's language
 		for i := range cells {
 			cells[i] = r.Cut(cells[i], 40)
 		}
@@ -126,7 +124,11 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, w
 		if row.Marketplace() {
 			notes = append(notes, lang.T("marketplace"))
 		}
-		if slices.Contains(model.RegionsUnconfirmedProviders, row.Instance.Provider) {
+		if model.RegionsUnconfirmed(row.Instance.Provider) && len(row.Regions) <= 1 {
+			// One region named: say it is no place the type is known to be
+			// in. Several are "any of N regions", which a line under the
+			// table explains (anyOfRegionsNote): a note on each such row
+			// took the width of four columns at 120 (walk49).
 			notes = append(notes, lang.T("region availability not published"))
 		}
 		return append(cells, strings.Join(notes, lang.T(", ")))
@@ -219,6 +221,9 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, w
 	// hidden note does (WrapLine); a pipe's (width ≤ 0) are whole.
 	say := func(line string) { WrapLine(w, strings.TrimSuffix(line, "\n"), width, "") }
 	say(marketCountLine(lang, res))
+	if note := anyOfRegionsNote(lang, res.Rows); note != "" {
+		say(note)
+	}
 	if m.USDCNY != nil {
 		say(lang.Sprintf("CNY prices converted at 1 USD = %g CNY (--usd-cny).\n", *m.USDCNY))
 	}
@@ -269,6 +274,22 @@ func WrapLine(w io.Writer, line string, width int, breaks string) {
 func MarketGroupLine(lang *i18n.Printer, g *market.Group) string {
 	return lang.Sprintf("%s: %s, %s/h, %s per GPU-hour", g.Key, Count(lang, len(g.Rows), "offer"),
 		usdRange(g.MinUSDPerHour, g.MaxUSDPerHour), usdRange(g.MinUSDPerGPUHour, g.MaxUSDPerGPUHour))
+}
+
+// anyOfRegionsNote is the line under a market table when a row's region
+// says "any of N regions" (MarketRegionIn), as recommend's
+// (UnconfirmedRegionsNote); "" when none does.
+func anyOfRegionsNote(lang *i18n.Printer, rows []market.Row) string {
+	var providers []string
+	for i := range rows {
+		if r := &rows[i]; len(r.Regions) > 1 && model.RegionsUnconfirmed(r.Instance.Provider) && !slices.Contains(providers, r.Instance.Provider) {
+			providers = append(providers, r.Instance.Provider)
+		}
+	}
+	if len(providers) == 0 {
+		return ""
+	}
+	return lang.Sprintf("any of N regions (%s): the catalog lists each type in every region at one price; which regions offer a type is not published", strings.Join(providers, lang.T(", ")))
 }
 
 // marketCountLine is the offers table's footer count: "100,207 offers

@@ -615,7 +615,8 @@ func (v browseView) view() string {
 	var marked []bool // an overlay set the row's price: "*" after it, as the CLI's tables
 	for i := v.top; i < end; i++ {
 		if r := v.rowAt(i); r != nil {
-			c := report.MarketTableRow(r) // prices as the tables print them
+			c := report.MarketTableRow(r)            // prices as the tables print them
+			c[10] = report.MarketRegionIn(v.lang, r) // "location not stated", "any of N regions" in the screen's language
 			for j := range c {
 				c[j] = printable(c[j])
 			}
@@ -661,6 +662,7 @@ func (v browseView) view() string {
 				c[10] = regionCountry().ReplaceAllString(c[10], "")
 			}
 		}
+		shortenRegions(v.lang, cells, 10, all[10])
 		cutTable(cells, all, 10)
 	}
 	const gap = 2

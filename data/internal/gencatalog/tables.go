@@ -321,8 +321,18 @@ var n1HostSizes = []int{4, 8, 16, 32, 64}
 // providerSources are appended to the source of every type of a provider:
 // what holds for all its rows.
 var providerSources = map[string]string{
-	"oci": srcOCIRegions,
+	"oci":    srcOCIRegions,
+	"lambda": srcLambdaRegions,
 }
+
+// srcLambdaRegions: SkyPilot's Lambda file puts every type in each of 17
+// regions at one price (walk49: "asia-northeast-1 +16" read as Tokyo), and
+// its fetcher says why: it loops over a hard-coded list, not over where
+// Lambda offers a type.
+const srcLambdaRegions = "regions: where the price applies, not where the type is offered: SkyPilot's Lambda fetcher " +
+	"(skypilot-org/skypilot sky/catalog/data_fetchers/fetch_lambda_cloud.py @ 115eca47b7399a0eb0006da29149c0ef4f32e2bc) writes every instance type " +
+	"once for each region of its hard-coded REGIONS, 'List of all possible regions', at the type's one price from Lambda's instance-types API, " +
+	"so the file does not state which regions offer a type"
 
 // srcOCIRegions: SkyPilot's OCI file puts every GPU shape in every region
 // (the walk saw GB300 and MI355X "in" af-casablanca-1), and its fetcher says
