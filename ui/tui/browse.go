@@ -642,6 +642,12 @@ func (v browseView) view() string {
 		}
 	}
 	cols, widths := v.fit(cells, keys, w)
+	if k := slices.Index(cols, 10); k >= 0 && slices.ContainsFunc(cells, func(c []string) bool { return c != nil && ansi.StringWidth(c[10]) > widths[k] }) {
+		// "any of 17 regions" does not fit: laid out again as "any of 17",
+		// so the room it leaves goes to the other columns.
+		shortenRegions(v.lang, cells, 10, widths[k])
+		cols, widths = v.fit(cells, keys, w)
+	}
 	if k := slices.Index(cols, 2); k >= 0 { // the GPU's key gives way by whole words only (report.CutGPUs)
 		for i, c := range cells {
 			if c != nil {
