@@ -1234,6 +1234,9 @@ func patchInstance(dst *model.Instance, p instanceEntry, date string, kept *skyP
 		if dst.NetworkGbps == 0 {
 			dst.NetworkGbps = old.NetworkGbps
 		}
+		if dst.Fabric == "" {
+			dst.Fabric = old.Fabric
+		}
 		if dst.LocalNVMeGB == 0 {
 			dst.LocalNVMeGB = old.LocalNVMeGB
 		}

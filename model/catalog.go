@@ -202,8 +202,11 @@ type Instance struct {
 	LocalNVMeGB  float64 // local NVMe, 10⁹ bytes; 0 when none or unknown
 	NetworkGbps  float64 // 0 when unknown
 	Interconnect string  // between the instance's GPUs: "nvlink", "nvswitch", "pcie", "infinity-fabric"
-	Prices       []RegionPrice
-	Retired      string // YYYY-MM-DD the provider retired the type; empty when offered
+	// Fabric is the GPU network between instances (Fabrics), "" when none
+	// is known; the entry's Source names where it is stated.
+	Fabric  string
+	Prices  []RegionPrice
+	Retired string // YYYY-MM-DD the provider retired the type; empty when offered
 	// RetiredSource cites the retirement (or why the type cannot be used);
 	// the entry's Source also carries it.
 	RetiredSource string
@@ -716,6 +719,18 @@ func (c *Catalog) Ranked(in *Instance, r *RegionPrice, p Pricing, rates map[stri
 // by the hour: their catalog rows are snapshots, not price lists, so they
 // are offered only when asked for by name.
 var MarketplaceProviders = []string{"vast", "lium", "hyperbolic", "simplepod"}
+
+// Fabrics are the GPU networks between instances a catalog entry may
+// name (Instance.Fabric), each as its provider calls it:
+//   - "infiniband": InfiniBand NICs (Azure ND-series, Nebius 8-GPU hosts);
+//   - "efa": AWS Elastic Fabric Adapter, AWS's RDMA-capable NIC;
+//   - "roce": RDMA over Converged Ethernet (GCP A3 Ultra and A4,
+//     "GPUDirect-RDMA");
+//   - "rdma": an RDMA cluster network whose provider does not name the
+//     protocol (OCI cluster networks);
+//   - "gpudirect-tcpx", "gpudirect-tcpxo": GCP's GPU-to-GPU networks of A3
+//     High and A3 Mega, not RDMA.
+var Fabrics = []string{"infiniband", "efa", "roce", "rdma", "gpudirect-tcpx", "gpudirect-tcpxo"}
 
 // RegionsUnconfirmedProviders are the providers whose catalog regions say
 // where a price applies, not where a type is offered. OCI prices every

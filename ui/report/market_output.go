@@ -25,7 +25,7 @@ type MarketRowJSON struct {
 	VCPUsPerGPU   float64 `json:"vcpus_per_gpu"`
 	RAMGiBPerGPU  float64 `json:"ram_gib_per_gpu"`
 	Interconnect  string  `json:"interconnect"` // between the instance's GPUs: nvlink, nvswitch, pcie, infinity-fabric; "" unknown
-	Fabric        string  `json:"fabric"`       // between nodes: infiniband, efa; "" none known
+	Fabric        string  `json:"fabric"`       // between nodes: infiniband, efa, roce, rdma, gpudirect-tcpx, gpudirect-tcpxo; "" none known
 	Arch          string  `json:"arch"`         // x86_64 or arm64
 	Pricing       string  `json:"pricing"`      // the mode usd_per_hour is in
 	USDPerHour    float64 `json:"usd_per_hour"` // whole instance
@@ -268,8 +268,10 @@ func MarketMarkdownRow(r *market.Row) []string {
 	if link == "" && r.Instance.GPUCount > 1 {
 		link = LinkNotStated // the catalog's source does not state how the GPUs are joined
 	}
-	if f := r.Fabric(); f != "" {
+	if f := r.Fabric(); f != "" && link != "" {
 		link += " + " + f
+	} else if f != "" {
+		link = f // a one-GPU host: no link between its GPUs, a fabric between hosts (p5.4xlarge)
 	}
 	region := MarketRegionIn(nil, r)
 	name := r.Instance.Type
