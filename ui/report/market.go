@@ -272,7 +272,10 @@ func WrapLine(w io.Writer, line string, width int, breaks string) {
 // MarketGroupLine heads a group of offers: "aws: 14,387 offers,
 // $3.28–$39.35/h, $2.74–$4.92 per GPU-hour" (counts as Count groups them).
 func MarketGroupLine(lang *i18n.Printer, g *market.Group) string {
-	return lang.Sprintf("%s: %s, %s/h, %s per GPU-hour", g.Key, Count(lang, len(g.Rows), "offer"),
+	// RegionIn: a region group's key as the tables write it ("location not
+	// stated", not Daytona's "earth"; walk49); GPU keys and providers
+	// pass through unchanged.
+	return lang.Sprintf("%s: %s, %s/h, %s per GPU-hour", RegionIn(lang, g.Key), Count(lang, len(g.Rows), "offer"),
 		usdRange(g.MinUSDPerHour, g.MaxUSDPerHour), usdRange(g.MinUSDPerGPUHour, g.MaxUSDPerGPUHour))
 }
 

@@ -243,6 +243,11 @@ func usd(v float64) string {
 // (new-user walk).
 const LinkNotStated = "not stated"
 
+// perGPUCell is a per-GPU host figure (vCPUs, RAM GiB) as a table cell:
+// one decimal at most, so Hyperbolic's 224 vCPUs over 3 GPUs read 74.7,
+// not 74.666667 (walk49); JSON and CSV keep six decimals.
+func perGPUCell(v float64) string { return csvFloat(math.Round(v*10) / 10) }
+
 // MarketRegionIn is a market row's region cell in p's language: the
 // region (RegionIn) with its country, "+N" counting the other regions at
 // the same price; for a provider whose regions say where a price applies,
@@ -291,7 +296,7 @@ func MarketMarkdownRow(r *market.Row) []string {
 	return []string{
 		r.Instance.Provider, name, strconv.Itoa(r.Instance.GPUCount) + "× " + r.GPU.Key,
 		csvFloat(r.GPU.MemoryGiB) + " (" + csvFloat(round6(r.TotalVRAMGiB())) + ")", usd(r.USDPerHour), usd(r.USDPerGPUHour()),
-		spot, csvFloat(round6(r.VCPUsPerGPU())), csvFloat(round6(r.RAMPerGPUGiB())), link, region, asOf,
+		spot, perGPUCell(r.VCPUsPerGPU()), perGPUCell(r.RAMPerGPUGiB()), link, region, asOf,
 	}
 }
 

@@ -27,6 +27,7 @@ func TestOfferRegionIn(t *testing.T) {
 		{"lambda, one region after a filter", nil, "lambda", "europe-central-1", "europe-central-1", "europe-central-1"},
 		{"aws keeps its +N", nil, "aws", "us-east-1 +2", "us-east-1 +2", "us-east-1 +2"},
 		{"daytona's placeholder", nil, "daytona", "earth +1", "location not stated +1", "location not stated +1"},
+		{"hyperbolic's placeholder (walk49: shown as default)", nil, "hyperbolic", "default", "location not stated", "location not stated"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
