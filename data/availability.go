@@ -20,6 +20,9 @@ type rawInstanceExt struct {
 	// type its fetch no longer lists (model.Instance.MissingSince).
 	MissingSince  *date   `toml:"missing_since"`
 	MissingSource *string `toml:"missing_source"`
+	// Fabric is the GPU network between instances (model.Fabrics), stated
+	// by the entry's source.
+	Fabric *string `toml:"fabric"`
 }
 
 // rawPriceExt holds the availability modes beyond on-demand and spot.
@@ -62,6 +65,12 @@ func (r *rawInstanceExt) apply(in *model.Instance) []error {
 		in.MissingSource = *r.MissingSource
 		if err := required("missing_source", *r.MissingSource); err != nil {
 			errs = append(errs, err)
+		}
+	}
+	if r.Fabric != nil {
+		in.Fabric = *r.Fabric
+		if !contains(model.Fabrics, *r.Fabric) {
+			errs = append(errs, model.Msg("fabric %q: want %s", *r.Fabric, model.OrMsg(model.Fabrics)))
 		}
 	}
 	if r.Currency != nil {
@@ -113,6 +122,7 @@ func patchExt(dst, s *model.Instance) bool {
 		{&dst.RetiredSource, &s.RetiredSource}, {&dst.SkyPilotAccelerator, &s.SkyPilotAccelerator},
 		{&dst.CPUArch, &s.CPUArch}, {&dst.Currency, &s.Currency},
 		{&dst.MissingSince, &s.MissingSince}, {&dst.MissingSource, &s.MissingSource},
+		{&dst.Fabric, &s.Fabric},
 	} {
 		if *f.v != "" {
 			*f.dst, set = *f.v, true

@@ -1234,6 +1234,9 @@ func patchInstance(dst *model.Instance, p instanceEntry, date string, kept *skyP
 		if dst.NetworkGbps == 0 {
 			dst.NetworkGbps = old.NetworkGbps
 		}
+		if dst.Fabric == "" {
+			dst.Fabric = old.Fabric
+		}
 		if dst.LocalNVMeGB == 0 {
 			dst.LocalNVMeGB = old.LocalNVMeGB
 		}
@@ -1398,7 +1401,10 @@ func loadFiles(paths []string, fix func(int, error) error) (*model.Catalog, []mo
 	// The merge writes into a new catalog and the overlays' own arrays,
 	// never into base's (TestLoadWithLeavesCompiledCatalog).
 	emb := baseFiles(base)
-	var c model.Catalog
+	// The region geography is the embedded table (overlays add none):
+	// without it every --country and continent filter matched nothing once
+	// any overlay was read (walk49). Set before merge, which indexes c.
+	c := model.Catalog{Regions: base.Regions}
 	kept := merge(&c, append(emb, files...), &errs)
 	if len(errs) > 0 {
 		return nil, warnings, errors.Join(errs...)

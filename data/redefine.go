@@ -196,6 +196,9 @@ func hardwareChanges(old *model.Instance, in *instanceEntry, g *model.GPU) []str
 	if in.Interconnect != "" && old.Interconnect != "" && in.Interconnect != old.Interconnect {
 		out = append(out, fmt.Sprintf("interconnect %q → %q", old.Interconnect, in.Interconnect))
 	}
+	if in.Fabric != "" && old.Fabric != "" && in.Fabric != old.Fabric {
+		out = append(out, fmt.Sprintf("fabric %q → %q", old.Fabric, in.Fabric))
+	}
 	if in.NetworkGbps > 0 && old.NetworkGbps > 0 && in.NetworkGbps != old.NetworkGbps {
 		out = append(out, fmt.Sprintf("network_gbps %v → %v", old.NetworkGbps, in.NetworkGbps))
 	}

@@ -172,3 +172,31 @@ func TestDecodeRegionsErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestLambdaRegionCountries (walk49): each Lambda region's country as
+// Lambda's own docs state it (regions.toml's source): me-west-1 is Israel
+// and asia-northeast-1 Japan (both had none), asia-northeast-2 Japan;
+// europe-south-1, which no Lambda page found places, keeps its continent
+// only.
+func TestLambdaRegionCountries(t *testing.T) {
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ region, country, continent string }{
+		{"me-west-1", "IL", "asia"},
+		{"asia-northeast-1", "JP", "asia"},
+		{"asia-northeast-2", "JP", "asia"},
+		{"asia-south-1", "IN", "asia"},
+		{"europe-central-1", "DE", "europe"},
+		{"europe-south-1", "", "europe"},
+		{"us-south-3", "US", "north-america"},
+		{"australia-east-1", "AU", "oceania"},
+	}
+	for _, tt := range tests {
+		g, ok := c.Geo("lambda", tt.region)
+		if !ok || g.Country != tt.country || g.Continent != tt.continent {
+			t.Errorf("lambda %s: %+v (known %v), want country %q, continent %q", tt.region, g, ok, tt.country, tt.continent)
+		}
+	}
+}

@@ -203,8 +203,11 @@ type Instance struct {
 	LocalNVMeGB  float64 // local NVMe, 10⁹ bytes; 0 when none or unknown
 	NetworkGbps  float64 // 0 when unknown
 	Interconnect string  // between the instance's GPUs: "nvlink", "nvswitch", "pcie", "infinity-fabric"
-	Prices       []RegionPrice
-	Retired      string // YYYY-MM-DD the provider retired the type; empty when offered
+	// Fabric is the GPU network between instances (Fabrics), "" when none
+	// is known; the entry's Source names where it is stated.
+	Fabric  string
+	Prices  []RegionPrice
+	Retired string // YYYY-MM-DD the provider retired the type; empty when offered
 	// RetiredSource cites the retirement (or why the type cannot be used);
 	// the entry's Source also carries it.
 	RetiredSource string
@@ -718,14 +721,39 @@ func (c *Catalog) Ranked(in *Instance, r *RegionPrice, p Pricing, rates map[stri
 // are offered only when asked for by name.
 var MarketplaceProviders = []string{"vast", "lium", "hyperbolic", "simplepod"}
 
+// Fabrics are the GPU networks between instances a catalog entry may
+// name (Instance.Fabric), each as its provider calls it:
+//   - "infiniband": InfiniBand NICs (Azure ND-series, Nebius 8-GPU hosts);
+//   - "efa": AWS Elastic Fabric Adapter, AWS's RDMA-capable NIC;
+//   - "roce": RDMA over Converged Ethernet (GCP A3 Ultra and A4,
+//     "GPUDirect-RDMA");
+//   - "rdma": an RDMA cluster network whose provider does not name the
+//     protocol (OCI cluster networks);
+//   - "gpudirect-tcpx", "gpudirect-tcpxo": GCP's GPU-to-GPU networks of A3
+//     High and A3 Mega, not RDMA.
+var Fabrics = []string{"infiniband", "efa", "roce", "rdma", "gpudirect-tcpx", "gpudirect-tcpxo"}
+
 // RegionsUnconfirmedProviders are the providers whose catalog regions say
-// where a price applies, not where a type is offered: OCI prices every
+// where a price applies, not where a type is offered. OCI prices every
 // shape the same in every commercial region and publishes no per-shape
 // region availability (SkyPilot's sky/catalog/data_fetchers/fetch_oci.py:
 // "Regional availability of shapes is not published by Oracle ... the
-// catalog therefore lists every shape in every commercial region"). Tables
-// mark their rows; the rows' sources say so.
-var RegionsUnconfirmedProviders = []string{"oci"}
+// catalog therefore lists every shape in every commercial region").
+// SkyPilot's Lambda fetcher writes every instance type once for each region
+// of a hard-coded list, "List of all possible regions"
+// (sky/catalog/data_fetchers/fetch_lambda_cloud.py @ 115eca47, REGIONS and
+// the `for r in REGIONS` loop of create_catalog), whatever Lambda offers
+// where. Tables mark their rows and name their regions by count
+// (RegionsUnconfirmed); the rows' sources say so.
+var RegionsUnconfirmedProviders = []string{"lambda", "oci"}
+
+// RegionsUnconfirmed reports whether provider's catalog regions say where
+// a price applies rather than where a type is offered
+// (RegionsUnconfirmedProviders): several of them are shown as "any of N
+// regions", never as the first, which would read as the place.
+func RegionsUnconfirmed(provider string) bool {
+	return slices.Contains(RegionsUnconfirmedProviders, provider)
+}
 
 // ErrNotFound is wrapped by lookups of unknown keys.
 var ErrNotFound = errors.New("not found")

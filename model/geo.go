@@ -240,7 +240,11 @@ func (c *Catalog) Geo(provider, region string) (RegionGeo, bool) {
 // say "us" and "eu", so "earth" is a placeholder, not a location. The name
 // stays the row's key (SkyPilot launches in it); only what is shown says
 // the truth, and no geographic filter (--regions, --country) matches it.
-var unstatedRegions = map[string]bool{"earth": true}
+// Hyperbolic's rows all carry "default" (catalogs/v8/hyperbolic/vms.csv @
+// 0082b043, copied from Hyperbolic's own SkyPilot catalog endpoint by
+// SkyPilot's sky/catalog/data_fetchers/fetch_hyperbolic.py), naming no
+// place either (walk49: shown as "default").
+var unstatedRegions = map[string]bool{"earth": true, "default": true}
 
 // RegionUnstated reports whether region is a placeholder naming no place
 // (unstatedRegions).

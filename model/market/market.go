@@ -33,8 +33,9 @@ type Query struct {
 	MaxUSDPerHour float64       // whole instance, in Pricing; 0 means no limit
 	Arch          model.Arch    // "" means any
 	Interconnect  string        // ParseInterconnect; "" means any
-	// InfiniBand keeps instances with InfiniBand or AWS EFA between nodes
-	// (InstanceFabric).
+	// InfiniBand keeps instances with a known GPU network between nodes
+	// (InstanceFabric: InfiniBand, AWS EFA, RoCE or another RDMA network,
+	// GCP's GPUDirect-TCPX/TCPXO), as --infiniband and --efa ask.
 	InfiniBand bool
 	Retired    bool // include instance types the provider retired
 	// Held includes the overlay prices the load guards held as fake or
@@ -119,8 +120,8 @@ func (r *Row) Provenance() (source, origin, asOf string) {
 // Arch returns the host's CPU architecture (InstanceArch).
 func (r *Row) Arch() model.Arch { return InstanceArch(r.Instance) }
 
-// Fabric returns the network between nodes: "infiniband", "efa", or ""
-// when none is known (InstanceFabric).
+// Fabric returns the GPU network between nodes (InstanceFabric), "" when
+// none is known.
 func (r *Row) Fabric() string { return InstanceFabric(r.Instance) }
 
 // VRAMGiB returns the memory per GPU in GiB as the vendor states it.
@@ -257,28 +258,12 @@ func Size(c *model.Catalog, p model.Pricing) int {
 // Graviton hosts; x86_64 otherwise).
 func InstanceArch(in *model.Instance) model.Arch { return model.Arch(in.Arch()) }
 
-// clusterFabrics are the instance types with a known RDMA network between
-// nodes, each as its catalog entry's source states it: AWS Compute Blog,
-// "Amazon EC2 P4d instances deep dive" (400 Gbps EFA); Hugging Face's
-// guide to AWS accelerated instances (p5.48xlarge, 3,200 Gbps EFA);
-// Microsoft Learn, NDv2 (100 Gb/s InfiniBand EDR), NDm A100 v4 and ND A100
-// v4 (8 × 200 Gb/s HDR InfiniBand), ND H100 v5 (8 × 400 Gb/s InfiniBand).
-var clusterFabrics = map[[2]string]string{
-	{"aws", "p4d.24xlarge"}:                "efa",
-	{"aws", "p5.48xlarge"}:                 "efa",
-	{"azure", "Standard_ND40rs_v2"}:        "infiniband",
-	{"azure", "Standard_ND96amsr_A100_v4"}: "infiniband",
-	{"azure", "Standard_ND96asr_v4"}:       "infiniband",
-	{"azure", "Standard_ND96isr_H100_v5"}:  "infiniband",
-}
-
-// InstanceFabric returns the RDMA network between nodes of an instance
-// type: "infiniband", "efa", or "" when none is known. The catalog has no
-// such field yet; this reads the table above. When Instance carries its
-// own fabric, return that here.
-func InstanceFabric(in *model.Instance) string {
-	return clusterFabrics[[2]string{in.Provider, in.Type}]
-}
+// InstanceFabric returns the GPU network between nodes of an instance
+// type (model.Fabrics: "infiniband", "efa", "roce", "rdma",
+// "gpudirect-tcpx", "gpudirect-tcpxo"), or "" when none is known: the
+// catalog entry's fabric, which its source states (data/catalog,
+// gencatalog tables.go).
+func InstanceFabric(in *model.Instance) string { return in.Fabric }
 
 // instancePred is one instance-level filter of the market.
 type instancePred func(in *model.Instance, g *model.GPU) bool

@@ -45,7 +45,7 @@ func writeMarketJSON(w io.Writer, s *report.MarketStreamJSON) error {
 
 // marketRow appends one row as an object, its members in MarketRowJSON's
 // order. A row's member starts are written from marketRowNames' keys
-// (memberKeys), one append each: 100,000 rows of 31 members are most of the document.
+// (memberKeys), one append each: 100,000 rows of 33 members are most of the document.
 func (o *jsonOut) marketRow(r *report.MarketRowJSON) {
 	o.begin('{')
 	k := o.rowKeys.at(o.indent, marketRowNames[:])
@@ -80,6 +80,8 @@ func (o *jsonOut) marketRow(r *report.MarketRowJSON) {
 	o.strKey(k[28], r.Source)
 	o.strKey(k[29], r.AsOf)
 	o.strKey(k[30], r.Origin)
+	o.boolKey(k[31], r.RegionsUnconfirmed)
+	o.strKey(k[32], r.RegionLabel)
 	o.end('}')
 }
 
@@ -91,7 +93,7 @@ var marketRowNames = [...]string{
 	"arch", "pricing", "usd_per_hour", "usd_per_gpu_hour", "usd_per_gib_hour",
 	"on_demand_usd_per_hour", "spot_usd_per_hour", "region", "country", "city",
 	"continent", "regions", "regions_offered", "marketplace", "retired", "held",
-	"source", "as_of", "origin",
+	"source", "as_of", "origin", "regions_unconfirmed", "region_label",
 }
 
 // memberKeys returns what name writes before each of an object's members

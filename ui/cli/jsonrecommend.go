@@ -569,6 +569,9 @@ func (o *jsonOut) offer(of *report.OfferJSON) {
 	o.strKey(k[34], of.Country)
 	o.strKey(k[35], of.City)
 	o.strKey(k[36], of.Continent)
+	if of.RegionsUnconfirmed {
+		o.boolKey(k[37], true)
+	}
 	o.end('}')
 }
 
@@ -580,7 +583,7 @@ var offerNames = [...]string{
 	"deadline_miss_chance", "pricing", "price_per_hour_usd", "monthly_cost_usd", "job_hours",
 	"job_cost_usd", "job_hours_low", "job_hours_high", "job_cost_low_usd", "job_cost_high_usd",
 	"warnings", "source", "as_of", "origin", "commitment_usd", "on_demand_job_usd", "gpus_needed",
-	"batch_size", "grad_accum", "spot", "commitment", "country", "city", "continent",
+	"batch_size", "grad_accum", "spot", "commitment", "country", "city", "continent", "regions_unconfirmed",
 }
 
 // breakEven appends a reserved term's break-even (decide.BreakEven, its

@@ -106,7 +106,7 @@ func cliAllowlist(t *testing.T) i18n.Allowlist {
 		recomend modle x fr help lama h10 extra zzz foo xx n xff UTF
 		Megatron-LM
 		phase TiB on-demand reserved-1y reserved-3y cu skypilot Engine
-		nvlink nvswitch pcie efa infiniband infinity-fabric`) // catalog interconnect values, as the offers table prints them
+		nvlink nvswitch pcie efa infiniband infinity-fabric roce rdma gpudirect-tcpx gpudirect-tcpxo RoCE RDMA GCP GPUDirect-TCPX TCPXO`) // catalog interconnect and fabric values, as the offers table prints them
 	return a
 }
 

@@ -326,7 +326,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 	fl.StringVar(&f.arch, "arch", "", "host CPU: x86_64 or arm64")
 	fl.StringVar(&f.interconnect, "interconnect", "", "between the GPUs: nvlink, nvswitch, pcie, infinity-fabric or fast")
 	fl.BoolVar(&f.nvlink, "nvlink", false, "only GPUs joined by NVLink or NVSwitch")
-	fl.BoolVar(&f.infiniband, "infiniband", false, "only instances with InfiniBand or EFA between nodes")
+	fl.BoolVar(&f.infiniband, "infiniband", false, "only instances with a GPU network between nodes: InfiniBand, EFA, RoCE or other RDMA, GCP GPUDirect-TCPX/TCPXO")
 	fl.BoolVar(&f.efa, "efa", false, "same as --infiniband (AWS Elastic Fabric Adapter)")
 	fl.StringVar(&f.sort, "sort", "", "price (default), gpu-price, vram-price, vcpus, ram or vram")
 	fl.StringVar(&f.groupBy, "group-by", "", "gpu, provider or region, with price ranges per group")

@@ -41,7 +41,7 @@ prices = [{ region = "us-east-1", on_demand = 0.05 }]
 	head := "| provider | instance | GPUs | VRAM GiB | $/h | $/GPU-h | spot $/h | vCPUs/GPU | RAM GiB/GPU | interconnect | region | as of |\n" +
 		"|---|---|---|--:|--:|--:|--:|--:|--:|---|---|---|\n"
 	held := head +
-		"| lambda | gpu_1x_gh200 (held: looks fake) | 1× gh200 | 96 (96) | $0.05* | $0.05 | — | 64 | 432 | — | us-east-1 | 2026-12-01 |\n" +
+		"| lambda | gpu_1x_gh200 (held: looks fake) | 1× gh200 | 96 (96) | $0.05* | $0.05 | — | 64 | 432 | — | us-east-1 (US) | 2026-12-01 |\n" +
 		"\n\\* price from overlay " + mdPath + " (a \\*fake\\* price, as of 2026-12-01)\n"
 	for _, tc := range []struct {
 		args []string

@@ -13,11 +13,13 @@ import (
 // ranking the command gives with that change (new-user trial, M4: the
 // 70B fine-tune without activation checkpointing ranked nothing and said
 // nothing; with --checkpointing it ranks offers). OCI is left out: its
-// 8×MI355X (288 GB each) holds the job at the edge of its memory.
+// 8×MI355X (288 GB each) holds the job at the edge of its memory; and so is
+// any offer over $250/h: two AWS p6-b300.48xlarge (270 GB B300s, $285/h)
+// hold it too since their 6,400 Gbps network is in the catalog (walk49).
 func TestRecommendWouldFit(t *testing.T) {
 	// The clouds the test was written on, less OCI: with the 2026-12 providers the four cheapest hints are other changes.
 	base := []string{"recommend", "--model", "llama-3.1-70b", "--task", "finetune", "--dataset-tokens", "1B", "--allow-multi-node", "--deadline-hours", "48",
-		"--providers", "aws,azure,gcp,lambda,nebius,paperspace,fluidstack,do"}
+		"--providers", "aws,azure,gcp,lambda,nebius,paperspace,fluidstack,do", "--max-price-hour", "250"}
 	type ranking struct {
 		Offers []struct {
 			Provider     string  `json:"provider"`

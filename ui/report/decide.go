@@ -691,7 +691,7 @@ func WriteDecisions(out io.Writer, r *Renderer, rec *model.Recommendation, d *De
 		}
 		od := &d.Offers[idx]
 		o := &offers[i]
-		name := lang.Sprintf("%s %s in %s", o.Instance.Provider, r.Cut(o.Instance.Type, 26), RegionIn(lang, o.Region))
+		name := lang.Sprintf("%s %s in %s", o.Instance.Provider, r.Cut(o.Instance.Type, 26), OfferRegionIn(lang, o.Instance.Provider, o.Region))
 		if od.Spot != nil {
 			spot = true
 			lines = append(lines, lang.Sprintf("  %s %s: %s", st.Key.Render(lang.T("Spot")), name, SpotLineIn(lang, od.Spot, d.Spot)))
@@ -793,12 +793,35 @@ func describePoint(rec *model.Recommendation, p decide.TimeCost) model.Message {
 // describeFit is describePoint without the deadline.
 func describeFit(rec *model.Recommendation, p decide.TimeCost) model.Message {
 	o := &rec.Offers[p.Index]
+	region := regionArgAt(rec.Offers, p.Index)
 	if o.Risky() {
-		return model.Msg("%s %s in %s (%s): %s, %s (borderline: %.0f%% chance of running out of memory)", o.Instance.Provider, o.Instance.Type, RegionArg(o.Region), model.Msg(string(o.Pricing)),
+		return model.Msg("%s %s in %s (%s): %s, %s (borderline: %.0f%% chance of running out of memory)", o.Instance.Provider, o.Instance.Type, region, model.Msg(string(o.Pricing)),
 			hoursMsg(p.Hours), USD(p.USD), model.RoundChance(o.OOMChance)*100)
 	}
-	return model.Msg("%s %s in %s (%s): %s, %s", o.Instance.Provider, o.Instance.Type, RegionArg(o.Region), model.Msg(string(o.Pricing)),
+	return model.Msg("%s %s in %s (%s): %s, %s", o.Instance.Provider, o.Instance.Type, region, model.Msg(string(o.Pricing)),
 		hoursMsg(p.Hours), USD(p.USD))
+}
+
+// regionArgAt is the region of offers[i] as a sentence names it
+// (RegionArg); for a provider whose regions are unconfirmed, "any of N
+// regions" when the offers beside it differ only by region (OfferRegionArg),
+// as its table row says.
+func regionArgAt(offers []model.Offer, i int) any {
+	o := &offers[i]
+	if !model.RegionsUnconfirmed(o.Instance.Provider) {
+		return RegionArg(o.Region)
+	}
+	n := 1
+	for j := i; j > 0 && SameButRegion(&offers[j-1], &offers[j]); j-- {
+		n++
+	}
+	for j := i; j+1 < len(offers) && SameButRegion(&offers[j], &offers[j+1]); j++ {
+		n++
+	}
+	if n == 1 {
+		return RegionArg(o.Region)
+	}
+	return OfferRegionArg(o.Instance.Provider, fmt.Sprintf("%s +%d", o.Region, n-1))
 }
 
 // FittingPoints are the points whose offers fit across their memory range
@@ -1150,7 +1173,12 @@ func savingOfferNote(lang *i18n.Printer, s *advice.Saving) string {
 		return ""
 	}
 	var note string
-	if s.OtherOffer {
+	switch {
+	case s.OtherOffer && model.RegionsUnconfirmed(o.Provider):
+		// Its region is the first of several at the price by name, no place
+		// the type is known to be in (OfferRegionIn): not named.
+		note = lang.Sprintf(" on %s %d×%s", termsafe.String(o.Provider), o.GPUs, termsafe.String(o.GPU))
+	case s.OtherOffer:
 		note = lang.Sprintf(" on %s %d×%s in %s", termsafe.String(o.Provider), o.GPUs, termsafe.String(o.GPU), termsafe.String(RegionIn(lang, o.Region)))
 	}
 	if s.OOMChance != nil {

@@ -180,6 +180,10 @@ func (o *OfferJSON) MarshalJSONTo(enc *jsontext.Encoder) error {
 	t.str("country", o.Country) // last, as OfferJSON has them
 	t.str("city", o.City)
 	t.str("continent", o.Continent)
+	if o.RegionsUnconfirmed {
+		t.name("regions_unconfirmed")
+		t.tok(jsontext.True)
+	}
 	return t.end()
 }
 

@@ -116,9 +116,7 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, w
 		if rest, ok := strings.CutPrefix(cells[9], LinkNotStated); ok {
 			cells[9] = lang.T(LinkNotStated) + rest
 		}
-		if base, _, _ := strings.Cut(row.Region, " +"); model.RegionUnstated(base) {
-			cells[10] = RegionIn(lang, row.Region) + strings.TrimPrefix(cells[10], RegionIn(nil, row.Region))
-		}
+		cells[10] = MarketRegionIn(lang, row) // "location not stated", "any of N regions" in the table's language
 		for i := range cells {
 			cells[i] = r.Cut(cells[i], 40)
 		}
@@ -129,7 +127,11 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, w
 		if row.Marketplace() {
 			notes = append(notes, lang.T("marketplace"))
 		}
-		if slices.Contains(model.RegionsUnconfirmedProviders, row.Instance.Provider) {
+		if model.RegionsUnconfirmed(row.Instance.Provider) && len(row.Regions) <= 1 {
+			// One region named: say it is no place the type is known to be
+			// in. Several are "any of N regions", which a line under the
+			// table explains (anyOfRegionsNote): a note on each such row
+			// took the width of four columns at 120 (walk49).
 			notes = append(notes, lang.T("region availability not published"))
 		}
 		return append(cells, strings.Join(notes, lang.T(", ")))
@@ -227,6 +229,9 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, w
 		say(lang.Sprintf("… %d more rows (--limit 0 shows all)", n))
 	}
 	say(marketCountLine(lang, res))
+	if note := anyOfRegionsNote(lang, res.Rows); note != "" {
+		say(note)
+	}
 	if m.USDCNY != nil && slices.ContainsFunc(res.Rows, func(r market.Row) bool { return r.Instance.PriceCurrency() == "CNY" }) {
 		// Only when a row it converted is listed (walk49: printed under
 		// a table of USD rows alone).
@@ -277,8 +282,27 @@ func WrapLine(w io.Writer, line string, width int, breaks string) {
 // MarketGroupLine heads a group of offers: "aws: 14,387 offers,
 // $3.28–$39.35/h, $2.74–$4.92 per GPU-hour" (counts as Count groups them).
 func MarketGroupLine(lang *i18n.Printer, g *market.Group) string {
-	return lang.Sprintf("%s: %s, %s/h, %s per GPU-hour", g.Key, Count(lang, len(g.Rows), "offer"),
+	// RegionIn: a region group's key as the tables write it ("location not
+	// stated", not Daytona's "earth"; walk49); GPU keys and providers
+	// pass through unchanged.
+	return lang.Sprintf("%s: %s, %s/h, %s per GPU-hour", RegionIn(lang, g.Key), Count(lang, len(g.Rows), "offer"),
 		usdRange(g.MinUSDPerHour, g.MaxUSDPerHour), usdRange(g.MinUSDPerGPUHour, g.MaxUSDPerGPUHour))
+}
+
+// anyOfRegionsNote is the line under a market table when a row's region
+// says "any of N regions" (MarketRegionIn), as recommend's
+// (UnconfirmedRegionsNote); "" when none does.
+func anyOfRegionsNote(lang *i18n.Printer, rows []market.Row) string {
+	var providers []string
+	for i := range rows {
+		if r := &rows[i]; len(r.Regions) > 1 && model.RegionsUnconfirmed(r.Instance.Provider) && !slices.Contains(providers, r.Instance.Provider) {
+			providers = append(providers, r.Instance.Provider)
+		}
+	}
+	if len(providers) == 0 {
+		return ""
+	}
+	return lang.Sprintf("any of N regions (%s): the catalog lists each type in every region at one price; which regions offer a type is not published", strings.Join(providers, lang.T(", ")))
 }
 
 // marketCountLine is the offers table's footer count: "100,207 offers

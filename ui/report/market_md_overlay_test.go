@@ -31,7 +31,7 @@ func TestMarketMarkdownOverlay(t *testing.T) {
 	}
 	want := `| provider | instance | GPUs | VRAM GiB | $/h | $/GPU-h | spot $/h | vCPUs/GPU | RAM GiB/GPU | interconnect | region | as of |
 |---|---|---|--:|--:|--:|--:|--:|--:|---|---|---|
-| lambda | gpu_1x_h100_pcie | 1× h100-pcie | 80 (80) | $2.49* | $2.49 | — | 26 | 200 | pcie | europe-central-1 +2 | 2026-12-05 |
+| lambda | gpu_1x_h100_pcie | 1× h100-pcie | 80 (80) | $2.49* | $2.49 | — | 26 | 200 | pcie | any of 3 regions | 2026-12-05 |
 | lambda | gpu_8x_a100_80gb | 8× a100-80gb | 80 (640) | $14.32 | $1.79 | — | 30 | 225 | nvswitch | us-east-1 | — |
 | lambda | gpu_1x_gh200 (held: looks fake) | 1× gh200 | 96 (96) | $1.49* | $1.49 | — | 64 | 432 | nvlink | us-east-3 | 2026-12-01 |
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/market"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
 // MarketRowJSON is one row of the market as gpuplan offers --json prints
@@ -24,7 +25,7 @@ type MarketRowJSON struct {
 	VCPUsPerGPU   float64 `json:"vcpus_per_gpu"`
 	RAMGiBPerGPU  float64 `json:"ram_gib_per_gpu"`
 	Interconnect  string  `json:"interconnect"` // between the instance's GPUs: nvlink, nvswitch, pcie, infinity-fabric; "" unknown
-	Fabric        string  `json:"fabric"`       // between nodes: infiniband, efa; "" none known
+	Fabric        string  `json:"fabric"`       // between nodes: infiniband, efa, roce, rdma, gpudirect-tcpx, gpudirect-tcpxo; "" none known
 	Arch          string  `json:"arch"`         // x86_64 or arm64
 	Pricing       string  `json:"pricing"`      // the mode usd_per_hour is in
 	USDPerHour    float64 `json:"usd_per_hour"` // whole instance
@@ -49,6 +50,16 @@ type MarketRowJSON struct {
 	Source string `json:"source"`
 	AsOf   string `json:"as_of"`
 	Origin string `json:"origin"` // "embedded" or an overlay path
+	// RegionsUnconfirmed is set when the provider's regions say where a
+	// price applies, not where the type is offered (model.RegionsUnconfirmed:
+	// Lambda, OCI): region is then the first of regions by name, no place
+	// the type is known to be in.
+	RegionsUnconfirmed bool `json:"regions_unconfirmed"`
+	// RegionLabel is the region as the tables write it, in English, without
+	// its country and "+N": "any of 17 regions" for several unconfirmed
+	// regions, "location not stated" for a placeholder (Daytona's "earth"),
+	// else the region's name.
+	RegionLabel string `json:"region_label"`
 }
 
 // MarketGroupJSON is one group of gpuplan offers --group-by --json.
@@ -139,7 +150,16 @@ func marketRowFields(r *market.Row) MarketRowJSON {
 		Region: r.Region, Country: geo.Country, City: geo.City, Continent: geo.Continent,
 		Regions: regions, RegionsOffered: r.Offered,
 		Marketplace: r.Marketplace(), Retired: in.Retired, Held: r.Held(), Source: source, AsOf: asOf, Origin: origin,
+		RegionsUnconfirmed: model.RegionsUnconfirmed(in.Provider), RegionLabel: marketRegionLabel(r),
 	}
+}
+
+// marketRegionLabel is MarketRowJSON.RegionLabel.
+func marketRegionLabel(r *market.Row) string {
+	if n := len(r.Regions); n > 1 && model.RegionsUnconfirmed(r.Instance.Provider) {
+		return model.Msg("any of %d regions", n).String()
+	}
+	return RegionIn(nil, r.Region)
 }
 
 // MarketCSVHeader is the CSV header: the JSON field names, regions joined
@@ -223,6 +243,29 @@ func usd(v float64) string {
 // (new-user walk).
 const LinkNotStated = "not stated"
 
+// perGPUCell is a per-GPU host figure (vCPUs, RAM GiB) as a table cell:
+// one decimal at most, so Hyperbolic's 224 vCPUs over 3 GPUs read 74.7,
+// not 74.666667 (walk49); JSON and CSV keep six decimals.
+func perGPUCell(v float64) string { return csvFloat(math.Round(v*10) / 10) }
+
+// MarketRegionIn is a market row's region cell in p's language: the
+// region (RegionIn) with its country, "+N" counting the other regions at
+// the same price; for a provider whose regions say where a price applies,
+// not where a type is offered (model.RegionsUnconfirmed), several regions
+// are "any of N regions", never the first by name (walk49: Lambda's
+// "asia-northeast-1 +16" read as Tokyo).
+func MarketRegionIn(p *i18n.Printer, r *market.Row) string {
+	n := len(r.Regions)
+	if n > 1 && model.RegionsUnconfirmed(r.Instance.Provider) {
+		return p.Sprintf("any of %d regions", n)
+	}
+	region := RegionIn(p, r.Region) + model.RegionCountrySuffix(r.Region, r.Geo().Country)
+	if n > 1 {
+		region += " +" + strconv.Itoa(n-1)
+	}
+	return region
+}
+
 // MarketMarkdownRow returns one row's cells, in MarketMarkdownHeader's
 // order, unescaped: for a terminal table as well as for Markdown.
 func MarketMarkdownRow(r *market.Row) []string {
@@ -230,13 +273,12 @@ func MarketMarkdownRow(r *market.Row) []string {
 	if link == "" && r.Instance.GPUCount > 1 {
 		link = LinkNotStated // the catalog's source does not state how the GPUs are joined
 	}
-	if f := r.Fabric(); f != "" {
+	if f := r.Fabric(); f != "" && link != "" {
 		link += " + " + f
+	} else if f != "" {
+		link = f // a one-GPU host: no link between its GPUs, a fabric between hosts (p5.4xlarge)
 	}
-	region := RegionIn(nil, r.Region) + model.RegionCountrySuffix(r.Region, r.Geo().Country)
-	if n := len(r.Regions) - 1; n > 0 {
-		region += " +" + strconv.Itoa(n)
-	}
+	region := MarketRegionIn(nil, r)
 	name := r.Instance.Type
 	if r.Held() {
 		name += " (held: looks fake)" // the guards flagged it: --trust-overlay ranks it
@@ -254,7 +296,7 @@ func MarketMarkdownRow(r *market.Row) []string {
 	return []string{
 		r.Instance.Provider, name, strconv.Itoa(r.Instance.GPUCount) + "× " + r.GPU.Key,
 		csvFloat(r.GPU.MemoryGiB) + " (" + csvFloat(round6(r.TotalVRAMGiB())) + ")", usd(r.USDPerHour), usd(r.USDPerGPUHour()),
-		spot, csvFloat(round6(r.VCPUsPerGPU())), csvFloat(round6(r.RAMPerGPUGiB())), link, region, asOf,
+		spot, perGPUCell(r.VCPUsPerGPU()), perGPUCell(r.RAMPerGPUGiB()), link, region, asOf,
 	}
 }
 

@@ -29,10 +29,13 @@ func plainOfferRows(p *i18n.Printer, rows [][]string, offers []model.Offer, limi
 			i++
 			same++
 		}
-		region := RegionIn(p, o.Region) // "未说明地点" in Chinese, as the table it rewrites (new-user walk)
+		region := o.Region
 		if same > 0 {
 			region += fmt.Sprintf(" +%d", same)
 		}
+		// "未说明地点" in Chinese, as the table it rewrites (new-user walk);
+		// "any of 17 regions" for Lambda's (walk49).
+		region = OfferRegionIn(p, o.Instance.Provider, region)
 		rows[row][1], rows[row][2] = o.Instance.Type, region
 		row++
 	}

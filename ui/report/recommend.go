@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -110,6 +111,11 @@ type OfferJSON struct {
 	Country   string `json:"country"`
 	City      string `json:"city"`
 	Continent string `json:"continent"`
+	// RegionsUnconfirmed is set when the provider's regions say where a
+	// price applies, not where the type is offered (model.RegionsUnconfirmed:
+	// Lambda, OCI), so region is no place the type is known to be in;
+	// left out otherwise.
+	RegionsUnconfirmed bool `json:"regions_unconfirmed,omitempty"`
 }
 
 // RiskyAheadJSON names the offer of RecommendJSON.RiskyAhead: Rank is
@@ -160,6 +166,7 @@ func newOfferJSON(o *model.Offer, memo messageMemo) OfferJSON {
 		Country:  o.Geo.Country, City: o.Geo.City, Continent: o.Geo.Continent,
 	}
 	j.Source, j.Origin, j.AsOf = o.PriceProvenance() // an overlay's region price names the overlay
+	j.RegionsUnconfirmed = model.RegionsUnconfirmed(o.Instance.Provider)
 	if o.Verdict == model.VerdictBorderline {
 		j.OOMChance = ptr(model.RoundChance(o.OOMChance))
 	}
@@ -351,8 +358,8 @@ func OfferRowIn(p *i18n.Printer, o *model.Offer) []string {
 	if o.Verdict == model.VerdictBorderline {
 		headroom = "~" + headroom // as estimate's "~ borderline"; the warning has the band
 	}
-	region := RegionIn(p, o.Region)
-	if base, more, _ := strings.Cut(o.Region, " +"); !model.RegionUnstated(base) {
+	region := OfferRegionIn(p, o.Instance.Provider, o.Region)
+	if base, more, _ := strings.Cut(o.Region, " +"); !model.RegionUnstated(base) && region == RegionIn(p, o.Region) {
 		// The country as offers tags it: "it-fr2 (IT)" (walk49).
 		if tag := model.RegionCountrySuffix(base, o.Geo.Country); tag != "" {
 			region = RegionIn(p, base) + tag
@@ -360,7 +367,7 @@ func OfferRowIn(p *i18n.Printer, o *model.Offer) []string {
 				region += " +" + more
 			}
 		}
-		region = CutRegion(region, 18) // "location not stated" whole: cut, it would read as a place
+		region = CutRegion(region, 18) // "location not stated" and "any of N regions" whole: cut, they would read as a place
 	}
 	return []string{o.Instance.Provider, Truncate(o.Instance.Type, 26), region, gpus, USD(o.USDPerHour), USD(o.MonthlyUSD), job, cost, headroom}
 }
@@ -424,6 +431,25 @@ func commitmentTableNote(p *i18n.Printer, offers []model.Offer) string {
 		}
 	}
 	return ""
+}
+
+// UnconfirmedRegionsNote is the line under a table of collapsed offers
+// (CollapseRegions) when a row says "any of N regions" (OfferRegionIn):
+// whose catalog regions those are and why no one of them is named, as
+// offers' "region availability not published" note says it; "" when no
+// row does.
+func UnconfirmedRegionsNote(p *i18n.Printer, offers []model.Offer) string {
+	var providers []string
+	for i := range offers {
+		o := &offers[i]
+		if _, ok := unconfirmedRegions(o.Instance.Provider, o.Region); ok && !slices.Contains(providers, o.Instance.Provider) {
+			providers = append(providers, o.Instance.Provider)
+		}
+	}
+	if len(providers) == 0 {
+		return ""
+	}
+	return p.Sprintf("any of N regions (%s): the catalog lists each type in every region at one price; which regions offer a type is not published", strings.Join(providers, p.T(", ")))
 }
 
 // SizedTableNote explains the ranking of an oversized offer in a table
@@ -879,6 +905,72 @@ func RegionIn(p *i18n.Printer, region string) string {
 	return model.RegionShown(region)
 }
 
+// OfferRegionIn is RegionIn for a region of provider's, which may end in
+// " +N" (other regions at the same price, CollapseRegions): a provider
+// whose catalog regions say where a price applies, not where a type is
+// offered (model.RegionsUnconfirmed: Lambda, OCI), has several of them
+// written "any of N regions", never the first of them by name, which read
+// as the place (walk49: Lambda's "asia-northeast-1 +16" read as Tokyo to
+// a US user, the type being in no known region more than any other).
+func OfferRegionIn(p *i18n.Printer, provider, region string) string {
+	if n, ok := unconfirmedRegions(provider, region); ok {
+		return p.Sprintf("any of %d regions", n)
+	}
+	return RegionIn(p, region)
+}
+
+// BestRegionIn is the region of offers[0] (ranked offers) as a "best:"
+// line names it: RegionIn, or for a provider whose regions are unconfirmed
+// (OfferRegionIn) "any of N regions" when the offers after it differ only
+// by region, as its table row says.
+func BestRegionIn(p *i18n.Printer, offers []model.Offer) string {
+	top := &offers[0]
+	if !model.RegionsUnconfirmed(top.Instance.Provider) {
+		return RegionIn(p, top.Region)
+	}
+	first, _ := CollapseRegions(offers, 1)
+	return OfferRegionIn(p, top.Instance.Provider, first[0].Region)
+}
+
+// ShortRegionIn is a region cell as a column too narrow for it writes it:
+// "any of N regions" (OfferRegionIn) as "any of N", which still reads as
+// no place where a cut "any …ions" said nothing; any other cell as it is.
+func ShortRegionIn(p *i18n.Printer, cell string) string {
+	digits := strings.TrimFunc(cell, func(r rune) bool { return r < '0' || r > '9' })
+	n, err := strconv.Atoi(digits)
+	if err != nil || cell != p.Sprintf("any of %d regions", n) {
+		return cell
+	}
+	return p.Sprintf("any of %d", n)
+}
+
+// OfferRegionArg is OfferRegionIn as an argument of a sentence built as a
+// model.Message (RegionArg).
+func OfferRegionArg(provider, region string) any {
+	if n, ok := unconfirmedRegions(provider, region); ok {
+		return model.Msg("any of %d regions", n)
+	}
+	return RegionArg(region)
+}
+
+// unconfirmedRegions returns how many regions a "name +N" region of
+// provider stands for, when provider's regions are unconfirmed
+// (model.RegionsUnconfirmed) and it stands for more than one.
+func unconfirmedRegions(provider, region string) (int, bool) {
+	if !model.RegionsUnconfirmed(provider) {
+		return 0, false
+	}
+	_, more, ok := strings.Cut(region, " +")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(more)
+	if err != nil || n < 1 {
+		return 0, false
+	}
+	return n + 1, true
+}
+
 // RegionArg is a region as an argument of a sentence built as a
 // model.Message: a placeholder naming no place (Daytona's "earth") as the
 // message "location not stated", translated with the sentence, keeping a
@@ -1157,13 +1249,13 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 		if spotAny {
 			spotNote = SpotShownNote(p, rec.Sort)
 		}
-		for _, note := range append(overlays.legend(p, OverlayMark), commitNote, SizedTableNote(p, offers, rec.Sort), spotNote, JobRangeNoteIn(p, offers), UncalibratedTableNote(p, offers)) {
+		for _, note := range append(overlays.legend(p, OverlayMark), commitNote, SizedTableNote(p, offers, rec.Sort), spotNote, JobRangeNoteIn(p, offers), UncalibratedTableNote(p, offers), UnconfirmedRegionsNote(p, offers)) {
 			if note != "" {
 				fmt.Fprintf(&b, "%s\n", st.Muted.Render(note))
 			}
 		}
 		top := &rec.Offers[0]
-		p.Fprintf(&b, "\n%s %s %s in %s: %s per hour, %s per month", st.Good.Render(p.T("best:")), top.Instance.Provider, top.Instance.Type, RegionIn(p, top.Region), USD(top.USDPerHour), USD(top.MonthlyUSD))
+		p.Fprintf(&b, "\n%s %s %s in %s: %s per hour, %s per month", st.Good.Render(p.T("best:")), top.Instance.Provider, top.Instance.Type, BestRegionIn(p, rec.Offers), USD(top.USDPerHour), USD(top.MonthlyUSD))
 		switch {
 		case top.HasJob && spotTop:
 			p.Fprintf(&b, ", expected %s and %s for the job with interruptions", HoursIn(p, top.JobHours), USD(top.JobUSD))

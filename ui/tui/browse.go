@@ -630,7 +630,8 @@ func (v browseView) view() string {
 	var marked []bool // an overlay set the row's price: "*" after it, as the CLI's tables
 	for i := v.top; i < end; i++ {
 		if r := v.rowAt(i); r != nil {
-			c := report.MarketTableRow(r) // prices as the tables print them
+			c := report.MarketTableRow(r)            // prices as the tables print them
+			c[10] = report.MarketRegionIn(v.lang, r) // "location not stated", "any of N regions" in the screen's language
 			for j := range c {
 				c[j] = printable(c[j])
 			}
@@ -656,6 +657,12 @@ func (v browseView) view() string {
 		}
 	}
 	cols, widths := v.fit(cells, keys, w)
+	if k := slices.Index(cols, 10); k >= 0 && slices.ContainsFunc(cells, func(c []string) bool { return c != nil && ansi.StringWidth(c[10]) > widths[k] }) {
+		// "any of 17 regions" does not fit: laid out again as "any of 17",
+		// so the room it leaves goes to the other columns.
+		shortenRegions(v.lang, cells, 10, widths[k])
+		cols, widths = v.fit(cells, keys, w)
+	}
 	if k := slices.Index(cols, 2); k >= 0 { // the GPU's key gives way by whole words only (report.CutGPUs)
 		for i, c := range cells {
 			if c != nil {
@@ -676,6 +683,7 @@ func (v browseView) view() string {
 				c[10] = regionCountry().ReplaceAllString(c[10], "")
 			}
 		}
+		shortenRegions(v.lang, cells, 10, all[10])
 		cutTable(cells, all, 10)
 	}
 	const gap = 2

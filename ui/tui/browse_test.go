@@ -311,15 +311,16 @@ func TestBrowseTeatest(t *testing.T) {
 }
 
 // TestOffersCollapseRegions: the offers list shows lambda's A100 in two
-// regions at one price as one row, "+1"; r lists both, and the row
-// picked is a real region (export writes it).
+// regions at one price as one row, "any of 2" (regions: Lambda's regions
+// say where a price applies, not where a type is offered: walk49); r
+// lists both, and the row picked is a real region (export writes it).
 func TestOffersCollapseRegions(t *testing.T) {
 	answered := bertAnswers()
 	m := start(t, newTestApp(t, testCatalog(t), Options{}), append([]tea.Msg{size(120, 40)}, answered...)...)
 	if m.screen != screenOffers || len(m.offers.shown) != 12 || len(m.offers.all) != 13 {
 		t.Fatalf("offers: screen %v, %d rows of %d offers; want 12 rows of 13", m.screen, len(m.offers.shown), len(m.offers.all))
 	}
-	if s := screenText(m); !strings.Contains(s, "us-east-1 +1") || strings.Contains(s, "us-west-1     1×a100-40gb") {
+	if s := screenText(m); !strings.Contains(s, "any of 2 ") || strings.Contains(s, "us-west-1     1×a100-40gb") {
 		t.Errorf("the A100 row is not collapsed:\n%s", s)
 	}
 	var a100 *model.Offer // the collapsed row's offer

@@ -9,6 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
+	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 // Cutting names to fit a table column: every table on screen cuts its
@@ -191,6 +193,20 @@ func cutTable(rows [][]string, widths []int, region int) {
 				r[c] = col[k]
 				k++
 			}
+		}
+	}
+}
+
+// shortenRegions writes the region cells (column region of rows, nil rows
+// passed over) wider than width as report.ShortRegionIn does: "any of 17
+// regions" as "any of 17" before cutTable would make it "any …ions".
+func shortenRegions(lang *i18n.Printer, rows [][]string, region, width int) {
+	if region < 0 {
+		return
+	}
+	for _, r := range rows {
+		if r != nil && ansi.StringWidth(r[region]) > width {
+			r[region] = report.ShortRegionIn(lang, r[region])
 		}
 	}
 }

@@ -404,7 +404,9 @@ func (v *offersView) refresh(keep *model.Offer) {
 			rows[i] = append(rows[i], cells[2])
 		}
 		if v.more[i] > 0 {
-			rows[i][3] += fmt.Sprintf(" +%d", v.more[i]) // the region column, as report.CollapseRegions writes it
+			// the region column, as report.CollapseRegions writes it: "any
+			// of N regions" for a provider whose regions are unconfirmed
+			rows[i][3] = printable(report.OfferRegionIn(v.lang, o.Instance.Provider, o.Region+fmt.Sprintf(" +%d", v.more[i])))
 		}
 		if v.serving && j < len(v.tpot) { // TPOT where the headroom was: vLLM takes gpu_memory_utilization, the same for all
 			rows[i][9] = "—"
@@ -460,6 +462,7 @@ func (v *offersView) refresh(keep *model.Offer) {
 			cols[c].Width = widths[c]
 		}
 	}
+	shortenRegions(v.lang, rows, 3, widths[3])
 	cutTable(rows, widths, 3) // cells, as lipgloss measures them (CJK: 2); the region's "+N" kept
 	for i, r := range rows {
 		// A cut GPUs cell lost its "§" (a cut keeps a name's start or
@@ -644,7 +647,11 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 	add := func(format string, args ...any) { lines = append(lines, lang.Sprintf(format, args...)) }
 	T := lang.T
 	in, g := o.Instance, o.GPU
-	add("%s", st.Title.Render(printable(in.Provider+" "+in.Type))+st.Muted.Render(printable(fmt.Sprintf(" · %s · %s", report.RegionIn(lang, o.Region), T(string(o.Pricing))))))
+	region := report.RegionIn(lang, o.Region)
+	if model.RegionsUnconfirmed(in.Provider) { // the region the export names, no place the type is known to be in
+		region += " (" + T("region availability not published") + ")"
+	}
+	add("%s", st.Title.Render(printable(in.Provider+" "+in.Type))+st.Muted.Render(printable(fmt.Sprintf(" · %s · %s", region, T(string(o.Pricing))))))
 	host := lang.Sprintf("%d × %s per instance · %d vCPUs · %.0f GiB RAM", in.GPUCount, g.Name, in.VCPUs, in.MemoryGiB)
 	if in.NetworkGbps > 0 {
 		host += " · " + lang.Sprintf("%.0f Gbps network", in.NetworkGbps)

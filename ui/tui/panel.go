@@ -993,14 +993,14 @@ func adviceChange(lang *i18n.Printer, a *advice.Advice) string {
 // With a job the figures are its price, time and cost; without one, the
 // price per hour and per month.
 func offerLine(lang *i18n.Printer, o *model.Offer, width int) string {
-	where := printable(fmt.Sprintf("%s %s %s", o.Instance.Provider, o.Instance.Type, report.RegionIn(lang, o.Region)))
+	where := printable(fmt.Sprintf("%s %s %s", o.Instance.Provider, o.Instance.Type, report.OfferRegionIn(lang, o.Instance.Provider, o.Region)))
 	gpus := printable(report.OfferGPUsIn(lang, o))
 	if o.Instances > 1 {
 		// The instances rented beside the type, as the plan page names a
 		// phase's offer ("p4d.24xlarge ×2"): at the end of the GPUs, "(2
 		// nodes)" was the first cut, and a phase renting two p4d read as
 		// one with 16 GPUs (walk37).
-		where = printable(fmt.Sprintf("%s %s ×%d %s", o.Instance.Provider, o.Instance.Type, o.Instances, report.RegionIn(lang, o.Region)))
+		where = printable(fmt.Sprintf("%s %s ×%d %s", o.Instance.Provider, o.Instance.Type, o.Instances, report.OfferRegionIn(lang, o.Instance.Provider, o.Region)))
 		gpus = strings.Replace(gpus, lang.Sprintf(" (%d nodes)", o.Instances), "", 1)
 	}
 	borderline := o.Verdict == model.VerdictBorderline
@@ -1050,7 +1050,7 @@ func offerLine(lang *i18n.Printer, o *model.Offer, width int) string {
 // catalogs and overlays.
 func offerRow(lang *i18n.Printer, o *model.Offer) []string {
 	row := report.OfferRowIn(lang, o)
-	row[1], row[2] = o.Instance.Type, report.RegionIn(lang, o.Region) // whole: the tables cut them to their columns (cutColumn), report cuts at the end
+	row[1], row[2] = o.Instance.Type, report.OfferRegionIn(lang, o.Instance.Provider, o.Region) // whole: the tables cut them to their columns (cutColumn), report cuts at the end
 	if o.GPUs > 1 && o.Strategy != model.DDP && o.Strategy != model.Single && o.Strategy != "" {
 		// A sharded layout is not implied by the count, as DDP is: with
 		// auto GPUs the matcher shards where DDP does not fit (the CLI's
@@ -1290,6 +1290,9 @@ func offersTableCost(lang *i18n.Printer, offers []model.Offer, width int, st *re
 				}
 			}
 			giveBack(picked, widths, g, order, lipgloss.Width(headers[g]))
+		}
+		if rc := slices.Index(cols, 2); rc >= 0 {
+			shortenRegions(lang, picked, rc, widths[rc])
 		}
 		cutTable(picked, widths, slices.Index(cols, 2)) // the region's name is cut, never its "+N"
 		if at >= 0 {

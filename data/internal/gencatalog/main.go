@@ -357,6 +357,7 @@ func enrich(cat *model.Catalog, in *model.Instance, f fix) string {
 		in.NetworkGbps = f.netGbps
 	}
 	in.Interconnect = f.interconnect
+	in.Fabric = f.fabric
 	if f.source != "" {
 		in.Source += "; " + f.source
 	}
@@ -513,6 +514,9 @@ func writeTOML(b *bytes.Buffer, provider, rel string, insts []model.Instance, no
 		}
 		if in.Interconnect != "" {
 			fmt.Fprintf(b, "interconnect = %s\n", config.QuoteTOML(in.Interconnect))
+		}
+		if in.Fabric != "" {
+			fmt.Fprintf(b, "fabric = %s\n", config.QuoteTOML(in.Fabric))
 		}
 		if in.Retired != "" {
 			fmt.Fprintf(b, "retired = %s\n", in.Retired)

@@ -26,6 +26,7 @@ type instanceFile struct {
 		LocalNVMeGB  float64   `toml:"local_nvme_gb"`
 		NetworkGbps  float64   `toml:"network_gbps"`
 		Interconnect string    `toml:"interconnect"`
+		Fabric       string    `toml:"fabric"`
 		Retired      time.Time `toml:"retired"`
 		RetiredSrc   string    `toml:"retired_source"`
 		SkyPilotName string    `toml:"skypilot_accelerator"`

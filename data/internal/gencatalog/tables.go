@@ -93,6 +93,12 @@ const (
 	srcHyperstackPCIe = "Hyperstack's own catalog (skypilot-org/skypilot-catalog catalogs/v8/hyperstack/vms.csv @ fdc9d908): n3-A100x*/n3-H100x* are A100-80G-PCIe/H100-80G-PCIe, n3-H100-SXM5x8 is H100-80G-SXM5"
 	srcP5EFA          = "AWS EC2 User Guide, 'Maximize network bandwidth on Amazon EC2 instances with multiple network cards' (efa-acc-inst-types, section 'EFA configuration for P5, P5e and P5en instances', docs.amazonaws.cn copy): p5.48xlarge, p5e.48xlarge and p5en.48xlarge have a total network bandwidth of 3200 Gbps (EFA and IP share it; IP up to 800 Gbps)"
 	srcGCPNet         = "Google Cloud, 'Networking and GPU machines' (cloud.google.com/compute/docs/gpus/gpu-network-bandwidth)"
+	srcEFATypes       = "fabric: SkyPilot's EFA_SUPPORTED_INSTANCE_TYPES (skypilot-org/skypilot sky/provision/aws/constants.py @ e7a2366002a97a21fb82b78552abefa550915652, 'AWS instance types that support EFA networking', from the table in AWS's EFA README) lists p4d.24xlarge, p4de.24xlarge, p5.48xlarge, p5e.48xlarge and p5en.48xlarge"
+	srcOFINCCL        = "fabric: AWS's NCCL plugin for EFA (aws/aws-ofi-nccl src/platform-aws.cpp @ 2daf7d303aa139a03140aa530957d10521e4478d, platform_data_map) has entries for p5.4xlarge, 'p5en/p6-b200' ('EFA hardware completion counter (GDAKI) is supported on P5en and P6-B200') and 'p6-b300' ('... supported on P6-B300')"
+	srcAWSNetSpecs    = "network: AWS EC2 instance type specifications, accelerated computing, network specifications (docs.aws.amazon.com/ec2/latest/instancetypes/ac.html#ac_network) as aws/karpenter-provider-aws generates them into pkg/providers/instancetype/zz_generated.bandwidth.go @ 1d927085dd81a9df9301e613f371dac5b4d16bfe, in Mbps: p4de.24xlarge 400000, p5.4xlarge 100000, p6-b200.48xlarge 3200000, p6-b300.48xlarge 6400000"
+	srcGCPRoCE        = "fabric: the Kubernetes Engine API's GPUDirectStrategy RDMA is 'GPUDirect-RDMA on A3 Ultra, and A4 machine types' (docs.cloud.google.com google-cloud-container-v1beta1 reference), and Google Cloud's RDMA network profiles carry GPU RDMA over RoCE v2 VPC networks ('RDMA network profiles', docs.cloud.google.com/vpc/docs/rdma-network-profiles; Cluster Toolkit release v1.44.1: A3 Ultra's 'dedicated CX-7 networking with RDMA support via RoCE')"
+	srcOCIClusterNet  = "fabric: Oracle Cloud Infrastructure, 'Cluster networks with instance pools' (docs.oracle.com/de-de/iaas/Content/Compute/Tasks/managingclusternetworks.htm, German copy): a remote direct memory access (RDMA) network between bare metal nodes; supported shapes BM.HPC2.36, BM.GPU.A100-v2.8, BM.GPU4.8, BM.Optimized3.36 (the protocol is not named there)"
+	srcOCIMemFabric   = "interconnect: Oracle Cloud Infrastructure, 'GPU Memory Cluster and Memory Fabric' (Compute/Concepts/gpu-memory-fabric.htm, docs.cloud.sovereigncloud.nz copy): GPU memory clusters on NVIDIA NVLink 72 carry GPU-to-GPU traffic; 'Supported Compute shapes are BM.GPU.GB200.4 and BM.GPU.GB300.4'"
 	srcGCPNetRDMA     = srcGCPNet + ": A4 and A3 Ultra have eight ConnectX-7 NICs that 'deliver a total network bandwidth of 3,200 Gbps', dedicated to GPU-to-GPU traffic (GPUDirect RDMA), plus two gVNICs for another 400 Gbps (3,600 Gbps in all)"
 	srcGCPNetA3Mega   = srcGCPNet + ": 'A3 Mega (NVIDIA H100): up to 1,600 Gbps' (GPUDirect-TCPXO; another version of the page's overview table gives 1,800 Gbps maximum total: the lower figure is kept)"
 	srcGCPNetA3High   = srcGCPNet + ": A3 High (NVIDIA H100 80GB), max total bandwidth 1,000 Gbps, GPUDirect-TCPX (the share of it on the GPU NICs is not given)"
@@ -112,6 +118,7 @@ type fix struct {
 	nvmeGB       float64
 	netGbps      float64
 	interconnect string
+	fabric       string // the GPU network between instances (model.Fabrics); source says where it is stated
 	note         string // written as a comment above the entry
 	source       string // appended to the entry's source
 	// onDemand replaces the on-demand price of every region, and asOf
@@ -129,16 +136,16 @@ func gib(n float64) float64 { return float64(int64(n*1.073741824 + 0.5)) }
 // fixes, keyed by provider then instance type.
 var fixes = map[string]map[string]fix{
 	"azure": {
-		"Standard_ND96isr_H100_v5": {gpuCount: 8, gpu: "h100-sxm", nvmeGB: gib(28000), netGbps: 3200, interconnect: "nvswitch",
+		"Standard_ND96isr_H100_v5": {gpuCount: 8, gpu: "h100-sxm", nvmeGB: gib(28000), netGbps: 3200, interconnect: "nvswitch", fabric: "infiniband",
 			note: "gpu_count: the SkyPilot snapshot says 12; Microsoft Learn says 8 (ND H100 v5 is an HGX H100 8-GPU board)", source: srcNDH100v5 + "; " + srcHGX},
 		"Standard_NC40ads_H100_v5":  {gpu: "h100-nvl", nvmeGB: gib(3576), netGbps: 40, note: "H100 NVL (94 GB), not the 80 GB H100 the snapshot's name suggests", source: srcNCH100v5},
 		"Standard_NC80adis_H100_v5": {gpu: "h100-nvl", nvmeGB: gib(7152), netGbps: 80, note: "H100 NVL (94 GB), not the 80 GB H100 the snapshot's name suggests", source: srcNCH100v5 + "; " + srcAzPriceUnconf},
-		"Standard_ND96asr_v4":       {nvmeGB: gib(6000), netGbps: 1600, interconnect: "nvswitch", source: srcNDA100v4},
-		"Standard_ND96amsr_A100_v4": {netGbps: 1600, interconnect: "nvswitch", memGiB: 1900, nvmeGB: gib(6400), note: "memory_gib: 1900 per Microsoft Learn, not the SKU API's 1800", source: srcNDmA100 + "; " + srcNDmA100Mem},
+		"Standard_ND96asr_v4":       {nvmeGB: gib(6000), netGbps: 1600, interconnect: "nvswitch", fabric: "infiniband", source: srcNDA100v4},
+		"Standard_ND96amsr_A100_v4": {netGbps: 1600, interconnect: "nvswitch", fabric: "infiniband", memGiB: 1900, nvmeGB: gib(6400), note: "memory_gib: 1900 per Microsoft Learn, not the SKU API's 1800", source: srcNDmA100 + "; " + srcNDmA100Mem},
 		"Standard_NC24rs_v3":        {retired: "2025-09-30", source: srcNC24rsRet},
 		"Standard_NC48ads_A100_v4":  {interconnect: "pcie", source: srcNCA100v4 + "; " + srcAzPriceUnconf},
 		"Standard_NC96ads_A100_v4":  {interconnect: "pcie", source: srcNCA100v4 + "; " + srcAzPriceUnconf},
-		"Standard_ND40rs_v2":        {netGbps: 100, interconnect: "nvlink", source: srcNDv2},
+		"Standard_ND40rs_v2":        {netGbps: 100, interconnect: "nvlink", fabric: "infiniband", source: srcNDv2},
 		"Standard_NC6s_v3":          {retired: "2025-09-30", source: srcNCv3Ret},
 		"Standard_NC12s_v3":         {retired: "2025-09-30", source: srcNCv3Ret},
 		"Standard_NC24s_v3":         {retired: "2025-09-30", source: srcNCv3Ret},
@@ -158,37 +165,44 @@ var fixes = map[string]map[string]fix{
 		"Standard_NV24_Promo":       {retired: "2023-09-06", source: srcNVRet},
 	},
 	"aws": {
-		"p4d.24xlarge":  {nvmeGB: 8000, netGbps: 400, interconnect: "nvswitch", source: srcP4d},
-		"p5.48xlarge":   {gpu: "h100-sxm", nvmeGB: 30720, netGbps: 3200, interconnect: "nvswitch", source: srcP5 + "; " + srcHGX},
-		"p5e.48xlarge":  {netGbps: 3200, source: srcP5EFA},
-		"p5en.48xlarge": {netGbps: 3200, source: srcP5EFA},
-		"p3.2xlarge":    {netGbps: 10, retired: "2026-05-25", source: srcP3 + " (up to 10 Gbps burst); retired: " + srcP3Ret},
-		"p3.8xlarge":    {netGbps: 10, interconnect: "nvlink", retired: "2026-05-25", source: srcP3 + "; retired: " + srcP3Ret},
-		"p3.16xlarge":   {netGbps: 25, interconnect: "nvlink", retired: "2026-05-25", source: srcP3 + "; retired: " + srcP3Ret},
-		"p3dn.24xlarge": {retired: "2026-05-25", source: srcP3Ret},
+		"p4d.24xlarge":     {nvmeGB: 8000, netGbps: 400, interconnect: "nvswitch", fabric: "efa", source: srcP4d},
+		"p4de.24xlarge":    {netGbps: 400, fabric: "efa", source: srcEFATypes + "; " + srcAWSNetSpecs},
+		"p5.4xlarge":       {netGbps: 100, fabric: "efa", source: srcOFINCCL + "; " + srcAWSNetSpecs},
+		"p5.48xlarge":      {gpu: "h100-sxm", nvmeGB: 30720, netGbps: 3200, interconnect: "nvswitch", fabric: "efa", source: srcP5 + "; " + srcHGX},
+		"p5e.48xlarge":     {netGbps: 3200, fabric: "efa", source: srcP5EFA},
+		"p5en.48xlarge":    {netGbps: 3200, fabric: "efa", source: srcP5EFA},
+		"p6-b200.48xlarge": {netGbps: 3200, fabric: "efa", source: srcOFINCCL + "; " + srcAWSNetSpecs},
+		"p6-b300.48xlarge": {netGbps: 6400, fabric: "efa", source: srcOFINCCL + "; " + srcAWSNetSpecs},
+		"p3.2xlarge":       {netGbps: 10, retired: "2026-05-25", source: srcP3 + " (up to 10 Gbps burst); retired: " + srcP3Ret},
+		"p3.8xlarge":       {netGbps: 10, interconnect: "nvlink", retired: "2026-05-25", source: srcP3 + "; retired: " + srcP3Ret},
+		"p3.16xlarge":      {netGbps: 25, interconnect: "nvlink", retired: "2026-05-25", source: srcP3 + "; retired: " + srcP3Ret},
+		"p3dn.24xlarge":    {retired: "2026-05-25", source: srcP3Ret},
 	},
 	"gcp": {
 		"a2-highgpu-8g":         {netGbps: 100, interconnect: "nvswitch", source: srcGCPA2 + "; " + srcGCPNetA2},
 		"a2-megagpu-16g":        {interconnect: "nvswitch", source: srcGCPA2},
 		"a2-ultragpu-8g":        {netGbps: 100, interconnect: "nvswitch", source: srcGCPA2 + "; " + srcGCPNetA2},
-		"a3-highgpu-8g":         {netGbps: 1000, source: srcGCPNetA3High},
-		"a3-megagpu-8g":         {netGbps: 1600, source: srcGCPNetA3Mega},
-		"a3-ultragpu-8g":        {netGbps: 3200, source: srcGCPNetRDMA},
-		"a3-ultragpu-8g-nolssd": {netGbps: 3200, source: srcGCPNetRDMA},
-		"a4-highgpu-8g":         {netGbps: 3200, source: srcGCPNetRDMA},
+		"a3-highgpu-8g":         {netGbps: 1000, fabric: "gpudirect-tcpx", source: srcGCPNetA3High},
+		"a3-megagpu-8g":         {netGbps: 1600, fabric: "gpudirect-tcpxo", source: srcGCPNetA3Mega},
+		"a3-ultragpu-8g":        {netGbps: 3200, fabric: "roce", source: srcGCPNetRDMA + "; " + srcGCPRoCE},
+		"a3-ultragpu-8g-nolssd": {netGbps: 3200, fabric: "roce", source: srcGCPNetRDMA + "; " + srcGCPRoCE},
+		"a4-highgpu-8g":         {netGbps: 3200, fabric: "roce", source: srcGCPNetRDMA + "; " + srcGCPRoCE},
 	},
 	"nebius": {
 		"gpu-h100-sxm_1gpu-16vcpu-200gb":   {source: srcNebiusUnconf},
-		"gpu-b200-sxm_8gpu-160vcpu-1792gb": {netGbps: 3200, source: srcNebiusB200Net},
-		"gpu-h200-sxm_8gpu-128vcpu-1600gb": {netGbps: 3200, source: srcNebiusH200Net},
+		"gpu-b200-sxm_8gpu-160vcpu-1792gb": {netGbps: 3200, fabric: "infiniband", source: srcNebiusB200Net},
+		"gpu-h200-sxm_8gpu-128vcpu-1600gb": {netGbps: 3200, fabric: "infiniband", source: srcNebiusH200Net},
 	},
 	"do": {
 		"gpu-h100x1-80gb":  {onDemand: 3.39, asOf: dateDOPricing, note: "price: DigitalOcean's pricing page ($3.39), not SkyPilot's v6 file ($6.74, an older price)", source: srcDOH100},
 		"gpu-h100x8-640gb": {onDemand: 23.92, asOf: dateDOPricing, note: "price: DigitalOcean's pricing page ($23.92), not SkyPilot's v6 file ($47.60, an older price)", source: srcDOH100},
 	},
 	"oci": {
-		"BM.GPU.B300.8":  {source: srcOCIB300Mem},
-		"BM.GPU.GB300.4": {source: srcOCIGB300Mem},
+		"BM.GPU.B300.8":    {source: srcOCIB300Mem},
+		"BM.GPU.GB200.4":   {interconnect: "nvlink", source: srcOCIMemFabric},
+		"BM.GPU.GB300.4":   {interconnect: "nvlink", source: srcOCIGB300Mem + "; " + srcOCIMemFabric},
+		"BM.GPU.A100-v2.8": {fabric: "rdma", source: srcOCIClusterNet},
+		"BM.GPU4.8":        {fabric: "rdma", source: srcOCIClusterNet},
 	},
 	"lambda": {
 		"gpu_8x_a100_80gb_sxm4": {interconnect: "nvswitch", source: srcLambda + "; an 8-GPU A100 SXM4 server is an HGX A100 board (NVSwitch)"},
@@ -321,8 +335,18 @@ var n1HostSizes = []int{4, 8, 16, 32, 64}
 // providerSources are appended to the source of every type of a provider:
 // what holds for all its rows.
 var providerSources = map[string]string{
-	"oci": srcOCIRegions,
+	"oci":    srcOCIRegions,
+	"lambda": srcLambdaRegions,
 }
+
+// srcLambdaRegions: SkyPilot's Lambda file puts every type in each of 17
+// regions at one price (walk49: "asia-northeast-1 +16" read as Tokyo), and
+// its fetcher says why: it loops over a hard-coded list, not over where
+// Lambda offers a type.
+const srcLambdaRegions = "regions: where the price applies, not where the type is offered: SkyPilot's Lambda fetcher " +
+	"(skypilot-org/skypilot sky/catalog/data_fetchers/fetch_lambda_cloud.py @ 115eca47b7399a0eb0006da29149c0ef4f32e2bc) writes every instance type " +
+	"once for each region of its hard-coded REGIONS, 'List of all possible regions', at the type's one price from Lambda's instance-types API, " +
+	"so the file does not state which regions offer a type"
 
 // srcOCIRegions: SkyPilot's OCI file puts every GPU shape in every region
 // (the walk saw GB300 and MI355X "in" af-casablanca-1), and its fetcher says

@@ -22,7 +22,7 @@ func Catalog() *model.Catalog {
 			{Key: "gh200", Name: "NVIDIA GH200", Aliases: []string{"GH200"}, Vendor: "nvidia", MemoryGiB: 96},
 		},
 		Instances: []model.Instance{
-			{Provider: "aws", Type: "p5.48xlarge", GPU: "h100-sxm", GPUCount: 8, VCPUs: 192, MemoryGiB: 2048, Interconnect: "nvswitch",
+			{Provider: "aws", Type: "p5.48xlarge", GPU: "h100-sxm", GPUCount: 8, VCPUs: 192, MemoryGiB: 2048, Interconnect: "nvswitch", Fabric: "efa",
 				Source: "aws src", AsOf: "2026-11-30", Origin: "embedded", Prices: []model.RegionPrice{
 					{Region: "us-west-2", OnDemandUSD: 98.32, SpotUSD: 40},
 					{Region: "us-east-1", OnDemandUSD: 98.32, SpotUSD: 30},
@@ -47,7 +47,7 @@ func Catalog() *model.Catalog {
 				Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 4.6, SpotUSD: 1.5}}},
 			{Provider: "lambda", Type: "gpu_1x_gh200", GPU: "gh200", CPUArch: "arm64", GPUCount: 1, VCPUs: 64, MemoryGiB: 432, Interconnect: "nvlink",
 				Prices: []model.RegionPrice{{Region: "us-east-3", OnDemandUSD: 1.49}}},
-			{Provider: "azure", Type: "Standard_ND96isr_H100_v5", GPU: "h100-sxm", GPUCount: 8, VCPUs: 96, MemoryGiB: 1900, Interconnect: "nvswitch",
+			{Provider: "azure", Type: "Standard_ND96isr_H100_v5", GPU: "h100-sxm", GPUCount: 8, VCPUs: 96, MemoryGiB: 1900, Interconnect: "nvswitch", Fabric: "infiniband",
 				Prices: []model.RegionPrice{{Region: "eastus", OnDemandUSD: 98.32}}},
 			{Provider: "vast", Type: "1x-l40s", GPU: "l40s", GPUCount: 1, VCPUs: 16, MemoryGiB: 64,
 				Prices: []model.RegionPrice{{Region: "us-ca", OnDemandUSD: 0.6}}},
