@@ -1,11 +1,9 @@
 // Command gencountries writes model/country_cldr.go: every ISO 3166-1
-// country CLDR knows, with its English name, as golang.org/x/text ships
-// them (language.ParseRegion, display.English). The table is generated
-// rather than read at run time because importing
+// country CLDR knows, with its English name (internal/cldr). The table is
+// generated rather than read at run time because importing
 // golang.org/x/text/language/display builds its name tables in a package
-// init (0.63 ms and 3,024 allocations at every start, by
-// GODEBUG=inittrace=1), which every command, `version` included, would
-// pay. TestCountryTableIsCLDR checks the file against the library.
+// init that every command, `version` included, would pay.
+// TestCountryTableIsCLDR checks the file against the library.
 //
 // Run with `go generate ./model` from the module root (it writes into
 // the current directory).
@@ -18,8 +16,7 @@ import (
 	"log"
 	"os"
 
-	"golang.org/x/text/language"
-	"golang.org/x/text/language/display"
+	"github.com/gpuplan/gpuplan/internal/cldr"
 )
 
 func main() {
@@ -35,7 +32,7 @@ func main() {
 	b.WriteString("// golang.org/x/text ships it (language.ParseRegion, display.English),\n")
 	b.WriteString("// sorted by code.\n")
 	b.WriteString("var cldrCountries = [...]struct{ code, name string }{\n")
-	for _, c := range Countries() {
+	for _, c := range cldr.Countries() {
 		fmt.Fprintf(&b, "\t{%q, %q},\n", c[0], c[1])
 	}
 	b.WriteString("}\n")
@@ -46,25 +43,4 @@ func main() {
 	if err := os.WriteFile(out, src, 0o644); err != nil {
 		log.Fatal(err)
 	}
-}
-
-// Countries returns [code, English name] for every canonical two-letter
-// region that is a country: not CLDR's own groupings (EZ, UN), not
-// private use (XK), not withdrawn without a successor (SU, YU).
-func Countries() [][2]string {
-	var out [][2]string
-	for a := 'A'; a <= 'Z'; a++ {
-		for b := 'A'; b <= 'Z'; b++ {
-			r, err := language.ParseRegion(string([]rune{a, b}))
-			if err != nil || r.Canonicalize() != r {
-				continue
-			}
-			name := display.English.Regions().Name(r)
-			if !r.IsCountry() || r.IsPrivateUse() || r.M49() == 0 || name == "" {
-				continue
-			}
-			out = append(out, [2]string{r.String(), name})
-		}
-	}
-	return out
 }
