@@ -762,8 +762,25 @@ func (w *Workload) PrequantizedQLoRA() (m Message, ok bool) {
 	if w.Task != TaskQLoRA || q == "" || q == "bitsandbytes" {
 		return Message{}, false
 	}
-	return Msg("%s's checkpoint is released %s-quantized, which transformers loads as it is, not with the bitsandbytes 4-bit config QLoRA passes (quantizers/auto.py merge_quantization_configs): QLoRA runs on a 16-bit copy of it (for gpt-oss: from_pretrained with Mxfp4Config(dequantize=True), then save_pretrained), as estimated here; give gpuplan export that copy with --model-id",
-		cmp.Or(w.Model.Name, w.Model.Key, "the model"), q), true
+	return Msg("%s's checkpoint is released %s-quantized, which transformers loads as it is, not with the bitsandbytes 4-bit config QLoRA passes (quantizers/auto.py merge_quantization_configs): QLoRA runs on a 16-bit copy of it (%v), as estimated here; give gpuplan export that copy with --model-id",
+		cmp.Or(w.Model.Name, w.Model.Key, "the model"), q, DequantizedCopyHint(q)), true
+}
+
+// DequantizedCopyHint says how to make the 16-bit copy QLoRA of a
+// release quantized as quant_method q runs on (PrequantizedQLoRA): for
+// MXFP4 (gpt-oss) transformers dequantizes at load (quantizer_mxfp4.py:
+// Mxfp4Config(dequantize=True)); for FP8 (DeepSeek-V3) DeepSeek ships
+// inference/fp8_cast_bf16.py in github.com/deepseek-ai/DeepSeek-V3,
+// which writes bf16 safetensors from the fp8 ones (walk49: the fp8
+// refusal gave the gpt-oss recipe); any other format, a bf16 copy.
+func DequantizedCopyHint(q string) Message {
+	switch q {
+	case "mxfp4":
+		return Msg("for gpt-oss: from_pretrained with Mxfp4Config(dequantize=True), then save_pretrained")
+	case "fp8":
+		return Msg("for DeepSeek-V3: inference/fp8_cast_bf16.py in the deepseek-ai/DeepSeek-V3 GitHub repository writes a bf16 copy")
+	}
+	return Msg("a bf16 copy of it")
 }
 
 // TPNotExportable says, for a training job split with tensor parallelism
