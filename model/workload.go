@@ -727,6 +727,9 @@ func (w *Workload) WarningMessages() []Message {
 	if m, ok := w.PrequantizedQLoRA(); ok {
 		out = append(out, m)
 	}
+	if m, ok := w.QLoRAExpertsStay16Bit(); ok {
+		out = append(out, m)
+	}
 	// A job of fewer optimizer steps than data-parallel GPUs (walk49: a
 	// LoRA fine-tune on --gpus 100000, 2 steps of a global batch of
 	// 100000, "90% range 1 min – 1 min"): each GPU runs a handful of
@@ -781,6 +784,21 @@ func DequantizedCopyHint(q string) Message {
 		return Msg("for DeepSeek-V3: inference/fp8_cast_bf16.py in the deepseek-ai/DeepSeek-V3 GitHub repository writes a bf16 copy")
 	}
 	return Msg("a bf16 copy of it")
+}
+
+// QLoRAExpertsStay16Bit says, for QLoRA of an MoE model under the
+// Hugging Face trainer, how many parameters of the routed experts stay
+// 16-bit and why (the Assumptions line in estimate.go says it too;
+// fourBitLinear): most of the model's weights, which a reader of
+// "weights 85.19 GiB" for a 4-bit Mixtral took for a bug when it was said
+// only there (walk49). LitGPT's experts are nn.Linear, quantized. ok is
+// false for any other job.
+func (w *Workload) QLoRAExpertsStay16Bit() (m Message, ok bool) {
+	x := w.Model.RoutedExpertLinearParams()
+	if w.Task != TaskQLoRA || (w.Trainer != TrainerHF && w.Trainer != "") || x <= 0 {
+		return Message{}, false
+	}
+	return Msg("qlora: %s parameters of the routed experts stay 16-bit, not 4-bit: bitsandbytes replaces only nn.Linear layers, and transformers 5 keeps each MoE layer's fused experts as 3-D parameters (transformers integrations/bitsandbytes.py; bitsandbytes#1849); the weights are sized so", FormatCount(x)), true
 }
 
 // TPNotExportable says, for a training job split with tensor parallelism
