@@ -39,3 +39,18 @@ func TestChineseServingPairStatus(t *testing.T) {
 		t.Errorf("ctrl+e: status %q, want it in Chinese", s)
 	}
 }
+
+// TestWhereHelpKeys: ? on the Where page listed shift+tab twice (huh's
+// "back" and the guide's "previous question") and left out space, which
+// toggles a provider or region as x does (docs/configurator.md; walk49).
+func TestWhereHelpKeys(t *testing.T) {
+	m := toPage(t, start(t, newTestApp(t, testCatalog(t), Options{}), size(160, 50)), "Where")
+	m = drive(t, m, runes("?"))
+	s := screenText(m)
+	if n := strings.Count(s, "shift+tab"); n != 1 {
+		t.Errorf("the Where page's help lists shift+tab %d times:\n%s", n, s)
+	}
+	if !strings.Contains(s, "x/space") {
+		t.Errorf("the Where page's help lacks space:\n%s", s)
+	}
+}
