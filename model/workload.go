@@ -727,6 +727,9 @@ func (w *Workload) WarningMessages() []Message {
 	if m, ok := w.PrequantizedQLoRA(); ok {
 		out = append(out, m)
 	}
+	if m, ok := w.QLoRAExpertsStay16Bit(); ok {
+		out = append(out, m)
+	}
 	// A job of fewer optimizer steps than data-parallel GPUs (walk49: a
 	// LoRA fine-tune on --gpus 100000, 2 steps of a global batch of
 	// 100000, "90% range 1 min – 1 min"): each GPU runs a handful of
@@ -737,7 +740,8 @@ func (w *Workload) WarningMessages() []Message {
 	// of GPUs (Llama 3 405B on 16K H100s, Dubey et al. 2024 §3.3).
 	if dp := w.GPUs / max(w.TP, 1); w.Task.Training() && dp > 1 {
 		if steps := math.Ceil(datasetSamples(w) * w.Epochs / float64(w.GlobalBatch())); steps > 0 && steps < float64(dp) {
-			out = append(out, Msg("the job is %s optimizer steps of a global batch of %d, fewer than its %d data-parallel GPUs: starting and loading that many GPUs, which the estimate does not time, would be most of the job; use fewer GPUs", FormatCount(steps), w.GlobalBatch(), dp))
+			// "1 optimizer steps" (walk49): the noun follows the count (Plural).
+			out = append(out, Msg("the job is %s optimizer "+Plural(int(steps), "step")+" of a global batch of %d, fewer than its %d data-parallel GPUs: starting and loading that many GPUs, which the estimate does not time, would be most of the job; use fewer GPUs", FormatCount(steps), w.GlobalBatch(), dp))
 		}
 	}
 	return out
@@ -762,8 +766,40 @@ func (w *Workload) PrequantizedQLoRA() (m Message, ok bool) {
 	if w.Task != TaskQLoRA || q == "" || q == "bitsandbytes" {
 		return Message{}, false
 	}
-	return Msg("%s's checkpoint is released %s-quantized, which transformers loads as it is, not with the bitsandbytes 4-bit config QLoRA passes (quantizers/auto.py merge_quantization_configs): QLoRA runs on a 16-bit copy of it (for gpt-oss: from_pretrained with Mxfp4Config(dequantize=True), then save_pretrained), as estimated here; give gpuplan export that copy with --model-id",
-		cmp.Or(w.Model.Name, w.Model.Key, "the model"), q), true
+	return Msg("%s's checkpoint is released %s-quantized, which transformers loads as it is, not with the bitsandbytes 4-bit config QLoRA passes (quantizers/auto.py merge_quantization_configs): QLoRA runs on a 16-bit copy of it (%v), as estimated here; give gpuplan export that copy with --model-id",
+		cmp.Or(w.Model.Name, w.Model.Key, "the model"), q, DequantizedCopyHint(q)), true
+}
+
+// DequantizedCopyHint says how to make the 16-bit copy QLoRA of a
+// release quantized as quant_method q runs on (PrequantizedQLoRA): for
+// MXFP4 (gpt-oss) transformers dequantizes at load (quantizer_mxfp4.py:
+// Mxfp4Config(dequantize=True)); for FP8 (DeepSeek-V3) DeepSeek ships
+// inference/fp8_cast_bf16.py in github.com/deepseek-ai/DeepSeek-V3,
+// which writes bf16 safetensors from the fp8 ones (walk49: the fp8
+// refusal gave the gpt-oss recipe); any other format, a bf16 copy.
+func DequantizedCopyHint(q string) Message {
+	switch q {
+	case "mxfp4":
+		return Msg("for gpt-oss: from_pretrained with Mxfp4Config(dequantize=True), then save_pretrained")
+	case "fp8":
+		return Msg("for DeepSeek-V3: inference/fp8_cast_bf16.py in the deepseek-ai/DeepSeek-V3 GitHub repository writes a bf16 copy")
+	}
+	return Msg("a bf16 copy of it")
+}
+
+// QLoRAExpertsStay16Bit says, for QLoRA of an MoE model under the
+// Hugging Face trainer, how many parameters of the routed experts stay
+// 16-bit and why (the Assumptions line in estimate.go says it too;
+// fourBitLinear): most of the model's weights, which a reader of
+// "weights 85.19 GiB" for a 4-bit Mixtral took for a bug when it was said
+// only there (walk49). LitGPT's experts are nn.Linear, quantized. ok is
+// false for any other job.
+func (w *Workload) QLoRAExpertsStay16Bit() (m Message, ok bool) {
+	x := w.Model.RoutedExpertLinearParams()
+	if w.Task != TaskQLoRA || (w.Trainer != TrainerHF && w.Trainer != "") || x <= 0 {
+		return Message{}, false
+	}
+	return Msg("qlora: %s parameters of the routed experts stay 16-bit, not 4-bit: bitsandbytes replaces only nn.Linear layers, and transformers 5 keeps each MoE layer's fused experts as 3-D parameters (transformers integrations/bitsandbytes.py; bitsandbytes#1849); the weights are sized so", FormatCount(x)), true
 }
 
 // TPNotExportable says, for a training job split with tensor parallelism

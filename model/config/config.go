@@ -1009,6 +1009,15 @@ var configKeys = sync.OnceValue(func() map[string][]string {
 	}
 })
 
+// LooksJSON reports whether b is a JSON document, not TOML: no TOML
+// document starts with "{" (after a byte-order mark and blanks), a JSON
+// object does. Decode and the plan decoder say so in place of the TOML
+// parser's "expected '.' or '=', but got '{'".
+func LooksJSON(b []byte) bool {
+	t := bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\ufeff")), " \t\r\n")
+	return len(t) > 0 && t[0] == '{'
+}
+
 // Decode parses and validates a configuration file. Decoding is
 // strict: an unknown key is an error suggesting the closest valid one, a
 // value of the wrong type or out of range an error naming its key, a key
@@ -1017,10 +1026,9 @@ var configKeys = sync.OnceValue(func() map[string][]string {
 // (batch_size = 8, not 8.5). Errors are *Error wrapping
 // ErrInvalid.
 func Decode(b []byte) (Config, error) {
-	if t := bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\ufeff")), " \t\r\n"); len(t) > 0 && t[0] == '{' {
-		// No TOML document starts with "{"; a JSON one does (walk49: a Hugging
-		// Face config.json given to --config was told "line 1: expected '.'
-		// or '=', but got '{' instead").
+	if LooksJSON(b) {
+		// walk49: a Hugging Face config.json given to --config was told
+		// "line 1: expected '.' or '=', but got '{' instead".
 		return Config{}, &Error{Msg: model.Msg("this is a JSON file, not a gpuplan configuration (TOML); for a Hugging Face config.json use --hf-config, or hf_config under [workload]")}
 	}
 	var raw rawConfig

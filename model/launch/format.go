@@ -109,6 +109,9 @@ var ErrNoStack = errors.New("no supported software stack")
 
 // Render writes the plan in format f. The output ends with a newline.
 func (p *Plan) Render(f Format) ([]byte, error) {
+	if f != FormatTOML && p.quantRefusal != nil {
+		return nil, p.quantRefusal
+	}
 	switch f {
 	case FormatTOML:
 		return p.TOML()

@@ -236,6 +236,10 @@ type Plan struct {
 	// released quantized in another format, for QLoRA
 	// (model.Workload.PrequantizedQLoRA); zero otherwise.
 	QuantNote model.Message
+	// quantRefusal is why no launch file of this plan can start: QLoRA
+	// of a release quantized in another format without --model-id naming
+	// a 16-bit copy of it (Render returns it; TOML and the probe do not).
+	quantRefusal error
 
 	// Estimate is the offer's estimate the plan launches: the shape and
 	// figures the probe script builds and compares with (probescript.Train).
@@ -344,12 +348,23 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		// The release's own quantization wins over bitsandbytes' at load
 		// (model.Workload.PrequantizedQLoRA): the file loads a 16-bit
 		// copy, which only the user can name (walk49: --load_in_4bit on
-		// openai/gpt-oss-120b).
-		if p.ModelID == "" {
-			return nil, model.Errorf(ErrPlan, "qlora of %s: its checkpoint is released %s-quantized, which transformers loads as it is, not with bitsandbytes' 4-bit config (quantizers/auto.py merge_quantization_configs); give --model-id a 16-bit copy of it (for gpt-oss: from_pretrained with Mxfp4Config(dequantize=True), then save_pretrained)",
-				ModelName(&w.Model), ew.Model.QuantMethod)
+		// openai/gpt-oss-120b), and not the release itself by its repo id
+		// (walk49: --model-id openai/gpt-oss-120b, in any case, was
+		// written). The refusal is the launch files' (Render): the TOML
+		// configuration names no checkpoint and the probe loads none.
+		q, hint := ew.Model.QuantMethod, model.DequantizedCopyHint(ew.Model.QuantMethod)
+		if p.ModelID == "" || RepoIDAsNamed(p.ModelID, &w.Model) != "" {
+			named := model.Msg("give --model-id a 16-bit copy of it")
+			if p.ModelID != "" {
+				named = model.Msg("--model-id %s names that release; give --model-id a 16-bit copy of it", show.Quote(p.ModelID))
+			}
+			p.quantRefusal = model.Errorf(ErrPlan, "qlora of %s: its checkpoint is released %s-quantized, which transformers loads as it is, not with bitsandbytes' 4-bit config (quantizers/auto.py merge_quantization_configs); %v (%v)",
+				ModelName(&w.Model), q, named, hint)
+			p.QuantNote = model.Msg("qlora: %s is released %s-quantized, which bitsandbytes cannot quantize again: a launch file needs --model-id naming a 16-bit copy of it (%v)", ModelName(&w.Model), q, hint)
+			p.ModelID = ""
+		} else {
+			p.QuantNote = model.Msg("qlora: %s must be a 16-bit checkpoint: %s is released %s-quantized, which bitsandbytes cannot quantize again", p.ModelID, ModelName(&w.Model), q)
 		}
-		p.QuantNote = model.Msg("qlora: %s must be a 16-bit checkpoint: %s is released %s-quantized, which bitsandbytes cannot quantize again", p.ModelID, ModelName(&w.Model), ew.Model.QuantMethod)
 	}
 	if p.ModelID == "" {
 		p.ModelID = hfRepoID(&w.Model)

@@ -106,10 +106,42 @@ func TestPrequantizedQLoRARefused(t *testing.T) {
 	w.Defaults()
 	o := &model.Offer{Instance: in, GPU: g, Region: "us-east-1", Pricing: model.OnDemand, Instances: 1, GPUs: 1,
 		Strategy: w.Strategy, USDPerHour: 1, Estimate: &model.Estimate{Workload: w, Params: 8e9}}
-	if _, err := launch.NewPlan(w, o, launch.Options{}); !errors.Is(err, launch.ErrPlan) ||
-		!strings.Contains(err.Error(), "released mxfp4-quantized") || !strings.Contains(err.Error(), "give --model-id a 16-bit copy") {
-		t.Errorf("NewPlan without --model-id: %v, want refused with --model-id named", err)
+	// Without --model-id, or with one naming the release itself (walk49:
+	// --model-id openai/gpt-oss-120b was written), every launch file is
+	// refused; the TOML configuration, which names no checkpoint, is not.
+	arch.Aliases = []string{"meta-llama/Llama-3.1-8B"}
+	w.Model = arch
+	o.Estimate.Workload = w
+	for _, id := range []string{"", "meta-llama/Llama-3.1-8B", "META-LLAMA/llama-3.1-8b"} {
+		p, err := launch.NewPlan(w, o, launch.Options{ModelID: id})
+		if err != nil {
+			t.Fatalf("NewPlan %q: %v", id, err)
+		}
+		for _, f := range []launch.Format{launch.FormatTorchrun, launch.FormatSkyPilot, launch.FormatDocker, launch.FormatK8s, launch.FormatPyTorchJob} {
+			if _, err := p.Render(f); !errors.Is(err, launch.ErrPlan) ||
+				!strings.Contains(err.Error(), "released mxfp4-quantized") || !strings.Contains(err.Error(), "give --model-id a 16-bit copy") ||
+				!strings.Contains(err.Error(), "Mxfp4Config") {
+				t.Errorf("--model-id %q, %s: %v, want refused with --model-id named", id, f, err)
+			}
+		}
+		if out, err := p.Render(launch.FormatTOML); err != nil || !strings.Contains(string(out), "a launch file needs --model-id naming a 16-bit copy") {
+			t.Errorf("--model-id %q, toml: %v, want written with the note:\n%s", id, err, out)
+		}
 	}
+	// An fp8 release (DeepSeek-V3) gets DeepSeek's own converter, not the gpt-oss recipe.
+	arch.QuantMethod = "fp8"
+	w.Model = arch
+	o.Estimate.Workload = w
+	p8, err := launch.NewPlan(w, o, launch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p8.Render(launch.FormatTorchrun); err == nil || !strings.Contains(err.Error(), "fp8_cast_bf16.py") || strings.Contains(err.Error(), "Mxfp4Config") {
+		t.Errorf("fp8 release: %v, want DeepSeek's fp8_cast_bf16.py named and no gpt-oss recipe", err)
+	}
+	arch.QuantMethod = "mxfp4"
+	w.Model = arch
+	o.Estimate.Workload = w
 	p, err := launch.NewPlan(w, o, launch.Options{ModelID: "me/llama-bf16"})
 	if err != nil {
 		t.Fatal(err)

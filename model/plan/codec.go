@@ -70,6 +70,12 @@ var planPhaseKeys = []string{"name", "config", "answers", "provider", "instance"
 // *config.Error wrapping config.ErrInvalid). Costs are checked by
 // Plan.Cost.
 func Decode(b []byte) (Plan, error) {
+	if config.LooksJSON(b) {
+		// walk49: `gpuplan plan x.json` was told "line 1: expected '.' or
+		// '=', but got '{'", where estimate, recommend and export say what
+		// the file is.
+		return Plan{}, &config.Error{Msg: model.Msg("this is a JSON file, not a gpuplan plan, which is TOML with one [[phase]] table per phase")}
+	}
 	// The file as written (raw.go) words what the typed decode reads as Go
 	// types (instances = 1.5) or as 0 (instances left out): checkInstances
 	// says those in its words, where the typed error is about instances.

@@ -254,6 +254,9 @@ hosts the framework cannot run on only when nothing else is left.`,
 			if m, ok := w.TPNotExportable(); ok { // the offers ranked cannot be exported as they are (walk49)
 				warnings = append(warnings, m)
 			}
+			if m, ok := w.QLoRAExpertsStay16Bit(); ok { // the rows' VRAM is mostly 16-bit experts (walk49)
+				warnings = append(warnings, m)
+			}
 			baseQuery := file.query() // as the configurator's, for the same request
 			baseQuery, warnings = file.phaseSearch(cmd.Flags(), baseQuery, warnings)
 			q, err := qf.query(cmd.Flags(), cat, baseQuery.AutoGPUs, baseQuery)

@@ -103,6 +103,14 @@ func (k *keyMap) guide(s screen, dialog, multi, planEmpty, overflow bool) {
 		case 4:
 			on = planEmpty && !dialog && (s == screenWizard || s == screenOffers || s == screenDetail)
 		}
+		// Not a key the field's own help already lists: huh's shift+tab
+		// "back" and the guide's "previous question" were both in the
+		// Where page's help (walk49).
+		for _, b := range k.form {
+			if on && b.Enabled() && b.Help().Key == k.Guide[i].Help().Key {
+				on = false
+			}
+		}
 		k.Guide[i].SetEnabled(on)
 	}
 	k.Scroll.SetEnabled(s == screenDetail && !dialog && overflow)

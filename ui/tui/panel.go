@@ -525,13 +525,20 @@ func (p panel) render(compact bool) string {
 }
 
 // errIn is err in lang: a model.Message (the answers' parse errors, the
-// model's) through the catalogue, any other error's text as a key.
+// model's) through the catalogue, any other error's text as a key; in
+// Chinese, an error no key matches (a sentinel's words around a message:
+// "invalid serving workload: prompt_tokens + output_tokens …") as the
+// panel renders it (errTextIn), where the status line read it in English
+// (walk49).
 func errIn(lang *i18n.Printer, err error) string {
 	var m model.Message
 	if errors.As(err, &m) && m.String() == err.Error() {
 		return lang.Message(m)
 	}
-	return lang.T(err.Error())
+	if s := err.Error(); lang.T(s) != s || !lang.Chinese() {
+		return lang.T(s)
+	}
+	return errTextIn(lang, err)
 }
 
 // errTextIn is errText in lang.

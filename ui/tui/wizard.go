@@ -123,6 +123,9 @@ func newWizard(a *answers, cat *model.Catalog, readHF func(string, model.Task) e
 	keys.Quit.SetEnabled(false)                   // ctrl+c is ours: it asks before quitting
 	keys.Input.AcceptSuggestion.SetEnabled(false) // ctrl+e is ours: export
 	keys.Text.Editor.SetEnabled(false)
+	// huh toggles on space and x and says only x; docs/configurator.md
+	// gives both (walk49: ? on the Where page left space out).
+	keys.MultiSelect.Toggle.SetHelp("x/space", keys.MultiSelect.Toggle.Help().Desc)
 	w.keys = keys
 	w.form = newPagedForm(w)
 	if width > 0 && height > 0 { // width 0: the first layout sizes the first page
