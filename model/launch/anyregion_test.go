@@ -60,7 +60,7 @@ func TestUnconfirmedRegionsNameNoRegion(t *testing.T) {
 			t.Errorf("%s: header %q, want \"any of 17 regions\" and not %s", f, summary, o.Region)
 		}
 	}
-	if !strings.Contains(sky, "names no region") {
+	if !strings.Contains(sky, "resources names no region") {
 		t.Errorf("SkyPilot file does not say why resources name no region:\n%s", sky)
 	}
 }

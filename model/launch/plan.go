@@ -122,6 +122,13 @@ type Plan struct {
 	InstanceType string
 	CatalogType  string
 	Region       string
+	// AnyOfRegions is the number of regions the catalog prices the type
+	// in at the offer's price when the provider's regions say where a
+	// price applies, not where the type is offered (model.RegionsUnconfirmed:
+	// Lambda, OCI), and there are several; 0 otherwise. The files then
+	// say "any of N regions" where they would name Region, and the
+	// SkyPilot file names no region (skyResources).
+	AnyOfRegions int
 	Pricing      model.Pricing
 	USDPerHour   float64 // the whole deployment
 	// PriceFrom is the overlay file that set the price, with its source
@@ -286,6 +293,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		InstanceType:       ProviderInstanceType(o.Instance.Provider, o.Instance.Type),
 		CatalogType:        o.Instance.Type,
 		Region:             o.Region,
+		AnyOfRegions:       anyOfRegions(o.Instance, o.Region, o.Pricing),
 		Pricing:            o.Pricing,
 		USDPerHour:         o.USDPerHour,
 		GPU:                o.GPU,
