@@ -76,3 +76,16 @@ func TestConfirmedRegionsKeepRegion(t *testing.T) {
 		t.Errorf("AWS offer lost its region %s:\n%s", o.Region, sky)
 	}
 }
+
+// TestRegionGivenKeepsRegion: a region the user named (export --region)
+// is written even for Lambda.
+func TestRegionGivenKeepsRegion(t *testing.T) {
+	_, o := catalogOffer(t, "lambda", "gpu_1x_gh200", 1, model.OnDemand)
+	p, err := launch.NewPlan(o.Estimate.Workload, o, launch.Options{RegionGiven: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sky := render(t, p, launch.FormatSkyPilot); !strings.Contains(sky, "region: "+o.Region) || strings.Contains(sky, "any of") {
+		t.Errorf("--region %s not kept:\n%s", o.Region, sky)
+	}
+}

@@ -47,6 +47,11 @@ type Options struct {
 	// Bucket names the object-store bucket spot checkpoints go to; "" is
 	// PlaceholderBucket, which the user must replace.
 	Bucket string
+	// RegionGiven is true when the user named the offer's region
+	// (gpuplan export --region): the files then name it even for a
+	// provider whose catalog regions say where a price applies, not where
+	// a type is offered (Plan.AnyOfRegions stays 0).
+	RegionGiven bool
 	// Alternatives are the next-best offers of the same ranking, best first
 	// (model.Recommend's Offers after the chosen one). The SkyPilot file
 	// lists those that are equivalent (same nodes, GPUs per node, pricing
@@ -420,6 +425,9 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	p.ScriptArgs = opt.ScriptArgs
 	if p.ScriptArgs == nil {
 		p.ScriptArgs = p.derivedArgs(DeepSpeedFile)
+	}
+	if opt.RegionGiven {
+		p.AnyOfRegions = 0
 	}
 	p.Candidates = p.candidatesFrom(opt.Alternatives)
 	return p, nil
