@@ -12,7 +12,10 @@ import (
 // Candidate is one more place SkyPilot may launch the same job: an
 // instance type in a region, with its accelerators.
 type Candidate struct {
-	Provider        string
+	Provider string
+	// Region is "" for a provider whose catalog regions say where a price
+	// applies, not where the type is offered (anyOfRegions): the entry
+	// then stands for every region SkyPilot's catalog lists the type in.
 	Region          string
 	InstanceType    string // as the provider spells it
 	Accelerator     string // SkyPilot's name
@@ -40,7 +43,7 @@ func (p *Plan) candidatesFrom(alts []*model.Offer) []Candidate {
 		return nil
 	}
 	type key struct{ provider, region, typ string }
-	seen := map[key]bool{{p.Provider, p.Region, p.InstanceType}: true}
+	seen := map[key]bool{{p.Provider, p.skyRegion(), p.InstanceType}: true}
 	var out []Candidate
 	for _, o := range alts {
 		if len(out) == maxCandidates {
@@ -53,13 +56,17 @@ func (p *Plan) candidatesFrom(alts []*model.Offer) []Candidate {
 		}
 		typ := ProviderInstanceType(o.Instance.Provider, o.Instance.Type)
 		accel, _ := cloud.InstanceAccelerator(o.Instance, o.GPU)
-		k := key{o.Instance.Provider, o.Region, typ}
+		region := o.Region
+		if anyOfRegions(o.Instance, o.Region, o.Pricing) > 0 { // one entry for the type, in no region
+			region = ""
+		}
+		k := key{o.Instance.Provider, region, typ}
 		if seen[k] || cloud.SkyPilotRefuses(o.Instance.Provider, typ, accel, o.Instance.GPUCount) != "" {
 			continue
 		}
 		seen[k] = true
 		out = append(out, Candidate{
-			Provider: o.Instance.Provider, Region: o.Region, InstanceType: typ, Accelerator: accel,
+			Provider: o.Instance.Provider, Region: region, InstanceType: typ, Accelerator: accel,
 			GPUsPerInstance: o.Instance.GPUCount, SkyPilotGPUs: cloud.SkyPilotGPUCount(o.Instance.Provider, typ, o.Instance.GPUCount),
 			NetworkTier: cloud.NetworkFor(o.Instance.Provider, typ, p.Nodes).Tier,
 			USDPerHour:  o.USDPerHour,
@@ -98,4 +105,32 @@ func skyPilotCloud(provider string) bool {
 		}
 	}
 	return false
+}
+
+// anyOfRegions counts the regions in stands for when its provider's
+// catalog regions say where a price applies, not where the type is
+// offered (model.RegionsUnconfirmed): the regions priced at region's
+// price for pricing, as the tables collapse them into "any of N regions"
+// (ui/report CollapseRegions). It is 0 for other providers and when the
+// price stands for one region only.
+func anyOfRegions(in *model.Instance, region string, pricing model.Pricing) int {
+	if in == nil || !model.RegionsUnconfirmed(in.Provider) {
+		return 0
+	}
+	var at float64
+	for i := range in.Prices {
+		if in.Prices[i].Region == region {
+			at, _ = in.Prices[i].Price(pricing)
+		}
+	}
+	n := 0
+	for i := range in.Prices {
+		if usd, ok := in.Prices[i].Price(pricing); ok && usd == at {
+			n++
+		}
+	}
+	if n < 2 {
+		return 0
+	}
+	return n
 }

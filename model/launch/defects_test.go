@@ -220,6 +220,7 @@ func TestNetworkFor(t *testing.T) {
 		{"aws", "p5.48xlarge", 2, cloud.Network{Tier: "best", EFA: 32}},
 		{"aws", "p4d.24xlarge", 4, cloud.Network{Tier: "best", EFA: 4}},
 		{"aws", "p5en.48xlarge", 2, cloud.Network{Tier: "best", EFA: 16}},
+		{"aws", "p6-b200.48xlarge", 2, cloud.Network{Tier: "best", EFA: 8}},
 		{"aws", "g6e.48xlarge", 2, cloud.Network{Tier: "best", EFA: 4}},
 		{"aws", "g5.2xlarge", 2, cloud.Network{}}, // no EFA: SkyPilot would refuse network_tier best
 		{"gcp", "a3-megagpu-8g", 2, cloud.Network{Tier: "best"}},

@@ -236,7 +236,18 @@ func (p *Plan) Summary() string {
 	}
 	return fmt.Sprintf("%s %s on %d %s × %s %s (%d × %s each), %s, %s, $%.2f/h; %s, %s",
 		p.Model, p.Task, p.Nodes, node, p.Provider, p.InstanceType, p.ProcsPerNode, p.Accelerator,
-		p.Region, p.Pricing, p.USDPerHour, p.Strategy, p.Precision)
+		p.RegionShown(), p.Pricing, p.USDPerHour, p.Strategy, p.Precision)
+}
+
+// RegionShown is the region as the files' headers name it: "any of N
+// regions" (the tables' words, ui/report OfferRegionIn) when the catalog's
+// regions for the type say where a price applies, not where it is offered
+// (AnyOfRegions), else Region.
+func (p *Plan) RegionShown() string {
+	if p.AnyOfRegions > 0 {
+		return model.Msg("any of %d regions", p.AnyOfRegions).String()
+	}
+	return p.Region
 }
 
 // HeaderLines are the comment lines every format starts with.

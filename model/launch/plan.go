@@ -47,6 +47,11 @@ type Options struct {
 	// Bucket names the object-store bucket spot checkpoints go to; "" is
 	// PlaceholderBucket, which the user must replace.
 	Bucket string
+	// RegionGiven is true when the user named the offer's region
+	// (gpuplan export --region): the files then name it even for a
+	// provider whose catalog regions say where a price applies, not where
+	// a type is offered (Plan.AnyOfRegions stays 0).
+	RegionGiven bool
 	// Alternatives are the next-best offers of the same ranking, best first
 	// (model.Recommend's Offers after the chosen one). The SkyPilot file
 	// lists those that are equivalent (same nodes, GPUs per node, pricing
@@ -122,6 +127,13 @@ type Plan struct {
 	InstanceType string
 	CatalogType  string
 	Region       string
+	// AnyOfRegions is the number of regions the catalog prices the type
+	// in at the offer's price when the provider's regions say where a
+	// price applies, not where the type is offered (model.RegionsUnconfirmed:
+	// Lambda, OCI), and there are several; 0 otherwise. The files then
+	// say "any of N regions" where they would name Region, and the
+	// SkyPilot file names no region (skyResources).
+	AnyOfRegions int
 	Pricing      model.Pricing
 	USDPerHour   float64 // the whole deployment
 	// PriceFrom is the overlay file that set the price, with its source
@@ -290,6 +302,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		InstanceType:       ProviderInstanceType(o.Instance.Provider, o.Instance.Type),
 		CatalogType:        o.Instance.Type,
 		Region:             o.Region,
+		AnyOfRegions:       anyOfRegions(o.Instance, o.Region, o.Pricing),
 		Pricing:            o.Pricing,
 		USDPerHour:         o.USDPerHour,
 		GPU:                o.GPU,
@@ -427,6 +440,9 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	p.ScriptArgs = opt.ScriptArgs
 	if p.ScriptArgs == nil {
 		p.ScriptArgs = p.derivedArgs(DeepSpeedFile)
+	}
+	if opt.RegionGiven {
+		p.AnyOfRegions = 0
 	}
 	p.Candidates = p.candidatesFrom(opt.Alternatives)
 	return p, nil

@@ -103,6 +103,10 @@ func (p *Plan) SkyPilot() ([]byte, error) {
 	} else {
 		header = append(header, "launch: sky launch -c "+p.Name+" --secret HF_TOKEN <this file>")
 	}
+	if p.skyRegion() == "" {
+		header = append(header, model.Msg("region: %s lists %s in any of %d regions at this price without saying which offer it, so resources names no region: SkyPilot tries the regions its catalog lists the type in, cheapest first",
+			p.Provider, p.InstanceType, p.AnyOfRegions).String())
+	}
 	if len(p.Candidates) > 0 {
 		header = append(header, fmt.Sprintf("failover: %d equivalent offers follow the first in resources.ordered, cheapest first", len(p.Candidates)))
 	}
@@ -135,11 +139,11 @@ const hfHomeExport = `export HF_HOME="${HF_HOME:-$HOME/.cache/huggingface}"`
 func (p *Plan) skyResources() *yaml.Node {
 	own := p.ownCandidate()
 	offer := func(c Candidate) []kv {
-		pairs := []kv{
-			{"cloud", str(c.Provider)},
-			{"region", str(c.Region)},
-			{"instance_type", str(c.InstanceType)},
+		pairs := []kv{{"cloud", str(c.Provider)}}
+		if c.Region != "" { // else SkyPilot tries the regions of its catalog (skyRegion)
+			pairs = append(pairs, kv{"region", str(c.Region)})
 		}
+		pairs = append(pairs, kv{"instance_type", str(c.InstanceType)})
 		if c.SkyPilotGPUs == c.GPUsPerInstance { // else SkyPilot takes its catalog's (SkyPilotGPUCount)
 			pairs = append(pairs, kv{"accelerators", str(fmt.Sprintf("%s:%d", c.Accelerator, c.GPUsPerInstance))})
 		}
@@ -168,7 +172,7 @@ func (p *Plan) skyResources() *yaml.Node {
 
 // ownCandidate is the plan's own offer as a SkyPilot candidate.
 func (p *Plan) ownCandidate() Candidate {
-	return Candidate{Provider: p.Provider, Region: p.Region, InstanceType: p.InstanceType, Accelerator: p.Accelerator,
+	return Candidate{Provider: p.Provider, Region: p.skyRegion(), InstanceType: p.InstanceType, Accelerator: p.Accelerator,
 		GPUsPerInstance: p.GPUsPerInstance, SkyPilotGPUs: cloud.SkyPilotGPUCount(p.Provider, p.InstanceType, p.GPUsPerInstance),
 		NetworkTier: p.Network.Tier}
 }
@@ -190,12 +194,36 @@ func (p *Plan) skyPilotCountsDiffer() bool {
 // region right after a preemption, useful only when the candidates offer
 // another region; FAILOVER retries the same region first.
 func (p *Plan) recoveryStrategy() string {
+	if p.skyRegion() == "" {
+		return "EAGER_NEXT_REGION" // the offer itself spans the regions SkyPilot tries
+	}
 	for _, c := range p.Candidates {
 		if c.Region != p.Region {
 			return "EAGER_NEXT_REGION"
 		}
 	}
 	return "FAILOVER"
+}
+
+// skyRegion is the region the SkyPilot file names for the plan's own
+// offer: none ("") when the catalog's regions for it say where a price
+// applies, not where the type is offered (AnyOfRegions). An entry without
+// region is valid (sky/utils/schemas.py get_resources_schema: region is
+// optional), and SkyPilot fills it in itself: the optimizer makes one
+// launchable per region the cloud offers the type in
+// (sky/optimizer.py _make_launchables_for_valid_region_zones, through
+// Resources.get_valid_regions_for_launchable and the cloud's
+// regions_with_offering), picks the cheapest, and the provisioner blocks
+// a region that fails and re-optimizes, so the next region is tried. For
+// Lambda regions_with_offering (sky/clouds/lambda_cloud.py) returns every
+// catalog region of the type, and fetch_lambda_cloud.py writes each type
+// for every region of its hard-coded REGIONS list: the whole list, not 6
+// regions of it beginning in Tokyo, as an entry per catalog region did.
+func (p *Plan) skyRegion() string {
+	if p.AnyOfRegions > 0 {
+		return ""
+	}
+	return p.Region
 }
 
 // skyFileMounts mounts the checkpoint bucket on spot (SkyPilot storage

@@ -149,8 +149,10 @@ func validateSkyPilot(t *testing.T, b []byte, sc skyCatalog) (skyTask, []string)
 		if region == "" {
 			region = r.Region
 		}
+		// No region: SkyPilot tries every region its catalog offers the
+		// type in (regions_with_offering), so one must.
 		if !slices.ContainsFunc(match.Prices, func(p model.RegionPrice) bool {
-			return p.Region == region && (!spot || p.SpotUSD > 0)
+			return (region == "" || p.Region == region) && (!spot || p.SpotUSD > 0)
 		}) {
 			add("%s %s is not offered in %s (spot %v)", o.Cloud, o.InstanceType, region, spot)
 		}

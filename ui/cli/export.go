@@ -418,7 +418,8 @@ func exportOptions(fs *pflag.FlagSet, cat *model.Catalog, ef *exportFlags, w mod
 		return launch.Options{}, usage(model.Msg("--wheel %v", err))
 	}
 	opt := launch.Options{Name: ef.name, Script: ef.script, DiskGB: ef.diskGB, Image: ef.image, Wheel: ef.wheel,
-		ModelID: ef.modelID, Dataset: ef.dataset, Bucket: ef.bucket, Kubernetes: ef.k8sKind, OutputClaim: ef.k8sPVC}
+		ModelID: ef.modelID, Dataset: ef.dataset, Bucket: ef.bucket, Kubernetes: ef.k8sKind, OutputClaim: ef.k8sPVC,
+		RegionGiven: fs.Changed("region")} // a region the configuration picked stands for any of the price's (AnyOfRegions)
 	if ef.format == launch.FormatSkyPilot {
 		opt.Alternatives = launch.Alternatives(w, cat, offer, q.AllowPrecisionFallback)
 		// Nor is a typo-warned region a failover candidate.

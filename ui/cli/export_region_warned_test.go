@@ -28,8 +28,10 @@ func TestExportSkipsWarnedRegion(t *testing.T) {
 			if strings.Contains(out, "aa-south-9") {
 				t.Errorf("the warned region is in the file:\n%s", out)
 			}
-			if !strings.Contains(out, "region: asia-northeast-1") {
-				t.Errorf("want the first known region asia-northeast-1:\n%s", out)
+			// Lambda's regions are price regions (model.RegionsUnconfirmed):
+			// the file names none, not the first of them (walk49).
+			if strings.Contains(out, "region: asia-northeast-1") || !strings.Contains(out, "any of 1") {
+				t.Errorf("want no region, \"any of N regions\":\n%s", out)
 			}
 			code, out, errs, _ = runWithCatalogD(t, overlay, append(base, "--region", "aa-south-9")...)
 			if code != 0 || !strings.Contains(out, "region: aa-south-9") {

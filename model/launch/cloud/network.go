@@ -36,9 +36,19 @@ const (
 
 // efaDevices is EFA_DEVICE_COUNT of SkyPilot's
 // sky/provision/aws/constants.py (from AWS's EFA table): EFA devices per
-// instance type.
+// instance type; and p6-b200.48xlarge, which SkyPilot's table lacks: 8
+// network cards of 400 Gbps, 3,200 Gbps in all (the catalog's network
+// figure, AWS EC2 instance type specifications, network specifications),
+// one EFA interface per network card as AWS recommends (Amazon EC2 User
+// Guide, "Maximize network bandwidth on accelerated computing instances
+// with EFA"). The catalog's fabric field (model.Instance.Fabric, sourced)
+// says which types have EFA but not how many interfaces, so the count
+// stays here; TestEFACatalogAgrees checks every catalog type with fabric
+// "efa" has a count (p5.4xlarge and p6-b300.48xlarge are still unknown:
+// no EFA wiring there).
 var efaDevices = map[string]int{
-	"p4d.24xlarge": 4, "p4de.24xlarge": 4, "p5.48xlarge": 32, "p5e.48xlarge": 32, "p5en.48xlarge": 16,
+	"p6-b200.48xlarge": 8,
+	"p4d.24xlarge":     4, "p4de.24xlarge": 4, "p5.48xlarge": 32, "p5e.48xlarge": 32, "p5en.48xlarge": 16,
 	"g5.8xlarge": 1, "g5.12xlarge": 1, "g5.16xlarge": 1, "g5.24xlarge": 1, "g5.48xlarge": 1,
 	"g4dn.8xlarge": 1, "g4dn.12xlarge": 1, "g4dn.16xlarge": 1, "g4dn.metal": 1,
 	"g6.8xlarge": 1, "g6.12xlarge": 1, "g6.16xlarge": 1, "g6.24xlarge": 1, "g6.48xlarge": 1,
