@@ -41,7 +41,10 @@ const (
 // figure, AWS EC2 instance type specifications, network specifications),
 // one EFA interface per network card as AWS recommends (Amazon EC2 User
 // Guide, "Maximize network bandwidth on accelerated computing instances
-// with EFA"). The catalog's fabric field (model.Instance.Fabric, sourced)
+// with EFA"); AWS's own HyperPod/EKS sample sets EFA_PER_NODE to 8 for it
+// (aws-samples/awsome-distributed-training,
+// 3.test_cases/megatron/megatron-lm/kubernetes/gpt3/README.md, "EFA
+// Interfaces": ml.p6-b200.48xlarge 8, beside p5 32, p5en 16). The catalog's fabric field (model.Instance.Fabric, sourced)
 // says which types have EFA but not how many interfaces, so the count
 // stays here; TestEFACatalogAgrees checks every catalog type with fabric
 // "efa" has a count (p5.4xlarge and p6-b300.48xlarge are still unknown:
