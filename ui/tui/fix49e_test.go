@@ -115,12 +115,7 @@ func TestServingPairBlocks(t *testing.T) {
 	// The Serving page is not left forward.
 	next, _ = m.toWizard()
 	m = next.(app)
-	serving := -1
-	for i, p := range m.wiz.pages {
-		if p.title == "Serving" {
-			serving = i
-		}
-	}
+	serving := pageTitled(t, m, "Serving")
 	m.wiz.form.goTo(serving)
 	m.layout()
 	m = drive(t, m, repeat(enter, 12)...)

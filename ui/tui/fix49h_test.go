@@ -22,12 +22,7 @@ func TestChineseServingPairStatus(t *testing.T) {
 	if m.res.err == nil || !strings.Contains(m.res.err.Error(), "exceed max_model_len 4096") {
 		t.Fatalf("err %v, want the pair's", m.res.err)
 	}
-	serving := -1
-	for i, p := range m.wiz.pages {
-		if p.title == "Serving" {
-			serving = i
-		}
-	}
+	serving := pageTitled(t, m, "Serving")
 	m.wiz.form.goTo(serving)
 	m.layout()
 	m = drive(t, m, repeat(enter, 12)...)
