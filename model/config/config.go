@@ -58,6 +58,9 @@ type Config struct {
 	// after the rest in place of Workload.Serve's (which must then be
 	// zero); Decode reads it back as Workload.Serve.
 	ServeLaunch *ServeLaunch
+	// Export is the [export] table: the launch options gpuplan export was
+	// given (ExportOptions), read back for export --config; nil when none.
+	Export *ExportOptions
 }
 
 // WorkloadAnswers are the workload questions as answered: the model is a
@@ -862,14 +865,15 @@ func kindMessage(err error) model.Message {
 // rawConfig is the file's TOML shape. Every value has a type whose
 // UnmarshalTOML says what is wrong in words; Decode adds the key.
 type rawConfig struct {
-	SchemaVersion tInt          `toml:"schema_version"`
-	Workload      *rawWorkload  `toml:"workload"`
-	Search        *rawSearch    `toml:"search"`
-	Estimate      *rawEstimate  `toml:"estimate"`
-	Selection     *rawSelection `toml:"selection"`
-	Launch        *Launch       `toml:"launch"`
-	Serve         *rawServe     `toml:"serve"`
-	Lang          tString       `toml:"lang"`
+	SchemaVersion tInt           `toml:"schema_version"`
+	Workload      *rawWorkload   `toml:"workload"`
+	Search        *rawSearch     `toml:"search"`
+	Estimate      *rawEstimate   `toml:"estimate"`
+	Selection     *rawSelection  `toml:"selection"`
+	Launch        *Launch        `toml:"launch"`
+	Serve         *rawServe      `toml:"serve"`
+	Export        *ExportOptions `toml:"export"`
+	Lang          tString        `toml:"lang"`
 }
 
 type rawWorkload struct {
@@ -996,7 +1000,7 @@ type rawSelection struct {
 // on the first unknown key, not in every process's start (reflection).
 var configKeys = sync.OnceValue(func() map[string][]string {
 	return map[string][]string{
-		"":                {"schema_version", "workload", "search", "estimate", "selection", "launch", "serve", "lang"},
+		"":                {"schema_version", "workload", "search", "estimate", "selection", "launch", "serve", "export", "lang"},
 		"workload":        TOMLKeys(rawWorkload{}),
 		"workload.custom": TOMLKeys(rawCustom{}),
 		"search":          TOMLKeys(rawSearch{}),
@@ -1006,6 +1010,7 @@ var configKeys = sync.OnceValue(func() map[string][]string {
 		"launch":          TOMLKeys(Launch{}),
 		"launch.stack":    TOMLKeys(LaunchStack{}),
 		"serve":           TOMLKeys(rawServe{}),
+		"export":          TOMLKeys(ExportOptions{}),
 	}
 })
 
@@ -1062,6 +1067,12 @@ func Decode(b []byte) (Config, error) {
 		return Config{}, Errorf("workload", "missing [workload] table")
 	}
 	c := Config{Lang: raw.Lang.v}
+	if o := raw.Export; !o.IsZero() {
+		if err := checkExportOptions(o); err != nil {
+			return Config{}, err
+		}
+		c.Export = o
+	}
 	if l := raw.Launch; l != nil {
 		if c.LaunchDataset, err = launchDataset(l); err != nil {
 			return Config{}, err

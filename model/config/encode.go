@@ -187,6 +187,7 @@ func EncodeBy(c *Config, by string) ([]byte, error) {
 		on     bool
 		encode func() ([]byte, error)
 	}{
+		{!c.Export.IsZero(), func() ([]byte, error) { return EncodeExportOptions(c.Export) }},
 		{c.ServeLaunch != nil, func() ([]byte, error) { return EncodeServeLaunch(c.ServeLaunch) }},
 		{c.Launch != nil, func() ([]byte, error) { return EncodeLaunch(c.Launch) }},
 	} {

@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	"cmp"
+	"math"
 
 	"github.com/BurntSushi/toml"
 )
@@ -153,4 +154,66 @@ func encodeSection(notes []string, v any) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// ExportOptions are the launch options `gpuplan export` was given, by
+// their flags (--name, --model-id, --script, --script-args, --disk-gb,
+// --image, --wheel, --bucket, --k8s-pvc, --k8s-kind,
+// --checkpoint-write-gbps), written as the [export] table so that
+// `gpuplan export --config FILE` gives them again: [launch] and [serve]
+// say what they resolved to, which export recomputes, and without these
+// a reloaded file trained the catalog's model instead of --model-id's,
+// under another name and checkpoint directory (walk50). Flags still
+// override them. An option not given is left out; ScriptArgs is
+// non-nil when --script-args was given, "" passing none.
+type ExportOptions struct {
+	Name                string  `toml:"name,omitempty"`
+	ModelID             string  `toml:"model_id,omitempty"`
+	Script              string  `toml:"script,omitempty"`
+	ScriptArgs          *string `toml:"script_args,omitempty"`
+	DiskGB              int     `toml:"disk_gb,omitzero"`
+	Image               string  `toml:"image,omitempty"`
+	Wheel               string  `toml:"wheel,omitempty"`
+	Bucket              string  `toml:"bucket,omitempty"`
+	K8sPVC              string  `toml:"k8s_pvc,omitempty"`
+	K8sKind             string  `toml:"k8s_kind,omitempty"`
+	CheckpointWriteGBps float64 `toml:"checkpoint_write_gbps,omitzero"`
+}
+
+// IsZero reports whether no option was given.
+func (o *ExportOptions) IsZero() bool { return o == nil || *o == ExportOptions{} }
+
+// EncodeExportOptions writes o as the [export] table, keys in the order of
+// ExportOptions' fields.
+func EncodeExportOptions(o *ExportOptions) ([]byte, error) {
+	return encodeSection([]string{"The options gpuplan export was given; export --config gives them again (flags override)."}, struct {
+		Export *ExportOptions `toml:"export"`
+	}{o})
+}
+
+// checkExportOptions holds [export] to text without control characters,
+// as every string of the file; the ranges and shapes are the flags' own
+// (gpuplan export sets each flag from its key), but for the signs.
+func checkExportOptions(o *ExportOptions) error {
+	for _, kv := range []struct{ key, v string }{
+		{"export.name", o.Name}, {"export.model_id", o.ModelID}, {"export.script", o.Script},
+		{"export.image", o.Image}, {"export.wheel", o.Wheel}, {"export.bucket", o.Bucket},
+		{"export.k8s_pvc", o.K8sPVC}, {"export.k8s_kind", o.K8sKind},
+	} {
+		if err := CheckText(kv.key, kv.v, false); err != nil {
+			return err
+		}
+	}
+	if o.ScriptArgs != nil {
+		if err := CheckText("export.script_args", *o.ScriptArgs, false); err != nil {
+			return err
+		}
+	}
+	if o.DiskGB < 0 {
+		return Errorf("export.disk_gb", "must be a whole number of GB ≥ 1, got %d", o.DiskGB)
+	}
+	if !(o.CheckpointWriteGBps >= 0) || math.IsInf(o.CheckpointWriteGBps, 0) {
+		return Errorf("export.checkpoint_write_gbps", "must be a number of GB/s > 0, got %v", o.CheckpointWriteGBps)
+	}
+	return nil
 }

@@ -210,7 +210,7 @@ func (p *Plan) trainJob(labels *yaml.Node, args []string, header *[]string) *yam
 			kv{"trainer", mapping(
 				kv{"image", str(p.Image)},
 				kv{"command", strs("bash", "-c")},
-				kv{"args", strs(script)},
+				kv{"args", kubeStrs(script)},
 				kv{"env", p.envVars()},
 				kv{"numNodes", integer(p.Nodes)},
 				kv{"numProcPerNode", integer(p.ProcsPerNode)},
@@ -491,7 +491,7 @@ func (p *Plan) podSpec(restartPolicy, container, script string, ports *yaml.Node
 			kv{"image", str(p.Image)},
 			kv{"workingDir", str(workDir)},
 			kv{"command", strs("bash", "-c")},
-			kv{"args", strs(script)},
+			kv{"args", kubeStrs(script)},
 			kv{"env", p.envVars()},
 			kv{"ports", ports},
 			kv{"resources", p.resources()},

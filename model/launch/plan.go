@@ -473,7 +473,7 @@ const DeepSpeedFile = "gpuplan-deepspeed.json"
 // nil for strategies other than ZeRO.
 func (p *Plan) DeepSpeedConfig() []byte {
 	return deepspeed.Config(deepspeed.Settings{Stage: p.ZeRO(), MicroBatch: p.MicroBatch, GradAccum: p.GradAccum, GPUs: p.GPUs(),
-		Precision: p.Precision, OffloadOptimizer: p.OffloadOptimizer, OffloadParams: p.OffloadParams})
+		Precision: p.Precision, OffloadOptimizer: p.OffloadOptimizer, OffloadParams: p.OffloadParams, Optimizer: p.Optimizer})
 }
 
 // derivedArgs are the script arguments the plan implies, spelled as Hugging

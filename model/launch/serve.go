@@ -651,7 +651,7 @@ func (s *Serve) Kubernetes() ([]byte, error) {
 					kv{"containers", seq(mapping(
 						kv{"name", str("vllm")},
 						kv{"image", str(s.Image)},
-						kv{"args", strs(args...)},
+						kv{"args", kubeStrs(args...)},
 						kv{"env", p.envVars()},
 						kv{"ports", seq(mapping(kv{"name", str("http")}, kv{"containerPort", integer(VLLMPort)}))},
 						kv{"resources", p.resources()},

@@ -70,6 +70,39 @@ func strs(s ...string) *yaml.Node {
 	return seq(items...)
 }
 
+// kubeStrs is strs for a container's command and args, which the kubelet
+// expands before it runs them: "$(VAR)" becomes the value of the
+// container's environment variable VAR and "$$" becomes "$" (Kubernetes
+// core/v1 Container.Args: "Variable references $(VAR_NAME) are expanded
+// using the container's environment ... Double $$ are reduced to a single
+// $, which allows for escaping the $(VAR_NAME) syntax";
+// third_party/forked/golang/expansion/expand.go). A value such as a
+// dataset "x$(HF_TOKEN)" would otherwise reach the trainer as the token.
+// kubeEscape doubles each '$' before a '$' or '(', so the expansion gives
+// back the value as written; "$HOME" and "${X:-y}" are left as they are.
+func kubeStrs(s ...string) *yaml.Node {
+	items := make([]*yaml.Node, len(s))
+	for i, v := range s {
+		items[i] = str(kubeEscape(v))
+	}
+	return seq(items...)
+}
+
+// kubeEscape escapes s for the kubelet's $(VAR) expansion (kubeStrs).
+func kubeEscape(s string) string {
+	if !strings.Contains(s, "$") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '$' && i+1 < len(s) && (s[i+1] == '$' || s[i+1] == '(') {
+			b.WriteByte('$')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
 func integer(i int) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(i)}
 }

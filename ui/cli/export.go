@@ -171,6 +171,9 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if err != nil {
 		return err
 	}
+	if err := ff.applyExportOptions(fs); err != nil { // walk50: --name, --model-id … held on reload
+		return err
+	}
 	ff.phaseGPU(cat)
 	in, err := exportInstance(fs, cat, &ff, qf, ef)
 	if err != nil {
@@ -482,7 +485,7 @@ func renderExport(fs *pflag.FlagSet, cat *model.Catalog, wf *workloadFlags, ef *
 		// The whole configuration, so `gpuplan --config` reopens it, with
 		// the [launch] section after it.
 		cfg := config.Config{Workload: config.AnswersFor(offer.Estimate.Workload), Estimate: config.NewEstimateSummary(offer.Estimate),
-			Selection: config.NewSelection(offer, cat.AsOf), Launch: l}
+			Selection: config.NewSelection(offer, cat.AsOf), Launch: l, Export: givenExportOptions(fs, ef)}
 		cfg.Workload.Precision = w.Precision // as asked; the offer's fallback is in [launch]
 		if fs.Changed("hf-config") {
 			cfg.Workload.Model, cfg.Workload.Custom, cfg.Workload.HFConfig = "", nil, wf.set.HFConfig

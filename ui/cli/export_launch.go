@@ -3,12 +3,14 @@ package cli
 import (
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/model/launch"
 )
 
@@ -119,3 +121,117 @@ func exportSearch(offer *model.Offer, q model.Query) config.SearchAnswers {
 }
 
 func (k8sKindValue) choices() []string { return k8sKinds }
+
+// exportOptionFlags are the flags config.ExportOptions keeps, by key.
+var exportOptionFlags = []struct{ flag, key string }{
+	{"name", "name"}, {"model-id", "model_id"}, {"script", "script"}, {"script-args", "script_args"},
+	{"disk-gb", "disk_gb"}, {"image", "image"}, {"wheel", "wheel"}, {"bucket", "bucket"},
+	{"k8s-pvc", "k8s_pvc"}, {"k8s-kind", "k8s_kind"}, {"checkpoint-write-gbps", "checkpoint_write_gbps"},
+}
+
+// exportOptionValues are o's values by key, as their flags take them; a
+// key o leaves out is absent.
+func exportOptionValues(o *config.ExportOptions) map[string]string {
+	m := map[string]string{}
+	set := func(k, v string) {
+		if v != "" {
+			m[k] = v
+		}
+	}
+	set("name", o.Name)
+	set("model_id", o.ModelID)
+	set("script", o.Script)
+	if o.ScriptArgs != nil {
+		m["script_args"] = *o.ScriptArgs
+	}
+	if o.DiskGB != 0 {
+		m["disk_gb"] = strconv.Itoa(o.DiskGB)
+	}
+	set("image", o.Image)
+	set("wheel", o.Wheel)
+	set("bucket", o.Bucket)
+	set("k8s_pvc", o.K8sPVC)
+	set("k8s_kind", o.K8sKind)
+	if o.CheckpointWriteGBps != 0 {
+		m["checkpoint_write_gbps"] = strconv.FormatFloat(o.CheckpointWriteGBps, 'g', -1, 64)
+	}
+	return m
+}
+
+// applyExportOptions gives the flags the --config file's [export] holds
+// and the command line leaves unsaid (config.ExportOptions), through the
+// flags themselves, so a value is checked as the flag checks it; an error
+// names the file and key.
+func (ff *fromFile) applyExportOptions(fs *pflag.FlagSet) error {
+	if ff.cfg == nil || ff.cfg.Export.IsZero() {
+		return nil
+	}
+	o := ff.cfg.Export
+	// The ranges exportOptions holds the flags to, said with the key.
+	if o.DiskGB != 0 && !fs.Changed("disk-gb") && (o.DiskGB < 1 || o.DiskGB > maxDiskGB) {
+		return usage(model.Msg("%s: export.disk_gb must be 1–%d, got %d", ff.path, maxDiskGB, o.DiskGB))
+	}
+	if g := o.CheckpointWriteGBps; g != 0 && !fs.Changed("checkpoint-write-gbps") && !(g >= decide.MinCheckpointWriteGBps && g <= decide.MaxCheckpointWriteGBps) {
+		return usage(model.Msg("%s: export.checkpoint_write_gbps must be %v–%d (GB/s per node), got %v", ff.path, decide.MinCheckpointWriteGBps, decide.MaxCheckpointWriteGBps, g))
+	}
+	values := exportOptionValues(o)
+	for _, f := range exportOptionFlags {
+		v, ok := values[f.key]
+		if !ok || fs.Changed(f.flag) {
+			continue
+		}
+		if err := fs.Set(f.flag, v); err != nil {
+			var invalid *pflag.InvalidValueError
+			if errors.As(err, &invalid) && errors.Unwrap(invalid) != nil {
+				err = errors.Unwrap(invalid) // the value's own words, without pflag's "for --flag"
+			}
+			return usage(model.Msg("%s: export.%s = %q: %v", ff.path, f.key, v, err))
+		}
+	}
+	return nil
+}
+
+// givenExportOptions are the export options the flags (or the --config
+// file's [export], applyExportOptions) gave, for the [export] table of
+// --format toml; nil when none was.
+func givenExportOptions(fs *pflag.FlagSet, ef *exportFlags) *config.ExportOptions {
+	var o config.ExportOptions
+	on := fs.Changed
+	if on("name") {
+		o.Name = ef.name
+	}
+	if on("model-id") {
+		o.ModelID = ef.modelID
+	}
+	if on("script") {
+		o.Script = ef.script
+	}
+	if on("script-args") {
+		o.ScriptArgs = &ef.scriptArgs
+	}
+	if on("disk-gb") {
+		o.DiskGB = ef.diskGB
+	}
+	if on("image") {
+		o.Image = ef.image
+	}
+	if on("wheel") {
+		o.Wheel = ef.wheel
+	}
+	if on("bucket") {
+		o.Bucket = ef.bucket
+	}
+	if on("k8s-pvc") {
+		o.K8sPVC = ef.k8sPVC
+	}
+	if on("k8s-kind") {
+		o.K8sKind = k8sKindValue{&ef.k8sKind}.String()
+	}
+	if on("checkpoint-write-gbps") {
+		o.CheckpointWriteGBps = ef.writeGBps
+	}
+	if o.IsZero() {
+		return nil
+	}
+	return &o
+}

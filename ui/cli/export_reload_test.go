@@ -3,6 +3,8 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -55,6 +57,98 @@ func TestExportDatasetRoundTrip(t *testing.T) {
 		code, out, errOut := runCLI(t, append([]string{"export", "--config", path, "--format", "torchrun"}, tt.args...)...)
 		if code != 0 || !strings.Contains(out, tt.want) || strings.Contains(out, "CHANGE-ME/dataset") {
 			t.Errorf("export --config %v: exit %d, want %q in\n%s\nstderr %s", tt.args, code, tt.want, out, errOut)
+		}
+	}
+}
+
+// TestExportOptionsRoundTrip (walk50): a configuration exported with the
+// launch options (--name, --model-id, --script, --script-args, --disk-gb,
+// --image, --wheel, --bucket, --k8s-pvc, --k8s-kind,
+// --checkpoint-write-gbps) keeps them in [export], so `export --config
+// FILE` writes the same launch files as the export with the flags, and
+// the same TOML back; a flag still overrides the file. Failing before:
+// the reload trained meta-llama/Llama-3.1-8B instead of --model-id's
+// repo, under gpuplan-llama-3-1-8b, and every other option was lost.
+func TestExportOptionsRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"export", "--model", "llama-3.1-8b", "--task", "finetune", "--strategy", "zero3", "--gpus", "16",
+		"--batch-size", "1", "--checkpointing", "--instance", "aws/p5.48xlarge", "--pricing", "spot"}
+	for i, opt := range [][]string{
+		{"--name", "my-run"},
+		{"--model-id", "myorg/llama-ft"},
+		{"--script", "train.py"},
+		{"--script-args", "--a 'b c'"},
+		{"--script-args", ""},
+		{"--disk-gb", "999"},
+		{"--image", "myimg:1"},
+		{"--wheel", "cu126"},
+		{"--bucket", "my-bucket"},
+		{"--k8s-pvc", "mypvc"},
+		{"--k8s-kind", "pytorchjob"},
+		{"--checkpoint-write-gbps", "1.5"},
+	} {
+		path := filepath.Join(dir, strconv.Itoa(i)+".toml")
+		args := append(append(slices.Clone(base), opt...), "--format", "toml", "-o", path)
+		if code, _, errOut := runCLI(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", opt, code, errOut)
+		}
+		written, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, format := range []string{"toml", "skypilot", "torchrun", "docker", "k8s"} {
+			_, want, _ := runCLI(t, append(append(slices.Clone(base), opt...), "--format", format)...)
+			code, got, errOut := runCLI(t, "export", "--config", path, "--format", format)
+			if code != 0 || got != want {
+				t.Errorf("%v: export --config --format %s: exit %d, differs from the export with the flag (stderr %s)\ngot:\n%s\nwant:\n%s", opt, format, code, errOut, got, want)
+			}
+			if format == "toml" && got != string(written) {
+				t.Errorf("%v: export --config --format toml does not write the file back:\n%s\nfile:\n%s", opt, got, written)
+			}
+		}
+	}
+	// A serving export keeps them too: the vllm serve line names the repo.
+	serving := []string{"export", "--model", "mistral-7b", "--task", "inference", "--instance", "aws/g6e.xlarge",
+		"--model-id", "myorg/mistral-ft", "--name", "my-serve", "--image", "vllm/vllm-openai:v0.11.0"}
+	spath := filepath.Join(dir, "serve.toml")
+	if code, _, errOut := runCLI(t, append(slices.Clone(serving), "--format", "toml", "-o", spath)...); code != 0 {
+		t.Fatalf("serving: exit %d: %s", code, errOut)
+	}
+	for _, format := range []string{"toml", "skypilot", "torchrun", "docker", "k8s"} {
+		_, want, _ := runCLI(t, append(slices.Clone(serving), "--format", format)...)
+		if code, got, errOut := runCLI(t, "export", "--config", spath, "--format", format); code != 0 || got != want {
+			t.Errorf("serving: export --config --format %s: exit %d, differs from the export with the flags (stderr %s)\ngot:\n%s\nwant:\n%s", format, code, errOut, got, want)
+		}
+	}
+	// A flag wins over the file's value.
+	path := filepath.Join(dir, "name.toml")
+	if code, _, errOut := runCLI(t, append(slices.Clone(base), "--model-id", "myorg/llama-ft", "--format", "toml", "-o", path)...); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	code, out, errOut := runCLI(t, "export", "--config", path, "--model-id", "other/model", "--format", "torchrun")
+	if code != 0 || !strings.Contains(out, "--model_name_or_path other/model") {
+		t.Errorf("--model-id over the file's: exit %d, stderr %s\n%s", code, errOut, out)
+	}
+}
+
+// TestExportOptionsRefused: a bad [export] value is refused in one line
+// naming the file and key, with the flag's own words, and exit 2.
+func TestExportOptionsRefused(t *testing.T) {
+	for _, tt := range []struct{ table, want string }{
+		{`k8s_kind = "foo"`, `export.k8s_kind = "foo": want trainjob or pytorchjob`},
+		{`disk_gb = 99999999`, `export.disk_gb must be 1–`},
+		{`checkpoint_write_gbps = -1.0`, `export.checkpoint_write_gbps`},
+		{`nmae = "x"`, `did you mean "name"?`},
+		{`name = "a\u001bb"`, `export.name`},
+	} {
+		path := filepath.Join(t.TempDir(), "bad.toml")
+		body := "schema_version = 1\n[workload]\nmodel = \"llama-3.1-8b\"\ntask = \"qlora\"\n[export]\n" + tt.table + "\n"
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errOut := runCLI(t, "export", "--config", path, "--instance", "aws/g6e.xlarge")
+		if code != 2 || !strings.Contains(errOut, tt.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("[export] %s: exit %d, want 2 and one line with %q; stderr %q", tt.table, code, tt.want, errOut)
 		}
 	}
 }

@@ -587,6 +587,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 			GPUs: p.GPUs, Instances: p.Nodes, Pricing: p.Offer.Pricing, USDPerHour: p.USDPerHour, CatalogAsOf: cat.AsOf}
 		cfg.ServeLaunch = srv.ServeLaunch()
 		cfg.ServeLaunch.Asked(&sl.req)
+		cfg.Export = givenExportOptions(fs, ef)
 		if out, err = config.EncodeBy(&cfg, config.WriterExport); err != nil {
 			return true, model.Msg("--format toml: %v", err)
 		}

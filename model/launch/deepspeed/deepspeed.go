@@ -15,16 +15,26 @@ type dsConfig struct {
 	GradAccum  int       `json:"gradient_accumulation_steps"`
 	BF16       dsEnabled `json:"bf16"`
 	FP16       dsEnabled `json:"fp16"`
-	// Optimizer is set with ZeRO-Offload only: DeepSpeed then builds its
-	// own DeepSpeedCPUAdam for the offloaded states. Without it the
-	// Hugging Face Trainer hands DeepSpeed a torch AdamW, which the engine
-	// refuses with offload ("You are using ZeRO-Offload with a client
-	// provided optimizer", deepspeed/runtime/engine.py, unless
-	// zero_force_ds_cpu_optimizer is false). "auto" values are filled from
-	// TrainingArguments (transformers integrations/deepspeed.py,
-	// trainer_config_process).
+	// Optimizer is set with ZeRO-Offload of an Adam optimizer only:
+	// DeepSpeed then builds its own DeepSpeedCPUAdam for the offloaded
+	// states. Without it the Hugging Face Trainer hands DeepSpeed a torch
+	// AdamW, which the engine refuses with offload ("You are using
+	// ZeRO-Offload with a client provided optimizer", deepspeed/runtime/
+	// engine.py, unless zero_force_ds_cpu_optimizer is false). "auto"
+	// values are filled from TrainingArguments (transformers
+	// integrations/deepspeed.py, trainer_config_process).
 	Optimizer *dsOptimizer `json:"optimizer,omitempty"`
-	ZeRO      dsZeROConf   `json:"zero_optimization"`
+	// ForceDSCPUOptimizer is zero_force_ds_cpu_optimizer, written false
+	// with ZeRO-Offload of any other optimizer (SGD, Adafactor,
+	// bitsandbytes'): the Trainer's --optim, the optimizer the estimate
+	// priced, then steps the CPU partition. An AdamW section would run
+	// DeepSpeed's CPU AdamW instead (and with --optim adafactor
+	// transformers refuses to start: "--adafactor was passed, but also
+	// found `optimizer` configured", deepspeed_optim_sched); the key
+	// defaults to true (deepspeed/runtime/constants.py
+	// ZERO_FORCE_DS_CPU_OPTIMIZER_DEFAULT), which refuses the Trainer's.
+	ForceDSCPUOptimizer *bool      `json:"zero_force_ds_cpu_optimizer,omitempty"`
+	ZeRO                dsZeROConf `json:"zero_optimization"`
 }
 
 type dsOptimizer struct {
@@ -65,6 +75,10 @@ type Settings struct {
 	// OffloadOptimizer is ZeRO-Offload of the optimizer states to host
 	// RAM; OffloadParams ZeRO-3's offload of the parameters too.
 	OffloadOptimizer, OffloadParams bool
+	// Optimizer is the estimate's optimizer; with OffloadOptimizer it
+	// picks DeepSpeed's CPU AdamW (AdamW, Adam, fused AdamW) or the
+	// Trainer's own optimizer (the others). "" is AdamW.
+	Optimizer model.Optimizer
 }
 
 // Config returns the DeepSpeed config JSON for a ZeRO stage:
@@ -98,7 +112,13 @@ func Config(s Settings) []byte {
 	}
 	if s.OffloadOptimizer {
 		c.ZeRO.OffloadOptimizer = &dsOffload{Device: "cpu"}
-		c.Optimizer = &dsOptimizer{Type: "AdamW", Params: map[string]string{"lr": "auto", "betas": "auto", "eps": "auto", "weight_decay": "auto"}}
+		switch s.Optimizer {
+		case "", model.AdamW, model.Adam, model.AdamWFused:
+			// Adam is AdamW with the Trainer's weight_decay 0, which "auto" fills.
+			c.Optimizer = &dsOptimizer{Type: "AdamW", Params: map[string]string{"lr": "auto", "betas": "auto", "eps": "auto", "weight_decay": "auto"}}
+		default:
+			c.ForceDSCPUOptimizer = model.Bool(false)
+		}
 	}
 	if s.OffloadParams {
 		c.ZeRO.OffloadParam = &dsOffload{Device: "cpu"}
