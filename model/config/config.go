@@ -1023,6 +1023,21 @@ func LooksJSON(b []byte) bool {
 	return len(t) > 0 && t[0] == '{'
 }
 
+// otherTable names the table other than table ("search" or "serve")
+// that has key, or "" when none has (or table has it).
+func otherTable(table, key string) string {
+	keys := configKeys()
+	if slices.Contains(keys[table], key) {
+		return ""
+	}
+	for _, t := range []string{"search", "serve"} { // search first: [serve]'s provider, region and pricing only say where it ran
+		if t != table && slices.Contains(keys[t], key) {
+			return t
+		}
+	}
+	return ""
+}
+
 // Decode parses and validates a configuration file. Decoding is
 // strict: an unknown key is an error suggesting the closest valid one, a
 // value of the wrong type or out of range an error naming its key, a key
@@ -1049,7 +1064,12 @@ func Decode(b []byte) (Config, error) {
 		table := strings.Join(k[:len(k)-1], ".")
 		msg := model.Msg("unknown key %q", k[len(k)-1])
 		if valid, ok := configKeys()[table]; ok {
-			if s := model.Closest(k[len(k)-1], valid, 1); len(s) > 0 {
+			// A key of another table written bare, as a plan's answers
+			// and [workload] read it (walk50: concurrency in
+			// [phase.answers] was told the [workload] keys only).
+			if other := otherTable(table, k[len(k)-1]); other != "" {
+				msg = model.Msg("unknown key %q in [%s]; it is a [%s] key (%s.%s in a plan's answers)", k[len(k)-1], table, other, other, k[len(k)-1])
+			} else if s := model.Closest(k[len(k)-1], valid, 1); len(s) > 0 {
 				msg = model.Msg("unknown key %q; did you mean %q?", k[len(k)-1], s[0])
 			} else {
 				msg = model.Msg("unknown key %q; valid keys: %s", k[len(k)-1], strings.Join(valid, ", "))

@@ -25,6 +25,24 @@ func IsPlan(b []byte) bool {
 	return err == nil && len(f.Phase) > 0
 }
 
+// SyntaxError returns, when b does not read as TOML at all (a syntax
+// error, a key defined twice, JSON), the error Decode gives for it, and
+// nil when it reads. IsPlan is false for such a file, which is then no
+// more a configuration than a plan: --phase on it says what is wrong,
+// not "no [[phase]] tables" (walk50: a plan with months written twice
+// was called a configuration by estimate, recommend and export --phase).
+func SyntaxError(b []byte) error {
+	var f map[string]any
+	if _, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&f); err == nil {
+		return nil
+	}
+	_, err := Decode(b)
+	if err == nil { // cannot happen: Decode reads b with the same decoder
+		err = errors.New("not a TOML file")
+	}
+	return err
+}
+
 // PhaseNames returns the names of the plan's phases, in order.
 func (pl *Plan) PhaseNames() []string {
 	names := make([]string, len(pl.Phases))

@@ -124,13 +124,36 @@ func (ph *PhaseScenario) PinnedServeNote(cat *model.Catalog, instance string, in
 	}
 	offers := ph.PinnedOffers(cat, instance)
 	if len(offers) == 0 {
-		return model.Message{}, false
+		// serve.Offers leaves out the GPUs vLLM does not run on, which
+		// estimate --phase and export --phase refuse (serve.Unservable):
+		// the row says so rather than price the phase unmarked (walk50:
+		// a serving phase on two P100s was priced at $1,102 with no mark).
+		return ph.unservable(cat, instance), false
 	}
 	pin, err := PinnedServing(&ph.Workload.Model, ph.serving(), offers[0], instances)
 	if err != nil {
 		return model.Message{}, false
 	}
 	return pin.Verdict, pin.Borderline
+}
+
+// unservable is the verdict of a serving phase whose pinned instance type
+// has a GPU vLLM does not run on (serve.Unservable), or zero: the instance
+// type is not in cat under the phase's providers (Check says so), or its
+// GPU serves.
+func (ph *PhaseScenario) unservable(cat *model.Catalog, instance string) model.Message {
+	for i := range cat.Instances {
+		in := &cat.Instances[i]
+		if in.Type != instance || !ph.Query.AllowsProvider(in.Provider) {
+			continue
+		}
+		if g, err := cat.GPU(in.GPU); err == nil {
+			if why := serve.Unservable(g); !why.IsZero() {
+				return model.Msg("cannot serve with vLLM on its pinned offer: %v", why)
+			}
+		}
+	}
+	return model.Message{}
 }
 
 // ServingError is what serve.Serving.Validate says of the phase's

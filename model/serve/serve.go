@@ -259,7 +259,13 @@ func (s Serving) Defaults(g *model.GPU) Serving {
 		s.MaxNumBatchedTokens = tok
 	}
 	if s.MaxNumSeqs == 0 {
-		s.MaxNumSeqs = seqs
+		// vLLM caps its default at the tokens a step may hold, one
+		// token per sequence: max_num_seqs = min(default,
+		// max_num_batched_tokens) (vllm/engine/arg_utils.py
+		// EngineArgs._set_default_args); a --max-num-batched-tokens 512
+		// on an H100 runs 512 sequences, not 1024, which vLLM would
+		// refuse (SchedulerConfig.verify_max_model_len).
+		s.MaxNumSeqs = min(seqs, s.MaxNumBatchedTokens)
 	}
 	if s.MaxModelLen == 0 {
 		s.MaxModelLen = s.PromptTokens + s.OutputTokens
@@ -317,6 +323,14 @@ func (s *Serving) Validate(a *model.Architecture) error {
 	}
 	if s.Concurrency > 0 && s.RequestsPerSec > 0 {
 		return bad("give concurrency or requests_per_sec, not both")
+	}
+	if s.MaxNumSeqs > 0 && s.MaxNumBatchedTokens > 0 && s.MaxNumBatchedTokens < s.MaxNumSeqs {
+		// A step schedules at least one token per running sequence:
+		// vLLM refuses to start otherwise (vllm/config/scheduler.py
+		// SchedulerConfig.verify_max_model_len: "max_num_batched_tokens
+		// … must be greater than or equal to max_num_seqs").
+		return bad("max_num_batched_tokens (%d) must be ≥ max_num_seqs (%d): vLLM refuses to start with fewer tokens per step than sequences; raise max_num_batched_tokens or lower max_num_seqs",
+			s.MaxNumBatchedTokens, s.MaxNumSeqs)
 	}
 	if u := s.GPUMemoryUtilization; u != 0 && (u <= 0 || u > 1 || math.IsNaN(u)) {
 		return bad("gpu_memory_utilization must be in (0, 1], got %v", u)

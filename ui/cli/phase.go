@@ -80,6 +80,9 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 		}
 	}
 	if !plan.IsPlan(b) {
+		if err := plan.SyntaxError(b); phase != "" && err != nil {
+			return fromFile{}, usage(model.Msg("%s: %v", path, err))
+		}
 		if phase != "" {
 			return fromFile{}, usage(model.Msg("--phase %s: %s has no [[phase]] tables; it is a configuration, read without --phase", termsafe.String(phase), path))
 		}
@@ -567,6 +570,9 @@ func readConfigOrPlan(path, phase string) (*config.Config, *plan.Plan, string, e
 	b, err := safeio.ReadTOML(path, safeio.Config)
 	if err != nil || !plan.IsPlan(b) {
 		if err == nil && phase != "" {
+			if serr := plan.SyntaxError(b); serr != nil {
+				return nil, nil, "", usage(model.Msg("%s: %v", path, serr))
+			}
 			return nil, nil, "", usage(model.Msg("--phase %s: %s has no [[phase]] tables; it is a configuration, read without --phase", termsafe.String(phase), path))
 		}
 		c, err := readConfig(path)

@@ -194,7 +194,7 @@ var workloadTable = []workloadFlag{
 		check: memoryShare, value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.Serve.GPUMemoryUtilization} }},
 	{name: "max-num-batched-tokens", key: "serve.max_num_batched_tokens", usage: "serving: tokens per scheduler step (default: vLLM's for the GPU, 8192 or 2048)", check: between1(model.MaxSeqLen),
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.Serve.MaxNumBatchedTokens} }},
-	{name: "max-num-seqs", key: "serve.max_num_seqs", usage: "serving: sequences per scheduler step (default: vLLM's for the GPU, 1024 or 256)", check: between1(model.MaxBatch),
+	{name: "max-num-seqs", key: "serve.max_num_seqs", usage: "serving: sequences per scheduler step (default: vLLM's for the GPU, 1024 or 256, at most --max-num-batched-tokens)", check: between1(model.MaxBatch),
 		value: func(f *workloadFlags) pflag.Value { return intValue{v: &f.set.Serve.MaxNumSeqs, max: model.MaxBatch} }},
 }
 
