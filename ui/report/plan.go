@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -225,11 +226,22 @@ func WritePlanSavings(out io.Writer, r *Renderer, planUSD, baseUSD float64, savi
 		}
 		fmt.Fprintf(&b, "  %s %s\n", PadRight(termsafe.String(name), 60), what)
 	}
+	// Re-priced above the plan's own total (a phase borderline on its
+	// pinned offer is re-priced on one that meets its targets across the
+	// range; or prices rose since the plan was written), a saving on the
+	// re-priced total can still cost more than the plan as written: walk
+	// 50's "run on l40s saves $6,002 (60%)" was $2,313 more than the
+	// plan's own $1,765. Each line then says where it leaves the plan.
+	above := USD(planUSD) != USD(baseUSD) && planUSD < baseUSD
 	shown := 0
 	for i := range savings {
 		if s := &savings[i]; shown < planSavingsShown && s.SavingUSD >= minSavingUSD {
 			shown++
-			line(s, lang.Sprintf("saves %s (%s)", USD(s.SavingUSD), SavedPct(s.SavingPct)))
+			what := lang.Sprintf("saves %s (%s)", USD(s.SavingUSD), SavedPct(s.SavingPct))
+			if above {
+				what += againstPlanOwn(lang, s.USD, planUSD)
+			}
+			line(s, what)
 		}
 	}
 	if shown == 0 {
@@ -243,6 +255,22 @@ func WritePlanSavings(out io.Writer, r *Renderer, planUSD, baseUSD float64, savi
 	}
 	_, err = io.WriteString(r.Writer(out), b.String())
 	return err
+}
+
+// againstPlanOwn is the tail of a saving's line when the plan's phases
+// re-priced cost more than the plan's own total: the total with the
+// change (usd) against the plan's own (planUSD); within a dollar or
+// 0.1% it is the plan's own (the two sum the same phases in another
+// order and rounding).
+func againstPlanOwn(lang *i18n.Printer, usd, planUSD float64) string {
+	switch d := usd - planUSD; {
+	case math.Abs(d) < max(1, planUSD/1000):
+		return lang.Sprintf("; total %s, the plan's own", USD(planUSD))
+	case d > 0:
+		return lang.Sprintf("; total %s, %s more than the plan's own", USD(usd), USD(d))
+	default:
+		return lang.Sprintf("; total %s, %s under the plan's own", USD(usd), USD(-d))
+	}
 }
 
 // PlanBorderlineNote is the note after a plan saving priced on a
