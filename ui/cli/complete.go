@@ -96,9 +96,18 @@ func registerCompletions(root *cobra.Command, env *Env, overlays *[]string) {
 				_ = c.RegisterFlagCompletionFunc(f.Name, byPrefix(fn))
 			})
 		}
-		if c.Annotations[argsAnnotation] == argsGPUSpecs {
+		switch c.Annotations[argsAnnotation] {
+		case argsGPUSpecs:
 			c.ValidArgsFunction = byPrefix(func(_ *cobra.Command, _ []string, s string) ([]cobra.Completion, cobra.ShellCompDirective) {
 				return gpuSpecs(catalog(), s)
+			})
+		case argsGPUKeys:
+			c.ValidArgsFunction = byPrefix(func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+				return gpuKeys(catalog()), noFile
+			})
+		case argsModelKeys:
+			c.ValidArgsFunction = byPrefix(func(_ *cobra.Command, _ []string, s string) ([]cobra.Completion, cobra.ShellCompDirective) {
+				return modelKeys(catalog(), s), noFile
 			})
 		}
 		for _, sub := range c.Commands() {
@@ -112,7 +121,9 @@ func registerCompletions(root *cobra.Command, env *Env, overlays *[]string) {
 // arguments are, for their completion.
 const (
 	argsAnnotation = "gpuplan/args"
-	argsGPUSpecs   = "gpu-specs" // GPU[:COUNT], comma-separated: gpuplan offers
+	argsGPUSpecs   = "gpu-specs"  // GPU[:COUNT], comma-separated: gpuplan offers
+	argsGPUKeys    = "gpu-keys"   // GPU names: gpuplan catalog gpus
+	argsModelKeys  = "model-keys" // model names: gpuplan catalog models
 )
 
 // byPrefix keeps the candidates of fn that start with what was typed,
