@@ -70,3 +70,22 @@ func TestCatalogListFilterCompletes(t *testing.T) {
 		t.Errorf("catalog gpus mi3: candidates %v, want mi300x mi355x mi325x", vals)
 	}
 }
+
+// TestCompletionUnknownShell: `gpuplan completion ksh` named a shell, yet
+// was told "say which shell" (walk fix50c); it now names the shell it does
+// not know and the ones it does.
+func TestCompletionUnknownShell(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"completion", "ksh"}, `unknown shell "ksh": want bash, zsh, fish, powershell`},
+		{[]string{"completion"}, "say which shell"},
+		{[]string{"completion", "bash", "zsh"}, "one shell at a time: gpuplan completion bash"},
+	} {
+		code, _, errs := runCLI(t, tc.args...)
+		if code != 2 || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line with %q", tc.args, code, errs, tc.want)
+		}
+	}
+}
