@@ -73,7 +73,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"recomend", "--model", "x"}, `unknown command "recomend" for "gpuplan"; did you mean "recommend"?`},
 		{[]string{"--catalog", "/nonexistent/x.toml", "catalog", "gpus"}, "no such file"},
 		{[]string{}, "needs a terminal"},
-		{[]string{"completion", "tcsh"}, "say which shell"},
+		{[]string{"completion", "tcsh"}, `unknown shell "tcsh": want bash, zsh, fish, powershell`},
 		{[]string{"estimate", "--model", "gpt2", "--framework", "tensorflow", "--strategy", "zero3", "--gpus", "8"}, "is a PyTorch strategy"},
 		{[]string{"estimate", "--model", "gpt2", "--task", "lora", "--lora-targets", "q,q"}, "listed twice"},
 		{[]string{"estimate", "--model", "gpt2", "--epochs", "1e308"}, "--epochs"},

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -21,6 +23,8 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
   gpuplan catalog instances H100:8 --all-regions
   gpuplan catalog instances --json | jq '.rows[] | select(.gpu == "h100-sxm")'
   gpuplan catalog models --json
+  gpuplan catalog models qwen3
+  gpuplan catalog gpus h100 mi300x
   gpuplan catalog update`,
 		// A parent with subcommands: an unknown list lands here.
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -34,14 +38,16 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return nil },
 	}
-	list := func(name, short string, write func(r *report.Renderer, cat *model.Catalog) error, rows func(cat *model.Catalog) any, csv func(cat *model.Catalog) error) *cobra.Command {
+	list := func(name, short, example, args string, narrow func(cat *model.Catalog, words []string) (*model.Catalog, error), write func(r *report.Renderer, cat *model.Catalog) error, rows func(cat *model.Catalog) any, csv func(cat *model.Catalog) error) *cobra.Command {
 		var asJSON bool
 		var output string
 		c := &cobra.Command{
-			Use:   name,
-			Short: short,
-			Args:  noArgs,
-			RunE: func(cmd *cobra.Command, _ []string) error {
+			Use:         name + " [NAME]...",
+			Short:       short,
+			Example:     example,
+			Annotations: map[string]string{argsAnnotation: args},
+			Args:        cobra.ArbitraryArgs,
+			RunE: func(cmd *cobra.Command, words []string) error {
 				out, err := outputFormat(cmd, asJSON, output)
 				if err != nil {
 					return err
@@ -49,6 +55,11 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 				cat, warnings, err := env.LoadCatalog(*overlays)
 				if err != nil {
 					return err
+				}
+				if len(words) > 0 {
+					if cat, err = narrow(cat, words); err != nil {
+						return err
+					}
 				}
 				printWarningsIn(env.lang, env.Stderr, warnings)
 				switch out {
@@ -66,11 +77,13 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 		return c
 	}
 	cmd.AddCommand(
-		list("gpus", "List the GPUs with their datasheet figures",
+		list("gpus", "List the GPUs with their datasheet figures; names narrow the list",
+			"  gpuplan catalog gpus\n  gpuplan catalog gpus h100 mi300x\n  gpuplan catalog gpus -o csv", argsGPUKeys, narrowGPUs,
 			func(r *report.Renderer, cat *model.Catalog) error { return report.WriteCatalogGPUs(env.Stdout, r, cat) },
 			func(cat *model.Catalog) any { return report.NewGPURows(cat) },
 			func(cat *model.Catalog) error { return report.WriteCatalogGPUsCSV(env.Stdout, cat) }),
-		list("models", "List the model architectures",
+		list("models", "List the model architectures; names narrow the list",
+			"  gpuplan catalog models\n  gpuplan catalog models qwen3\n  gpuplan catalog models Qwen/Qwen3-30B-A3B --json", argsModelKeys, narrowModels,
 			func(r *report.Renderer, cat *model.Catalog) error {
 				return report.WriteCatalogModels(env.Stdout, r, cat)
 			},
@@ -80,4 +93,78 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 		newUpdateCmd(env),
 	)
 	return cmd
+}
+
+// matchesWord reports whether a catalog entry's key, name or an alias
+// holds one of words, case and separators aside (model.NormKey: "H100"
+// holds in "NVIDIA H100 SXM5 80GB", "Qwen/Qwen3-30B-A3B" in that alias).
+func matchesWord(words []string, key, name string, aliases []string) bool {
+	for _, w := range words {
+		nw := model.NormKey(w)
+		if nw == "" {
+			continue
+		}
+		for _, s := range append([]string{key, name}, aliases...) {
+			if strings.Contains(model.NormKey(s), nw) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unmatched is the usage error of words that match no entry of a list
+// (gpus when gpus is set, else models): the first word, the closest key
+// and the list's command.
+func unmatched(words []string, keys []string, gpus bool) error {
+	w := words[0]
+	for _, x := range words {
+		if model.NormKey(x) == "" {
+			return usage(model.Msg("%q names nothing: give part of a key, name or alias", x))
+		}
+	}
+	s := model.Closest(w, keys, 1)
+	switch {
+	case gpus && len(s) > 0:
+		return usage(model.Msg("no GPU matches %q; did you mean %q? (list them with gpuplan catalog gpus)", w, s[0]))
+	case gpus:
+		return usage(model.Msg("no GPU matches %q (list them with gpuplan catalog gpus)", w))
+	case len(s) > 0:
+		return usage(model.Msg("no model matches %q; did you mean %q? (list them with gpuplan catalog models)", w, s[0]))
+	}
+	return usage(model.Msg("no model matches %q (list them with gpuplan catalog models)", w))
+}
+
+// narrowGPUs keeps the GPUs matching words (matchesWord), as a catalog
+// holding only those for the list's writers.
+func narrowGPUs(cat *model.Catalog, words []string) (*model.Catalog, error) {
+	out := &model.Catalog{AsOf: cat.AsOf}
+	var keys []string
+	for _, g := range cat.GPUs {
+		keys = append(keys, g.Key)
+		if matchesWord(words, g.Key, g.Name, g.Aliases) {
+			out.GPUs = append(out.GPUs, g)
+		}
+	}
+	if len(out.GPUs) == 0 {
+		return nil, unmatched(words, keys, true)
+	}
+	return out, nil
+}
+
+// narrowModels keeps the models matching words, as narrowGPUs.
+func narrowModels(cat *model.Catalog, words []string) (*model.Catalog, error) {
+	out := &model.Catalog{AsOf: cat.AsOf}
+	var keys []string
+	for i := range cat.Models {
+		m := &cat.Models[i]
+		keys = append(keys, m.Key)
+		if matchesWord(words, m.Key, m.Name, m.Aliases) {
+			out.Models = append(out.Models, *m)
+		}
+	}
+	if len(out.Models) == 0 {
+		return nil, unmatched(words, keys, false)
+	}
+	return out, nil
 }

@@ -428,8 +428,13 @@ func newCompletionCmd(root *cobra.Command) *cobra.Command {
   gpuplan completion zsh > "${fpath[1]}/_gpuplan"
   gpuplan completion fish > ~/.config/fish/completions/gpuplan.fish`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 || !slices.Contains(shells, args[0]) {
+			switch {
+			case len(args) == 0:
 				return usage(model.Msg("say which shell: gpuplan completion %s", strings.Join(shells, "|")))
+			case !slices.Contains(shells, args[0]):
+				return usage(model.Msg("unknown shell %q: want %s", args[0], strings.Join(shells, ", ")))
+			case len(args) > 1:
+				return usage(model.Msg("one shell at a time: gpuplan completion %s", args[0]))
 			}
 			return nil
 		},

@@ -36,8 +36,8 @@ func registerCompletions(root *cobra.Command, env *Env, overlays *[]string) {
 		return c
 	}
 	byName := map[string]completeFunc{
-		"model": func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-			return modelKeys(catalog()), noFile
+		"model": func(_ *cobra.Command, _ []string, s string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			return modelKeys(catalog(), s), noFile
 		},
 		"gpu": func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			return gpuKeys(catalog()), noFile
@@ -52,7 +52,10 @@ func registerCompletions(root *cobra.Command, env *Env, overlays *[]string) {
 			return offeredProviders(catalog()), noFile
 		},
 		"regions": func(cmd *cobra.Command, _ []string, s string) ([]cobra.Completion, cobra.ShellCompDirective) {
-			return list(s, regionNames(catalog(), chosenProviders(cmd), ""))
+			return list(s, regionWords(catalog(), chosenProviders(cmd)))
+		},
+		"country": func(cmd *cobra.Command, _ []string, s string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			return list(s, countryCodes(catalog(), chosenProviders(cmd)))
 		},
 		"region": func(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			typ := ""
@@ -93,9 +96,18 @@ func registerCompletions(root *cobra.Command, env *Env, overlays *[]string) {
 				_ = c.RegisterFlagCompletionFunc(f.Name, byPrefix(fn))
 			})
 		}
-		if c.Annotations[argsAnnotation] == argsGPUSpecs {
+		switch c.Annotations[argsAnnotation] {
+		case argsGPUSpecs:
 			c.ValidArgsFunction = byPrefix(func(_ *cobra.Command, _ []string, s string) ([]cobra.Completion, cobra.ShellCompDirective) {
 				return gpuSpecs(catalog(), s)
+			})
+		case argsGPUKeys:
+			c.ValidArgsFunction = byPrefix(func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+				return gpuKeys(catalog()), noFile
+			})
+		case argsModelKeys:
+			c.ValidArgsFunction = byPrefix(func(_ *cobra.Command, _ []string, s string) ([]cobra.Completion, cobra.ShellCompDirective) {
+				return modelKeys(catalog(), s), noFile
 			})
 		}
 		for _, sub := range c.Commands() {
@@ -109,7 +121,9 @@ func registerCompletions(root *cobra.Command, env *Env, overlays *[]string) {
 // arguments are, for their completion.
 const (
 	argsAnnotation = "gpuplan/args"
-	argsGPUSpecs   = "gpu-specs" // GPU[:COUNT], comma-separated: gpuplan offers
+	argsGPUSpecs   = "gpu-specs"  // GPU[:COUNT], comma-separated: gpuplan offers
+	argsGPUKeys    = "gpu-keys"   // GPU names: gpuplan catalog gpus
+	argsModelKeys  = "model-keys" // model names: gpuplan catalog models
 )
 
 // byPrefix keeps the candidates of fn that start with what was typed,
@@ -158,26 +172,38 @@ func files(ext ...string) completeFunc {
 
 // list completes the last item of a comma-separated value ("aws,gc" →
 // "aws,gcp"), leaving out items already given, with no space after so
-// another comma can follow.
+// another comma can follow. A name may carry a description after a tab.
 func list(toComplete string, names []string) ([]cobra.Completion, cobra.ShellCompDirective) {
 	i := strings.LastIndex(toComplete, ",")
 	head, given := toComplete[:i+1], strings.Split(toComplete[:max(i, 0)], ",")
 	var out []cobra.Completion
 	for _, n := range names {
-		if !slices.Contains(given, n) {
+		if v, _, _ := strings.Cut(n, "\t"); !slices.Contains(given, v) {
 			out = append(out, head+n)
 		}
 	}
 	return out, noFile | cobra.ShellCompDirectiveNoSpace
 }
 
-func modelKeys(c *model.Catalog) []cobra.Completion {
+// modelKeys are the candidates of --model: the catalog keys, and once the
+// typed word holds a "/" the Hugging Face ids among the aliases
+// ("Qwen/Qwen3-30B-A3B"), which --model takes as well.
+func modelKeys(c *model.Catalog, toComplete string) []cobra.Completion {
 	if c == nil {
 		return nil
 	}
 	out := make([]cobra.Completion, 0, len(c.Models))
 	for i := range c.Models {
-		out = append(out, cobra.CompletionWithDesc(c.Models[i].Key, c.Models[i].Name))
+		m := &c.Models[i]
+		if !strings.Contains(toComplete, "/") {
+			out = append(out, cobra.CompletionWithDesc(m.Key, m.Name))
+			continue
+		}
+		for _, a := range m.Aliases {
+			if strings.Contains(a, "/") {
+				out = append(out, cobra.CompletionWithDesc(a, m.Name))
+			}
+		}
 	}
 	return out
 }
@@ -281,5 +307,75 @@ func regionNames(c *model.Catalog, providers []string, typ string) []string {
 		}
 	}
 	slices.Sort(out)
+	return out
+}
+
+// regionWords are the candidates of --regions, a comma-separated list: the
+// continents the chosen providers have regions on (`--regions europe`,
+// model.Continents), then their region names, less those the list cannot
+// hold or that name no place. Vast's "place, CC, continent" names hold
+// commas, which the flag splits into words it refuses (--country or the
+// country code reaches them); SkyPilot's placeholders "earth" and "default"
+// (model.RegionUnstated) are no location to filter by.
+func regionWords(c *model.Catalog, providers []string) []string {
+	if c == nil {
+		return nil
+	}
+	on := map[string]bool{}
+	var names []string
+	for _, r := range regionNames(c, providers, "") {
+		if strings.Contains(r, ",") || model.RegionUnstated(r) {
+			continue
+		}
+		names = append(names, r)
+	}
+	for i := range c.Instances {
+		in := &c.Instances[i]
+		if len(providers) > 0 && !slices.Contains(providers, in.Provider) {
+			continue
+		}
+		for _, rp := range in.Prices {
+			if g, ok := c.Geo(in.Provider, rp.Region); ok && g.Continent != "" {
+				on[g.Continent] = true
+			}
+		}
+	}
+	var out []string
+	for _, k := range model.Continents {
+		if on[k] {
+			out = append(out, k)
+		}
+	}
+	return append(out, names...)
+}
+
+// countryCodes are the candidates of --country: the ISO 3166-1 codes, lower
+// case as the docs write them (`--country de,fr`), of the countries the
+// chosen providers have regions in, each with its English name.
+func countryCodes(c *model.Catalog, providers []string) []string {
+	if c == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	for i := range c.Instances {
+		in := &c.Instances[i]
+		if len(providers) > 0 && !slices.Contains(providers, in.Provider) {
+			continue
+		}
+		for _, rp := range in.Prices {
+			if g, ok := c.Geo(in.Provider, rp.Region); ok && g.Country != "" {
+				seen[g.Country] = true
+			}
+		}
+	}
+	codes := make([]string, 0, len(seen))
+	for k := range seen {
+		codes = append(codes, k)
+	}
+	slices.Sort(codes)
+	out := make([]string, 0, len(codes))
+	for _, k := range codes {
+		out = append(out, cobra.CompletionWithDesc(strings.ToLower(k), model.CountryName(k)))
+	}
 	return out
 }

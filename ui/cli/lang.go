@@ -195,7 +195,7 @@ var valueNames = map[string]string{
 }
 
 // usePlaceholders are the upper-case words of Use lines.
-var usePlaceholders = strings.NewReplacer("[flags]", "[参数]", "FILE", "文件", "COUNT", "数量")
+var usePlaceholders = strings.NewReplacer("[flags]", "[参数]", "FILE", "文件", "COUNT", "数量", "NAME", "名称")
 
 // flagUsagesIn mirrors pflag's FlagUsagesWrapped (pflag flag.go) without
 // wrapping: the flag, its value placeholder, padding to a common column

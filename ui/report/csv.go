@@ -90,23 +90,28 @@ func WriteRecommendCSV(out io.Writer, rec *model.Recommendation, limit int) erro
 	return writeCSV(out, header, rows)
 }
 
-// WriteCatalogGPUsCSV writes one record per GPU.
+// WriteCatalogGPUsCSV writes one record per GPU, with its source and
+// as_of date last (as_of added after source, so columns read by position
+// keep theirs).
 func WriteCatalogGPUsCSV(out io.Writer, c *model.Catalog) error {
 	var rows [][]string
 	for _, g := range NewGPURows(c) {
 		t := g.TFLOPS
 		rows = append(rows, []string{g.Key, g.Name, g.Vendor, g.Architecture, csvFloat(g.MemoryGiB), csvPtr(g.MemoryBandwidthGBps),
-			csvPtr(t.FP32), csvPtr(t.TF32), csvPtr(t.BF16), csvPtr(t.FP16), csvPtr(t.FP8), g.ComputeCapability, g.Source})
+			csvPtr(t.FP32), csvPtr(t.TF32), csvPtr(t.BF16), csvPtr(t.FP16), csvPtr(t.FP8), g.ComputeCapability, g.Source, g.AsOf})
 	}
 	return writeCSV(out, []string{"key", "name", "vendor", "architecture", "memory_gib", "memory_bandwidth_gbps",
-		"fp32_tflops", "tf32_tflops", "bf16_tflops", "fp16_tflops", "fp8_tflops", "compute_capability", "source"}, rows)
+		"fp32_tflops", "tf32_tflops", "bf16_tflops", "fp16_tflops", "fp8_tflops", "compute_capability", "source", "as_of"}, rows)
 }
 
-// WriteCatalogModelsCSV writes one record per model.
+// WriteCatalogModelsCSV writes one record per model, then where its shape
+// (source) and its parameter count (params_source) come from and its
+// as_of date, after the figures so columns read by position keep theirs.
 func WriteCatalogModelsCSV(out io.Writer, c *model.Catalog) error {
 	var rows [][]string
 	for _, m := range NewModelRows(c) {
-		rows = append(rows, []string{m.Key, m.Name, m.Family, strconv.FormatInt(m.Params, 10), strconv.FormatInt(m.ActiveParams, 10)})
+		rows = append(rows, []string{m.Key, m.Name, m.Family, strconv.FormatInt(m.Params, 10), strconv.FormatInt(m.ActiveParams, 10),
+			m.Source, m.ParamsSource, m.AsOf})
 	}
-	return writeCSV(out, []string{"key", "name", "family", "params", "active_params"}, rows)
+	return writeCSV(out, []string{"key", "name", "family", "params", "active_params", "source", "params_source", "as_of"}, rows)
 }

@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCatalogListFilter: a new user asks "is Qwen3-30B-A3B there?" with
+// `gpuplan catalog models qwen3` and "what is an H100?" with `gpuplan catalog
+// gpus h100`; both were refused as `unknown command "qwen3" for "gpuplan
+// catalog models"` (walk fix50c). Words now narrow the list to the entries
+// whose key, name or an alias holds one of them, case and separators
+// aside; a word that matches nothing is a usage error (exit 2) naming the
+// closest key.
+func TestCatalogListFilter(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		args       []string
+		code       int
+		has, lacks []string
+	}{
+		{"models by family word", []string{"catalog", "models", "qwen3"}, 0,
+			[]string{"qwen3-30b-a3b", "qwen3-8b", "qwen3-coder-480b-a35b"}, []string{"qwen2.5-7b", "llama-3.1-8b"}},
+		{"models by Hugging Face id", []string{"catalog", "models", "Qwen/Qwen3-30B-A3B"}, 0,
+			[]string{"qwen3-30b-a3b"}, []string{"qwen3-8b"}},
+		{"models in JSON", []string{"catalog", "models", "qwen3-30b-a3b", "--json"}, 0,
+			[]string{`"active_params": 3353032704`}, []string{`"qwen3-8b"`}},
+		{"gpus by word", []string{"catalog", "gpus", "H100"}, 0,
+			[]string{"h100-pcie", "h100-sxm", "h100-nvl"}, []string{"a100-80gb", "h200 "}},
+		{"gpus, two words", []string{"catalog", "gpus", "l4", "mi300x", "-o", "csv"}, 0,
+			[]string{"\nl4,", "\nmi300x,"}, []string{"\nt4,"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := runCLI(t, tc.args...)
+			if code != tc.code {
+				t.Fatalf("%v: exit %d, want %d: %s", tc.args, code, tc.code, errs)
+			}
+			for _, h := range tc.has {
+				if !strings.Contains(out, h) {
+					t.Errorf("%v: output lacks %q:\n%s", tc.args, h, out)
+				}
+			}
+			for _, l := range tc.lacks {
+				if strings.Contains(out, l) {
+					t.Errorf("%v: output has %q:\n%s", tc.args, l, out)
+				}
+			}
+		})
+	}
+	code, out, errs := runCLI(t, "catalog", "models", "qwen4")
+	if code != 2 || out != "" || strings.Count(errs, "\n") != 1 ||
+		!strings.Contains(errs, `no model matches "qwen4"`) || !strings.Contains(errs, "gpuplan catalog models") {
+		t.Errorf("catalog models qwen4: exit %d, stdout %q, stderr %q; want exit 2 and one line naming the list", code, out, errs)
+	}
+	code, _, errs = runCLI(t, "catalog", "gpus", "h10O")
+	if code != 2 || !strings.Contains(errs, `no GPU matches "h10O"`) {
+		t.Errorf("catalog gpus h10O: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestCatalogListFilterCompletes: the NAME words of catalog gpus and models
+// complete to the catalog's keys, as --gpu and --model do.
+func TestCatalogListFilterCompletes(t *testing.T) {
+	vals, _ := complete(t, "catalog", "models", "qwen3-3")
+	if strings.Join(vals, " ") != "qwen3-32b qwen3-30b-a3b" {
+		t.Errorf("catalog models qwen3-3: candidates %v, want qwen3-32b qwen3-30b-a3b", vals)
+	}
+	vals, _ = complete(t, "catalog", "gpus", "mi3")
+	if strings.Join(vals, " ") != "mi300x mi355x mi325x" {
+		t.Errorf("catalog gpus mi3: candidates %v, want mi300x mi355x mi325x", vals)
+	}
+}
+
+// TestCompletionUnknownShell: `gpuplan completion ksh` named a shell, yet
+// was told "say which shell" (walk fix50c); it now names the shell it does
+// not know and the ones it does.
+func TestCompletionUnknownShell(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"completion", "ksh"}, `unknown shell "ksh": want bash, zsh, fish, powershell`},
+		{[]string{"completion"}, "say which shell"},
+		{[]string{"completion", "bash", "zsh"}, "one shell at a time: gpuplan completion bash"},
+	} {
+		code, _, errs := runCLI(t, tc.args...)
+		if code != 2 || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line with %q", tc.args, code, errs, tc.want)
+		}
+	}
+}
