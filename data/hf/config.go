@@ -781,7 +781,10 @@ func ModelTypes() []string {
 // carried there), so ParamCount equals n.Params while MoE active counts
 // still follow the shape. When they hold fewer (packed quantized weights,
 // a partial checkpoint), the shape's count is kept. warn is zero unless the
-// two differ by more than 1%.
+// two differ by more than 1%; it names where the shape came from: the
+// catalog (a.Key set: `--model llama-3.1-8b --safetensors X` was told
+// "config.json gives …" with no config.json given), a config.json (a.Source
+// set, by ParseConfig and ReadConfig) or a custom shape.
 func (c *Config) WithCounts(n TensorCounts) (a model.Architecture, warn model.Message) {
 	a = c.Arch
 	shape, got := a.ParamCount(), float64(n.Params)
@@ -796,12 +799,19 @@ func (c *Config) WithCounts(n TensorCounts) (a model.Architecture, warn model.Me
 		}
 	}
 	if rel := (got - shape) / shape; rel > 0.01 || rel < -0.01 {
+		from, count := model.Msg("the custom shape"), model.Msg("the custom shape's count")
+		switch {
+		case a.Key != "":
+			from, count = model.Msg("the catalog's %s shape", a.Name), model.Msg("the catalog's count")
+		case a.Source != "":
+			from, count = model.Msg("config.json"), model.Msg("the config.json count")
+		}
 		kept := model.Msg("the safetensors count")
 		if got < shape {
-			kept = model.Msg("the config.json count")
+			kept = count
 		}
-		warn = model.Msg("config.json gives %.0f parameters and the safetensors headers %d (%+.1f%%): using %s",
-			shape, n.Params, 100*rel, kept)
+		warn = model.Msg("%v gives %.0f parameters and the safetensors headers %d (%+.1f%%): using %v",
+			from, shape, n.Params, 100*rel, kept)
 	}
 	return a, warn
 }
