@@ -349,15 +349,24 @@ func TestConfigHFConfigRelative(t *testing.T) {
 	}
 }
 
-// TestSafetensorsNamesCatalogShape: `--model llama-3.1-8b --safetensors X` names
-// the catalog's shape, not a config.json nobody gave (walk51).
-func TestSafetensorsNamesCatalogShape(t *testing.T) {
+// TestHFClassificationHead: a fine-tuned classifier's config.json is
+// costed as its class builds it (walk51: LlamaForSequenceClassification
+// was costed as the causal LM, 8,030,261,248 parameters and 128,256-token
+// logits); `--model llama-3.1-8b --safetensors X` names the catalog's
+// shape, not a config.json nobody gave.
+func TestHFClassificationHead(t *testing.T) {
 	st := writeSafetensors(t, 1_000_000_000)
 	for _, tt := range []struct {
 		name           string
 		args           []string
 		stdout, stderr []string
 	}{
+		{"seq-cls config.json: 8,030,261,248 − 128,256 × 4,096 + 4,096 × 2",
+			[]string{"estimate", "--hf-config", "data/hf/testdata/config/llama-3.1-8b-seq-cls.json", "--json"},
+			[]string{`"params": 7504932864,`, `"head": "sequence-classification",`, `"labels": 2`}, nil},
+		{"seq-cls assumptions",
+			[]string{"estimate", "--hf-config", "data/hf/testdata/config/llama-3.1-8b-seq-cls.json"},
+			[]string{"head: sequence classification, a score of 2 labels on every position"}, nil},
 		{"catalog shape with safetensors",
 			[]string{"estimate", "--model", "llama-3.1-8b", "--safetensors", st, "--json"},
 			[]string{`"params": 8030261248,`},
