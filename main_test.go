@@ -348,3 +348,48 @@ func TestConfigHFConfigRelative(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want opt-350m's 331196416 params in\n%s", code, stderr, out)
 	}
 }
+
+// TestHFClassificationHead: a fine-tuned classifier's config.json is
+// costed as its class builds it (walk51: LlamaForSequenceClassification
+// was costed as the causal LM, 8,030,261,248 parameters and 128,256-token
+// logits); `--model llama-3.1-8b --safetensors X` names the catalog's
+// shape, not a config.json nobody gave.
+func TestHFClassificationHead(t *testing.T) {
+	st := writeSafetensors(t, 1_000_000_000)
+	for _, tt := range []struct {
+		name           string
+		args           []string
+		stdout, stderr []string
+	}{
+		{"seq-cls config.json: 8,030,261,248 − 128,256 × 4,096 + 4,096 × 2",
+			[]string{"estimate", "--hf-config", "data/hf/testdata/config/llama-3.1-8b-seq-cls.json", "--json"},
+			[]string{`"params": 7504932864,`, `"head": "sequence-classification",`, `"labels": 2`}, nil},
+		{"seq-cls assumptions",
+			[]string{"estimate", "--hf-config", "data/hf/testdata/config/llama-3.1-8b-seq-cls.json"},
+			[]string{"head: sequence classification, a score of 2 labels on every position"}, nil},
+		{"catalog shape with safetensors",
+			[]string{"estimate", "--model", "llama-3.1-8b", "--safetensors", st, "--json"},
+			[]string{`"params": 8030261248,`},
+			[]string{"the catalog's Llama 3.1 8B shape gives 8030261248 parameters and the safetensors headers 1000000000 (-87.5%): using the catalog's count"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runArgs(t, tt.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			for _, w := range tt.stdout {
+				if !strings.Contains(stdout, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, stdout)
+				}
+			}
+			for _, w := range tt.stderr {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+			if strings.Contains(stderr, "config.json gives") {
+				t.Errorf("stderr names a config.json: %s", stderr)
+			}
+		})
+	}
+}

@@ -14,6 +14,26 @@ const (
 	RMSNorm   Norm = "rmsnorm"   // weight only: h parameters
 )
 
+// Head is the task head a model carries on its last hidden states in
+// place of a language-model head, as a Hugging Face config.json's
+// architectures names it; spelled as in JSON output.
+type Head string
+
+// Heads. The zero value is a model's usual output: a causal LM's head over
+// the vocabulary, an encoder's bare model (or its MLM head when
+// pre-training), ViT's classifier.
+const (
+	// HeadSequenceClassification is an XForSequenceClassification head:
+	// one class score vector per sequence (transformers
+	// modeling_layers.py GenericForSequenceClassification, which the
+	// Llama-style decoders subclass; BertForSequenceClassification).
+	HeadSequenceClassification Head = "sequence-classification"
+	// HeadTokenClassification is an XForTokenClassification head: class
+	// scores at every position (GenericForTokenClassification,
+	// BertForTokenClassification).
+	HeadTokenClassification Head = "token-classification"
+)
+
 // Architecture describes a model. Transformers (Family.Transformer) are
 // described by their shape and their parameter count comes from ParamCount;
 // CNNs and U-Nets carry their published parameter count and per-sample
@@ -47,6 +67,17 @@ type Architecture struct {
 	GatedMLP      bool
 	Vocab         int // vocabulary size; for ViT the number of classes
 	Tied          bool
+	// Head is a classification head that replaces the LM head (see
+	// headParams): no vocabulary logits, no lm_head weight, tied or not;
+	// "" for the model's usual output. Only decoders and encoders carry
+	// one (Validate).
+	Head Head
+	// Labels is the classification Head's output width, config.json
+	// num_labels or the size of id2label (transformers
+	// configuration_utils.py PretrainedConfig: "if self.id2label is None:
+	// self._create_id_label_maps(num_labels if num_labels is not None
+	// else 2)"). Read only with Head.
+	Labels        int
 	Norm          Norm
 	NormsPerLayer int  // norms per block: 2 (pre-attention, pre-MLP) unless set
 	LinearBias    bool // every linear layer has a bias (GPT-2, BERT)
@@ -394,11 +425,37 @@ func (a *Architecture) embeddingParams() float64 {
 }
 
 // headParams returns the output head: the LM head when untied, or ViT's
-// classifier (with bias), plus BERT's pooler.
+// classifier (with bias), or a classification Head, plus BERT's pooler.
+//
+// A classification head is one Linear of hidden × Labels in place of the
+// LM head, which the model then does not have, tied or not:
+//
+//   - decoders' sequence classification without bias (transformers
+//     modeling_layers.py GenericForSequenceClassification: "self.score =
+//     nn.Linear(config.hidden_size, self.num_labels, bias=False)"; GPT-2,
+//     GPT-J, GPT-NeoX, OPT, BLOOM and Falcon write the same score);
+//   - token classification with bias (GenericForTokenClassification:
+//     "self.score = nn.Linear(config.hidden_size, config.num_labels)";
+//     BertForTokenClassification's and RobertaForTokenClassification's
+//     classifier, whose base model has no pooler: add_pooling_layer=False);
+//   - encoders' sequence classification with bias, after the pooler
+//     (BertForSequenceClassification: "self.classifier =
+//     nn.Linear(config.hidden_size, config.num_labels)"; RoBERTa's
+//     RobertaClassificationHead has a dense h×h layer with bias in place
+//     of the pooler, the same count).
+//
+// The importer says which models have a pooler (Pooler) and counts heads
+// the formula does not model (ModernBERT's ModernBertPredictionHead) in
+// ExtraParams.
 func (a *Architecture) headParams() float64 {
 	h := float64(a.Hidden)
 	var p float64
 	switch {
+	case a.Head != "":
+		p = float64(a.Labels) * h
+		if a.Head == HeadTokenClassification || a.Family != FamilyDecoder {
+			p += float64(a.Labels) // bias
+		}
 	case a.Family == FamilyViT:
 		p = float64(a.Vocab)*h + float64(a.Vocab)
 	case a.Family == FamilyEncoder:
@@ -468,7 +525,7 @@ func (a *Architecture) ActiveParams() float64 {
 // out for every model.
 func (a *Architecture) ReportedActiveParams() float64 {
 	n := a.ActiveParams()
-	if a.ModelType == "gpt_oss" && a.HasShape() && !a.Tied {
+	if a.ModelType == "gpt_oss" && a.HasShape() && !a.Tied && a.Head == "" {
 		n -= float64(a.Vocab) * float64(a.Hidden)
 	}
 	return n
@@ -588,7 +645,7 @@ func (a *Architecture) Validate() error {
 		{"norms_per_layer", float64(a.NormsPerLayer)}, {"shared_experts", float64(a.SharedExperts)},
 		{"dense_layers", float64(a.DenseLayers)}, {"dense_ffn", float64(a.DenseFFN)}, {"q_lora_rank", float64(a.QLoRARank)},
 		{"kv_lora_rank", float64(a.KVLoRARank)}, {"rope_head_dim", float64(a.RopeHeadDim)}, {"v_head_dim", float64(a.VHeadDim)},
-		{"vision_params", a.VisionParams},
+		{"vision_params", a.VisionParams}, {"labels", float64(a.Labels)},
 	} {
 		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
 			return bad("%s must be ≥ 0, got %v", f.name, f.v)
@@ -596,6 +653,18 @@ func (a *Architecture) Validate() error {
 	}
 	if a.Params > MaxParams {
 		return bad("params %.3g is above the %.0e limit", a.Params, MaxParams)
+	}
+	switch a.Head {
+	case "":
+	case HeadSequenceClassification, HeadTokenClassification:
+		if a.Family != FamilyDecoder && a.Family != FamilyEncoder {
+			return bad("a %s head needs a decoder or an encoder, got a %s", a.Head, a.Family)
+		}
+		if a.Labels < 1 || a.Labels > 1<<24 {
+			return bad("a %s head needs labels 1–16777216, got %d", a.Head, a.Labels)
+		}
+	default:
+		return bad("head %q: want sequence-classification or token-classification", a.Head)
 	}
 	switch {
 	case !a.Family.Transformer():

@@ -28,7 +28,13 @@ func GenericShape(params float64) Architecture {
 // matmulParams returns the parameters that take part in matrix
 // multiplies per token: the active parameters without the embedding
 // lookups, plus the LM-head projection when logits are computed (it costs
-// FLOPs even when tied to the embedding).
+// FLOPs even when tied to the embedding). A classification Head has no LM
+// head: its hidden × Labels score stays in the active parameters and is
+// charged to every position, as transformers runs it
+// (GenericForSequenceClassification.forward: "logits =
+// self.score(hidden_states)", then pools the last non-pad token's);
+// an encoder's pooler and classifier run on one position per sequence and
+// are charged to every one too, a surplus below 1% of a BERT's FLOPs.
 func matmulParams(w *Workload) float64 {
 	a := &w.Model
 	n := a.ActiveParams()
@@ -36,6 +42,9 @@ func matmulParams(w *Workload) float64 {
 		return n
 	}
 	n -= a.embeddingTable()
+	if a.Head != "" {
+		return max(n, 0)
+	}
 	if !a.Tied && a.Family != FamilyViT {
 		n -= float64(a.Vocab) * float64(a.Hidden) // untied head counted below
 	}

@@ -533,6 +533,12 @@ func (e *Estimate) AssumptionMessages() []Message {
 					add("logits: %d-token vocabulary, Hugging Face loss: logits, their fp32 copy, the fp32 log-softmax and two fp32 gradients", a.Vocab)
 				}
 			}
+			switch a.Head {
+			case HeadSequenceClassification:
+				add("head: sequence classification, a score of %s on every position and the loss on the last non-pad position's (transformers GenericForSequenceClassification): no LM head, no vocabulary logits", CountMsg(a.Labels, "label"))
+			case HeadTokenClassification:
+				add("head: token classification, a score of %s on every position with the loss over them (transformers GenericForTokenClassification): no LM head, no vocabulary logits", CountMsg(a.Labels, "label"))
+			}
 		} else {
 			add("activations: %.4g MiB per sample at %d px (16-bit) from the catalog, scaled by (image size / %d)²", a.ActivationMiBPerSample, a.ImageSize, a.ImageSize)
 		}

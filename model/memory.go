@@ -509,8 +509,12 @@ func encoderLen(w *Workload) float64 {
 
 // countsLogits reports whether training computes vocabulary logits: LMs
 // always, encoder-only models only when pre-training (masked LM); a
-// fine-tuned encoder has a small classification head instead.
+// fine-tuned encoder has a small classification head instead, and a
+// classification Head replaces any model's LM head (see headLogits).
 func countsLogits(w *Workload) bool {
+	if w.Model.Head != "" {
+		return false
+	}
 	switch w.Model.Family {
 	case FamilyDecoder, FamilyEncoderDecoder:
 		return true
@@ -518,6 +522,49 @@ func countsLogits(w *Workload) bool {
 		return w.Task == TaskTrain
 	}
 	return false
+}
+
+// headLogits returns what a classification Head's logits and loss hold
+// for s·b positions at p bytes over t, as savedActivations' logits,
+// lossBwd, logitsGone and logitsKept:
+//
+//   - token classification: the LM loss over Labels classes (transformers
+//     loss/loss_utils.py ForTokenClassification: "logits =
+//     logits.float()", then fixed_cross_entropy, as ForCausalLMLoss), so
+//     logitsBytes over Labels for the workload's loss, the model returning
+//     the s·b·Labels logits;
+//   - sequence classification: the score's s·b·Labels logits, which no
+//     autograd node saves (modeling_layers.py
+//     GenericForSequenceClassification: "pooled_logits =
+//     logits[torch.arange(batch_size, device=logits.device),
+//     last_non_pad_token]"; the indexing's backward keeps the indices and
+//     writes a gradient of the full logits' shape), and cross_entropy on
+//     the b·Labels pooled logits in their dtype (ForSequenceClassificationLoss:
+//     "fixed_cross_entropy(pooled_logits.view(-1, num_labels), ...)"):
+//     logitsBytes' native loss over b positions. The model returns the
+//     pooled logits.
+//
+// With two labels either is kilobytes: what the head changes is that no
+// vocabulary logits exist.
+func headLogits(w *Workload, s, b, p, t float64) (fwd, bwd, gone, kept float64) {
+	c := float64(w.Model.Labels)
+	var transient, own float64
+	if w.Model.Head == HeadTokenClassification {
+		fwd, bwd, transient, own = logitsBytes(s, b, c, p, t, w.LossImpl())
+		if w.LossImpl() != LossChunked {
+			kept = s * b * c * p / t
+		}
+	} else {
+		fwd, bwd, transient, own = logitsBytes(1, b, c, p, t, LossNative)
+		all := s * b * c * p / t
+		fwd, bwd, transient = fwd+all, bwd+all, transient+all
+		kept = b * c * p / t
+	}
+	gone = transient
+	if w.Outputs != OutputsKept {
+		gone, kept = gone+own, 0 // the loop dropped them before backward
+	}
+	return fwd, bwd, gone, kept
 }
 
 // savedActivations is what one micro-batch keeps for backward, per GPU.
@@ -614,7 +661,9 @@ func cacheHeld(w *Workload, s, b, p, t float64) float64 {
 //
 //   - the logits as the LM head returns them, s·b·v at p bytes (the loss's
 //     fp32 copies are locals of the loss function; a chunked loss returns
-//     no full logits: 0). A classification head's b·classes are negligible.
+//     no full logits: 0), or as a classification Head returns them
+//     (headLogits: s·b·Labels for token classification, b·Labels pooled
+//     for sequence classification).
 //   - a Hugging Face causal LM's returned cache (cacheHeld's conditions:
 //     use_cache, no checkpointing; eager or SDPA alike, since after
 //     backward nothing shares its storages any more), the whole storages
@@ -636,6 +685,8 @@ func outputsHeld(w *Workload, s, b, p, t float64) float64 {
 	var out float64
 	if countsLogits(w) && w.LossImpl() != LossChunked {
 		out = s * b * float64(a.Vocab) * p / t
+	} else if a.Head != "" {
+		_, _, _, out = headLogits(w, s, b, p, t) // w.Outputs is OutputsKept here
 	}
 	if w.Trainer != TrainerHF || w.Ckpt() || a.Family != FamilyDecoder || !a.HasShape() {
 		return out
@@ -758,6 +809,8 @@ func trainingActivations(w *Workload, r Recipe) savedActivations {
 		} else if w.LossImpl() != LossChunked {
 			out.logitsKept = s * b * float64(a.Vocab) * p / t // outputsHeld's logits
 		}
+	} else if a.Head != "" {
+		out.logits, out.lossBwd, out.logitsGone, out.logitsKept = headLogits(w, s, b, p, t)
 	}
 	return out
 }
@@ -854,7 +907,10 @@ func inferenceActivations(w *Workload) float64 {
 		act += p * float64(a.Heads) / t * s * s * n
 	}
 	v := float64(a.Vocab)
-	if a.Family == FamilyViT {
+	switch {
+	case a.Head != "":
+		v = float64(a.Labels) // a classifier's scores, not the vocabulary's
+	case a.Family == FamilyViT:
 		v = 0
 	}
 	return act + 4*n*v/t

@@ -55,7 +55,7 @@ var ErrConfig = errors.New("invalid config.json")
 // ErrConfig and name the key at fault; all missing required keys are
 // reported together.
 func ParseConfig(data []byte) (*Config, error) {
-	c, err := parseConfig(data, true)
+	c, err := parseConfig(data, true, taskHead{})
 	if err != nil {
 		return nil, model.Msg("%v: %v", ErrConfig, err)
 	}
@@ -79,7 +79,7 @@ func ReadConfig(path string) (*Config, error) {
 	if err != nil {
 		return nil, model.Msg("%s: %v", file, err)
 	}
-	c, err := parseConfig(data, true)
+	c, err := parseConfig(data, true, taskHead{})
 	if err != nil {
 		return nil, model.Msg("%s: %v: %v", file, ErrConfig, err)
 	}
@@ -124,8 +124,10 @@ func hubCacheName(file string) string {
 }
 
 // parseConfig does ParseConfig's work; top is false for a text_config,
-// which is not searched for another.
-func parseConfig(data []byte, top bool) (*Config, error) {
+// which is not searched for another, and takes the wrapper's task head
+// (outer) when it names none itself (Gemma3ForSequenceClassification's
+// architectures sit beside the text_config).
+func parseConfig(data []byte, top bool, outer taskHead) (*Config, error) {
 	if len(data) > MaxConfigBytes {
 		return nil, model.Msg("%d bytes is above the %d MiB limit for a config.json", len(data), MaxConfigBytes>>20)
 	}
@@ -150,6 +152,10 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 	a.Name = displayName(f.name("_name_or_path"), c.ModelType)
 	a.Source = "config.json"
 	a.Family = model.FamilyDecoder
+	th := f.taskHead()
+	if th.head == "" {
+		th = outer
+	}
 
 	m, known := mappings[c.ModelType]
 	if !known {
@@ -159,7 +165,7 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 			if len(f.errs) > 0 {
 				return nil, joined(f.errs)
 			}
-			inner, err := parseConfig(tc, false)
+			inner, err := parseConfig(tc, false, th)
 			if err != nil {
 				return nil, model.Msg("text_config: %v", err)
 			}
@@ -193,7 +199,16 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 				c.ModelType, strings.Join(ModelTypes(), ", ")))
 		}
 	}
+	a.Head, a.Labels = th.head, th.labels // before m: some heads change a mapping's extras
 	delta := m(f, a)
+	if a.Head != "" && a.Family != model.FamilyDecoder && a.Family != model.FamilyEncoder {
+		// T5ForSequenceClassification, BartForSequenceClassification:
+		// an encoder-decoder's heads are not modelled.
+		c.Warnings = append(c.Warnings, model.Msg(
+			"architectures %q: gpuplan costs classification heads on decoders and encoders only; this %s is costed as its generation model, LM head and vocabulary logits included",
+			th.class, a.Family))
+		a.Head, a.Labels = "", 0
+	}
 	a.Dropout = f.dropout(c.ModelType)
 	// What selects the modeling code's own saved tensors
 	// (model.Architecture.ModelType, Activation, ParallelResidual).
@@ -235,6 +250,67 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 		c.Warnings = append(c.Warnings, model.Msg("quantization_config: quant_method \"mxfp4\" quantizes an MoE's experts only, and this model has none: the weights are costed as the unquantized dtype (%v)", dtype))
 	}
 	return c, nil
+}
+
+// taskHead is the classification head a config.json's architectures
+// names, with its labels and the class as written; zero for none.
+type taskHead struct {
+	head   model.Head
+	labels int
+	class  string
+}
+
+// headSuffixes map the class names transformers gives its classification
+// models (LlamaForSequenceClassification, BertForTokenClassification, ...)
+// to the head they build.
+var headSuffixes = []struct {
+	suffix string
+	head   model.Head
+}{
+	{"ForSequenceClassification", model.HeadSequenceClassification},
+	{"ForTokenClassification", model.HeadTokenClassification},
+}
+
+// taskHead reads the head from architectures, whose first entry is the
+// class save_pretrained wrote (PretrainedConfig.architectures, "Model
+// architectures that can be used with the model pretrained weights"),
+// and its labels: the size of id2label when the config has one, else
+// num_labels, else 2, as transformers' PretrainedConfig.__init__ ("if
+// self.id2label is None: self._create_id_label_maps(num_labels if
+// num_labels is not None else 2)"). Labels are read only for a
+// classification head, so an LM's leftover id2label is never an error.
+func (f *fields) taskHead() taskHead {
+	archs := f.architectures()
+	if len(archs) == 0 {
+		return taskHead{}
+	}
+	var th taskHead
+	for _, h := range headSuffixes {
+		if strings.HasSuffix(archs[0], h.suffix) {
+			th.head = h.head
+		}
+	}
+	if th.head == "" {
+		return taskHead{}
+	}
+	if err := safeio.CheckName(archs[0]); err != nil { // shown in warnings
+		f.fail("architectures: %v", err)
+		return taskHead{}
+	}
+	th.class = archs[0]
+	if v, ok := f.raw["id2label"]; ok && !isNull(v) {
+		labels, err := decodeObject(v, false)
+		switch {
+		case err != nil:
+			f.fail("id2label: %v", err)
+		case len(labels) == 0:
+			f.fail("id2label: want at least one label, got {}")
+		}
+		th.labels = len(labels)
+	} else {
+		th.labels = f.count(2, "num_labels")
+	}
+	return th
 }
 
 // displayName returns a name for the architecture: the Hub id in
@@ -346,6 +422,19 @@ const maxField = math.MaxInt32
 type fields struct {
 	raw  map[string]json.RawMessage
 	errs []error
+	// archs is architectures, read once (architectures) so that a bad
+	// value is reported once.
+	archs     []string
+	archsRead bool
+}
+
+// architectures returns the architectures list (see taskHead), nil when
+// absent or unreadable (reported on the first call).
+func (f *fields) architectures() []string {
+	if !f.archsRead {
+		f.archs, f.archsRead = f.texts("architectures"), true
+	}
+	return f.archs
 }
 
 func (f *fields) fail(format string, args ...any) {
@@ -781,7 +870,10 @@ func ModelTypes() []string {
 // carried there), so ParamCount equals n.Params while MoE active counts
 // still follow the shape. When they hold fewer (packed quantized weights,
 // a partial checkpoint), the shape's count is kept. warn is zero unless the
-// two differ by more than 1%.
+// two differ by more than 1%; it names where the shape came from: the
+// catalog (a.Key set: `--model llama-3.1-8b --safetensors X` was told
+// "config.json gives …" with no config.json given), a config.json (a.Source
+// set, by ParseConfig and ReadConfig) or a custom shape.
 func (c *Config) WithCounts(n TensorCounts) (a model.Architecture, warn model.Message) {
 	a = c.Arch
 	shape, got := a.ParamCount(), float64(n.Params)
@@ -796,12 +888,19 @@ func (c *Config) WithCounts(n TensorCounts) (a model.Architecture, warn model.Me
 		}
 	}
 	if rel := (got - shape) / shape; rel > 0.01 || rel < -0.01 {
+		from, count := model.Msg("the custom shape"), model.Msg("the custom shape's count")
+		switch {
+		case a.Key != "":
+			from, count = model.Msg("the catalog's %s shape", a.Name), model.Msg("the catalog's count")
+		case a.Source != "":
+			from, count = model.Msg("config.json"), model.Msg("the config.json count")
+		}
 		kept := model.Msg("the safetensors count")
 		if got < shape {
-			kept = model.Msg("the config.json count")
+			kept = count
 		}
-		warn = model.Msg("config.json gives %.0f parameters and the safetensors headers %d (%+.1f%%): using %s",
-			shape, n.Params, 100*rel, kept)
+		warn = model.Msg("%v gives %.0f parameters and the safetensors headers %d (%+.1f%%): using %v",
+			from, shape, n.Params, 100*rel, kept)
 	}
 	return a, warn
 }

@@ -20,7 +20,10 @@
 // LMs include their LM head (untied) or not (tied); encoders (bert, roberta)
 // count the base model with its pooler and without task heads, as BertModel
 // does; encoder-decoders count the generation model (T5ForConditionalGeneration,
-// WhisperForConditionalGeneration).
+// WhisperForConditionalGeneration). A decoder or encoder whose architectures
+// names a sequence- or token-classification class (LlamaForSequenceClassification,
+// BertForTokenClassification) counts that class: its classification head
+// (model.Architecture.Head and Labels) and no LM head.
 //
 // A multimodal wrapper (gemma3, llama4, llava, mllama, ...) is read through
 // its text_config; for gemma3 and llama4 the vision tower and projector are

@@ -28,6 +28,10 @@ func FuzzParseConfig(f *testing.F) {
 		"num_attention_heads": 2, "intermediate_size": 16, "vocab_size": 10}}`))
 	f.Add([]byte(`{"model_type": "x", "hidden_size": 8, "num_hidden_layers": 1, "num_attention_heads": 2, "vocab_size": 10,
 		"num_experts": 4, "num_experts_per_tok": 2, "is_encoder_decoder": true, "quantization_config": {"bits": 4}}`))
+	f.Add([]byte(`{"model_type": "bert", "architectures": ["BertForTokenClassification"], "num_labels": 3, "hidden_size": 8,
+		"num_hidden_layers": 1, "num_attention_heads": 2, "intermediate_size": 16, "vocab_size": 10}`))
+	f.Add([]byte(`{"model_type": "opt", "architectures": ["OPTForSequenceClassification"], "id2label": {"0": "a"}, "hidden_size": 8,
+		"word_embed_proj_dim": 4, "num_hidden_layers": 1, "num_attention_heads": 2, "ffn_dim": 16, "vocab_size": 10}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := ParseConfig(data)
 		if err != nil {

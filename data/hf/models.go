@@ -315,7 +315,8 @@ func gemma3Text(f *fields, a *model.Architecture) float64 {
 // only with norm_bias (all false by default). Extra, signed: the norms
 // have h (not the formula's 2h) parameters without norm_bias, and layer 0
 // has no attention norm (attn_norm is nn.Identity): 2L+1 norms against the
-// formula's 2L + 1 of 2h; biases of one projection kind only.
+// formula's 2L + 1 of 2h; biases of one projection kind only; with a
+// classification head, its ModernBertPredictionHead.
 func modernBERT(f *fields, a *model.Architecture) float64 {
 	a.Family = model.FamilyEncoder
 	a.Hidden = f.need("hidden_size")
@@ -342,6 +343,18 @@ func modernBERT(f *fields, a *model.Architecture) float64 {
 	case mlpBias:
 		d += l * (2*ffn + h)
 	}
+	if a.Head != "" {
+		// ModernBertForSequenceClassification and
+		// ...ForTokenClassification put ModernBertPredictionHead before
+		// the classifier: "self.dense = nn.Linear(config.hidden_size,
+		// config.hidden_size, config.classifier_bias)" and "self.norm =
+		// nn.LayerNorm(config.hidden_size, eps=config.norm_eps,
+		// bias=config.norm_bias)" (classifier_bias false by default).
+		d += h*h + norm
+		if f.bool(false, "classifier_bias") {
+			d += h
+		}
+	}
 	return d
 }
 
@@ -355,7 +368,10 @@ func phi(f *fields, a *model.Architecture) float64 {
 	a.NormsPerLayer = 1
 	a.LinearBias = true
 	a.Tied = f.bool(false, "tie_word_embeddings")
-	d := float64(a.Vocab)
+	var d float64
+	if a.Head == "" { // PhiForSequenceClassification has a score, no lm_head
+		d = float64(a.Vocab)
+	}
 	if f.bool(false, "qk_layernorm") && a.Heads > 0 {
 		hd := a.HeadDim
 		if hd == 0 {
@@ -417,7 +433,11 @@ func gptJ(f *fields, a *model.Architecture) float64 {
 	a.Norm = model.LayerNorm
 	a.NormsPerLayer = 1
 	a.Tied = f.bool(false, "tie_word_embeddings")
-	return float64(a.Layers)*float64(a.FFN+a.Hidden) + float64(a.Vocab)
+	d := float64(a.Layers) * float64(a.FFN+a.Hidden)
+	if a.Head == "" { // GPTJForSequenceClassification: "self.score = nn.Linear(config.n_embd, self.num_labels, bias=False)", no lm_head
+		d += float64(a.Vocab)
+	}
+	return d
 }
 
 // falcon reads both the current keys (model_type "falcon",
@@ -490,7 +510,13 @@ func opt(f *fields, a *model.Architecture) float64 {
 	var d float64
 	if p := float64(f.int(a.Hidden, "word_embed_proj_dim")); p != h {
 		d += v*(p-h) + 2*p*h
-		if !a.Tied {
+		switch {
+		case a.Head != "":
+			// OPTForSequenceClassification: "self.score =
+			// nn.Linear(config.word_embed_proj_dim, self.num_labels,
+			// bias=False)", not the formula's hidden × labels.
+			d += float64(a.Labels) * (p - h)
+		case !a.Tied:
 			d += v * (p - h)
 		}
 	}
@@ -527,7 +553,9 @@ func bloom(f *fields, a *model.Architecture) float64 {
 // bert counts BertModel: token, position and token-type embeddings and
 // their LayerNorm (which stands in for the formula's final norm), post-norm
 // layers with biases everywhere, and the pooler. Task heads (MLM, NSP) are
-// not counted, and Tied keeps the formula from adding an LM head.
+// not counted, and Tied keeps the formula from adding an LM head; a
+// classification head is (model.Architecture.Head), without the pooler
+// for token classification.
 func bert(f *fields, a *model.Architecture) float64 {
 	a.Family = model.FamilyEncoder
 	a.Hidden = f.need("hidden_size")
@@ -540,7 +568,10 @@ func bert(f *fields, a *model.Architecture) float64 {
 	a.TokenTypes = f.int(2, "type_vocab_size")
 	a.Norm = model.LayerNorm
 	a.LinearBias = true
-	a.Pooler = true
+	// BertForTokenClassification builds "BertModel(config,
+	// add_pooling_layer=False)"; BertForSequenceClassification keeps the
+	// pooler (model.Architecture.headParams counts the classifier).
+	a.Pooler = a.Head != model.HeadTokenClassification
 	a.Tied = true
 	if pt := f.text("position_embedding_type"); pt != "" && pt != "absolute" {
 		// relative_key(_query) adds a (2·max_positions−1)×head_dim table per layer.
@@ -552,6 +583,10 @@ func bert(f *fields, a *model.Architecture) float64 {
 // roberta (and xlm-roberta) count RobertaModel, built as BertModel: the
 // position table's max_position_embeddings rows include the padding offset
 // (514 = 512 + 2), so 2 fewer positions are usable; type_vocab_size is 1.
+// RobertaForSequenceClassification drops the pooler ("RobertaModel(config,
+// add_pooling_layer=False)") for RobertaClassificationHead, whose dense
+// h×h layer with bias counts as the pooler did, then out_proj (the
+// formula's classifier).
 func roberta(f *fields, a *model.Architecture) float64 {
 	d := bert(f, a)
 	a.TokenTypes = f.int(1, "type_vocab_size")
@@ -670,7 +705,7 @@ func generic(f *fields, a *model.Architecture) float64 {
 	if f.bool(false, "is_encoder_decoder") {
 		a.Family = model.FamilyEncoderDecoder
 		a.DecoderLayers = f.int(a.Layers, "decoder_layers", "num_decoder_layers")
-	} else if archs := f.texts("architectures"); len(archs) > 0 && strings.HasSuffix(archs[0], "ForMaskedLM") {
+	} else if archs := f.architectures(); len(archs) > 0 && strings.HasSuffix(archs[0], "ForMaskedLM") {
 		a.Family = model.FamilyEncoder
 	}
 	return 0

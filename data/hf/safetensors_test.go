@@ -495,3 +495,35 @@ func TestReadSafetensorsMetadataOnly(t *testing.T) {
 		t.Errorf("error = %v, want it to name %s, wrap ErrSafetensors and say there are no tensors", err, p)
 	}
 }
+
+// TestWithCountsNamesTheShape: the warning names where the shape came
+// from. walk51: `estimate --model llama-3.1-8b --safetensors X` was told
+// "config.json gives 8030261248 parameters …" with no config.json given.
+func TestWithCountsNamesTheShape(t *testing.T) {
+	llama := mustRead(t, "llama-3.1-8b").Arch // Source: the file's path
+	catalog := llama
+	catalog.Key, catalog.Name, catalog.Source = "llama-3.1-8b", "Llama 3.1 8B", "config.json of meta-llama/Llama-3.1-8B"
+	custom := model.Architecture{Family: model.FamilyDecoder, Layers: 32, Hidden: 4096, Heads: 32, FFN: 11008, GatedMLP: true, Norm: model.RMSNorm, Vocab: 32000, Name: "custom decoder"} // llama-2-7b's shape
+	for _, tt := range []struct {
+		name string
+		a    model.Architecture
+		n    int64
+		want string
+	}{
+		{"catalog, fewer in the headers", catalog, 1_000_000_000,
+			"the catalog's Llama 3.1 8B shape gives 8030261248 parameters and the safetensors headers 1000000000 (-87.5%): using the catalog's count"},
+		{"catalog, more in the headers", catalog, 9_000_000_000,
+			"the catalog's Llama 3.1 8B shape gives 8030261248 parameters and the safetensors headers 9000000000 (+12.1%): using the safetensors count"},
+		{"config.json", llama, 1_000_000_000,
+			"config.json gives 8030261248 parameters and the safetensors headers 1000000000 (-87.5%): using the config.json count"},
+		{"custom shape", custom, 1_000_000_000,
+			"the custom shape gives 6738415616 parameters and the safetensors headers 1000000000 (-85.2%): using the custom shape's count"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, warn := (&Config{Arch: tt.a}).WithCounts(TensorCounts{Params: tt.n})
+			if got := warn.String(); got != tt.want {
+				t.Errorf("warning\n got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -158,10 +158,11 @@ func servePeakFLOPS(g *model.GPU, f WeightFormat) float64 {
 
 // serveMatmulParams returns the parameters multiplied per token: the
 // active parameters without the input embedding lookup (the LM head is a
-// matmul, tied or not).
+// matmul, tied or not; a classification Head has none, and its score is
+// in the active parameters).
 func serveMatmulParams(a *model.Architecture) float64 {
 	n := a.ActiveParams() - float64(a.Vocab+a.LearnedPositions+a.TokenTypes)*float64(a.Hidden)
-	if a.Tied {
+	if a.Tied && a.Head == "" {
 		n += float64(a.Vocab) * float64(a.Hidden)
 	}
 	return max(n, 0)
@@ -299,7 +300,7 @@ func tpCommSecOver(n int, a *model.Architecture, hw *Hardware, tokens float64, t
 // vllm/model_executor/layers/logits_processor.py). Embeddings stay 16-bit
 // in every weight format (weightBytesPerLinear).
 func lookupBytes(a *model.Architecture, tp, pp int) float64 {
-	if a.Tied {
+	if a.Tied && a.Head == "" { // no LM head reads a classifier's table
 		return 0
 	}
 	return 2 * float64(a.Vocab+a.LearnedPositions+a.TokenTypes) * float64(a.Hidden) / float64(tp*pp)

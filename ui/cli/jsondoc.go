@@ -104,6 +104,8 @@ func (o *jsonOut) modelJSON(v *report.ModelJSON) {
 	o.strOmit("key", v.Key)
 	o.strOmit("name", v.Name)
 	o.str("family", v.Family)
+	o.strOmit("head", v.Head)
+	o.intOmit("labels", int64(v.Labels))
 	o.end('}')
 }
 

@@ -45,6 +45,16 @@ type ModelJSON struct {
 	Key    string `json:"key,omitempty"`
 	Name   string `json:"name,omitempty"`
 	Family string `json:"family"`
+	// Head is a classification head in place of the LM head
+	// (model.Architecture.Head: "sequence-classification",
+	// "token-classification"), Labels its width; omitted for none.
+	Head   string `json:"head,omitempty"`
+	Labels int    `json:"labels,omitempty"`
+}
+
+// modelJSON names a.
+func modelJSON(a *model.Architecture) ModelJSON {
+	return ModelJSON{Key: a.Key, Name: a.Name, Family: string(a.Family), Head: string(a.Head), Labels: a.Labels}
 }
 
 // WorkloadJSON echoes the workload after defaults, in TOML key names.
@@ -230,7 +240,7 @@ func NewEstimateJSON(e *model.Estimate, f *advice.Fit) EstimateJSON {
 	m := e.Memory
 	p := parts(m)
 	out := EstimateJSON{
-		Model:           ModelJSON{Key: w.Model.Key, Name: w.Model.Name, Family: string(w.Model.Family)},
+		Model:           modelJSON(&w.Model),
 		Workload:        NewWorkloadJSON(w),
 		Params:          i64(e.Params),
 		TrainableParams: i64(e.TrainableParams),

@@ -229,7 +229,7 @@ type ServeEstimateJSON struct {
 
 // NewServeEstimateJSON returns the plan p of w as JSON.
 func NewServeEstimateJSON(w *model.Workload, p *serve.Plan) ServeEstimateJSON {
-	return ServeEstimateJSON{Model: ModelJSON{Key: w.Model.Key, Name: w.Model.Name, Family: string(w.Model.Family)},
+	return ServeEstimateJSON{Model: modelJSON(&w.Model),
 		Task: string(model.TaskInference), Params: i64(w.Model.ParamCount()), Serving: NewServingJSON(&p.Serving),
 		Plan: servePlanEstimateJSON(p), Warnings: append([]string{}, p.Reasons...), Assumptions: serveAssumptionsFor(nil, p)}
 }
@@ -278,7 +278,7 @@ const ServeNearMisses = 10
 // most limit offers that meet the targets (0: all) and the first
 // ServeNearMisses that do not.
 func NewServeRecommendJSON(w *model.Workload, s *serve.Serving, plans []serve.Plan, limit int) ServeRecommendJSON {
-	r := ServeRecommendJSON{Model: ModelJSON{Key: w.Model.Key, Name: w.Model.Name, Family: string(w.Model.Family)},
+	r := ServeRecommendJSON{Model: modelJSON(&w.Model),
 		Task: string(model.TaskInference), Serving: NewServingJSON(s), Considered: len(plans),
 		Offers: []ServePlanJSON{}, Rejected: []ServeRejectionJSON{}}
 	for i := range plans {
