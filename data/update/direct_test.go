@@ -262,9 +262,7 @@ func TestDirectFailures(t *testing.T) {
 	}
 	elsewhere := serve(`{"Items": [], "NextPageLink": "https://attacker.example/api/retail/prices?$skip=100"}`)
 	one := `{"Items": [` + strings.SplitN(strings.SplitN(string(page1), `"Items": [`, 2)[1], "},", 2)[0] + `}], "NextPageLink": null}`
-	down := httptest.NewServer(http.NotFoundHandler())
-	downURL := down.URL
-	down.Close()
+	downURL := refusedURL(t)
 	tests := []struct {
 		name, provider string
 		override       map[string]http.HandlerFunc

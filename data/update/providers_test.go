@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,9 +92,7 @@ func TestRunNewProvidersFailures(t *testing.T) {
 				cny.WriteString(l + ",CNY\n")
 			}
 		}
-		down := httptest.NewServer(http.NotFoundHandler())
-		downURL := down.URL
-		down.Close()
+		downURL := refusedURL(t)
 		tests := []struct {
 			name     string
 			override map[string]http.HandlerFunc

@@ -168,9 +168,7 @@ func TestRunFailures(t *testing.T) {
 		http.Error(w, "rate limited", http.StatusTooManyRequests)
 	}
 	lines := strings.SplitAfter(string(lambda), "\n")
-	down := httptest.NewServer(http.NotFoundHandler())
-	downURL := down.URL
-	down.Close()
+	downURL := refusedURL(t)
 	tests := []struct {
 		name     string
 		override map[string]http.HandlerFunc
@@ -224,14 +222,13 @@ func TestRunFailures(t *testing.T) {
 // A failed provider says whether a previous overlay was kept, and the
 // summary leaves the error itself to Run's error, printed once.
 func TestRunFailureSummary(t *testing.T) {
-	down := httptest.NewServer(http.NotFoundHandler())
-	down.Close()
+	downURL := refusedURL(t)
 	for _, kept := range []bool{true, false} {
 		dir := t.TempDir()
 		if kept {
 			os.WriteFile(filepath.Join(dir, "skypilot-lambda.toml"), []byte("# previous overlay\n"), 0o644)
 		}
-		sum, err := Run(context.Background(), Options{Dir: dir, Sources: []string{down.URL}, Providers: []string{"lambda"}, Now: fixedNow})
+		sum, err := Run(context.Background(), Options{Dir: dir, Sources: []string{downURL}, Providers: []string{"lambda"}, Now: fixedNow})
 		want := map[bool]string{true: "previous overlay kept", false: "no previous overlay"}[kept]
 		if err == nil || !strings.Contains(err.Error(), "("+want+")") {
 			t.Errorf("kept=%v: Run() error = %v, want %q", kept, err, want)
