@@ -118,6 +118,12 @@ type extraAnswers struct {
 	Sort                             model.SortKey
 	CustomParamsOnly                 bool
 	ExtraProviders                   []string // unknown to this catalog
+	// Export is the file's [export] table, the launch options gpuplan
+	// export was given (--model-id, --name, …): the configurator has no
+	// question for them, so a save writes them back as read (walk51: a
+	// re-save dropped the table, and export --config then loaded the
+	// catalog's model under the default name).
+	Export *config.ExportOptions
 }
 
 // filled remembers the defaults the answers were last filled with, so a
@@ -336,6 +342,7 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 	a.Deadline = fmtFloatOrEmpty(s.DeadlineHours)
 	a.PrecisionFallback = s.AllowPrecisionFallback
 	a.extra.MaxPriceHour, a.extra.Sort = s.MaxPriceHour, s.Sort
+	a.extra.Export = c.Export.Clone()
 	// The file's batch and length are the user's answers, as if typed:
 	// a default follows the model and task, they do not (fill keeps the
 	// defaults the first reconcile filled in).
@@ -922,6 +929,8 @@ func (a *answers) config() (config.Config, error) {
 			return c, err
 		}
 	}
+
+	c.Export = x.Export.Clone()
 
 	s := &c.Search
 	s.Providers = append(slices.Clone(a.Providers), x.ExtraProviders...)
