@@ -62,3 +62,40 @@ checkpoint_write_gbps = 0.5
 		t.Errorf("the answers' [export] changed with a configuration made from them: %+v", again.Export)
 	}
 }
+
+// The same walk: the file's top-level lang (the screens were in Chinese)
+// and its [launch] dataset (export --dataset) were dropped by a save as
+// well; the configurator asks about neither, so it writes both back, and
+// the launch files it writes train on that dataset, as export --config
+// does.
+func TestLangAndDatasetSurviveResave(t *testing.T) {
+	cat := testCatalog(t)
+	c, err := config.Decode([]byte(`schema_version = 1
+lang = "zh-CN"
+[workload]
+task = "qlora"
+model = "llama-2-7b"
+[launch]
+dataset = "myorg/data"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Lang != "zh-CN" || c.LaunchDataset != "myorg/data" {
+		t.Fatalf("decoded lang %q, dataset %q", c.Lang, c.LaunchDataset)
+	}
+	path := filepath.Join(t.TempDir(), "t.toml")
+	m := start(t, newTestApp(t, cat, Options{Config: &c, ConfigPath: path}), size(120, 40))
+	m = drive(t, m, msgs(ctrlE, enter, replace(path), enter)...)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no file written (%v):\n%s", err, screenText(m))
+	}
+	back, err := config.Decode(b)
+	if err != nil {
+		t.Fatalf("the saved file does not load: %v\n%s", err, b)
+	}
+	if back.Lang != "zh-CN" || back.LaunchDataset != "myorg/data" {
+		t.Errorf("saved lang %q, dataset %q; want zh-CN, myorg/data:\n%s", back.Lang, back.LaunchDataset, b)
+	}
+}
