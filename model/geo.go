@@ -239,7 +239,11 @@ func (c *Catalog) Geo(provider, region string) (RegionGeo, bool) {
 // @ 0eb5da57) gives every GPU row the region "earth" while its CPU rows
 // say "us" and "eu", so "earth" is a placeholder, not a location. The name
 // stays the row's key (SkyPilot launches in it); only what is shown says
-// the truth, and no geographic filter (--regions, --country) matches it.
+// the truth, and no filter of places matches it: a continent, a country
+// or country code (--regions europe, --country us) or a prefix (e*). Its
+// own name does (--regions earth), as the key the row is picked by: an
+// exported file pins [search] regions to it, the configurator's region
+// question offers it as "location not stated", export --region takes it.
 // Hyperbolic's rows all carry "default" (catalogs/v8/hyperbolic/vms.csv @
 // 0082b043, copied from Hyperbolic's own SkyPilot catalog endpoint by
 // SkyPilot's sky/catalog/data_fetchers/fetch_hyperbolic.py), naming no

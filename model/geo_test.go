@@ -111,6 +111,20 @@ func TestRegionFilter(t *testing.T) {
 		{[]string{"de"}, []string{"us"}, "aws", "eu-central-1", false},
 		{[]string{"sa"}, nil, "vast", "Riyadh, SA, AS", false}, // sa is South America there; --country SA is Saudi Arabia
 		{[]string{"de"}, nil, "lambda", "me-west-1", false},    // no country known
+		// A placeholder naming no place (RegionUnstated: Daytona's
+		// "earth", Hyperbolic's "default") is out of every filter of
+		// places, a prefix of names too (walk51: --regions e* and d*
+		// listed them as if the prefix named a place); its own name is
+		// the row's key, which an exported file pins and selects it.
+		{[]string{"europe"}, nil, "daytona", "earth", false},
+		{[]string{"us"}, nil, "daytona", "earth", false},
+		{nil, []string{"us"}, "daytona", "earth", false},
+		{[]string{"e*"}, nil, "daytona", "earth", false},
+		{[]string{"ea*"}, nil, "daytona", "earth", false},
+		{[]string{"d*"}, nil, "hyperbolic", "default", false},
+		{[]string{"earth"}, nil, "daytona", "earth", true},
+		{[]string{"default"}, nil, "hyperbolic", "default", true},
+		{[]string{"earth"}, []string{"us"}, "daytona", "earth", false},
 	}
 	for _, tt := range tests {
 		f := NewRegionFilter(c, tt.regions, tt.countries)

@@ -1830,13 +1830,17 @@ func (q *Query) RegionFilter(cat *Catalog) RegionFilter {
 
 // RegionMatches applies a region filter: r matches when wants is empty,
 // names r, or holds a prefix of r ending in '-' ("us-") or '*' ("asia*",
-// the '*' left out).
+// the '*' left out). A placeholder naming no place (RegionUnstated) is
+// matched by its own name only: a prefix stands for regions by where
+// they are (us-, europe-), which such a row does not say (walk51: e*
+// listed Daytona's "earth").
 func RegionMatches(r string, wants []string) bool {
 	if len(wants) == 0 {
 		return true
 	}
+	prefixes := !RegionUnstated(r)
 	for _, want := range wants {
-		if r == want || strings.HasSuffix(want, "-") && strings.HasPrefix(r, want) || strings.HasSuffix(want, "*") && strings.HasPrefix(r, strings.TrimSuffix(want, "*")) {
+		if r == want || prefixes && (strings.HasSuffix(want, "-") && strings.HasPrefix(r, want) || strings.HasSuffix(want, "*") && strings.HasPrefix(r, strings.TrimSuffix(want, "*"))) {
 			return true
 		}
 	}

@@ -104,6 +104,9 @@ func answerValue(rt reflect.Type, key, v string) string {
 		}
 	}
 	s := strings.TrimSpace(v)
+	if flagTextTypes[ft] {
+		return tomlString(v) // read by its flag's parser: "auto", "none", 8K alike
+	}
 	if tokenKeys[key] {
 		if n, err := ParseTokens(s); err == nil { // as the flags read them: 8K is 8192
 			return strconv.Itoa(n)

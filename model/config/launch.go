@@ -183,6 +183,20 @@ type ExportOptions struct {
 // IsZero reports whether no option was given.
 func (o *ExportOptions) IsZero() bool { return o == nil || *o == ExportOptions{} }
 
+// Clone returns a copy of o that shares no memory with it (ScriptArgs is
+// a pointer); nil for nil.
+func (o *ExportOptions) Clone() *ExportOptions {
+	if o == nil {
+		return nil
+	}
+	c := *o
+	if o.ScriptArgs != nil {
+		args := *o.ScriptArgs
+		c.ScriptArgs = &args
+	}
+	return &c
+}
+
 // EncodeExportOptions writes o as the [export] table, keys in the order of
 // ExportOptions' fields.
 func EncodeExportOptions(o *ExportOptions) ([]byte, error) {

@@ -14,37 +14,38 @@ import (
 // writes it (model/launch Serve.TOML), where it runs. The "where" keys are
 // informational like [launch]: recomputed on export, but typed so a typo is
 // caught. tensor_parallel_size, pipeline_parallel_size and replicas are
-// requests: 0 or absent is auto.
+// requests: 0 or absent is auto. A request key also takes a string, read
+// as its flag reads it (flagtext.go): replicas = "auto", tpot_ms = "none".
 type rawServe struct {
-	WeightFormat         tString  `toml:"weight_format"`
-	KVCacheDType         tString  `toml:"kv_cache_dtype"`
-	MaxModelLen          tTokens  `toml:"max_model_len"`
-	PromptTokens         tTokens  `toml:"prompt_tokens"`
-	OutputTokens         tTokens  `toml:"output_tokens"`
-	SharedPrefixTokens   tTokens  `toml:"shared_prefix_tokens"`
-	Concurrency          tInt     `toml:"concurrency"`
-	RequestsPerSec       tFloat   `toml:"requests_per_sec"`
-	TTFTMs               tFloat   `toml:"ttft_ms"`
-	TPOTMs               tFloat   `toml:"tpot_ms"`
-	TensorParallelSize   tInt     `toml:"tensor_parallel_size"`
-	PipelineParallelSize tInt     `toml:"pipeline_parallel_size"`
-	Replicas             tInt     `toml:"replicas"`
-	GPUMemoryUtilization tFloat   `toml:"gpu_memory_utilization"`
-	MaxNumBatchedTokens  tTokens  `toml:"max_num_batched_tokens"`
-	MaxNumSeqs           tInt     `toml:"max_num_seqs"`
-	Provider             tString  `toml:"provider"`
-	InstanceType         tString  `toml:"instance_type"`
-	Region               tString  `toml:"region"`
-	Pricing              tString  `toml:"pricing"`
-	USDPerHour           tFloat   `toml:"usd_per_hour"`
-	Accelerator          tString  `toml:"accelerator"`
-	GPUsPerNode          tInt     `toml:"gpus_per_node"`
-	Nodes                tInt     `toml:"nodes"`
-	ReplicasPerNode      tInt     `toml:"replicas_per_node"`
-	ModelID              tString  `toml:"model_id"`
-	Image                tString  `toml:"image"`
-	Port                 tInt     `toml:"port"`
-	VLLMArgs             tStrings `toml:"vllm_args"`
+	WeightFormat         tString      `toml:"weight_format"`
+	KVCacheDType         tString      `toml:"kv_cache_dtype"`
+	MaxModelLen          tTokenText   `toml:"max_model_len"`
+	PromptTokens         tTokenText   `toml:"prompt_tokens"`
+	OutputTokens         tTokenText   `toml:"output_tokens"`
+	SharedPrefixTokens   tTokenText   `toml:"shared_prefix_tokens"`
+	Concurrency          tWholeText   `toml:"concurrency"`
+	RequestsPerSec       tDecimalText `toml:"requests_per_sec"`
+	TTFTMs               tDecimalText `toml:"ttft_ms"`
+	TPOTMs               tMsOrNone    `toml:"tpot_ms"`
+	TensorParallelSize   tWholeText   `toml:"tensor_parallel_size"`
+	PipelineParallelSize tWholeText   `toml:"pipeline_parallel_size"`
+	Replicas             tAutoWhole   `toml:"replicas"`
+	GPUMemoryUtilization tDecimalText `toml:"gpu_memory_utilization"`
+	MaxNumBatchedTokens  tTokenText   `toml:"max_num_batched_tokens"`
+	MaxNumSeqs           tWholeText   `toml:"max_num_seqs"`
+	Provider             tString      `toml:"provider"`
+	InstanceType         tString      `toml:"instance_type"`
+	Region               tString      `toml:"region"`
+	Pricing              tString      `toml:"pricing"`
+	USDPerHour           tFloat       `toml:"usd_per_hour"`
+	Accelerator          tString      `toml:"accelerator"`
+	GPUsPerNode          tInt         `toml:"gpus_per_node"`
+	Nodes                tInt         `toml:"nodes"`
+	ReplicasPerNode      tInt         `toml:"replicas_per_node"`
+	ModelID              tString      `toml:"model_id"`
+	Image                tString      `toml:"image"`
+	Port                 tInt         `toml:"port"`
+	VLLMArgs             tStrings     `toml:"vllm_args"`
 }
 
 // serving checks the table's request keys and returns them. Errors are

@@ -32,7 +32,7 @@ func TestDecodeRefusesBlankNamesAndWildNumbers(t *testing.T) {
 		{"serving job_hours 1e300", planWith("name = \"serve\"\n" + okPhase + "job_hours = 1e300\n[phase.answers]\nmodel = \"llama-3.1-8b\"\ntask = \"inference\""), "phase \"serve\" job_hours", "got 1e+300"},
 		{"serving job_hours NaN", planWith("name = \"serve\"\n" + okPhase + "job_hours = nan\n[phase.answers]\nmodel = \"llama-3.1-8b\"\ntask = \"inference\""), "phase \"serve\" job_hours", "got NaN"},
 		{"serving job_hours -inf", planWith("name = \"serve\"\n" + okPhase + "job_hours = -inf\n[phase.answers]\nmodel = \"llama-3.1-8b\"\ntask = \"inference\""), "phase \"serve\" job_hours", "got -Inf"},
-		{"answer concurrency -1", withAnswers("\"serve.concurrency\" = \"-1\""), "answers.serve.concurrency", `got "-1"`},
+		{"answer concurrency -1", withAnswers("\"serve.concurrency\" = \"-1\""), "answers.serve.concurrency", "must be 1–1048576, got -1"}, // read as --concurrency -1: a whole number, out of range
 		{"answer requests_per_sec 1e300", withAnswers("\"serve.requests_per_sec\" = \"1e300\""), "answers.serve.requests_per_sec", "1e+300"},
 		{"answer serve port -1", withAnswers("\"serve.port\" = \"-1\""), "answers.serve.port", `got "-1"`},
 		{"answer serve usd_per_hour inf", withAnswers("\"serve.usd_per_hour\" = \"inf\""), "answers.serve.usd_per_hour", `got "inf"`},

@@ -38,7 +38,7 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return nil },
 	}
-	list := func(name, short, example, args string, narrow func(cat *model.Catalog, words []string) (*model.Catalog, error), write func(r *report.Renderer, cat *model.Catalog) error, rows func(cat *model.Catalog) any, csv func(cat *model.Catalog) error) *cobra.Command {
+	list := func(name, short, example, args string, narrow func(cat *model.Catalog, words []string) (*model.Catalog, error), write func(r *report.Renderer, cat *model.Catalog, width int) error, rows func(cat *model.Catalog) any, csv func(cat *model.Catalog) error) *cobra.Command {
 		var asJSON bool
 		var output string
 		c := &cobra.Command{
@@ -68,8 +68,8 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 				case outCSV:
 					return csv(cat)
 				}
-				r, _ := renderer(env, env.Stdout)
-				return write(r, cat)
+				r, width := renderer(env, env.Stdout)
+				return write(r, cat, width)
 			},
 		}
 		c.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
@@ -79,13 +79,15 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 	cmd.AddCommand(
 		list("gpus", "List the GPUs with their datasheet figures; names narrow the list",
 			"  gpuplan catalog gpus\n  gpuplan catalog gpus h100 mi300x\n  gpuplan catalog gpus -o csv", argsGPUKeys, narrowGPUs,
-			func(r *report.Renderer, cat *model.Catalog) error { return report.WriteCatalogGPUs(env.Stdout, r, cat) },
+			func(r *report.Renderer, cat *model.Catalog, _ int) error {
+				return report.WriteCatalogGPUs(env.Stdout, r, cat)
+			},
 			func(cat *model.Catalog) any { return report.NewGPURows(cat) },
 			func(cat *model.Catalog) error { return report.WriteCatalogGPUsCSV(env.Stdout, cat) }),
 		list("models", "List the model architectures; names narrow the list",
 			"  gpuplan catalog models\n  gpuplan catalog models qwen3\n  gpuplan catalog models Qwen/Qwen3-30B-A3B --json", argsModelKeys, narrowModels,
-			func(r *report.Renderer, cat *model.Catalog) error {
-				return report.WriteCatalogModels(env.Stdout, r, cat)
+			func(r *report.Renderer, cat *model.Catalog, width int) error {
+				return report.WriteCatalogModels(env.Stdout, r, cat, width)
 			},
 			func(cat *model.Catalog) any { return report.NewModelRows(cat) },
 			func(cat *model.Catalog) error { return report.WriteCatalogModelsCSV(env.Stdout, cat) }),

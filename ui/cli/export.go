@@ -308,8 +308,15 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if ef.format == launch.FormatPyTorchJob && plan.Nodes == 1 { // the file says so too (model/launch k8s.go)
 		what = model.Msg("a Kubernetes Job (one node: a PyTorchJob is for a job across nodes)")
 	}
+	// The region as the file names it (launch.Plan.RegionShown): Lambda's
+	// and OCI's price regions as "any of N regions", not the first of them
+	// (walk51: "in asia-northeast-1" beside a file naming no region).
+	region := report.RegionIn(env.lang, plan.Region)
+	if plan.AnyOfRegions > 0 {
+		region = env.lang.Message(model.Msg("any of %d regions", plan.AnyOfRegions))
+	}
 	sayf(env.lang, env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%s, %s) to %s\n",
-		what, plan.Provider, plan.InstanceType, report.RegionIn(env.lang, plan.Region), gpus, env.lang.T(string(plan.Pricing)), ef.output)
+		what, plan.Provider, plan.InstanceType, region, gpus, env.lang.T(string(plan.Pricing)), ef.output)
 	for _, n := range plan.NoteMessages() {
 		if slices.ContainsFunc(said, func(m model.Message) bool { return !m.IsZero() && m.String() == n.String() }) {
 			continue // warned above: once on stderr (walk37: a borderline phase's verdict was said twice)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -30,13 +29,9 @@ func (a autoInt) String() string {
 }
 
 func (a autoInt) Set(s string) error {
-	if strings.EqualFold(strings.TrimSpace(s), "auto") {
-		*a.n = 0
-		return nil
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil || n < 1 {
-		return model.Msg(`want a whole number ≥ 1 or "auto"`)
+	n, err := config.ParseAutoWhole(s)
+	if err != nil {
+		return err
 	}
 	*a.n = n
 	return nil

@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/csv"
 	"errors"
-	"math"
 	"strconv"
 	"strings"
 
@@ -31,23 +30,11 @@ func (i intValue) String() string {
 }
 
 func (i intValue) Set(s string) error {
-	if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil {
-		*i.v = n // range is checked where the value is used, with its name
-		return nil
+	n, err := config.ParseWhole(s, i.max) // range is checked where the value is used, with its name
+	if err != nil {
+		return err
 	}
-	// 1e14 and 2k are whole numbers too: kept as Atoi keeps 99999999999,
-	// for the flag's own range check to refuse with its bound (issue 29:
-	// "--batch-size 1e14: want a whole number").
-	q, err := config.ParseQuantity(s)
-	switch {
-	case err != nil || q != math.Trunc(q):
-		return model.Msg("want a whole number such as 8 or 2k")
-	case math.Abs(q) >= 1<<63 && i.max > 0:
-		return model.Msg("out of range: at most %d", i.max)
-	case math.Abs(q) >= 1<<63:
-		return model.Msg("out of range: at most %d", math.MaxInt64)
-	}
-	*i.v = int(q)
+	*i.v = n
 	return nil
 }
 
@@ -64,32 +51,18 @@ func (f floatValue) String() string {
 }
 
 func (f floatValue) Set(s string) error {
-	v, ok := decimalFloat(s)
-	if !ok {
-		return errDecimal
+	v, err := config.ParseDecimal(s)
+	if err != nil {
+		return err
 	}
 	*f.v = v
 	return nil
 }
 
-// errDecimal is every float flag's refusal: the one form it takes.
-var errDecimal = model.Msg("want a decimal number such as 0.4 or 2.5e-3 (digits, at most one '.', an optional exponent)")
-
-// decimalFloat parses a float flag's value in the form data's vms.csv
-// reader takes (model.DecimalText): an optional sign, digits with at most
-// one '.', and an optional exponent. strconv.ParseFloat also reads Go's
-// hex floats (0x1p-3 = 0.125), digit separators (1_0 = 10), Inf and NaN,
-// none of which is a number a user means (attack r29b F4).
+// decimalFloat parses a float flag's value as config.ParseDecimal.
 func decimalFloat(s string) (float64, bool) {
-	s = strings.TrimSpace(s)
-	if !model.DecimalText(s) {
-		return 0, false
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsInf(v, 0) {
-		return 0, false
-	}
-	return v, true
+	v, err := config.ParseDecimal(s)
+	return v, err == nil
 }
 
 func (floatValue) Type() string { return "float" }
@@ -125,13 +98,15 @@ func (f noneFloatValue) String() string {
 }
 
 func (f noneFloatValue) Set(s string) error {
-	if strings.EqualFold(strings.TrimSpace(s), "none") {
-		*f.v = -1
-		return nil
-	}
-	if err := floatValue(f).Set(s); err != nil || *f.v < 0 {
+	v, none, err := config.ParseMsOrNone(s)
+	switch {
+	case err != nil:
 		*f.v = 0
-		return model.Msg(`want a number of milliseconds such as 50, or "none"`)
+		return err
+	case none:
+		*f.v = -1
+	default:
+		*f.v = v
 	}
 	return nil
 }
@@ -213,18 +188,9 @@ type tokensValue struct{ v *int }
 func (t tokensValue) String() string { return intValue{v: t.v}.String() }
 
 func (t tokensValue) Set(s string) error {
-	if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil {
-		*t.v = n // range is checked where the value is used, with its name
-		return nil
-	}
-	n, err := config.ParseTokens(s)
-	if q, qerr := config.ParseQuantity(s); err != nil && qerr == nil && q == math.Trunc(q) && q > model.MaxSeqLen {
-		// 1e14 is a whole number, too large (issue 29); every token
-		// flag's key has this bound in a configuration file.
-		return model.Msg("out of range: at most %d", model.MaxSeqLen)
-	}
+	n, err := config.ParseTokenCount(s) // range is checked where the value is used, with its name
 	if err != nil {
-		return model.Msg("want a whole number of tokens such as 2048, 8K (8192) or 8k (8000)")
+		return err
 	}
 	*t.v = n
 	return nil

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
@@ -229,10 +231,16 @@ func WriteCatalogInstances(out io.Writer, r *Renderer, c *model.Catalog, provide
 	return err
 }
 
-// WriteCatalogModels prints the model table.
-func WriteCatalogModels(out io.Writer, r *Renderer, c *model.Catalog) error {
+// WriteCatalogModels prints the model table: key, name, family, the
+// parameters, the active ones of a mixture of experts ("—" for a dense
+// model, which runs them all; walk51: qwen3-30b-a3b's 3.35B active were
+// only in --json and csv) and the shape. width is the terminal's (0: a
+// pipe or a file, every column whole): a table wider hides the shape, then
+// cuts the names to fit, and a line says what is hidden and where it is.
+func WriteCatalogModels(out io.Writer, r *Renderer, c *model.Catalog, width int) error {
 	p := r.Lang
-	rows := [][]string{}
+	type row struct{ key, name, family, params, active, shape string }
+	rows := make([]row, 0, len(c.Models))
 	for i := range c.Models {
 		a := &c.Models[i]
 		shape := "—"
@@ -244,8 +252,51 @@ func WriteCatalogModels(out io.Writer, r *Renderer, c *model.Catalog) error {
 		case a.ForwardGMACs > 0:
 			shape = p.Sprintf("%.4g GMACs at %d px", a.ForwardGMACs, a.ImageSize)
 		}
-		rows = append(rows, []string{a.Key, r.Cut(a.Name, 28), p.T(string(a.Family)), model.FormatCount(a.ParamCount()), shape})
+		active := "—"
+		if n := a.ReportedActiveParams(); a.Experts > 1 && n > 0 && n < a.ParamCount() {
+			active = model.FormatCount(n)
+		}
+		rows = append(rows, row{a.Key, a.Name, p.T(string(a.Family)), model.FormatCount(a.ParamCount()), active, shape})
 	}
-	_, err := fmt.Fprintf(r.Writer(out), "%s\n", r.tableRight(translate(p, "key", "name", "family", "params", "shape"), rows, map[int]bool{3: true}))
-	return err
+	layout := func(nameCut int, withShape bool) string {
+		headers := translate(p, "key", "name", "family", "params", "active", "shape")
+		if !withShape {
+			headers = headers[:5]
+		}
+		cells := make([][]string, len(rows))
+		for i, m := range rows {
+			cells[i] = []string{m.key, r.Cut(m.name, nameCut), m.family, m.params, m.active}
+			if withShape {
+				cells[i] = append(cells[i], m.shape)
+			}
+		}
+		return r.tableRight(headers, cells, map[int]bool{3: true, 4: true})
+	}
+	const nameCut, minNameCut = 28, 12
+	table := layout(nameCut, true)
+	var hidden []string
+	if width > 0 && tableWidth(table) > width {
+		hidden = append(hidden, p.T("shape"))
+		table = layout(nameCut, false)
+		if over := tableWidth(table) - width; over > 0 {
+			table = layout(max(nameCut-over, minNameCut), false)
+		}
+	}
+	w := r.Writer(out)
+	if _, err := fmt.Fprintln(w, table); err != nil {
+		return err
+	}
+	if len(hidden) > 0 {
+		WrapLine(w, p.Sprintf("Hidden to fit %d columns: %s (--json shows it).", width, strings.Join(hidden, p.T(", "))), width, "")
+	}
+	return nil
+}
+
+// tableWidth is the widest line of a laid-out table, in terminal cells.
+func tableWidth(table string) int {
+	n := 0
+	for l := range strings.SplitSeq(table, "\n") {
+		n = max(n, ansi.StringWidth(l))
+	}
+	return n
 }

@@ -226,7 +226,7 @@ func renderCatalogs(t *testing.T, p *i18n.Printer) string {
 	if err := WriteCatalogInstances(&b, r, cat, ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteCatalogModels(&b, r, cat); err != nil {
+	if err := WriteCatalogModels(&b, r, cat, 0); err != nil {
 		t.Fatal(err)
 	}
 	rate := 7.1

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/launch"
 	"github.com/gpuplan/gpuplan/model/serve"
 )
 
@@ -118,6 +119,15 @@ type extraAnswers struct {
 	Sort                             model.SortKey
 	CustomParamsOnly                 bool
 	ExtraProviders                   []string // unknown to this catalog
+	// Export is the file's [export] table, the launch options gpuplan
+	// export was given (--model-id, --name, …): the configurator has no
+	// question for them, so a save writes them back as read (walk51: a
+	// re-save dropped the table, and export --config then loaded the
+	// catalog's model under the default name).
+	Export *config.ExportOptions
+	// Lang (the top-level lang key) and LaunchDataset (the [launch]
+	// dataset export --dataset named) are kept the same way (walk51).
+	Lang, LaunchDataset string
 }
 
 // filled remembers the defaults the answers were last filled with, so a
@@ -336,6 +346,11 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 	a.Deadline = fmtFloatOrEmpty(s.DeadlineHours)
 	a.PrecisionFallback = s.AllowPrecisionFallback
 	a.extra.MaxPriceHour, a.extra.Sort = s.MaxPriceHour, s.Sort
+	a.extra.Export = c.Export.Clone()
+	a.extra.Lang = c.Lang
+	if c.LaunchDataset != launch.PlaceholderDataset {
+		a.extra.LaunchDataset = c.LaunchDataset // the placeholder is no dataset named
+	}
 	// The file's batch and length are the user's answers, as if typed:
 	// a default follows the model and task, they do not (fill keeps the
 	// defaults the first reconcile filled in).
@@ -922,6 +937,8 @@ func (a *answers) config() (config.Config, error) {
 			return c, err
 		}
 	}
+
+	c.Export, c.Lang, c.LaunchDataset = x.Export.Clone(), x.Lang, x.LaunchDataset
 
 	s := &c.Search
 	s.Providers = append(slices.Clone(a.Providers), x.ExtraProviders...)

@@ -219,6 +219,7 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 		return out, path, perm, err
 	}
 	opt := launch.Options{Notes: slices.Clone(d.notes)}
+	opt.Dataset = d.cfg.LaunchDataset // the loaded file's, as gpuplan export --config trains on it
 	if o := d.offer; o.Pricing == model.Spot && d.spotRate != nil {
 		r := d.spotRate(o.Instance.Provider, o.Region, o.Instance.Type)
 		opt.SpotRate = &r

@@ -1,0 +1,101 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model/config"
+)
+
+// New-user walk (walk51): a file written by `gpuplan export --model-id
+// myorg/llama-ft --name run1 --format toml` carries an [export] table
+// (the launch options export was given), which the configurator asks
+// nothing about. Opened with --config and saved again from ctrl+e, the
+// table was gone without a word, and `gpuplan export --config FILE`
+// then loaded the catalog's model under the default name. The
+// configurator carries the table unchanged through its load and save.
+func TestExportTableSurvivesResave(t *testing.T) {
+	cat := testCatalog(t)
+	args := ""
+	c, err := config.Decode([]byte(`schema_version = 1
+[workload]
+task = "qlora"
+model = "llama-2-7b"
+[export]
+name = "run1"
+model_id = "myorg/llama-ft"
+script_args = ""
+disk_gb = 300
+checkpoint_write_gbps = 0.5
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &config.ExportOptions{Name: "run1", ModelID: "myorg/llama-ft", ScriptArgs: &args, DiskGB: 300, CheckpointWriteGBps: 0.5}
+	if !reflect.DeepEqual(c.Export, want) {
+		t.Fatalf("decoded [export] = %+v, want %+v", c.Export, want)
+	}
+	path := filepath.Join(t.TempDir(), "t.toml")
+	m := start(t, newTestApp(t, cat, Options{Config: &c, ConfigPath: path}), size(120, 40))
+	m = drive(t, m, msgs(ctrlE, enter, replace(path), enter)...)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no file written (%v):\n%s", err, screenText(m))
+	}
+	back, err := config.Decode(b)
+	if err != nil {
+		t.Fatalf("the saved file does not load: %v\n%s", err, b)
+	}
+	if !reflect.DeepEqual(back.Export, want) {
+		t.Errorf("saved [export] = %+v, want %+v:\n%s", back.Export, want, b)
+	}
+	// The answers hold a copy: a change to the saved configuration's
+	// table does not reach the next save.
+	got, err := m.a.config()
+	if err != nil || got.Export == nil || got.Export.ScriptArgs == nil {
+		t.Fatalf("the answers' configuration has [export] %+v (%v)", got.Export, err)
+	}
+	got.Export.Name, *got.Export.ScriptArgs = "other", "--x"
+	if again, _ := m.a.config(); !reflect.DeepEqual(again.Export, want) {
+		t.Errorf("the answers' [export] changed with a configuration made from them: %+v", again.Export)
+	}
+}
+
+// The same walk: the file's top-level lang (the screens were in Chinese)
+// and its [launch] dataset (export --dataset) were dropped by a save as
+// well; the configurator asks about neither, so it writes both back, and
+// the launch files it writes train on that dataset, as export --config
+// does.
+func TestLangAndDatasetSurviveResave(t *testing.T) {
+	cat := testCatalog(t)
+	c, err := config.Decode([]byte(`schema_version = 1
+lang = "zh-CN"
+[workload]
+task = "qlora"
+model = "llama-2-7b"
+[launch]
+dataset = "myorg/data"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Lang != "zh-CN" || c.LaunchDataset != "myorg/data" {
+		t.Fatalf("decoded lang %q, dataset %q", c.Lang, c.LaunchDataset)
+	}
+	path := filepath.Join(t.TempDir(), "t.toml")
+	m := start(t, newTestApp(t, cat, Options{Config: &c, ConfigPath: path}), size(120, 40))
+	m = drive(t, m, msgs(ctrlE, enter, replace(path), enter)...)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no file written (%v):\n%s", err, screenText(m))
+	}
+	back, err := config.Decode(b)
+	if err != nil {
+		t.Fatalf("the saved file does not load: %v\n%s", err, b)
+	}
+	if back.Lang != "zh-CN" || back.LaunchDataset != "myorg/data" {
+		t.Errorf("saved lang %q, dataset %q; want zh-CN, myorg/data:\n%s", back.Lang, back.LaunchDataset, b)
+	}
+}
