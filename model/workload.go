@@ -288,7 +288,10 @@ func (w *Workload) Defaults() {
 		if w.Sequences == 0 {
 			w.Sequences = max(w.MicroBatch, DefaultSequences)
 		}
-		if w.GenTokens == 0 && w.Model.Family.Generative() {
+		// A classification head scores its input in one forward pass and
+		// generates nothing (transformers' GenericForSequenceClassification
+		// pools the last token's logits; no generate loop).
+		if w.GenTokens == 0 && w.Model.Family.Generative() && w.Model.Head == "" {
 			w.GenTokens = min(DefaultGenTokens, max(w.ContextLen/2, 1))
 		}
 	}

@@ -366,7 +366,16 @@ func (s *Serving) Validate(a *model.Architecture) error {
 // model" (vllm/v1/core/sched/scheduler.py). Hugging Face Text Generation
 // Inference lists FLAN-T5 among the models it serves
 // (text-generation-inference docs/source/supported_models.md).
+//
+// A classification head (model.Architecture.Head) generates no tokens:
+// vLLM runs "*For*Classification" architectures as pooling models
+// ("--runner pooling", the classify task; docs/models/pooling_models.md),
+// with no decode phase, so a serving plan of KV capacity, TPOT and output
+// tokens does not describe it.
 func Unserved(a *model.Architecture) model.Message {
+	if a.Head != "" {
+		return model.Msg("a %s model generates no tokens: vLLM serves it as a pooling model (--runner pooling, the classify task), which gpuplan's serving plan (KV cache, TPOT, output tokens) does not cost", model.Msg(string(a.Head)))
+	}
 	if !encDec(a) || a.ModelType == "whisper" {
 		return model.Message{}
 	}

@@ -52,7 +52,11 @@ when it does not. Every formula is listed under Assumptions.`,
 			if why := serve.Unserved(&w.Model); w.Task == model.TaskInference && !why.IsZero() {
 				// An encoder-decoder vLLM does not serve (T5) keeps the
 				// batch estimate, and says why it has no serving plan.
-				warnings = append(warnings, model.Msg("no serving plan: %s; this is the batch estimate (Hugging Face generate)", why))
+				if w.Model.Head != "" {
+					warnings = append(warnings, model.Msg("no serving plan: %s; this is the batch estimate (one forward pass, as transformers runs the model)", why))
+				} else {
+					warnings = append(warnings, model.Msg("no serving plan: %s; this is the batch estimate (Hugging Face generate)", why))
+				}
 			}
 			var notExported model.Message
 			asked := w // the phase's workload before its offer, as export --phase takes it

@@ -681,7 +681,7 @@ func ShownName(s string) string {
 func DescribeShapeIn(p *i18n.Printer, w *model.Workload) string {
 	var s []string
 	switch {
-	case w.Task == model.TaskInference && w.Model.Family.Generative():
+	case w.Task == model.TaskInference && w.Model.Family.Generative() && w.Model.Head == "":
 		s = append(s, p.Sprintf("%s × %d-token context, %d generated", Count(p, w.Sequences, "sequence"), w.ContextLen, w.GenTokens))
 	case w.Task == model.TaskInference && !w.Model.Family.Vision():
 		s = append(s, p.Sprintf("%s × %d tokens", Count(p, w.Sequences, "sequence"), w.ContextLen))
