@@ -322,8 +322,13 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if ef.format == launch.FormatPyTorchJob && plan.Nodes == 1 { // the file says so too (model/launch k8s.go)
 		what = model.Msg("a Kubernetes Job (one node: a PyTorchJob is for a job across nodes)")
 	}
-	sayf(env.lang, env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%s, %s) to %s\n",
-		what, plan.Provider, plan.InstanceType, exportRegionIn(env.lang, plan.Region, plan.AnyOfRegions), gpus, env.lang.T(string(plan.Pricing)), ef.output)
+	if model.RegionUnstated(plan.Region) { // not "in location not stated" (Daytona's "earth")
+		sayf(env.lang, env.Stderr, "gpuplan: wrote %s for %s/%s (location not stated; %s, %s) to %s\n",
+			what, plan.Provider, plan.InstanceType, gpus, env.lang.T(string(plan.Pricing)), ef.output)
+	} else {
+		sayf(env.lang, env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%s, %s) to %s\n",
+			what, plan.Provider, plan.InstanceType, exportRegionIn(env.lang, plan.Region, plan.AnyOfRegions), gpus, env.lang.T(string(plan.Pricing)), ef.output)
+	}
 	for _, n := range plan.NoteMessages() {
 		if slices.ContainsFunc(said, func(m model.Message) bool { return !m.IsZero() && m.String() == n.String() }) {
 			continue // warned above: once on stderr (walk37: a borderline phase's verdict was said twice)
