@@ -243,11 +243,16 @@ func (p *Plan) Summary() string {
 // regions" (the tables' words, ui/report OfferRegionIn) when the catalog's
 // regions for the type say where a price applies, not where it is offered
 // (AnyOfRegions), else Region.
-func (p *Plan) RegionShown() string {
-	if p.AnyOfRegions > 0 {
-		return model.Msg("any of %d regions", p.AnyOfRegions).String()
+func (p *Plan) RegionShown() string { return regionShown(p.Region, p.AnyOfRegions) }
+
+// regionShown is region as a file's header names it: "any of anyOf
+// regions" when the region is one of that many price regions
+// (anyOfRegions), else region. Plan.RegionShown and Serve.RegionShown.
+func regionShown(region string, anyOf int) string {
+	if anyOf > 0 {
+		return model.Msg("any of %d regions", anyOf).String()
 	}
-	return p.Region
+	return region
 }
 
 // HeaderLines are the comment lines every format starts with.

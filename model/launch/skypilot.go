@@ -103,9 +103,8 @@ func (p *Plan) SkyPilot() ([]byte, error) {
 	} else {
 		header = append(header, "launch: sky launch -c "+p.Name+" --secret HF_TOKEN <this file>")
 	}
-	if p.skyRegion() == "" {
-		header = append(header, model.Msg("region: %s lists %s in any of %d regions at this price without saying which offer it, so resources names no region: SkyPilot tries the regions its catalog lists the type in, cheapest first",
-			p.Provider, p.InstanceType, p.AnyOfRegions).String())
+	if h := skyRegionHeader(p.Provider, p.InstanceType, p.AnyOfRegions); h != "" {
+		header = append(header, h)
 	}
 	if len(p.Candidates) > 0 {
 		header = append(header, fmt.Sprintf("failover: %d equivalent offers follow the first in resources.ordered, cheapest first", len(p.Candidates)))
@@ -219,11 +218,27 @@ func (p *Plan) recoveryStrategy() string {
 // catalog region of the type, and fetch_lambda_cloud.py writes each type
 // for every region of its hard-coded REGIONS list: the whole list, not 6
 // regions of it beginning in Tokyo, as an entry per catalog region did.
-func (p *Plan) skyRegion() string {
-	if p.AnyOfRegions > 0 {
+func (p *Plan) skyRegion() string { return skyRegionOf(p.Region, p.AnyOfRegions) }
+
+// skyRegionOf is the region a SkyPilot file names for an offer in region
+// that stands for anyOf price regions (anyOfRegions): none when anyOf > 0
+// (see Plan.skyRegion), else region. The training task's and the
+// serving service's files (Serve.SkyPilot) both name it so.
+func skyRegionOf(region string, anyOf int) string {
+	if anyOf > 0 {
 		return ""
 	}
-	return p.Region
+	return region
+}
+
+// skyRegionHeader is the SkyPilot file's header line saying why its
+// resources name no region (skyRegionOf), "" when they name one.
+func skyRegionHeader(provider, instanceType string, anyOf int) string {
+	if anyOf == 0 {
+		return ""
+	}
+	return model.Msg("region: %s lists %s in any of %d regions at this price without saying which offer it, so resources names no region: SkyPilot tries the regions its catalog lists the type in, cheapest first",
+		provider, instanceType, anyOf).String()
 }
 
 // skyFileMounts mounts the checkpoint bucket on spot (SkyPilot storage

@@ -57,7 +57,7 @@ func Offers(cat *model.Catalog, q model.Query) []Offer {
 		if err != nil || !Unservable(g).IsZero() {
 			continue
 		}
-		best, region := 0.0, ""
+		best, region, same := 0.0, "", 0
 		for j := range in.Prices {
 			rp := &in.Prices[j]
 			if !regions.Match(in.Provider, rp.Region) {
@@ -67,15 +67,18 @@ func Offers(cat *model.Catalog, q model.Query) []Offer {
 			if !ok || !(usd > 0) || q.MaxUSDPerHour > 0 && usd > q.MaxUSDPerHour {
 				continue
 			}
-			if region == "" || usd < best {
-				best, region = usd, rp.Region
+			switch {
+			case region == "" || usd < best:
+				best, region, same = usd, rp.Region, 1
+			case usd == best:
+				same++
 			}
 		}
 		if region == "" {
 			continue
 		}
 		o := OfferFor(in, g, best, fmt.Sprintf("%s %s %s %s", in.Provider, in.Type, region, q.Pricing))
-		o.Region, o.Pricing, o.Discount = region, q.Pricing, cat.DiscountFor(in, q.Pricing)
+		o.Region, o.Pricing, o.Discount, o.SameRegions = region, q.Pricing, cat.DiscountFor(in, q.Pricing), same
 		out = append(out, o)
 	}
 	slices.SortStableFunc(out, func(a, b Offer) int { return cmp.Compare(a.USDPerHour, b.USDPerHour) })

@@ -21,6 +21,13 @@ type Offer struct {
 	Instance     *model.Instance
 	Region       string        // where the price is from; "" when unknown
 	Pricing      model.Pricing // the price's mode; "" when unknown
+	// SameRegions counts the regions the query allowed that price the
+	// type at USDPerHour in Pricing, Region included (Offers: the offer
+	// stands for all of them, as the training table's "+N" does); 0 when
+	// not counted. For a provider whose regions are price regions
+	// (model.RegionsUnconfirmed) the views write several as "any of N
+	// regions".
+	SameRegions int
 	// Discount is the discount a reserved price comes from
 	// (model.Catalog.DiscountFor); nil otherwise.
 	Discount *model.Discount

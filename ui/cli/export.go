@@ -21,6 +21,7 @@ import (
 	"github.com/gpuplan/gpuplan/model/launch/probescript"
 	"github.com/gpuplan/gpuplan/model/launch/stack"
 	"github.com/gpuplan/gpuplan/model/serve"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -47,6 +48,19 @@ type exportFlags struct {
 	// instanceFrom and regionFrom name where instance and region came
 	// from when no flag gave them (fromFile.origin); "" for the flags.
 	instanceFrom, regionFrom string
+}
+
+// exportRegionIn is the region as an export's stderr line names it, as
+// the file does (launch.Plan.RegionShown, launch.Serve.RegionShown):
+// Lambda's and OCI's price regions as "any of N regions" (anyOf, the
+// plan's AnyOfRegions), not the first of them (walk51: "in
+// asia-northeast-1" beside a file naming no region); any other as
+// report.RegionIn writes it.
+func exportRegionIn(lang *i18n.Printer, region string, anyOf int) string {
+	if anyOf > 0 {
+		return lang.Message(model.Msg("any of %d regions", anyOf))
+	}
+	return report.RegionIn(lang, region)
 }
 
 // regionFrom is what an error about the region names: --region, or the
@@ -308,15 +322,13 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if ef.format == launch.FormatPyTorchJob && plan.Nodes == 1 { // the file says so too (model/launch k8s.go)
 		what = model.Msg("a Kubernetes Job (one node: a PyTorchJob is for a job across nodes)")
 	}
-	// The region as the file names it (launch.Plan.RegionShown): Lambda's
-	// and OCI's price regions as "any of N regions", not the first of them
-	// (walk51: "in asia-northeast-1" beside a file naming no region).
-	region := report.RegionIn(env.lang, plan.Region)
-	if plan.AnyOfRegions > 0 {
-		region = env.lang.Message(model.Msg("any of %d regions", plan.AnyOfRegions))
+	if model.RegionUnstated(plan.Region) { // not "in location not stated" (Daytona's "earth")
+		sayf(env.lang, env.Stderr, "gpuplan: wrote %s for %s/%s (location not stated; %s, %s) to %s\n",
+			what, plan.Provider, plan.InstanceType, gpus, env.lang.T(string(plan.Pricing)), ef.output)
+	} else {
+		sayf(env.lang, env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%s, %s) to %s\n",
+			what, plan.Provider, plan.InstanceType, exportRegionIn(env.lang, plan.Region, plan.AnyOfRegions), gpus, env.lang.T(string(plan.Pricing)), ef.output)
 	}
-	sayf(env.lang, env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%s, %s) to %s\n",
-		what, plan.Provider, plan.InstanceType, region, gpus, env.lang.T(string(plan.Pricing)), ef.output)
 	for _, n := range plan.NoteMessages() {
 		if slices.ContainsFunc(said, func(m model.Message) bool { return !m.IsZero() && m.String() == n.String() }) {
 			continue // warned above: once on stderr (walk37: a borderline phase's verdict was said twice)

@@ -555,7 +555,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		notes = append(notes, priceNote)
 	}
 	srv, err := launch.NewServe(&sl.w.Model, &p, launch.ServeOptions{Name: ef.name, ModelID: ef.modelID, NamedAs: sl.req.Model,
-		Region: p.Offer.Region, Pricing: p.Offer.Pricing, Image: ef.image, Notes: notes})
+		Region: p.Offer.Region, RegionGiven: fs.Changed("region"), Pricing: p.Offer.Pricing, Image: ef.image, Notes: notes})
 	if err != nil {
 		return true, usage(err)
 	}
@@ -600,9 +600,14 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 			return true, err
 		}
 	}
-	sayf(env.lang, env.Stderr, "gpuplan: wrote %s serving files for %s/%s in %s (%s × %d × %s, TP %d × PP %d, %s, %s) to %s\n",
-		ef.format, in.Provider, in.Type, report.RegionIn(env.lang, p.Offer.Region), env.lang.Message(model.CountMsg(p.Nodes, "node")), in.GPUCount, in.GPU, p.TP, p.PP,
-		env.lang.Message(model.CountMsg(p.Replicas, "replica")), env.lang.T(string(p.Offer.Pricing)), ef.output) // "1 个节点", "4 个副本" in Chinese (walk37)
+	nodes, replicas := env.lang.Message(model.CountMsg(p.Nodes, "node")), env.lang.Message(model.CountMsg(p.Replicas, "replica")) // "1 个节点", "4 个副本" in Chinese (walk37)
+	if model.RegionUnstated(srv.Region) {                                                                                         // not "in location not stated" (Daytona's "earth")
+		sayf(env.lang, env.Stderr, "gpuplan: wrote %s serving files for %s/%s (location not stated; %s × %d × %s, TP %d × PP %d, %s, %s) to %s\n",
+			ef.format, in.Provider, in.Type, nodes, in.GPUCount, in.GPU, p.TP, p.PP, replicas, env.lang.T(string(p.Offer.Pricing)), ef.output)
+	} else {
+		sayf(env.lang, env.Stderr, "gpuplan: wrote %s serving files for %s/%s in %s (%s × %d × %s, TP %d × PP %d, %s, %s) to %s\n",
+			ef.format, in.Provider, in.Type, exportRegionIn(env.lang, srv.Region, srv.AnyOfRegions), nodes, in.GPUCount, in.GPU, p.TP, p.PP, replicas, env.lang.T(string(p.Offer.Pricing)), ef.output)
+	}
 	if n := srv.ServersNote(ef.format); !n.IsZero() { // the file says it too: the ports to balance
 		notef(env.lang, env.Stderr, n)
 	}

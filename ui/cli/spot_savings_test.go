@@ -60,7 +60,7 @@ func TestSpotSavingAgreesWithSpotLine(t *testing.T) {
 	if strings.Contains(text, "pay spot instead of on-demand") {
 		t.Errorf("text proposes spot although its expected cost is above on-demand's:\n%s", text)
 	}
-	if !strings.Contains(text, "Spot daytona 8x-MI355X in location not stated: expected $129") {
+	if !strings.Contains(text, "Spot daytona 8x-MI355X (location not stated): expected $129") {
 		t.Errorf("text lacks the Spot line with the region as the docs say it:\n%s", text)
 	}
 	if strings.Contains(text, "earth") {

@@ -692,6 +692,9 @@ func WriteDecisions(out io.Writer, r *Renderer, rec *model.Recommendation, d *De
 		od := &d.Offers[idx]
 		o := &offers[i]
 		name := lang.Sprintf("%s %s in %s", o.Instance.Provider, r.Cut(o.Instance.Type, 26), OfferRegionIn(lang, o.Instance.Provider, o.Region))
+		if model.RegionUnstated(o.Region) { // not "in location not stated"
+			name = lang.Sprintf("%s %s (location not stated)", o.Instance.Provider, r.Cut(o.Instance.Type, 26))
+		}
 		if od.Spot != nil {
 			spot = true
 			lines = append(lines, lang.Sprintf("  %s %s: %s", st.Key.Render(lang.T("Spot")), name, SpotLineIn(lang, od.Spot, d.Spot)))
@@ -794,6 +797,14 @@ func describePoint(rec *model.Recommendation, p decide.TimeCost) model.Message {
 func describeFit(rec *model.Recommendation, p decide.TimeCost) model.Message {
 	o := &rec.Offers[p.Index]
 	region := regionArgAt(rec.Offers, p.Index)
+	if model.RegionUnstated(o.Region) { // not "in location not stated" (Daytona's "earth")
+		if o.Risky() {
+			return model.Msg("%s %s (location not stated, %s): %s, %s (borderline: %.0f%% chance of running out of memory)", o.Instance.Provider, o.Instance.Type, model.Msg(string(o.Pricing)),
+				hoursMsg(p.Hours), USD(p.USD), model.RoundChance(o.OOMChance)*100)
+		}
+		return model.Msg("%s %s (location not stated, %s): %s, %s", o.Instance.Provider, o.Instance.Type, model.Msg(string(o.Pricing)),
+			hoursMsg(p.Hours), USD(p.USD))
+	}
 	if o.Risky() {
 		return model.Msg("%s %s in %s (%s): %s, %s (borderline: %.0f%% chance of running out of memory)", o.Instance.Provider, o.Instance.Type, region, model.Msg(string(o.Pricing)),
 			hoursMsg(p.Hours), USD(p.USD), model.RoundChance(o.OOMChance)*100)
@@ -1132,6 +1143,9 @@ func savingsList(lang *i18n.Printer, rec *model.Recommendation, savings []advice
 func rankedSavingLine(lang *i18n.Printer, rec *model.Recommendation, s *advice.Saving) string {
 	o := s.Offer
 	name := lang.Sprintf("%s %d×%s in %s", termsafe.String(o.Provider), o.GPUs, termsafe.String(o.GPU), termsafe.String(RegionIn(lang, o.Region)))
+	if model.RegionUnstated(o.Region) { // not "in location not stated"
+		name = lang.Sprintf("%s %d×%s (location not stated)", termsafe.String(o.Provider), o.GPUs, termsafe.String(o.GPU))
+	}
 	var why string
 	if rec != nil && s.Rank <= len(rec.Offers) {
 		r := &rec.Offers[s.Rank-1]
@@ -1178,6 +1192,8 @@ func savingOfferNote(lang *i18n.Printer, s *advice.Saving) string {
 		// Its region is the first of several at the price by name, no place
 		// the type is known to be in (OfferRegionIn): not named.
 		note = lang.Sprintf(" on %s %d×%s", termsafe.String(o.Provider), o.GPUs, termsafe.String(o.GPU))
+	case s.OtherOffer && model.RegionUnstated(o.Region): // not "in location not stated"
+		note = lang.Sprintf(" on %s %d×%s (location not stated)", termsafe.String(o.Provider), o.GPUs, termsafe.String(o.GPU))
 	case s.OtherOffer:
 		note = lang.Sprintf(" on %s %d×%s in %s", termsafe.String(o.Provider), o.GPUs, termsafe.String(o.GPU), termsafe.String(RegionIn(lang, o.Region)))
 	}

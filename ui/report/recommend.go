@@ -1255,7 +1255,11 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 			}
 		}
 		top := &rec.Offers[0]
-		p.Fprintf(&b, "\n%s %s %s in %s: %s per hour, %s per month", st.Good.Render(p.T("best:")), top.Instance.Provider, top.Instance.Type, BestRegionIn(p, rec.Offers), USD(top.USDPerHour), USD(top.MonthlyUSD))
+		if model.RegionUnstated(top.Region) { // not "in location not stated" (Daytona's "earth")
+			p.Fprintf(&b, "\n%s %s %s (location not stated): %s per hour, %s per month", st.Good.Render(p.T("best:")), top.Instance.Provider, top.Instance.Type, USD(top.USDPerHour), USD(top.MonthlyUSD))
+		} else {
+			p.Fprintf(&b, "\n%s %s %s in %s: %s per hour, %s per month", st.Good.Render(p.T("best:")), top.Instance.Provider, top.Instance.Type, BestRegionIn(p, rec.Offers), USD(top.USDPerHour), USD(top.MonthlyUSD))
+		}
 		switch {
 		case top.HasJob && spotTop:
 			p.Fprintf(&b, ", expected %s and %s for the job with interruptions", HoursIn(p, top.JobHours), USD(top.JobUSD))

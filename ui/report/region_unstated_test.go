@@ -37,7 +37,7 @@ func TestUnstatedRegionInDecisions(t *testing.T) {
 		{"region cell in Chinese", (&Renderer{}).regionCell(zh, "earth +1", 18), "未说明地点 +1"},
 		{"saving's other offer", SavingsList([]advice.Saving{{Change: "pay spot instead of on-demand", SavingUSD: 8, SavingPct: 40,
 			Offer: &advice.SavingOffer{Provider: "daytona", Region: "earth", GPU: "mi355x", GPUs: 8}, OtherOffer: true}}, 6),
-			"on daytona 8×mi355x in location not stated"},
+			"on daytona 8×mi355x (location not stated)"},
 	} {
 		if !strings.Contains(tt.got, tt.want) || strings.Contains(tt.got, "earth") {
 			t.Errorf("%s: %q, want it to hold %q and not \"earth\"", tt.name, tt.got, tt.want)

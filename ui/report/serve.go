@@ -167,6 +167,16 @@ type ServePlanJSON struct {
 	// when the plan does not fit (ServeBands).
 	TPOTBand             *BandJSON `json:"tpot_band,omitempty"`
 	OutputTokensPerSBand *BandJSON `json:"output_tokens_per_s_band,omitempty"`
+
+	// RegionsUnconfirmed is set, as training's offers have it, when the
+	// provider's regions say where a price applies, not where the type is
+	// offered (model.RegionsUnconfirmed: Lambda, OCI), so region is no
+	// place the type is known to be in; RegionLabel is then the region as
+	// the table writes it, "any of 17 regions" when the offer stands for
+	// several (serve.Offer.SameRegions). Both left out otherwise; added
+	// last, so the members before keep their places.
+	RegionsUnconfirmed bool   `json:"regions_unconfirmed,omitempty"`
+	RegionLabel        string `json:"region_label,omitempty"`
 }
 
 // finite returns a rounded v, or nil when v is 0 (no price) or infinite.
@@ -203,6 +213,9 @@ func NewServePlanJSON(p *serve.Plan) ServePlanJSON {
 	if in := o.Instance; in != nil {
 		j.Provider, j.InstanceType = in.Provider, in.Type
 		j.Source, j.Origin, j.AsOf = o.Provenance()
+		if model.RegionsUnconfirmed(in.Provider) {
+			j.RegionsUnconfirmed, j.RegionLabel = true, ServeRegionIn(nil, o)
+		}
 	}
 	b := ServeBands(p)
 	j.Memory.KVCacheBand = roundBand(b.KVCache, 1.0/model.GiB)
@@ -615,7 +628,7 @@ func serveRow(lang *i18n.Printer, p *serve.Plan, cut func(string, int) string, n
 		}
 		tps = fmt.Sprintf("%.0f", p.OutputTokensPerSec)
 	}
-	region := RegionIn(lang, p.Offer.Region)
+	region := ServeRegionIn(lang, &p.Offer)
 	if !model.RegionUnstated(p.Offer.Region) {
 		region = cut(region, 18) // "location not stated" whole, as OfferRow keeps it
 	}
@@ -671,6 +684,7 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 	var misses []*serve.Plan
 	var overlays overlayPrices
 	var marked []bool
+	var listed []model.Offer // the rows' offers as training's, for UnconfirmedRegionsNote
 	fallback, slow, ray := false, false, false
 	borderline, sure := 0, 0
 	for i := range plans {
@@ -689,6 +703,9 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 			in := p.Offer.Instance
 			marked = append(marked, in != nil && overlays.add(p.Offer.Provenance()))
 			rows = append(rows, serveRow(lang, p, r.Cut, true))
+			if in != nil {
+				listed = append(listed, model.Offer{Instance: in, Region: serveRegionRun(&p.Offer)})
+			}
 			fallback = fallback || p.FallbackFrom != ""
 			slow = slow || p.SlowerThanReading()
 			ray = ray || !p.NoExport.IsZero()
@@ -724,6 +741,9 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 		if sure == 0 {
 			line("%s", st.Warn.Render(lang.Sprintf("no offer meets the targets across its 90%% range: a looser --tpot-ms, more replicas or a faster GPU leaves room")))
 		}
+	}
+	if note := UnconfirmedRegionsNote(lang, listed); note != "" {
+		line("%s", st.Muted.Render(note))
 	}
 	for _, l := range overlays.legend(lang, OverlayMark) {
 		line("%s", st.Muted.Render(l))
@@ -773,7 +793,29 @@ func ServeOfferName(lang *i18n.Printer, o *serve.Offer) string {
 	if in == nil || o.Pricing == "" || o.Name != fmt.Sprintf("%s %s %s %s", in.Provider, in.Type, o.Region, o.Pricing) {
 		return o.Name
 	}
-	return fmt.Sprintf("%s %s %s %s", in.Provider, in.Type, RegionIn(lang, o.Region), PricingName(lang, o.Pricing))
+	return fmt.Sprintf("%s %s %s %s", in.Provider, in.Type, ServeRegionIn(lang, o), PricingName(lang, o.Pricing))
+}
+
+// ServeRegionIn is a serving offer's region as views write it: several
+// price regions of a provider whose regions say where a price applies,
+// not where a type is offered (serve.Offer.SameRegions,
+// model.RegionsUnconfirmed: Lambda, OCI), as "any of N regions", as
+// training's rows say them (OfferRegionIn); any other as RegionIn.
+func ServeRegionIn(lang *i18n.Printer, o *serve.Offer) string {
+	if o.Instance == nil {
+		return RegionIn(lang, o.Region)
+	}
+	return OfferRegionIn(lang, o.Instance.Provider, serveRegionRun(o))
+}
+
+// serveRegionRun is o's region as CollapseRegions writes a run of
+// regions, "asia-northeast-1 +16", when it stands for several price
+// regions (ServeRegionIn); else o.Region.
+func serveRegionRun(o *serve.Offer) string {
+	if o.Instance != nil && o.SameRegions > 1 && model.RegionsUnconfirmed(o.Instance.Provider) {
+		return fmt.Sprintf("%s +%d", o.Region, o.SameRegions-1)
+	}
+	return o.Region
 }
 
 // writeServeBest writes the serving ranking's answer as recommend's
@@ -782,9 +824,12 @@ func ServeOfferName(lang *i18n.Printer, o *serve.Offer) string {
 func writeServeBest(b *strings.Builder, lang *i18n.Printer, st Styles, p *serve.Plan, hoursPerMonth float64) {
 	o := &p.Offer
 	best, hour, month := st.Good.Render(lang.T("best:")), USD(p.USDPerHour), USD(model.MonthlyUSD(o.Pricing, p.USDPerHour, hoursPerMonth))
-	if in := o.Instance; in != nil {
-		lang.Fprintf(b, "\n%s %s %s in %s: %s per hour, %s per month", best, in.Provider, in.Type, RegionIn(lang, o.Region), hour, month)
-	} else {
+	switch in := o.Instance; {
+	case in != nil && model.RegionUnstated(o.Region): // not "in location not stated" (Daytona's "earth")
+		lang.Fprintf(b, "\n%s %s %s (location not stated): %s per hour, %s per month", best, in.Provider, in.Type, hour, month)
+	case in != nil:
+		lang.Fprintf(b, "\n%s %s %s in %s: %s per hour, %s per month", best, in.Provider, in.Type, ServeRegionIn(lang, o), hour, month)
+	default:
 		lang.Fprintf(b, "\n%s %s: %s per hour, %s per month", best, o.Name, hour, month)
 	}
 	if o.Pricing != "" {
