@@ -174,6 +174,12 @@ func PhaseAnswers(c *Config) (map[string]string, error) {
 				out[key] = strconv.FormatInt(x, 10)
 			case float64:
 				out[key] = strconv.FormatFloat(x, 'g', -1, 64)
+				if key == "serve.tpot_ms" && x == 0 {
+					// Encode's tpot_ms = 0.0, no TPOT target: an answer is
+					// the flag's text, where "0" is refused as --tpot-ms 0
+					// is (walk52), and "none" says it.
+					out[key] = "none"
+				}
 			case bool:
 				out[key] = strconv.FormatBool(x)
 			case []any:

@@ -1014,6 +1014,31 @@ var configKeys = sync.OnceValue(func() map[string][]string {
 	}
 })
 
+// FlagKeys maps, per table, the snake-cased name of a command-line flag
+// whose name is not its key's to that key, for "did you mean" on a key
+// written as its flag (walk52: "serve.tp" was told `did you mean
+// "tpot_ms"?`). [serve]'s tp is --tp, which for serving is the
+// tensor-parallel size (ui/cli's rangeError says so too); a test in ui/cli
+// holds this list to the flag table.
+var FlagKeys = map[string]map[string]string{
+	"serve": {"tp": "tensor_parallel_size", "pp": "pipeline_parallel_size", "rps": "requests_per_sec"},
+}
+
+// flagKey names the table and key that key, written as its flag's name
+// in table, stands for: table's own first, then [serve]'s and [search]'s
+// ("pp" as a bare answer is serve.pipeline_parallel_size); "" when none.
+func flagKey(table, key string) (string, string) {
+	if k, ok := FlagKeys[table][key]; ok && table != "" {
+		return table, k
+	}
+	for _, t := range []string{"search", "serve"} {
+		if k, ok := FlagKeys[t][key]; ok && t != table {
+			return t, k
+		}
+	}
+	return "", ""
+}
+
 // LooksJSON reports whether b is a JSON document, not TOML: no TOML
 // document starts with "{" (after a byte-order mark and blanks), a JSON
 // object does. Decode and the plan decoder say so in place of the TOML
@@ -1067,7 +1092,11 @@ func Decode(b []byte) (Config, error) {
 			// A key of another table written bare, as a plan's answers
 			// and [workload] read it (walk50: concurrency in
 			// [phase.answers] was told the [workload] keys only).
-			if other := otherTable(table, k[len(k)-1]); other != "" {
+			if ft, fk := flagKey(table, k[len(k)-1]); ft != "" && ft == table {
+				msg = model.Msg("unknown key %q; did you mean %q?", k[len(k)-1], fk)
+			} else if ft != "" {
+				msg = model.Msg("unknown key %q in [%s]; did you mean the [%s] key %q (%s.%s in a plan's answers)?", k[len(k)-1], table, ft, fk, ft, fk)
+			} else if other := otherTable(table, k[len(k)-1]); other != "" {
 				msg = model.Msg("unknown key %q in [%s]; it is a [%s] key (%s.%s in a plan's answers)", k[len(k)-1], table, other, other, k[len(k)-1])
 			} else if s := model.Closest(k[len(k)-1], valid, 1); len(s) > 0 {
 				msg = model.Msg("unknown key %q; did you mean %q?", k[len(k)-1], s[0])

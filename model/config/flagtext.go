@@ -120,7 +120,10 @@ func textError(s string, err error) error {
 }
 
 // tWholeText is a count, or its text as the count flags read it (ParseWhole).
-type tWholeText struct{ tInt }
+type tWholeText struct {
+	tInt
+	text string // the string it was read from, the flag's text; empty for a number (zeroText)
+}
 
 func (t *tWholeText) UnmarshalTOML(v any) error {
 	if s, ok := v.(string); ok {
@@ -128,7 +131,7 @@ func (t *tWholeText) UnmarshalTOML(v any) error {
 		if err != nil {
 			return textError(s, err)
 		}
-		t.v, t.set = n, true
+		t.v, t.set, t.text = n, true, s
 		return nil
 	}
 	return t.tInt.UnmarshalTOML(v)
@@ -136,7 +139,10 @@ func (t *tWholeText) UnmarshalTOML(v any) error {
 
 // tAutoWhole is a count that may be "auto" (0), as --replicas reads it
 // (ParseAutoWhole).
-type tAutoWhole struct{ tInt }
+type tAutoWhole struct {
+	tInt
+	text string // the string it was read from, the flag's text; empty for a number (zeroText)
+}
 
 func (t *tAutoWhole) UnmarshalTOML(v any) error {
 	if s, ok := v.(string); ok {
@@ -144,7 +150,7 @@ func (t *tAutoWhole) UnmarshalTOML(v any) error {
 		if err != nil {
 			return textError(s, err)
 		}
-		t.v, t.set = n, true
+		t.v, t.set, t.text = n, true, s
 		return nil
 	}
 	return t.tInt.UnmarshalTOML(v)
@@ -152,7 +158,10 @@ func (t *tAutoWhole) UnmarshalTOML(v any) error {
 
 // tTokenText is a token count, or its text as the token flags read it
 // (ParseTokenCount).
-type tTokenText struct{ tInt }
+type tTokenText struct {
+	tInt
+	text string // the string it was read from, the flag's text; empty for a number (zeroText)
+}
 
 func (t *tTokenText) UnmarshalTOML(v any) error {
 	if s, ok := v.(string); ok {
@@ -160,7 +169,7 @@ func (t *tTokenText) UnmarshalTOML(v any) error {
 		if err != nil {
 			return textError(s, err)
 		}
-		t.v, t.set = n, true
+		t.v, t.set, t.text = n, true, s
 		return nil
 	}
 	return t.tInt.UnmarshalTOML(v)
@@ -168,7 +177,10 @@ func (t *tTokenText) UnmarshalTOML(v any) error {
 
 // tDecimalText is a number, or its text as the decimal flags read it
 // (ParseDecimal).
-type tDecimalText struct{ tFloat }
+type tDecimalText struct {
+	tFloat
+	text string // the string it was read from, the flag's text; empty for a number (zeroText)
+}
 
 func (t *tDecimalText) UnmarshalTOML(v any) error {
 	if s, ok := v.(string); ok {
@@ -176,7 +188,7 @@ func (t *tDecimalText) UnmarshalTOML(v any) error {
 		if err != nil {
 			return textError(s, err)
 		}
-		t.v, t.set = x, true
+		t.v, t.set, t.text = x, true, s
 		return nil
 	}
 	return t.tFloat.UnmarshalTOML(v)
@@ -184,7 +196,11 @@ func (t *tDecimalText) UnmarshalTOML(v any) error {
 
 // tMsOrNone is tpot_ms: a number of milliseconds (0 asks for no target),
 // or its text as --tpot-ms reads it, "none" being 0 (ParseMsOrNone).
-type tMsOrNone struct{ tFloat }
+type tMsOrNone struct {
+	tFloat
+	text string // the string it was read from, the flag's text; empty for a number (zeroText)
+	none bool   // the text is "none"
+}
 
 func (t *tMsOrNone) UnmarshalTOML(v any) error {
 	if s, ok := v.(string); ok {
@@ -195,7 +211,7 @@ func (t *tMsOrNone) UnmarshalTOML(v any) error {
 		if none {
 			x = 0
 		}
-		t.v, t.set = x, true
+		t.v, t.set, t.text, t.none = x, true, s, none
 		return nil
 	}
 	return t.tFloat.UnmarshalTOML(v)

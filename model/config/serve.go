@@ -58,6 +58,9 @@ func (r *rawServe) serving() (serve.Serving, error) {
 	// tpot_ms = 0 written out asks for no TPOT target; left out, the
 	// default (serve.DefaultTPOTTargetMs) applies.
 	s.NoTPOTTarget = r.TPOTMs.set && r.TPOTMs.v == 0
+	if err := r.zeroText(); err != nil {
+		return s, err
+	}
 	var err error
 	if r.WeightFormat.v != "" {
 		if s.WeightFormat, err = serve.ParseWeightFormat(r.WeightFormat.v); err != nil {
@@ -80,6 +83,40 @@ func (r *rawServe) serving() (serve.Serving, error) {
 		return s, err
 	}
 	return s, nil
+}
+
+// zeroText refuses a key's string that reads as 0 where its flag refuses
+// 0, in the flag's words after the text ("0": must be 0.1–3600000 ms, got
+// 0), as the flag's parser refuses other text. A string is the flag's
+// text (docs/schemas.md); a bare TOML 0 keeps its meaning, none given (or
+// for tpot_ms, no TPOT target), which a string "0" slipped through to
+// (walk52: "serve.tpot_ms" = "0" dropped the target where --tpot-ms 0 is
+// refused). The token lengths are refused as 0 in either form already
+// (zeroRanges), and shared_prefix_tokens takes 0 as its flag does.
+func (r *rawServe) zeroText() error {
+	latency := func(v float64) model.Message {
+		return model.Msg("must be %g–%.0f ms, got %v", MinServeLatency, maxServeLatency, v)
+	}
+	for _, f := range []struct {
+		key  string
+		text string
+		zero bool
+		why  model.Message
+	}{
+		{"concurrency", r.Concurrency.text, r.Concurrency.v == 0, model.Msg("must be 1–%d, got %d", model.MaxBatch, 0)},
+		{"requests_per_sec", r.RequestsPerSec.text, r.RequestsPerSec.v == 0, model.Msg("must be > 0, got %v", 0)},
+		{"ttft_ms", r.TTFTMs.text, r.TTFTMs.v == 0, latency(0)},
+		{"tpot_ms", r.TPOTMs.text, r.TPOTMs.v == 0 && !r.TPOTMs.none, latency(0)},
+		{"tensor_parallel_size", r.TensorParallelSize.text, r.TensorParallelSize.v == 0, model.Msg("must be ≥ 1, got %d", 0)},
+		{"pipeline_parallel_size", r.PipelineParallelSize.text, r.PipelineParallelSize.v == 0, model.Msg("must be ≥ 1, got %d", 0)},
+		{"gpu_memory_utilization", r.GPUMemoryUtilization.text, r.GPUMemoryUtilization.v == 0, model.Msg("must be %g–1, got %v (0.9 is vLLM's default)", MinGPUMemoryUtilization, 0)},
+		{"max_num_seqs", r.MaxNumSeqs.text, r.MaxNumSeqs.v == 0, model.Msg("must be 1–%d, got %d", model.MaxBatch, 0)},
+	} {
+		if f.text != "" && f.zero {
+			return Errorf("serve."+f.key, "%q: %s", f.text, f.why)
+		}
+	}
+	return nil
 }
 
 // checkDeployment bounds the deployment keys a serving export writes

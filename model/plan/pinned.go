@@ -21,7 +21,8 @@ type Pinned struct {
 	// more GPUs than one instance of its pinned offer has" (a replica
 	// over several instances, which vLLM runs on a Ray cluster:
 	// Plan.Spans), "carries the phase's load on N instances" (the
-	// serving ranking on more instances than the phase rents meets it),
+	// replicas the request gives need N instances, more than the phase
+	// rents, or the serving ranking on more instances meets the load),
 	// "misses the phase's load and latency targets", "borderline".
 	Verdict model.Message
 	// Borderline is true when Verdict is the borderline one: Plan meets
@@ -96,6 +97,21 @@ func PinnedServing(a *model.Architecture, s serve.Serving, o serve.Offer, n int)
 		}
 	case !p.Spans.IsZero():
 		pin.Verdict, pin.Refused = model.Msg("needs more GPUs than one instance of its pinned offer has: %v", p.Spans), true
+	case p.Nodes > n:
+		// Replicas (or TP × PP × replicas GPUs) the request gives rent
+		// what they need (serve.PlanOnNodes), past what the phase rents:
+		// the plan prices n instances, export would write p.Nodes. The
+		// same verdict as auto replicas that carry the load on more
+		// instances (walk52: serve.replicas = 3 on one g6.xlarge was only
+		// "borderline", priced at $0.80/h, exported at $2.41/h).
+		if p.Meets {
+			pin.Verdict = model.Msg("carries the phase's load on %d instances of its pinned offer; the plan rents %d", p.Nodes, n)
+			break
+		}
+		pin.Verdict = model.Msg("needs %d instances of its pinned offer for the replicas it asks for (the plan rents %d), and misses the phase's load and latency targets on them", p.Nodes, n)
+		if len(p.ReasonMsgs) > 0 {
+			pin.Verdict = model.Msg("needs %d instances of its pinned offer for the replicas it asks for (the plan rents %d), and misses the phase's load and latency targets on them: %v", p.Nodes, n, p.ReasonMsgs[0])
+		}
 	case !p.Meets:
 		// More instances of the offer may carry what these do not: the
 		// serving ranking's plan on the offer, its nodes not held.
