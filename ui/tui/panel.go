@@ -462,9 +462,9 @@ func (p *panel) chosenWhose() string {
 		// Matched on its own (matchKept): ctrl+o's ranking has another
 		// type of its GPU there.
 		if p.chosenExported {
-			return p.lang.T("the one exported; ctrl+o ranks one type for each GPU and region")
+			return p.lang.T("the one exported, not in ctrl+o's ranking")
 		}
-		return p.lang.T("the file's; ctrl+o ranks one type for each GPU and region")
+		return p.lang.T("the file's, not in ctrl+o's ranking")
 	}
 	if p.chosenExported {
 		return p.lang.T("the one exported, as ctrl+o lists it")
