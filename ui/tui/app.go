@@ -206,7 +206,7 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 				m.res = &result{err: fmt.Errorf("internal error: %v", r)}
 			}
 		}()
-		m.res = computeSpot(cat, cfg, err, m.hf, 0, opts.SpotRate)
+		m.res = computeKept(cat, cfg, err, m.hf, 0, opts.SpotRate, m.keptFor(m.lastKey))
 	}()
 	opened := m.footer.status // "opened phase … of 2": it stays; the export dialog says when the phase's offer is not the one exported
 	m.apply(m.res)
@@ -873,9 +873,9 @@ func (m *app) recompute() tea.Cmd {
 	m.lastKey = k
 	m.seq++
 	cfg, err := m.a.config()
-	seq, cat, hf, rate := m.seq, m.cat, m.hf, m.opts.SpotRate
+	seq, cat, hf, rate, kept := m.seq, m.cat, m.hf, m.opts.SpotRate, m.keptFor(k)
 	if !m.async {
-		r := computeSpot(cat, cfg, err, hf, seq, rate)
+		r := computeKept(cat, cfg, err, hf, seq, rate, kept)
 		m.apply(r)
 		if m.learnHF(r) {
 			m.afterForm()
@@ -890,7 +890,7 @@ func (m *app) recompute() tea.Cmd {
 				msg = crashMsg{&crashInfo{value: r, stack: debug.Stack()}}
 			}
 		}()
-		return resultMsg{computeSpot(cat, cfg, err, hf, seq, rate)}
+		return resultMsg{computeKept(cat, cfg, err, hf, seq, rate, kept)}
 	}
 }
 
@@ -953,20 +953,36 @@ func (m app) firstInvalid() (string, error) {
 	return "", nil
 }
 
+// keptFor is the file's [selection] for a recompute of the answers k:
+// the offer kept while k are the answers it was kept for, so the
+// recompute matches it when the ranking lacks it (matchKept); nil
+// otherwise, and for a plan's phase, whose pin the ranking must hold
+// (gpuplan export --config PLAN --phase NAME exports it on the plan's
+// terms, phaseExportNote).
+func (m *app) keptFor(k string) *config.Selection {
+	if m.kept == nil || m.keptPhase != "" || k != m.keptKey {
+		return nil
+	}
+	return m.kept
+}
+
 // keptOffer is the offer kept (the file's [selection]) as the result
-// on screen ranks it: nil when there is none, the answers changed since,
-// the result is not of the answers, or it no longer ranks that offer.
+// on screen has it: ranked, or matched on its own when the ranking lacks
+// it (result.kept); nil when there is none, the answers changed since,
+// the result is not of the answers, or the offer no longer runs them.
 func (m *app) keptOffer() *model.Offer {
 	s, r := m.kept, m.res
 	if s == nil || !r.ok() || r.seq != m.seq || m.a.key() != m.keptKey {
 		return nil
 	}
 	for i := range r.rec.Offers {
-		o := &r.rec.Offers[i]
-		if o.Instance.Provider == s.Provider && o.Instance.Type == s.InstanceType && o.Region == s.Region &&
-			o.Pricing == s.Pricing && (s.GPUs == 0 || o.GPUs == s.GPUs) && (s.Instances == 0 || o.Instances == s.Instances) {
+		if o := &r.rec.Offers[i]; sameSelection(o, s) {
 			return o
 		}
+	}
+	if o := r.kept; o != nil && m.keptPhase == "" && o.Instance.Provider == s.Provider && o.Instance.Type == s.InstanceType &&
+		o.Region == s.Region && o.Pricing == s.Pricing {
+		return o
 	}
 	return nil
 }
@@ -982,6 +998,9 @@ func (m *app) apply(r *result) {
 		if m.keptPhase != "" {
 			m.footer.say(printable(m.lang.Sprintf("phase %q's offer %s %s %s is not among these answers' offers: ctrl+e exports the best",
 				m.keptPhase, s.Provider, keptType(s), report.RegionIn(m.lang, s.Region))), true)
+		} else if !r.keptWhy.IsZero() { // the catalog has it: the job does not run there
+			m.footer.say(printable(m.lang.Sprintf("the file's offer %s %s %s does not run its job (%s): the best is shown",
+				s.Provider, keptType(s), report.RegionIn(m.lang, s.Region), m.lang.Message(r.keptWhy))), true)
 		} else {
 			m.footer.say(printable(m.lang.Sprintf("the file's offer %s %s %s is no longer offered: the best is shown", s.Provider, s.InstanceType, report.RegionIn(m.lang, s.Region))), true)
 		}

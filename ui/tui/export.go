@@ -13,6 +13,7 @@ import (
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/google/shlex"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
@@ -220,6 +221,14 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 	}
 	opt := launch.Options{Notes: slices.Clone(d.notes)}
 	opt.Dataset = d.cfg.LaunchDataset // the loaded file's, as gpuplan export --config trains on it
+	if d.format == launch.FormatTOML {
+		// The file's [launch] is what gpuplan export --config writes for
+		// it, which gives the [export] options again: its name and model
+		// id, not the defaults beside an [export] that names others.
+		if err := exportLaunchOptions(d.cfg.Export, &opt); err != nil {
+			return nil, path, perm, err
+		}
+	}
 	if o := d.offer; o.Pricing == model.Spot && d.spotRate != nil {
 		r := d.spotRate(o.Instance.Provider, o.Region, o.Instance.Type)
 		opt.SpotRate = &r
@@ -514,6 +523,32 @@ func exportConfigOf(a *answers, r *result, picked *model.Offer, asOf string) (co
 		return c, model.Msg("cannot export: %v", err)
 	}
 	return c, nil
+}
+
+// exportLaunchOptions sets opt from a loaded file's [export] table, the
+// options gpuplan export was given, as export --config applies them
+// (ui/cli applyExportOptions, exportOptions); nil leaves opt as it is.
+func exportLaunchOptions(o *config.ExportOptions, opt *launch.Options) error {
+	if o.IsZero() {
+		return nil
+	}
+	opt.Name, opt.ModelID, opt.Script, opt.DiskGB = o.Name, o.ModelID, o.Script, o.DiskGB
+	opt.Image, opt.Wheel, opt.Bucket, opt.OutputClaim = o.Image, o.Wheel, o.Bucket, o.K8sPVC
+	if o.ScriptArgs != nil {
+		words, err := shlex.Split(*o.ScriptArgs)
+		if err != nil {
+			return model.Msg("export.script_args: %v (quote as in a shell)", err)
+		}
+		opt.ScriptArgs = words // non-nil: "" passes none
+	}
+	switch strings.ToLower(strings.TrimSpace(o.K8sKind)) {
+	case "trainjob":
+		opt.Kubernetes = launch.KindTrainJob
+	case "pytorchjob":
+		opt.Kubernetes = launch.KindPyTorchJob
+	}
+	opt.CheckpointWriteBytesPerSecond = o.CheckpointWriteGBps * 1e9
+	return nil
 }
 
 // perm is the permission of the file being written: scripts are executable.

@@ -62,6 +62,14 @@ type result struct {
 	// the best offer rents GPUs it does not use, and floating is clearly
 	// cheaper (floatedBest); nil otherwise.
 	floated *model.Offer
+	// kept is the offer of the opened file's [selection] when the ranking
+	// lacks it (another type of its provider, region and GPU stands for
+	// them), matched on the answers as gpuplan export --config matches it
+	// (matchKept); keptWhy says why that offer does not run the answers
+	// when the catalog still has it. Both zero when the ranking has it or
+	// no selection was looked for.
+	kept    *model.Offer
+	keptWhy model.Message
 	elapsed time.Duration
 }
 
@@ -449,6 +457,14 @@ type panel struct {
 func (p *panel) chosenWhose() string {
 	if p.chosenPhase != "" {
 		return printable(p.lang.Sprintf("phase %q's, as ctrl+o lists it", p.chosenPhase))
+	}
+	if p.res != nil && p.chosen == p.res.kept {
+		// Matched on its own (matchKept): ctrl+o's ranking has another
+		// type of its GPU there.
+		if p.chosenExported {
+			return p.lang.T("the one exported, not in ctrl+o's ranking")
+		}
+		return p.lang.T("the file's, not in ctrl+o's ranking")
 	}
 	if p.chosenExported {
 		return p.lang.T("the one exported, as ctrl+o lists it")
