@@ -119,53 +119,37 @@ func textError(s string, err error) error {
 	return badValue("%q: %v", s, err)
 }
 
-// tWholeText is a count, or its text as the count flags read it (ParseWhole).
-type tWholeText struct {
+// intText is a count, or its text as its flag reads it (P's parse): one
+// type per flag parser, so the TOML decoder, which builds zero values,
+// knows the parser from the field's type.
+type intText[P intParser] struct {
 	tInt
 	text string // the string it was read from, the flag's text; empty for a number (zeroText)
 }
 
-func (t *tWholeText) UnmarshalTOML(v any) error {
+// intParser is a flag's parser of a count.
+type intParser interface{ parse(string) (int, error) }
+
+type (
+	wholeParser     struct{} // the count flags (ParseWhole)
+	autoWholeParser struct{} // --replicas: a count or "auto", 0 (ParseAutoWhole)
+	tokenParser     struct{} // the token flags (ParseTokenCount)
+)
+
+func (wholeParser) parse(s string) (int, error)     { return ParseWhole(s, 0) }
+func (autoWholeParser) parse(s string) (int, error) { return ParseAutoWhole(s) }
+func (tokenParser) parse(s string) (int, error)     { return ParseTokenCount(s) }
+
+type (
+	tWholeText = intText[wholeParser]
+	tAutoWhole = intText[autoWholeParser]
+	tTokenText = intText[tokenParser]
+)
+
+func (t *intText[P]) UnmarshalTOML(v any) error {
 	if s, ok := v.(string); ok {
-		n, err := ParseWhole(s, 0)
-		if err != nil {
-			return textError(s, err)
-		}
-		t.v, t.set, t.text = n, true, s
-		return nil
-	}
-	return t.tInt.UnmarshalTOML(v)
-}
-
-// tAutoWhole is a count that may be "auto" (0), as --replicas reads it
-// (ParseAutoWhole).
-type tAutoWhole struct {
-	tInt
-	text string // the string it was read from, the flag's text; empty for a number (zeroText)
-}
-
-func (t *tAutoWhole) UnmarshalTOML(v any) error {
-	if s, ok := v.(string); ok {
-		n, err := ParseAutoWhole(s)
-		if err != nil {
-			return textError(s, err)
-		}
-		t.v, t.set, t.text = n, true, s
-		return nil
-	}
-	return t.tInt.UnmarshalTOML(v)
-}
-
-// tTokenText is a token count, or its text as the token flags read it
-// (ParseTokenCount).
-type tTokenText struct {
-	tInt
-	text string // the string it was read from, the flag's text; empty for a number (zeroText)
-}
-
-func (t *tTokenText) UnmarshalTOML(v any) error {
-	if s, ok := v.(string); ok {
-		n, err := ParseTokenCount(s)
+		var p P
+		n, err := p.parse(s)
 		if err != nil {
 			return textError(s, err)
 		}
