@@ -79,8 +79,8 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 	cmd.AddCommand(
 		list("gpus", "List the GPUs with their datasheet figures; names narrow the list",
 			"  gpuplan catalog gpus\n  gpuplan catalog gpus h100 mi300x\n  gpuplan catalog gpus -o csv", argsGPUKeys, narrowGPUs,
-			func(r *report.Renderer, cat *model.Catalog, _ int) error {
-				return report.WriteCatalogGPUs(env.Stdout, r, cat)
+			func(r *report.Renderer, cat *model.Catalog, width int) error {
+				return report.WriteCatalogGPUs(env.Stdout, r, cat, width)
 			},
 			func(cat *model.Catalog) any { return report.NewGPURows(cat) },
 			func(cat *model.Catalog) error { return report.WriteCatalogGPUsCSV(env.Stdout, cat) }),

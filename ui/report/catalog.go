@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -170,18 +171,51 @@ func translate(p *i18n.Printer, words ...string) []string {
 	return out
 }
 
-// WriteCatalogGPUs prints the GPU table.
-func WriteCatalogGPUs(out io.Writer, r *Renderer, c *model.Catalog) error {
+// WriteCatalogGPUs prints the GPU table. width is the terminal's (0: a
+// pipe or a file, every column, names up to 30 cells): a table wider
+// (walk52: 105 cells at 80 columns) cuts the names, then hides the fp32
+// and tf32 columns and cuts the names again to fit, and a line says what
+// is hidden and where it is.
+func WriteCatalogGPUs(out io.Writer, r *Renderer, c *model.Catalog, width int) error {
 	p := r.Lang
-	rows := [][]string{}
-	for _, g := range c.GPUs {
-		rows = append(rows, []string{g.Key, r.Cut(g.Name, 30), trimFloat(g.MemoryGiB), num(g.MemoryBandwidthGBps),
-			num(g.FP32TFLOPS), num(g.TF32TFLOPS), num(g.BF16TFLOPS), num(g.FP16TFLOPS), num(g.FP8TFLOPS), g.ComputeCapability})
+	layout := func(nameCut int, withFP32 bool) string {
+		headers := translate(p, "key", "name", "GiB", "GB/s", "fp32", "tf32", "bf16", "fp16", "fp8", "cc")
+		rows := [][]string{}
+		for _, g := range c.GPUs {
+			rows = append(rows, []string{g.Key, r.Cut(g.Name, nameCut), trimFloat(g.MemoryGiB), num(g.MemoryBandwidthGBps),
+				num(g.FP32TFLOPS), num(g.TF32TFLOPS), num(g.BF16TFLOPS), num(g.FP16TFLOPS), num(g.FP8TFLOPS), g.ComputeCapability})
+		}
+		right := map[int]bool{2: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true}
+		if !withFP32 {
+			headers = slices.Delete(headers, 4, 6)
+			for i := range rows {
+				rows[i] = slices.Delete(rows[i], 4, 6)
+			}
+			right = map[int]bool{2: true, 3: true, 4: true, 5: true, 6: true}
+		}
+		return r.tableRight(headers, rows, right)
 	}
-	_, err := fmt.Fprintf(r.Writer(out), "%s\n%s\n", r.tableRight(translate(p, "key", "name", "GiB", "GB/s", "fp32", "tf32", "bf16", "fp16", "fp8", "cc"), rows,
-		map[int]bool{2: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true}),
-		p.Sprintf("TFLOPS are dense peaks from vendor datasheets (no sparsity); — = unsupported or unpublished. Catalog as of %s.", c.AsOf))
-	return err
+	const nameCut, minNameCut, fp32NameCut = 30, 12, 20
+	table := layout(nameCut, true)
+	var hidden []string
+	if over := tableWidth(table) - width; width > 0 && over > 0 {
+		if table = layout(max(nameCut-over, fp32NameCut), true); tableWidth(table) > width {
+			hidden = translate(p, "fp32", "tf32")
+			table = layout(nameCut, false)
+			if over := tableWidth(table) - width; over > 0 {
+				table = layout(max(nameCut-over, minNameCut), false)
+			}
+		}
+	}
+	w := r.Writer(out)
+	if _, err := fmt.Fprintln(w, table); err != nil {
+		return err
+	}
+	WrapLine(w, p.Sprintf("TFLOPS are dense peaks from vendor datasheets (no sparsity); — = unsupported or unpublished. Catalog as of %s.", c.AsOf), width, "")
+	if len(hidden) > 0 {
+		WrapLine(w, p.Sprintf("Hidden to fit %d columns: %s (--json shows it).", width, strings.Join(hidden, p.T(", "))), width, "")
+	}
+	return nil
 }
 
 // WriteCatalogInstances prints the instance table: one row per instance

@@ -220,7 +220,7 @@ func renderCatalogs(t *testing.T, p *i18n.Printer) string {
 	cat := leakCatalog(t)
 	r := &Renderer{Profile: colorprofile.NoTTY, Dark: true, Lang: p}
 	var b bytes.Buffer
-	if err := WriteCatalogGPUs(&b, r, cat); err != nil {
+	if err := WriteCatalogGPUs(&b, r, cat, 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteCatalogInstances(&b, r, cat, ""); err != nil {
