@@ -27,6 +27,10 @@ func TestClassifierIsNotLaunchedAsAnLM(t *testing.T) {
 	}{
 		{"lora torchrun, no script", []string{"export", "--hf-config", cls, "--task", "lora", "--instance", "aws/g6e.xlarge", "--format", "torchrun", "-o", filepath.Join(dir, "a.sh")},
 			2, "is a sequence-classification model, and TRL's SFT script trains causal LMs", ""},
+		// walk53: the refusal must name --script-args, since the arguments
+		// gpuplan writes are TRL's, which run_classification.py refuses.
+		{"lora docker, no script", []string{"export", "--hf-config", cls, "--task", "lora", "--instance", "aws/g6e.xlarge", "--format", "docker", "-o", filepath.Join(dir, "e.sh")},
+			2, "and its arguments with --script-args (the ones gpuplan writes are TRL's)", ""},
 		{"finetune skypilot, no script", []string{"export", "--hf-config", cls, "--task", "finetune", "--gpus", "8", "--strategy", "fsdp", "--instance", "aws/p5.48xlarge", "--format", "skypilot", "-o", filepath.Join(dir, "b.yaml")},
 			2, "name your training script with --script", ""},
 		{"lora torchrun, own script", []string{"export", "--hf-config", cls, "--task", "lora", "--instance", "aws/g6e.xlarge", "--format", "torchrun", "--script", script, "-o", filepath.Join(dir, "c.sh")},
@@ -35,13 +39,17 @@ func TestClassifierIsNotLaunchedAsAnLM(t *testing.T) {
 			2, "vLLM serves it as a pooling model", ""},
 		{"estimate on a GPU", []string{"estimate", "--hf-config", cls, "--task", "inference", "--gpu", "l40s"},
 			0, "no serving plan: a sequence-classification model generates no tokens", ""},
+		// walk53: --gen-tokens 128 timed a decode the classifier never runs
+		// (a 32-minute job became 11 hours).
+		{"generated tokens", []string{"estimate", "--hf-config", cls, "--task", "inference", "--gpu", "l40s", "--gen-tokens", "128"},
+			2, "a sequence-classification model generates no tokens: drop gen_tokens", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			code, stdout, stderr := runArgs(t, tt.args...)
 			if code != tt.code || !strings.Contains(stderr, tt.stderr) {
 				t.Fatalf("exit %d, want %d; stderr %q lacks %q", code, tt.code, stderr, tt.stderr)
 			}
-			if tt.name == "estimate on a GPU" && (strings.Contains(stdout, "generated") || strings.Contains(stdout, "TPOT")) {
+			if tt.name == "estimate on a GPU" && (strings.Contains(stdout, "generated") || strings.Contains(stdout, "TPOT") || strings.Contains(stdout, "decoding is timed")) {
 				t.Errorf("a classifier's estimate generates tokens:\n%s", stdout)
 			}
 			if tt.file == "" {

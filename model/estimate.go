@@ -546,7 +546,11 @@ func (e *Estimate) AssumptionMessages() []Message {
 		add("inference weights at %s (embeddings, norms and head in 16-bit for int8/int4/fp8; group-128 scales)", w.Precision)
 		if kvCache(w) > 0 {
 			add("KV cache: 2 × %d layers × %d KV heads × %d head dim × %d tokens × %s at %.0f bytes", max(a.Layers, a.DecoderLayers), a.EffectiveKVHeads(), a.EffectiveHeadDim(), w.ContextLen, CountMsg(w.Sequences, "sequence"), kvBytes(w.Precision))
-			add("activations: %s prefilled at once (as Hugging Face generate does); servers with chunked prefill (vLLM) need less", CountMsg(w.Sequences, "sequence"))
+			if a.Head != "" { // one forward pass with use_cache, the config's default
+				add("activations: %s in one forward pass (the classifier's Hugging Face forward, which keeps the prompt's KV cache by the config's use_cache)", CountMsg(w.Sequences, "sequence"))
+			} else {
+				add("activations: %s prefilled at once (as Hugging Face generate does); servers with chunked prefill (vLLM) need less", CountMsg(w.Sequences, "sequence"))
+			}
 		}
 	}
 	if w.TP > 1 {
@@ -638,7 +642,7 @@ func (e *Estimate) AssumptionMessages() []Message {
 			// (DeepLearningExamples) decode on the GPU with DALI.
 			add("input pipeline not modelled: the time assumes decoding keeps up, as with GPU decoding (NVIDIA DALI, used by the DeepLearningExamples runs this is calibrated on); a CPU JPEG pipeline can hold many-GPU hosts below this")
 		}
-		if w.Task == TaskInference && a.Family.Generative() {
+		if w.Task == TaskInference && a.Family.Generative() && w.GenTokens > 0 {
 			add("decoding is timed as the slower of compute and reading weights + KV cache at %.0f%% of %.0f GB/s", MBU*100, e.GPU.MemoryBandwidthGBps)
 		}
 	}

@@ -636,6 +636,13 @@ func (w *Workload) Validate() error {
 	if w.ChannelsLast && w.Framework != PyTorch && w.Framework != "" {
 		return bad("channels_last", "channels_last is PyTorch's memory format; %s's GPU convolutions are channels-last already: drop channels_last (--channels-last)", w.Framework)
 	}
+	if w.Task == TaskInference && w.GenTokens > 0 && w.Model.Head != "" {
+		// A classification head scores its input in one forward pass
+		// (transformers' GenericForSequenceClassification pools the last
+		// token's logits); generated tokens would time a decode it never
+		// runs (walk53: --gen-tokens 128 made a 32-minute job 11 hours).
+		return bad("gen_tokens", "a %s model generates no tokens: drop gen_tokens (--gen-tokens)", w.Model.Head)
+	}
 	if w.Task == TaskInference && w.GenTokens > w.ContextLen && w.Model.Family.Generative() {
 		return bad("gen_tokens", "%d generated tokens do not fit a context of %d", w.GenTokens, w.ContextLen)
 	}

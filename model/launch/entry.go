@@ -45,10 +45,14 @@ func entryPoint(w *model.Workload) (module string, why model.Message) {
 		return "", model.Msg("%s inference has no script to run: gpuplan writes serving files (vllm serve) for the decoder LMs vLLM serves; name your inference script with --script", name)
 	case w.Task == model.TaskTrain:
 		return "", model.Msg("pre-training %s has no entry point installed with PyTorch, transformers or TRL (TRL's SFT script, the one `trl sft` runs, fine-tunes pretrained weights; transformers' run_clm.py example is not in the package): name your training script with --script", name)
-	case w.Model.Head != "":
+	case w.Model.Head == model.HeadTokenClassification:
 		// TRL's SFT script loads AutoModelForCausalLM and trains the LM
 		// head: it would train another model than the classifier priced.
-		return "", model.Msg("%s is a %s model, and TRL's SFT script trains causal LMs (AutoModelForCausalLM, the next-token loss); transformers' text-classification examples (run_classification.py, run_glue.py) are not in the package: name your training script with --script", name, model.Msg(string(w.Model.Head)))
+		// The arguments gpuplan writes are that script's, so the message
+		// names --script-args too (walk53: run_ner.py would refuse them).
+		return "", model.Msg("%s is a %s model, and TRL's SFT script trains causal LMs (AutoModelForCausalLM, the next-token loss); transformers' token-classification example (run_ner.py) is not in the package: name your training script with --script and its arguments with --script-args (the ones gpuplan writes are TRL's)", name, model.Msg(string(w.Model.Head)))
+	case w.Model.Head != "":
+		return "", model.Msg("%s is a %s model, and TRL's SFT script trains causal LMs (AutoModelForCausalLM, the next-token loss); transformers' text-classification examples (run_classification.py, run_glue.py) are not in the package: name your training script with --script and its arguments with --script-args (the ones gpuplan writes are TRL's)", name, model.Msg(string(w.Model.Head)))
 	case w.Model.Family.Vision():
 		return "", model.Msg("%s (%s) has no training entry point installed with PyTorch or torchvision (torchvision's references/classification/train.py is in its repository, not in the package): name your training script with --script", name, model.Msg(string(w.Model.Family)))
 	case w.Model.Family != model.FamilyDecoder:
