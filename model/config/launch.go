@@ -157,8 +157,8 @@ func encodeSection(notes []string, v any) ([]byte, error) {
 }
 
 // ExportOptions are the launch options `gpuplan export` was given, by
-// their flags (--name, --model-id, --script, --script-args, --disk-gb,
-// --image, --wheel, --bucket, --k8s-pvc, --k8s-kind,
+// their flags (--region, --name, --model-id, --script, --script-args,
+// --disk-gb, --image, --wheel, --bucket, --k8s-pvc, --k8s-kind,
 // --checkpoint-write-gbps), written as the [export] table so that
 // `gpuplan export --config FILE` gives them again: [launch] and [serve]
 // say what they resolved to, which export recomputes, and without these
@@ -166,7 +166,15 @@ func encodeSection(notes []string, v any) ([]byte, error) {
 // under another name and checkpoint directory (walk50). Flags still
 // override them. An option not given is left out; ScriptArgs is
 // non-nil when --script-args was given, "" passing none.
+//
+// Region is --region as given: [selection] and [launch] hold the offer's
+// region whether the user named it or gpuplan took a price region of
+// Lambda's or OCI's "any of N regions" as its key, and only a region the
+// user named is pinned in the launch files (model/launch
+// Options.RegionGiven; walk53: a reloaded Lambda export lost its
+// --region and named none).
 type ExportOptions struct {
+	Region              string  `toml:"region,omitempty"`
 	Name                string  `toml:"name,omitempty"`
 	ModelID             string  `toml:"model_id,omitempty"`
 	Script              string  `toml:"script,omitempty"`
@@ -209,6 +217,9 @@ func EncodeExportOptions(o *ExportOptions) ([]byte, error) {
 // as every string of the file; the ranges and shapes are the flags' own
 // (gpuplan export sets each flag from its key), but for the signs.
 func checkExportOptions(o *ExportOptions) error {
+	if err := CheckName("export.region", o.Region, false); err != nil { // a name, as selection.region
+		return err
+	}
 	for _, kv := range []struct{ key, v string }{
 		{"export.name", o.Name}, {"export.model_id", o.ModelID}, {"export.script", o.Script},
 		{"export.image", o.Image}, {"export.wheel", o.Wheel}, {"export.bucket", o.Bucket},

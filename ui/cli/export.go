@@ -185,7 +185,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if err != nil {
 		return err
 	}
-	if err := ff.applyExportOptions(fs); err != nil { // walk50: --name, --model-id … held on reload
+	if err := ff.applyExportOptions(fs, ef); err != nil { // walk50, walk53: --region, --name, --model-id … held on reload
 		return err
 	}
 	ff.phaseGPU(cat)
@@ -509,7 +509,7 @@ func renderExport(fs *pflag.FlagSet, cat *model.Catalog, wf *workloadFlags, ef *
 		if fs.Changed("hf-config") {
 			cfg.Workload.Model, cfg.Workload.Custom, cfg.Workload.HFConfig = "", nil, wf.set.HFConfig
 		}
-		cfg.Search = exportSearch(offer, q)
+		cfg.Search = exportSearch(offer, q, fs.Changed("region"))
 		if out, err = config.EncodeBy(&cfg, config.WriterExport); err != nil {
 			return nil, model.Msg("--format toml: %v", err)
 		}

@@ -113,9 +113,18 @@ func exportQuery(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, in *model.
 // exportSearch is the [search] table written with --format toml: the
 // search as the file and flags left it (budget, hours per month, deadline,
 // sort, fallback), narrowed to the exported offer's provider, region and
-// pricing, so the file reopens on that offer.
-func exportSearch(offer *model.Offer, q model.Query) config.SearchAnswers {
-	return config.SearchAnswers{Providers: []string{offer.Instance.Provider}, Regions: []string{offer.Region}, Pricing: offer.Pricing,
+// pricing, so the file reopens on that offer. Lambda's and OCI's price
+// region is narrowed to only when --region named it (regionGiven): the
+// offer stands for any of the price's regions, which recommend --config
+// then shows as one "any of N regions" row, not as the one region gpuplan
+// took as the price's key (walk53); [selection] keeps that key, by which
+// export --config finds the offer.
+func exportSearch(offer *model.Offer, q model.Query, regionGiven bool) config.SearchAnswers {
+	regions := []string{offer.Region}
+	if !regionGiven && model.RegionsUnconfirmed(offer.Instance.Provider) {
+		regions = nil
+	}
+	return config.SearchAnswers{Providers: []string{offer.Instance.Provider}, Regions: regions, Pricing: offer.Pricing,
 		MaxPriceHour: q.MaxUSDPerHour, BudgetMonth: q.BudgetMonthUSD, HoursPerMonth: q.HoursPerMonth, DeadlineHours: q.DeadlineHours,
 		AllowMultiNode: q.AllowMultiNode || offer.Instances > 1, AllowPrecisionFallback: q.AllowPrecisionFallback, Sort: q.Sort}
 }
@@ -124,7 +133,7 @@ func (k8sKindValue) choices() []string { return k8sKinds }
 
 // exportOptionFlags are the flags config.ExportOptions keeps, by key.
 var exportOptionFlags = []struct{ flag, key string }{
-	{"name", "name"}, {"model-id", "model_id"}, {"script", "script"}, {"script-args", "script_args"},
+	{"region", "region"}, {"name", "name"}, {"model-id", "model_id"}, {"script", "script"}, {"script-args", "script_args"},
 	{"disk-gb", "disk_gb"}, {"image", "image"}, {"wheel", "wheel"}, {"bucket", "bucket"},
 	{"k8s-pvc", "k8s_pvc"}, {"k8s-kind", "k8s_kind"}, {"checkpoint-write-gbps", "checkpoint_write_gbps"},
 }
@@ -138,6 +147,7 @@ func exportOptionValues(o *config.ExportOptions) map[string]string {
 			m[k] = v
 		}
 	}
+	set("region", o.Region)
 	set("name", o.Name)
 	set("model_id", o.ModelID)
 	set("script", o.Script)
@@ -162,7 +172,7 @@ func exportOptionValues(o *config.ExportOptions) map[string]string {
 // and the command line leaves unsaid (config.ExportOptions), through the
 // flags themselves, so a value is checked as the flag checks it; an error
 // names the file and key.
-func (ff *fromFile) applyExportOptions(fs *pflag.FlagSet) error {
+func (ff *fromFile) applyExportOptions(fs *pflag.FlagSet, ef *exportFlags) error {
 	if ff.cfg == nil || ff.cfg.Export.IsZero() {
 		return nil
 	}
@@ -187,6 +197,9 @@ func (ff *fromFile) applyExportOptions(fs *pflag.FlagSet) error {
 			}
 			return usage(model.Msg("%s: export.%s = %q: %v", ff.path, f.key, v, err))
 		}
+		if f.flag == "region" { // an error about the region names the key, not a flag never typed
+			ef.regionFrom = ff.path + ": export.region"
+		}
 	}
 	return nil
 }
@@ -197,6 +210,9 @@ func (ff *fromFile) applyExportOptions(fs *pflag.FlagSet) error {
 func givenExportOptions(fs *pflag.FlagSet, ef *exportFlags) *config.ExportOptions {
 	var o config.ExportOptions
 	on := fs.Changed
+	if on("region") { // pinned: the files name it (launch.Options.RegionGiven)
+		o.Region = ef.region
+	}
 	if on("name") {
 		o.Name = ef.name
 	}

@@ -152,3 +152,69 @@ func TestExportOptionsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestExportRegionRoundTrip: --region is held through the TOML (walk53).
+// Lambda's and OCI's catalog region is a price region, so the files name
+// one only when --region pinned it; the TOML's [selection] region is the
+// same either way, and a reloaded Lambda export named no region where the
+// direct one pinned us-east-1. Now [export] keeps the region as given:
+// export --config writes the files of the export with the flags, and the
+// TOML back, for training and serving, with and without --region.
+func TestExportRegionRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	train := []string{"export", "--model", "qwen3-8b", "--task", "qlora", "--seq-len", "1024", "--dataset-tokens", "10M"}
+	serving := []string{"export", "--model", "qwen3-8b", "--task", "inference"}
+	for i, tt := range []struct {
+		base             []string
+		instance, region string
+		priceRegion      bool // lambda, oci: the region is the price's
+	}{
+		{train, "lambda/gpu_1x_a6000", "us-east-1", true},
+		{train, "lambda/gpu_1x_a6000", "", true},
+		{train, "oci/VM.GPU.A10.1", "us-ashburn-1", true},
+		{train, "oci/VM.GPU.A10.1", "", true},
+		{train, "aws/g6e.xlarge", "eu-central-1", false},
+		{train, "aws/g6e.xlarge", "", false},
+		{serving, "lambda/gpu_1x_a10", "us-east-1", true},
+		{serving, "lambda/gpu_1x_a10", "", true},
+		{serving, "oci/VM.GPU.A10.1", "us-ashburn-1", true},
+		{serving, "aws/g6e.xlarge", "eu-central-1", false},
+	} {
+		args := append(slices.Clone(tt.base), "--instance", tt.instance)
+		if tt.region != "" {
+			args = append(args, "--region", tt.region)
+		}
+		name := strings.Join(args[1:], " ")
+		path := filepath.Join(dir, strconv.Itoa(i)+".toml")
+		if code, _, errOut := runCLI(t, append(slices.Clone(args), "--format", "toml", "-o", path)...); code != 0 {
+			t.Fatalf("%s: exit %d: %s", name, code, errOut)
+		}
+		written, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, format := range []string{"toml", "skypilot"} {
+			code, want, errOut := runCLI(t, append(slices.Clone(args), "--format", format)...)
+			if code != 0 {
+				t.Fatalf("%s --format %s: exit %d: %s", name, format, code, errOut)
+			}
+			header, _, _ := strings.Cut(want, "\n")
+			if format == "skypilot" && (tt.priceRegion && strings.Contains(header, "any of") != (tt.region == "") ||
+				tt.region != "" && !strings.Contains(want, "region: "+tt.region+"\n")) {
+				t.Errorf("%s --format skypilot: a price region is pinned only by --region:\n%s", name, want)
+			}
+			code, got, errOut := runCLI(t, "export", "--config", path, "--format", format)
+			if code != 0 || got != want {
+				t.Errorf("%s: export --config --format %s: exit %d, differs from the export with the flags (stderr %s)\ngot:\n%s\nwant:\n%s", name, format, code, errOut, got, want)
+			}
+			if format == "toml" && got != string(written) {
+				t.Errorf("%s: export --config --format toml does not write the file back:\n%s\nfile:\n%s", name, got, written)
+			}
+		}
+		// A price region the user did not name is not pinned in [search]
+		// either: recommend --config shows the offer as "any of N regions".
+		if tt.priceRegion && tt.region == "" && !strings.Contains(string(written), "regions = []") {
+			t.Errorf("%s: [search] pins a price region nobody named:\n%s", name, written)
+		}
+	}
+}

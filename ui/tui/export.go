@@ -228,6 +228,9 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 		if err := exportLaunchOptions(d.cfg.Export, &opt); err != nil {
 			return nil, path, perm, err
 		}
+		// A region --region named stays pinned, as export --config
+		// pins it (exportConfigOf keeps it only on its own offer).
+		opt.RegionGiven = d.cfg.Export != nil && d.cfg.Export.Region != "" && d.cfg.Export.Region == d.offer.Region
 	}
 	if o := d.offer; o.Pricing == model.Spot && d.spotRate != nil {
 		r := d.spotRate(o.Instance.Provider, o.Region, o.Instance.Type)
@@ -517,6 +520,15 @@ func exportConfigOf(a *answers, r *result, picked *model.Offer, asOf string) (co
 		c.Selection = config.NewSelection(picked, asOf)
 		if serving {
 			c.Selection.JobHours, c.Selection.JobUSD = 0, 0
+		}
+	}
+	if e := c.Export; e != nil && e.Region != "" && c.Selection != nil && c.Selection.Region != e.Region {
+		// --region named the offer the file was exported on; another
+		// offer is picked now, whose region nobody named: export --config
+		// would pin the old one (walk53).
+		e.Region = "" // c.Export is the answers' clone (answers.config)
+		if e.IsZero() {
+			c.Export = nil
 		}
 	}
 	if err := c.Validate(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model/config"
@@ -97,5 +98,63 @@ dataset = "myorg/data"
 	}
 	if back.Lang != "zh-CN" || back.LaunchDataset != "myorg/data" {
 		t.Errorf("saved lang %q, dataset %q; want zh-CN, myorg/data:\n%s", back.Lang, back.LaunchDataset, b)
+	}
+}
+
+// TestExportRegionResave (walk53): [export] region, the --region a
+// Lambda export pinned, is kept by a save on its own offer, whose [launch]
+// then names the region as export --config does; on another offer, which
+// nobody pinned, it is dropped.
+func TestExportRegionResave(t *testing.T) {
+	cat := testCatalog(t)
+	for _, tt := range []struct {
+		region string
+		want   *config.ExportOptions
+	}{
+		{"us-east-1", &config.ExportOptions{Region: "us-east-1", Name: "run1"}},
+		{"eu-elsewhere-1", &config.ExportOptions{Name: "run1"}},
+	} {
+		c, err := config.Decode([]byte(`schema_version = 1
+[workload]
+task = "qlora"
+model = "llama-2-7b"
+[search]
+providers = ["lambda"]
+[selection]
+provider = "lambda"
+instance_type = "gpu_1x_a100_sxm4"
+region = "us-east-1"
+gpus = 1
+instances = 1
+pricing = "on-demand"
+[export]
+name = "run1"
+region = "` + tt.region + `"
+`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "t.toml")
+		m := start(t, newTestApp(t, cat, Options{Config: &c, ConfigPath: path}), size(120, 40))
+		m = drive(t, m, msgs(ctrlE, enter, replace(path), enter)...)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("no file written (%v):\n%s", err, screenText(m))
+		}
+		back, err := config.Decode(b)
+		if err != nil {
+			t.Fatalf("the saved file does not load: %v\n%s", err, b)
+		}
+		if !reflect.DeepEqual(back.Export, tt.want) {
+			t.Errorf("[export] region %q: saved [export] = %+v, want %+v:\n%s", tt.region, back.Export, tt.want, b)
+		}
+		// The [launch] header names the region where --region pinned it,
+		// else the price's regions, as export --config writes it.
+		if pinned := tt.want.Region != ""; strings.Contains(string(b), "any of 2 regions") == pinned {
+			t.Errorf("[export] region %q: the [launch] header does not say the region as export --config does:\n%s", tt.region, b)
+		}
+		if back.Selection == nil || back.Selection.Region != "us-east-1" {
+			t.Errorf("[export] region %q: saved selection %+v", tt.region, back.Selection)
+		}
 	}
 }
