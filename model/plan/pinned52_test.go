@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/data"
-	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/serve"
 )
 
@@ -24,17 +23,7 @@ func TestPinnedServingExplicitReplicasPastRent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	offer := func(typ string) serve.Offer {
-		t.Helper()
-		ph := Phase{Provider: "aws", Instance: typ, Region: "us-east-1", Pricing: model.OnDemand}
-		w := model.Workload{Settings: model.Settings{Task: model.TaskInference}, Model: *a}
-		sc := PhaseScenarioFor(&ph, w, model.Query{}, cat)
-		offers := sc.PinnedOffers(cat, typ)
-		if len(offers) == 0 || offers[0].Instance.Type != typ {
-			t.Fatalf("no offer of aws %s", typ)
-		}
-		return offers[0]
-	}
+	offer := func(typ string) serve.Offer { return awsServingOffer(t, cat, a, typ) }
 	base := serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 4096, PromptTokens: 3840, OutputTokens: 256, Concurrency: 16}
 	tests := []struct {
 		name     string

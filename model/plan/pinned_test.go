@@ -35,17 +35,7 @@ func TestPinnedServing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	offer := func(typ string) serve.Offer {
-		t.Helper()
-		ph := Phase{Provider: "aws", Instance: typ, Region: "us-east-1", Pricing: model.OnDemand}
-		w := model.Workload{Settings: model.Settings{Task: model.TaskInference}, Model: *a}
-		sc := PhaseScenarioFor(&ph, w, model.Query{}, cat)
-		offers := sc.PinnedOffers(cat, typ)
-		if len(offers) == 0 || offers[0].Instance.Type != typ {
-			t.Fatalf("no offer of aws %s", typ)
-		}
-		return offers[0]
-	}
+	offer := func(typ string) serve.Offer { return awsServingOffer(t, cat, a, typ) }
 	const short = "TP %d × PP 1: weights %s GiB + activations 1.2 GiB per GPU leave no KV cache in 19.9 GiB (gpu_memory_utilization 0.9), %s GiB per GPU short of one 4096-token request"
 	tests := []struct {
 		name      string
@@ -86,4 +76,18 @@ func TestPinnedServing(t *testing.T) {
 			t.Errorf("%s: refused without a verdict", tt.name)
 		}
 	}
+}
+
+// awsServingOffer is the pinned serving offer of aws typ in us-east-1,
+// on demand, for model a, as a plan phase pinned there finds it.
+func awsServingOffer(t *testing.T, cat *model.Catalog, a *model.Architecture, typ string) serve.Offer {
+	t.Helper()
+	ph := Phase{Provider: "aws", Instance: typ, Region: "us-east-1", Pricing: model.OnDemand}
+	w := model.Workload{Settings: model.Settings{Task: model.TaskInference}, Model: *a}
+	sc := PhaseScenarioFor(&ph, w, model.Query{}, cat)
+	offers := sc.PinnedOffers(cat, typ)
+	if len(offers) == 0 || offers[0].Instance.Type != typ {
+		t.Fatalf("no offer of aws %s", typ)
+	}
+	return offers[0]
 }
