@@ -221,17 +221,17 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 	}
 	opt := launch.Options{Notes: slices.Clone(d.notes)}
 	opt.Dataset = d.cfg.LaunchDataset // the loaded file's, as gpuplan export --config trains on it
-	if d.format == launch.FormatTOML {
-		// The file's [launch] is what gpuplan export --config writes for
-		// it, which gives the [export] options again: its name and model
-		// id, not the defaults beside an [export] that names others.
-		if err := exportLaunchOptions(d.cfg.Export, &opt); err != nil {
-			return nil, path, perm, err
-		}
-		// A region --region named stays pinned, as export --config
-		// pins it (exportConfigOf keeps it only on its own offer).
-		opt.RegionGiven = d.cfg.Export != nil && d.cfg.Export.Region != "" && d.cfg.Export.Region == d.offer.Region
+	// Every format writes what gpuplan export --config writes for the
+	// file, which gives the [export] options again: its name, model id,
+	// script and the rest, not the defaults beside an [export] that names
+	// others (walk54: a SkyPilot file from the dialog dropped the region
+	// --region had pinned, and ran "any of 17 regions").
+	if err := exportLaunchOptions(d.cfg.Export, &opt); err != nil {
+		return nil, path, perm, err
 	}
+	// A region --region named stays pinned, as export --config pins it
+	// (exportConfigOf keeps it only on its own offer).
+	opt.RegionGiven = d.cfg.Export != nil && d.cfg.Export.Region != "" && d.cfg.Export.Region == d.offer.Region
 	if o := d.offer; o.Pricing == model.Spot && d.spotRate != nil {
 		r := d.spotRate(o.Instance.Provider, o.Region, o.Instance.Type)
 		opt.SpotRate = &r

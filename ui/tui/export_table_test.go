@@ -158,3 +158,47 @@ region = "` + tt.region + `"
 		}
 	}
 }
+
+// TestExportOptionsReachLaunchFiles (walk54): the dialog's SkyPilot file
+// for a reopened file whose [export] pinned Lambda's us-east-1 and named
+// the run said "any of 2 regions", named no region and ran under the
+// default name, where gpuplan export --config FILE pins us-east-1 and
+// names run1. Every format the dialog writes applies [export] as that
+// command does.
+func TestExportOptionsReachLaunchFiles(t *testing.T) {
+	cat := testCatalog(t)
+	c, err := config.Decode([]byte(`schema_version = 1
+[workload]
+task = "qlora"
+model = "llama-2-7b"
+[search]
+providers = ["lambda"]
+[selection]
+provider = "lambda"
+instance_type = "gpu_1x_a100_sxm4"
+region = "us-east-1"
+gpus = 1
+instances = 1
+pricing = "on-demand"
+[export]
+name = "run1"
+region = "us-east-1"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "sky.yaml")
+	m := start(t, newTestApp(t, cat, Options{Config: &c, ConfigPath: filepath.Join(t.TempDir(), "t.toml")}), size(120, 40))
+	m = drive(t, m, msgs(ctrlE, down, enter, replace(path), enter)...) // SkyPilot
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no file written (%v):\n%s", err, screenText(m))
+	}
+	s := string(b)
+	if !strings.Contains(s, "region: us-east-1") || strings.Contains(s, "any of 2 regions") {
+		t.Errorf("the SkyPilot file does not pin [export]'s region:\n%s", s)
+	}
+	if !strings.Contains(s, "name: run1") {
+		t.Errorf("the SkyPilot file does not run [export]'s name:\n%s", s)
+	}
+}
