@@ -37,6 +37,10 @@ func TestClassifierIsNotLaunchedAsAnLM(t *testing.T) {
 			0, "", "train_cls.py"},
 		{"serving", []string{"export", "--hf-config", cls, "--task", "inference", "--instance", "aws/g6e.xlarge", "--format", "skypilot", "-o", filepath.Join(dir, "d.yaml")},
 			2, "vLLM serves it as a pooling model", ""},
+		// walk54: the serving refusal named --script but not where the
+		// script's own arguments go.
+		{"serving names --script-args", []string{"export", "--hf-config", cls, "--task", "inference", "--instance", "aws/g6e.xlarge", "--format", "docker", "-o", filepath.Join(dir, "f.sh")},
+			2, "name your inference script with --script and its arguments with --script-args", ""},
 		{"estimate on a GPU", []string{"estimate", "--hf-config", cls, "--task", "inference", "--gpu", "l40s"},
 			0, "no serving plan: a sequence-classification model generates no tokens", ""},
 		// walk53: --gen-tokens 128 timed a decode the classifier never runs

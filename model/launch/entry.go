@@ -42,7 +42,7 @@ func entryPoint(w *model.Workload) (module string, why model.Message) {
 	name := ModelName(&w.Model)
 	switch {
 	case w.Task == model.TaskInference:
-		return "", model.Msg("%s inference has no script to run: gpuplan writes serving files (vllm serve) for the decoder LMs vLLM serves; name your inference script with --script", name)
+		return "", model.Msg("%s inference has no script to run: gpuplan writes serving files (vllm serve) for the decoder LMs vLLM serves; name your inference script with --script and its arguments with --script-args", name)
 	case w.Task == model.TaskTrain:
 		return "", model.Msg("pre-training %s has no entry point installed with PyTorch, transformers or TRL (TRL's SFT script, the one `trl sft` runs, fine-tunes pretrained weights; transformers' run_clm.py example is not in the package): name your training script with --script", name)
 	case w.Model.Head == model.HeadTokenClassification:

@@ -32,7 +32,7 @@ func TestNoEntryPointRefused(t *testing.T) {
 		{"pre-training a decoder", model.TaskTrain, llama8B, "pre-training Llama 3.1 8B has no entry point installed"},
 		{"fine-tuning an encoder", model.TaskFinetune, bert, "TRL's SFT script trains decoder-only causal LMs"},
 		{"fine-tuning a CNN", model.TaskFinetune, resnet, "references/classification/train.py is in its repository, not in the package"},
-		{"inference of an encoder", model.TaskInference, bert, "name your inference script with --script"},
+		{"inference of an encoder", model.TaskInference, bert, "name your inference script with --script and its arguments with --script-args"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := model.Workload{Settings: model.Settings{Task: tc.task, Strategy: model.DDP, MicroBatch: 1, GradAccum: 1, SeqLen: 512, GPUs: 8}, Model: tc.arch}

@@ -206,7 +206,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 		// A vllm serve file for a model vLLM does not serve would not
 		// start (walk49: export --model t5-large --task inference wrote
 		// one): say which server does, in one line.
-		return usage(model.Msg("--format %s: %s: gpuplan writes serving files for vLLM only; name your inference script with --script", ef.format, why))
+		return usage(model.Msg("--format %s: %s: gpuplan writes serving files for vLLM only; name your inference script with --script and its arguments with --script-args", ef.format, why))
 	}
 	warnings = append(warnings, ws...)
 	if fs.Changed("gpu") {
