@@ -2,6 +2,7 @@ package cli
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -99,20 +100,64 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 
 // matchesWord reports whether a catalog entry's key, name or an alias
 // holds one of words, case and separators aside (model.NormKey: "H100"
-// holds in "NVIDIA H100 SXM5 80GB", "Qwen/Qwen3-30B-A3B" in that alias).
+// holds in "NVIDIA H100 SXM5 80GB", "Qwen/Qwen3-30B-A3B" in that alias),
+// never starting or ending inside a run of digits: "a10" is not the A100
+// nor "l4" the L40S, and "qwen3" not "DeepSeek-R1-Distill-Qwen-32B"
+// (walk54: catalog models qwen3 listed Qwen2.5 32B through that alias).
 func matchesWord(words []string, key, name string, aliases []string) bool {
 	for _, w := range words {
 		nw := model.NormKey(w)
 		if nw == "" {
 			continue
 		}
-		for _, s := range append([]string{key, name}, aliases...) {
-			if strings.Contains(model.NormKey(s), nw) {
+		if holdsWord(key, nw) || holdsWord(name, nw) {
+			return true
+		}
+		for _, a := range aliases {
+			if holdsWord(a, nw) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// holdsWord reports whether model.NormKey(s) holds nw at a place where
+// neither end splits a number: a digit on each side of an end is one
+// number unless s had a separator there ("3-2" in "Qwen3-235B").
+func holdsWord(s, nw string) bool {
+	n := model.NormKey(s)
+	if !strings.Contains(n, nw) {
+		return false
+	}
+	// cut[i]: model.NormKey dropped a separator just before n[i].
+	cut := make([]bool, len(n)+1)
+	j, sep := 0, false
+	for _, r := range strings.ToLower(strings.TrimSpace(s)) {
+		switch r {
+		case '-', '_', ' ', '/':
+			sep = true
+			continue
+		}
+		if j < len(cut) {
+			cut[j] = sep
+		}
+		sep = false
+		j += utf8.RuneLen(r)
+	}
+	digit := func(i int) bool { return i >= 0 && i < len(n) && '0' <= n[i] && n[i] <= '9' }
+	splits := func(i int) bool { return digit(i-1) && digit(i) && !cut[i] }
+	for from := 0; ; {
+		k := strings.Index(n[from:], nw)
+		if k < 0 {
+			return false
+		}
+		p := from + k
+		if !splits(p) && !splits(p+len(nw)) {
+			return true
+		}
+		from = p + 1
+	}
 }
 
 // unmatched is the usage error of words that match no entry of a list

@@ -3,6 +3,8 @@ package cli
 import (
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // TestCatalogListFilter: a new user asks "is Qwen3-30B-A3B there?" with
@@ -20,7 +22,11 @@ func TestCatalogListFilter(t *testing.T) {
 		has, lacks []string
 	}{
 		{"models by family word", []string{"catalog", "models", "qwen3"}, 0,
-			[]string{"qwen3-30b-a3b", "qwen3-8b", "qwen3-coder-480b-a35b"}, []string{"qwen2.5-7b", "llama-3.1-8b"}},
+			[]string{"qwen3-30b-a3b", "qwen3-8b", "qwen3-coder-480b-a35b"}, []string{"qwen2.5-7b", "llama-3.1-8b", "qwen2.5-32b"}},
+		// walk54: "a10" listed the A100s and "l4" the L40S (a number
+		// matched inside a longer one).
+		{"gpus, numbers whole", []string{"catalog", "gpus", "a10", "l4", "-o", "csv"}, 0,
+			[]string{"\na10,", "\na10g,", "\nl4,"}, []string{"\na100", "\nl40s,", "\nl40,"}},
 		{"models by Hugging Face id", []string{"catalog", "models", "Qwen/Qwen3-30B-A3B"}, 0,
 			[]string{"qwen3-30b-a3b"}, []string{"qwen3-8b"}},
 		{"models in JSON", []string{"catalog", "models", "qwen3-30b-a3b", "--json"}, 0,
@@ -55,6 +61,37 @@ func TestCatalogListFilter(t *testing.T) {
 	code, _, errs = runCLI(t, "catalog", "gpus", "h10O")
 	if code != 2 || !strings.Contains(errs, `no GPU matches "h10O"`) {
 		t.Errorf("catalog gpus h10O: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestHoldsWord: a word matches where neither end splits a number of the
+// entry's (a separator there does not), case and separators aside.
+func TestHoldsWord(t *testing.T) {
+	for _, tc := range []struct {
+		s, w string
+		want bool
+	}{
+		{"deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", "qwen3", false}, // "qwen" "32b"
+		{"deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", "qwen32", true},
+		{"deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", "qwen-32b", true},
+		{"Qwen/Qwen3-235B-A22B", "qwen3", true},
+		{"Qwen/Qwen3-235B-A22B", "qwen3-235", true},
+		{"Qwen/Qwen3-235B-A22B", "qwen32", false},
+		{"Qwen/Qwen3-235B-A22B", "23", false},
+		{"NVIDIA A100 80GB", "a10", false},
+		{"a10g", "a10", true}, // a digit then a letter: the number ends
+		{"NVIDIA H100 SXM5 80GB", "h100", true},
+		{"NVIDIA H100 SXM5 80GB", "h100sxm", true},
+		{"qwen2.5-32b", "qwen2", true}, // "." separates versions
+		{"qwen2.5-32b", "2.5-32", true},
+		{"Ünïcode 12-GPU", "ünïcode1", false},
+		{"Ünïcode 12-GPU", "ünïcode12", true},
+		{"l40s", "l4", false},
+		{"x", "x1", false},
+	} {
+		if got := holdsWord(tc.s, model.NormKey(tc.w)); got != tc.want {
+			t.Errorf("holdsWord(%q, %q) = %v, want %v", tc.s, tc.w, got, tc.want)
+		}
 	}
 }
 
