@@ -641,7 +641,7 @@ func (w *Workload) Validate() error {
 		// (transformers' GenericForSequenceClassification pools the last
 		// token's logits); generated tokens would time a decode it never
 		// runs (walk53: --gen-tokens 128 made a 32-minute job 11 hours).
-		return bad("gen_tokens", "a %s model generates no tokens: drop gen_tokens (--gen-tokens)", w.Model.Head)
+		return bad("gen_tokens", "a %s model generates no tokens: drop gen_tokens (--gen-tokens)", Msg(string(w.Model.Head)))
 	}
 	if w.Task == TaskInference && w.GenTokens > w.ContextLen && w.Model.Family.Generative() {
 		return bad("gen_tokens", "%d generated tokens do not fit a context of %d", w.GenTokens, w.ContextLen)

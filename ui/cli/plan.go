@@ -152,8 +152,9 @@ func checkPlanModels(cat *model.Catalog, path string, p *plan.Plan) error {
 	return nil
 }
 
-// checkPlanServing refuses a serving phase whose request estimate
-// --phase refuses (plan.PhaseScenario.ServingError: prompt plus output
+// checkPlanServing refuses a phase whose workload estimate --phase
+// refuses (model.Workload.Validate's field errors), and a serving phase
+// whose request estimate --phase refuses (plan.PhaseScenario.ServingError: prompt plus output
 // tokens over the context, say), in estimate's words, so plan does not
 // price a phase no server runs. A plan the engine cannot read is left to
 // the savings, which say why.
@@ -163,6 +164,17 @@ func checkPlanServing(env *Env, cat *model.Catalog, path string, p *plan.Plan) e
 		return nil
 	}
 	for i := range sc {
+		// A workload estimate --phase refuses (gen_tokens on a classifier,
+		// walk54: plan priced it and its savings said only "no offers")
+		// is refused here in its words, under the phase's key.
+		var fe *model.FieldError
+		if err := sc[i].Workload.Validate(); errors.As(err, &fe) {
+			ph := &p.Phases[i]
+			if len(ph.Answers) > 0 {
+				return usage(model.Msg("%s: %v", path, &config.Error{Key: fmt.Sprintf("phase %q answers.%s", ph.Name, fe.Field), Msg: fe.Msg}))
+			}
+			return usage(model.Msg("%s: phase %q config %s: %v", path, ph.Name, ph.ConfigPath(filepath.Dir(path)), config.AsError(err)))
+		}
 		if err := sc[i].ServingError(); err != nil {
 			var ke *model.KindError
 			if errors.As(err, &ke) {
