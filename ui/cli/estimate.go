@@ -2,6 +2,7 @@ package cli
 
 import (
 	"cmp"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -126,10 +127,12 @@ when it does not. Every formula is listed under Assumptions.`,
 				return err
 			}
 			if output == outJSON {
+				j := report.NewEstimateJSON(&e, fit)
+				j.Warnings = withNotes(j.Warnings, warnings)
 				if asPlan && w.Task.Training() {
-					return writeJSON(env.Stdout, estimatePhaseJSON{report.NewEstimateJSON(&e, fit), probeJSON, notExported.IsZero(), notExported.String()})
+					return writeJSON(env.Stdout, estimatePhaseJSON{j, probeJSON, notExported.IsZero(), notExported.String()})
 				}
-				return writeJSON(env.Stdout, withProbe(report.NewEstimateJSON(&e, fit), probeJSON))
+				return writeJSON(env.Stdout, withProbe(j, probeJSON))
 			}
 			r, width := renderer(env, env.Stdout)
 			if err := report.WriteEstimate(env.Stdout, r, &e, fit, width); err != nil {
@@ -207,4 +210,18 @@ type estimatePhaseJSON struct {
 	ProbeCorrection *report.ProbeCorrectionJSON `json:"probe_correction,omitempty"`
 	Exportable      bool                        `json:"exportable"`
 	NotExported     string                      `json:"not_exported,omitempty"`
+}
+
+// withNotes is js, an estimate's JSON warnings, with the notes the
+// command printed on stderr (in English) that it lacks, so --json says
+// what the terminal did (walk54: estimate --phase --json gave
+// "warnings": [] for a serving phase whose plan rents 3 instances where
+// the phase rents 1, which stderr and gpuplan plan mark ✗).
+func withNotes(js []string, notes []model.Message) []string {
+	for _, n := range notes {
+		if s := n.String(); !slices.Contains(js, s) {
+			js = append(js, s)
+		}
+	}
+	return js
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -60,6 +61,12 @@ task = "inference"
 	code, _, errOut = runCLI(t, "estimate", "--config", p, "--phase", "serve")
 	if code != 0 || !strings.Contains(errOut, verdict) {
 		t.Errorf("estimate --phase: exit %d, stderr lacks %q:\n%s", code, verdict, errOut)
+	}
+	// walk54: --json said "warnings": [] while stderr gave the verdict.
+	code, out, errOut = runCLI(t, "estimate", "--config", p, "--phase", "serve", "--json")
+	var ej struct{ Warnings []string }
+	if err := json.Unmarshal([]byte(out), &ej); code != 0 || err != nil || !slices.Contains(ej.Warnings, verdict) {
+		t.Errorf("estimate --phase --json: exit %d (%v), warnings %q lack %q; stderr %s", code, err, ej.Warnings, verdict, errOut)
 	}
 	code, out, errOut = runCLI(t, "export", "--config", p, "--phase", "serve", "--format", "skypilot", "-o", "-")
 	if code != 0 || !strings.Contains(out, "# note: "+verdict) {

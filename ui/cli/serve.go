@@ -293,6 +293,7 @@ func writeServeEstimate(env *Env, sl *serveLoad, p *serve.Plan, asJSON bool, ref
 	printWarningsIn(env.lang, env.Stderr, sl.warnings)
 	if asJSON {
 		j := report.NewServeEstimateJSON(&sl.w, p)
+		j.Warnings = withNotes(j.Warnings, sl.warnings)
 		if !refused.IsZero() {
 			j.Plan.Exportable, j.Plan.NotExported = false, refused.String()
 		}
