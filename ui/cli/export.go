@@ -48,6 +48,9 @@ type exportFlags struct {
 	// instanceFrom and regionFrom name where instance and region came
 	// from when no flag gave them (fromFile.origin); "" for the flags.
 	instanceFrom, regionFrom string
+	// regionNote says a file's region was dropped for --instance
+	// (exportInstance).
+	regionNote model.Message
 }
 
 // exportRegionIn is the region as an export's stderr line names it, as
@@ -192,6 +195,9 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	in, err := exportInstance(fs, cat, &ff, qf, ef)
 	if err != nil {
 		return err
+	}
+	if !ef.regionNote.IsZero() {
+		notef(env.lang, env.Stderr, ef.regionNote)
 	}
 	if ok, err := runServeExport(cmd, env, cat, ff, in, wf, qf, ef); ok || err != nil {
 		printWarningsIn(env.lang, env.Stderr, warnings) // the catalog's; the request's are printed with the files
@@ -367,6 +373,17 @@ func exportInstance(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, qf *que
 	if in.MissingSince != "" { // as recommend, which does not rank it
 		return nil, usage(model.Msg("%s/%s was not in the latest catalog fetch (since %s), so it is not priced; pick another instance (gpuplan recommend)",
 			in.Provider, in.Type, in.MissingSince))
+	}
+	// The file's region is its picked offer's: --instance of another
+	// provider not offered there is exported in its own cheapest region,
+	// as without the file (walk54: a Lambda file's us-south-1 refused
+	// --instance aws/g5.xlarge with "did you mean ap-south-1?", Mumbai
+	// for Texas).
+	if sel := ff.selection(); sel != nil && fs.Changed("instance") && ef.regionFrom != "" && ef.region != "" &&
+		sel.Provider != in.Provider && !slices.ContainsFunc(in.Prices, func(rp model.RegionPrice) bool { return rp.Region == ef.region }) {
+		ef.regionNote = model.Msg("%s %s is %s/%s's region; %s/%s is not offered there and is exported in its cheapest region (give --region to choose)",
+			ef.regionFrom, ef.region, sel.Provider, sel.InstanceType, in.Provider, in.Type)
+		ef.region, ef.regionFrom = "", ""
 	}
 	return in, nil
 }
