@@ -257,7 +257,7 @@ func TestBrowseErrors(t *testing.T) {
 		want string
 	}{
 		{"provider typo", Query{Providers: []string{"lamda"}}, `unknown provider "lamda"; did you mean lambda?`},
-		{"region typo", Query{Regions: []string{"eurpoe-"}}, `unknown region "eurpoe-"; did you mean eu- or europe-?`},
+		{"region typo", Query{Regions: []string{"eurpoe-"}}, `unknown region "eurpoe-"; did you mean europe- or eu-?`},
 		{"region prefix without a dash matches nothing", Query{Regions: []string{"zz"}}, `unknown region "zz"`},
 		{"negative price", Query{MaxUSDPerHour: -1}, "max price -1"},
 	}

@@ -48,9 +48,6 @@ type exportFlags struct {
 	// instanceFrom and regionFrom name where instance and region came
 	// from when no flag gave them (fromFile.origin); "" for the flags.
 	instanceFrom, regionFrom string
-	// regionNote says a file's region was dropped for --instance
-	// (exportInstance).
-	regionNote model.Message
 }
 
 // exportRegionIn is the region as an export's stderr line names it, as
@@ -195,9 +192,6 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	in, err := exportInstance(fs, cat, &ff, qf, ef)
 	if err != nil {
 		return err
-	}
-	if !ef.regionNote.IsZero() {
-		notef(env.lang, env.Stderr, ef.regionNote)
 	}
 	if ok, err := runServeExport(cmd, env, cat, ff, in, wf, qf, ef); ok || err != nil {
 		printWarningsIn(env.lang, env.Stderr, warnings) // the catalog's; the request's are printed with the files
@@ -374,16 +368,19 @@ func exportInstance(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, qf *que
 		return nil, usage(model.Msg("%s/%s was not in the latest catalog fetch (since %s), so it is not priced; pick another instance (gpuplan recommend)",
 			in.Provider, in.Type, in.MissingSince))
 	}
-	// The file's region is its picked offer's: --instance of another
-	// provider not offered there is exported in its own cheapest region,
-	// as without the file (walk54: a Lambda file's us-south-1 refused
-	// --instance aws/g5.xlarge with "did you mean ap-south-1?", Mumbai
-	// for Texas).
+	// The file's region is its picked offer's: beside --instance of
+	// another provider not offered there it is no typo to correct (walk54:
+	// a Lambda file's us-south-1, Texas, got "did you mean ap-south-1?",
+	// Mumbai). It is refused, not dropped: a region may be where the data
+	// must stay, so the user names the new one.
 	if sel := ff.selection(); sel != nil && fs.Changed("instance") && ef.regionFrom != "" && ef.region != "" &&
 		sel.Provider != in.Provider && !slices.ContainsFunc(in.Prices, func(rp model.RegionPrice) bool { return rp.Region == ef.region }) {
-		ef.regionNote = model.Msg("%s %s is %s/%s's region; %s/%s is not offered there and is exported in its cheapest region (give --region to choose)",
-			ef.regionFrom, ef.region, sel.Provider, sel.InstanceType, in.Provider, in.Type)
-		ef.region, ef.regionFrom = "", ""
+		regions := make([]string, len(in.Prices))
+		for i := range in.Prices {
+			regions[i] = in.Prices[i].Region
+		}
+		return nil, usage(model.Msg("%s %s is %s/%s's region; %s/%s is not offered there: give --region (regions: %s)",
+			ef.regionFrom, ef.region, sel.Provider, sel.InstanceType, in.Provider, in.Type, strings.Join(regions, ", ")))
 	}
 	return in, nil
 }
