@@ -121,6 +121,7 @@ func EncodeBy(c *Config, by string) ([]byte, error) {
 	}
 	e.strs("providers", s.Providers, "empty: every provider but marketplaces", true)
 	e.strs("regions", s.Regions, "names, or prefixes ending in '-'; empty: all", true)
+	e.strs("countries", s.Countries, "ISO codes or English names; empty: any", false)
 	e.strs("gpus", s.GPUs, "GPU keys the offers are limited to; empty: all", false)
 	e.str("pricing", string(s.Pricing), "on-demand, spot, reserved-1y or reserved-3y")
 	e.float("max_price_hour", s.MaxPriceHour, "USD per hour, whole deployment")
