@@ -114,11 +114,6 @@ func EncodeBy(c *Config, by string) ([]byte, error) {
 
 	s := &c.Search
 	e.table("search", "Where to rent and how to pay; left-out keys mean no limit.")
-	if c.Selection != nil && len(s.Providers) == 1 && len(s.Regions) == 1 {
-		// An export pins its offer: say so, and how to rank every offer again.
-		e.comment("Pinned to the picked offer's provider and region: delete providers and regions")
-		e.comment("to rank every offer again with `gpuplan recommend --config FILE`.")
-	}
 	e.strs("providers", s.Providers, "empty: every provider but marketplaces", true)
 	e.strs("regions", s.Regions, "names, or prefixes ending in '-'; empty: all", true)
 	e.strs("countries", s.Countries, "ISO codes or English names; empty: any", false)
