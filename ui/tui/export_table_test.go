@@ -202,3 +202,48 @@ region = "us-east-1"
 		t.Errorf("the SkyPilot file does not run [export]'s name:\n%s", s)
 	}
 }
+
+// TestExportOptionsReachServeFiles: the serving formats of the dialog
+// take the loaded file's [export] options too, as export --config's
+// serving file does (walk54 review: the name, model id and pinned region
+// reached the training formats only).
+func TestExportOptionsReachServeFiles(t *testing.T) {
+	cat := testCatalog(t)
+	c, err := config.Decode([]byte(`schema_version = 1
+[workload]
+task = "inference"
+model = "llama-2-7b"
+[search]
+providers = ["lambda"]
+[selection]
+provider = "lambda"
+instance_type = "gpu_1x_a100_sxm4"
+region = "us-east-1"
+gpus = 1
+instances = 1
+pricing = "on-demand"
+[export]
+name = "srv1"
+model_id = "me/llama-2-7b-tuned"
+region = "us-east-1"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "sky.yaml")
+	m := start(t, newTestApp(t, cat, Options{Config: &c, ConfigPath: filepath.Join(t.TempDir(), "t.toml")}), size(120, 40))
+	m = drive(t, m, msgs(ctrlE, down, enter, replace(path), enter)...) // SkyServe
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no file written (%v):\n%s", err, screenText(m))
+	}
+	s := string(b)
+	for _, want := range []string{"region: us-east-1", "me/llama-2-7b-tuned", "srv1"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the serving file lacks [export]'s %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "any of 2 regions") {
+		t.Errorf("the serving file does not pin [export]'s region:\n%s", s)
+	}
+}

@@ -562,6 +562,14 @@ func (d *dialog) servePayload() ([]byte, error) {
 		return nil, model.Msg("%s cannot serve the model: %v", o.Instance.Type, joinReasons(p.Reasons, p.ReasonMsgs))
 	}
 	opt := launch.ServeOptions{NamedAs: d.cfg.Workload.Model, Region: o.Region, Pricing: o.Pricing, Notes: slices.Clone(d.notes)}
+	// The loaded file's [export] options, as gpuplan export --config
+	// gives them to its serving file (applyExportOptions): the name, the
+	// model id, the image, and a region --region pinned, on its own offer
+	// (walk54: the training formats took them, serving's did not).
+	if e := d.cfg.Export; !e.IsZero() {
+		opt.Name, opt.ModelID, opt.Image = e.Name, e.ModelID, e.Image
+		opt.RegionGiven = e.Region != "" && e.Region == o.Region
+	}
 	if d.cat != nil { // the regions of a price region the answers allow, as gpuplan export --config names them (walk54)
 		search := d.cfg.Search.Query(false)
 		opt.Where = search.RegionFilter(d.cat)
