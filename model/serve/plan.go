@@ -973,6 +973,24 @@ func RankServing(a *model.Architecture, s Serving, offers []Offer) ([]Plan, erro
 //   - int8 (W8A8, compressed-tensors) needs 7.5 too
 //     (compressed_tensors_w8a8_int8.py, CompressedTensorsW8A8Int8
 //     .get_min_capability returns 75: "turing and up"); no fallback.
+//   - MXFP4 (gpt-oss) needs 8.0 and bfloat16 activations:
+//     quantization/mxfp4.py Mxfp4Config.get_min_capability returns 80 and
+//     get_supported_act_dtypes [torch.bfloat16] (vllm-project/vllm at
+//     007d50058a06dec0f82472d63c819244d460c40d, and unchanged where the
+//     later fused_moe/oracle/mxfp4.py picks the kernels), which
+//     VllmConfig._get_quantization_config (vllm/config/vllm.py, at
+//     000fc94b754f66aeb60ef5acf1ea2e94cdc65164) checks before anything
+//     loads: "The quantization method mxfp4 is not supported for the
+//     current GPU. Minimum capability: 80. Current capability: 75." The
+//     Marlin and Triton MoE backends the file selects (Marlin where
+//     FlashInfer and triton_kernels, 9.0–11.0, are missing) are reached
+//     only past that check, so none serves SM70 or SM75; vLLM's gpt-oss
+//     recipe runs Ampere "using the TRITON_ATTN attention backend and
+//     Marlin MXFP4 MoE", and vllm-project/vllm#23203 ("Support gpt-oss
+//     mxfp4 on compute capability 7.5") is an open request. The released
+//     checkpoint is MXFP4, so there is nothing to fall back to: V100 and
+//     T4 are refused (walk55: recommended, estimated and exported there).
+//     ROCm is not checked here (MI300 and later run it with Triton).
 //
 // fp16 and GPTQ are not checked (GPTQ and bitsandbytes run on Volta in
 // the same table).
@@ -1008,6 +1026,10 @@ func FormatOn(f WeightFormat, g *model.GPU) (run WeightFormat, why model.Message
 	case WeightInt8:
 		if nvidia && !g.CCAtLeast(7, 5) {
 			return f, model.Msg("vLLM's INT8 (W8A8) kernels need compute capability 7.5 (Turing) or newer; %s is %s", g.Name, g.ComputeCapability), false
+		}
+	case WeightMXFP4:
+		if nvidia && !g.CCAtLeast(8, 0) {
+			return f, model.Msg("vLLM's MXFP4 needs compute capability 8.0 (Ampere) or newer, with bfloat16 activations; %s is %s", g.Name, g.ComputeCapability), false
 		}
 	}
 	return f, model.Message{}, true
