@@ -879,7 +879,13 @@ func (r *rawInstance) validate(origin string) (instanceEntry, error) {
 			errs = append(errs, model.Msg("prices %q: under $0.000001 USD/hour, the catalog's precision; leave the key out when unknown", p.Region))
 		}
 		if rp.OnDemandUSD > maxUSDPerHour || rp.SpotUSD > maxUSDPerHour {
-			errs = append(errs, model.Msg("prices %q: above %d USD/hour; prices are per instance-hour", p.Region, maxUSDPerHour))
+			// The bound is on the number as written: a CNY row is not
+			// called USD (walk55: 70000 CNY read "above 10000 USD/hour").
+			if r.Currency != nil && *r.Currency != "" && *r.Currency != "USD" {
+				errs = append(errs, model.Msg("prices %q: above %d per hour (in %s, the file's currency); prices are per instance-hour", p.Region, maxUSDPerHour, *r.Currency))
+			} else {
+				errs = append(errs, model.Msg("prices %q: above %d USD/hour; prices are per instance-hour", p.Region, maxUSDPerHour))
+			}
 		}
 		in.Prices = append(in.Prices, rp)
 	}
@@ -1330,13 +1336,20 @@ func mergePrices(old, upd []model.RegionPrice) []model.RegionPrice {
 func LoadWith(paths []string) (*model.Catalog, []model.Message, error) {
 	given := len(paths) // --catalog files, last
 	var userDir string
+	updated := updatedOverlays()
+	// XDG_DATA_HOME set to XDG_CONFIG_HOME makes catalog update's folder
+	// the hand-written one: its files are read once, as the user's
+	// (walk55: each was read twice and its error said twice, with two
+	// fixes).
 	if dir, err := os.UserConfigDir(); err == nil {
 		userDir = filepath.Join(dir, "gpuplan", "catalog.d")
+		if ud, err := UpdateDir(); err == nil && sameDir(ud, userDir) {
+			updated = nil
+		}
 		matches, _ := filepath.Glob(filepath.Join(userDir, "*.toml"))
 		sort.Strings(matches)
 		paths = append(matches, paths...)
 	}
-	updated := updatedOverlays()
 	paths = append(updated, paths...) // fetched prices first: hand-written overlays win
 	// fix says how to go on past a file that cannot be read: every
 	// command reads catalog.d and catalog update's files, so the line
@@ -1351,6 +1364,17 @@ func LoadWith(paths []string) (*model.Catalog, []model.Message, error) {
 		return model.Msg("%v; fix the file, or move it out of %s", err, userDir)
 	}
 	return loadFiles(paths, fix)
+}
+
+// sameDir reports whether a and b name one directory: the same clean
+// path, or the same file once both exist.
+func sameDir(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	ia, errA := os.Stat(a)
+	ib, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(ia, ib)
 }
 
 // loadFiles is LoadWith past finding its files: paths read, checked and

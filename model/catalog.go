@@ -994,6 +994,7 @@ func Closest(s string, candidates []string, n int) []string {
 		key   string
 		dist  int
 		extra int // on a prefix match, the letters beyond s: h100 before h100-sxm
+		edits int // the plain edit distance, between equals: vramm → vram before ram (walk55)
 	}
 	if len(s) > 4*maxSuggestRunes || utf8.RuneCountInString(s) > maxSuggestRunes {
 		return nil
@@ -1006,6 +1007,7 @@ func Closest(s string, candidates []string, n int) []string {
 		}
 		nc := NormKey(c)
 		d := levenshtein.ComputeDistance(ns, nc)
+		edits := d
 		if ns != "" && (strings.Contains(nc, ns) || strings.Contains(ns, nc)) {
 			d = min(d, 1+abs(len(nc)-len(ns))/4)
 		}
@@ -1014,11 +1016,12 @@ func Closest(s string, candidates []string, n int) []string {
 			d, extra = 0, len(nc)-len(ns) // the start of a key is the likeliest meaning: h10 → h100 before a10
 		}
 		if d <= max(2, len(ns)/2) {
-			out = append(out, scored{c, d, extra})
+			out = append(out, scored{c, d, extra, edits})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
-		return out[i].dist < out[j].dist || out[i].dist == out[j].dist && out[i].extra < out[j].extra
+		a, b := out[i], out[j]
+		return a.dist < b.dist || a.dist == b.dist && (a.extra < b.extra || a.extra == b.extra && a.edits < b.edits)
 	})
 	res := make([]string, 0, n)
 	for _, o := range out {

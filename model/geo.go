@@ -241,9 +241,9 @@ func (c *Catalog) Geo(provider, region string) (RegionGeo, bool) {
 // stays the row's key (SkyPilot launches in it); only what is shown says
 // the truth, and no filter of places matches it: a continent, a country
 // or country code (--regions europe, --country us) or a prefix (e*). Its
-// own name does (--regions earth), as the key the row is picked by: an
-// exported file pins [search] regions to it, the configurator's region
-// question offers it as "location not stated", export --region takes it.
+// own name does (--regions earth), as the key the row is picked by:
+// [search] regions may name it, the configurator's region question offers
+// it as "location not stated", export --region takes it.
 // Hyperbolic's rows all carry "default" (catalogs/v8/hyperbolic/vms.csv @
 // 0082b043, copied from Hyperbolic's own SkyPilot catalog endpoint by
 // SkyPilot's sky/catalog/data_fetchers/fetch_hyperbolic.py), naming no

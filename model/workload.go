@@ -740,6 +740,9 @@ func (w *Workload) WarningMessages() []Message {
 	if m, ok := w.QLoRAExpertsStay16Bit(); ok {
 		out = append(out, m)
 	}
+	if m, ok := w.ParamsBesideShape(); ok {
+		out = append(out, m)
+	}
 	// A job of fewer optimizer steps than data-parallel GPUs (walk49: a
 	// LoRA fine-tune on --gpus 100000, 2 steps of a global batch of
 	// 100000, "90% range 1 min – 1 min"): each GPU runs a handful of
@@ -755,6 +758,27 @@ func (w *Workload) WarningMessages() []Message {
 		}
 	}
 	return out
+}
+
+// ParamsBesideShape says when a parameter count given beside a shape
+// (--params 7B --layers 2 --hidden 4096) is not the shape's, by more than
+// half again either way: the weights, gradients and optimizer states are
+// sized from the count and the activations and FLOPs per token from the
+// shape, so such a pair estimates no model (walk55: 7B on 2 layers × 4096,
+// ~0.4B, printed no warning). ok is false when the two agree or only one
+// is given. The shape's count is ParamCount without the given one.
+func (w *Workload) ParamsBesideShape() (m Message, ok bool) {
+	a := w.Model
+	if a.Params <= 0 || !a.HasShape() {
+		return Message{}, false
+	}
+	a.Params = 0
+	n := a.ParamCount()
+	if n <= 0 || (w.Model.Params <= 1.5*n && n <= 1.5*w.Model.Params) {
+		return Message{}, false
+	}
+	return Msg("%s parameters given, but the shape (%d layers × %d hidden) counts %s: weights, gradients and optimizer states follow the count, activations the shape; give the shape's other sizes (vocab, ffn) or leave the count out",
+		FormatCount(w.Model.Params), a.Layers, a.Hidden, FormatCount(n)), true
 }
 
 // PrequantizedQLoRA says, for QLoRA of a model whose checkpoint is

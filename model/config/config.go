@@ -151,8 +151,12 @@ func (c *CustomModel) Architecture() model.Architecture {
 // SearchAnswers are the search questions: where, how to pay, how much.
 // Zero numbers mean "no limit" (HoursPerMonth: 730).
 type SearchAnswers struct {
-	Providers      []string // provider keys; empty: all but marketplaces
-	Regions        []string // region names or prefixes ending in "-"; empty: all
+	Providers []string // provider keys; empty: all but marketplaces
+	Regions   []string // region names or prefixes ending in "-"; empty: all
+	// Countries keep the regions in these countries (--country: ISO codes
+	// or English names, Query.Countries); empty: any. A launch file's
+	// failover and the regions it names stay in them.
+	Countries      []string
 	GPUs           []string // GPU keys the offers are limited to (the browse screen's pick); empty: all
 	Pricing        model.Pricing
 	MaxPriceHour   float64 // USD per hour for the whole deployment
@@ -233,7 +237,7 @@ func (w *WorkloadAnswers) NamesStrategy() bool { return w.Strategy != "" }
 // Query returns the search as a Query for model.Recommend; autoGPUs comes from
 // the workload's gpus = "auto".
 func (s *SearchAnswers) Query(autoGPUs bool) model.Query {
-	return model.Query{Providers: slices.Clone(s.Providers), Regions: slices.Clone(s.Regions), GPUs: slices.Clone(s.GPUs), Pricing: s.Pricing,
+	return model.Query{Providers: slices.Clone(s.Providers), Regions: slices.Clone(s.Regions), Countries: slices.Clone(s.Countries), GPUs: slices.Clone(s.GPUs), Pricing: s.Pricing,
 		AutoGPUs: autoGPUs, MaxGPUs: s.MaxGPUs, AllowMultiNode: s.AllowMultiNode, AllowPrecisionFallback: s.AllowPrecisionFallback, MaxUSDPerHour: s.MaxPriceHour,
 		BudgetMonthUSD: s.BudgetMonth, BudgetJobUSD: s.BudgetJob, HoursPerMonth: s.HoursPerMonth, DeadlineHours: s.DeadlineHours, Sort: s.Sort,
 		ExchangeRates: s.ExchangeRates()}
@@ -441,7 +445,7 @@ func (c *Config) Validate() error {
 	for _, l := range []struct {
 		key string
 		v   []string
-	}{{"search.providers", s.Providers}, {"search.regions", s.Regions}, {"search.gpus", s.GPUs}} {
+	}{{"search.providers", s.Providers}, {"search.regions", s.Regions}, {"search.countries", s.Countries}, {"search.gpus", s.GPUs}} {
 		for _, v := range l.v {
 			if err := CheckName(l.key, v, false); err != nil {
 				return err
@@ -456,6 +460,11 @@ func (c *Config) Validate() error {
 	for _, r := range s.Regions {
 		if r == "" {
 			return Errorf("search.regions", "empty region; want names such as \"us-east-1\" or prefixes such as \"europe-\"")
+		}
+	}
+	for _, w := range s.Countries {
+		if _, ok := model.CountryCode(w); !ok {
+			return Errorf("search.countries", "unknown country %q; want ISO codes or English names such as \"us\" or \"germany\"", w)
 		}
 	}
 	if s.Pricing != "" && !slices.Contains(model.PricingModes, s.Pricing) {
@@ -929,6 +938,7 @@ type rawCustom struct {
 type rawSearch struct {
 	Providers      tStrings      `toml:"providers"`
 	Regions        tStrings      `toml:"regions"`
+	Countries      tStrings      `toml:"countries"`
 	GPUs           tStrings      `toml:"gpus"`
 	Pricing        tPricing      `toml:"pricing"`
 	MaxPriceHour   tFloat        `toml:"max_price_hour"`
@@ -1173,7 +1183,7 @@ func Decode(b []byte) (Config, error) {
 			MaxPriceHour: rs.MaxPriceHour.v, BudgetMonth: rs.BudgetMonth.v, HoursPerMonth: rs.HoursPerMonth.v,
 			DeadlineHours: rs.DeadlineHours.v, AllowMultiNode: rs.AllowMultiNode.v, AllowPrecisionFallback: rs.AllowFallback.v, Sort: rs.Sort,
 			USDCNY: rs.USDCNY.v, BudgetJob: rs.BudgetJob.v, MaxGPUs: rs.MaxGPUs.v}
-		c.Search.GPUs = rs.GPUs.v
+		c.Search.GPUs, c.Search.Countries = rs.GPUs.v, rs.Countries.v
 		zeros = append(zeros, []zeroKey{
 			{"search.max_price_hour", rs.MaxPriceHour.set, rs.MaxPriceHour.v}, {"search.budget_month", rs.BudgetMonth.set, rs.BudgetMonth.v},
 			{"search.hours_per_month", rs.HoursPerMonth.set, rs.HoursPerMonth.v}, {"search.deadline_hours", rs.DeadlineHours.set, rs.DeadlineHours.v},

@@ -114,13 +114,9 @@ func EncodeBy(c *Config, by string) ([]byte, error) {
 
 	s := &c.Search
 	e.table("search", "Where to rent and how to pay; left-out keys mean no limit.")
-	if c.Selection != nil && len(s.Providers) == 1 && len(s.Regions) == 1 {
-		// An export pins its offer: say so, and how to rank every offer again.
-		e.comment("Pinned to the picked offer's provider and region: delete providers and regions")
-		e.comment("to rank every offer again with `gpuplan recommend --config FILE`.")
-	}
 	e.strs("providers", s.Providers, "empty: every provider but marketplaces", true)
 	e.strs("regions", s.Regions, "names, or prefixes ending in '-'; empty: all", true)
+	e.strs("countries", s.Countries, "ISO codes or English names; empty: any", false)
 	e.strs("gpus", s.GPUs, "GPU keys the offers are limited to; empty: all", false)
 	e.str("pricing", string(s.Pricing), "on-demand, spot, reserved-1y or reserved-3y")
 	e.float("max_price_hour", s.MaxPriceHour, "USD per hour, whole deployment")

@@ -3,22 +3,40 @@ package launch
 import "github.com/gpuplan/gpuplan/model"
 
 // Alternatives ranks every catalog offer for workload w on chosen's GPU,
-// GPU count and pricing (several nodes only when chosen has them) and
-// returns all but chosen itself, best first: Options.Alternatives, from
-// which a SkyPilot file keeps the equivalent ones as its ordered failover
-// candidates (candidatesFrom). allowPrecisionFallback is the search's
-// fallback setting, so the ranking is the one the user saw. An error of
+// GPU count and pricing (several nodes only when chosen has them) under
+// the user's search, and returns all but chosen itself, best first:
+// Options.Alternatives, from which a SkyPilot file keeps the equivalent
+// ones as its ordered failover candidates (candidatesFrom). An error of
 // the ranking leaves the file with the one offer (nil).
+//
+// search is the query the user picked chosen under (recommend's, the
+// configurator's, export's: config.Config.Query with the flags over it).
+// What decides which offers the user accepts carries over, so a file
+// never fails over to an offer the search left out (walk54: --country us
+// failed over to seeweb in Italy and primeintellect in Finland): the
+// providers, regions and countries, the price cap, the monthly and job
+// budgets with the hours per month they count, the deadline, the
+// exchange rates that let CNY-priced rows in, and the precision fallback.
+// What makes the candidates the same job is chosen's, whatever the
+// search says: its GPU, GPU count, pricing and nodes, and its strategy
+// (KeepStrategy: the file runs one command, so a candidate that fits
+// only with another layout is none). The order is the ranking's default,
+// cheapest first as the file's header says, not the search's sort.
 //
 // gpuplan export and the configurator's export both call it, so that the
 // same configuration writes the same file from either.
-func Alternatives(w model.Workload, cat *model.Catalog, chosen *model.Offer, allowPrecisionFallback bool) []*model.Offer {
+func Alternatives(w model.Workload, cat *model.Catalog, chosen *model.Offer, search model.Query) []*model.Offer {
 	if chosen == nil || chosen.Instance == nil || chosen.GPU == nil || cat == nil {
 		return nil
 	}
-	q := model.Query{Pricing: chosen.Pricing, GPUs: []string{chosen.GPU.Key}, AllowMultiNode: chosen.Instances > 1,
-		AllowPrecisionFallback: allowPrecisionFallback}
+	q := search
+	q.Pricing, q.GPUs, q.InstanceType = chosen.Pricing, []string{chosen.GPU.Key}, ""
+	q.AutoGPUs, q.MaxGPUs, q.AllowMultiNode, q.MaxNodes = false, 0, chosen.Instances > 1, 0
+	q.KeepStrategy, q.Sort = true, ""
 	w.GPUs = chosen.GPUs
+	if chosen.Strategy != "" {
+		w.Strategy = chosen.Strategy // the layout the file runs (FSDP where data parallel gave way: model.Offer.Replaced)
+	}
 	rec, err := model.Recommend(w, cat, q)
 	if err != nil {
 		return nil

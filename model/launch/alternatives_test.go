@@ -23,7 +23,7 @@ func TestAlternatives(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cat, o := catalogOffer(t, tt.provider, tt.typ, tt.nodes, tt.pricing)
-			alts := launch.Alternatives(o.Estimate.Workload, cat, o, false)
+			alts := launch.Alternatives(o.Estimate.Workload, cat, o, model.Query{})
 			if len(alts) == 0 {
 				t.Fatal("no alternatives: the test proves nothing")
 			}
@@ -47,7 +47,7 @@ func TestAlternatives(t *testing.T) {
 			}
 		})
 	}
-	if a := launch.Alternatives(model.Workload{}, nil, nil, false); a != nil {
+	if a := launch.Alternatives(model.Workload{}, nil, nil, model.Query{}); a != nil {
 		t.Errorf("no offer chosen: %d alternatives, want none", len(a))
 	}
 }

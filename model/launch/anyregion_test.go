@@ -18,7 +18,7 @@ import (
 // the first region of the list (Tokyo).
 func TestUnconfirmedRegionsNameNoRegion(t *testing.T) {
 	cat, o := catalogOffer(t, "lambda", "gpu_1x_gh200", 1, model.OnDemand)
-	alts := launch.Alternatives(o.Estimate.Workload, cat, o, false)
+	alts := launch.Alternatives(o.Estimate.Workload, cat, o, model.Query{})
 	p, err := launch.NewPlan(o.Estimate.Workload, o, launch.Options{Alternatives: alts})
 	if err != nil {
 		t.Fatal(err)

@@ -37,13 +37,21 @@ const maxCandidates = 5
 // batch, the DeepSpeed config and torchrun's process count hold), the same
 // pricing, the same PyTorch wheel (the setup installs one), a cloud and
 // instance type SkyPilot accepts, and not the plan's own offer. Order is
-// kept (the ranking's, cheapest first); duplicates are dropped.
+// kept (the ranking's, cheapest first); duplicates are dropped. An offer
+// in a price region (Lambda's, OCI's "any of N regions") is one entry in
+// no region when the search allows every region of its price, else one
+// entry in its own region: the alternatives, ranked under the search, are
+// then one per region it allows (Alternatives), so SkyPilot never tries
+// a region the search left out.
 func (p *Plan) candidatesFrom(alts []*model.Offer) []Candidate {
 	if len(alts) == 0 {
 		return nil
 	}
 	type key struct{ provider, region, typ string }
-	seen := map[key]bool{{p.Provider, p.skyRegion(), p.InstanceType}: true}
+	seen := map[key]bool{}
+	for _, c := range p.ownCandidates() {
+		seen[key{c.Provider, c.Region, c.InstanceType}] = true
+	}
 	var out []Candidate
 	for _, o := range alts {
 		if len(out) == maxCandidates {
@@ -57,8 +65,8 @@ func (p *Plan) candidatesFrom(alts []*model.Offer) []Candidate {
 		typ := ProviderInstanceType(o.Instance.Provider, o.Instance.Type)
 		accel, _ := cloud.InstanceAccelerator(o.Instance, o.GPU)
 		region := o.Region
-		if anyOfRegions(o.Instance, o.Region, o.Pricing) > 0 { // one entry for the type, in no region
-			region = ""
+		if anyOf, kept := priceRegionsIn(o.Instance, o.Region, o.Pricing, &p.where); anyOf > 0 && kept == nil {
+			region = "" // one entry for the type, in no region
 		}
 		k := key{o.Instance.Provider, region, typ}
 		if seen[k] || cloud.SkyPilotRefuses(o.Instance.Provider, typ, accel, o.Instance.GPUCount) != "" {
@@ -114,8 +122,14 @@ func skyPilotCloud(provider string) bool {
 // (ui/report CollapseRegions). It is 0 for other providers and when the
 // price stands for one region only.
 func anyOfRegions(in *model.Instance, region string, pricing model.Pricing) int {
+	return len(priceRegions(in, region, pricing))
+}
+
+// priceRegions are the regions anyOfRegions counts, in the catalog's
+// order; nil when it counts none.
+func priceRegions(in *model.Instance, region string, pricing model.Pricing) []string {
 	if in == nil || !model.RegionsUnconfirmed(in.Provider) {
-		return 0
+		return nil
 	}
 	var at float64
 	for i := range in.Prices {
@@ -123,14 +137,43 @@ func anyOfRegions(in *model.Instance, region string, pricing model.Pricing) int 
 			at, _ = in.Prices[i].Price(pricing)
 		}
 	}
-	n := 0
+	var out []string
 	for i := range in.Prices {
 		if usd, ok := in.Prices[i].Price(pricing); ok && usd == at {
-			n++
+			out = append(out, in.Prices[i].Region)
 		}
 	}
-	if n < 2 {
-		return 0
+	if len(out) < 2 {
+		return nil
 	}
-	return n
+	return out
+}
+
+// priceRegionsIn is anyOfRegions under the user's region and country
+// filter where (model.Query.RegionFilter: --regions, --country, the
+// configurator's regions): anyOf is how many regions the files say the
+// offer in region stands for, 0 when they name region; kept are those
+// regions when where leaves some of the price's out, for the SkyPilot
+// file to name each (walk54: a search of us-east-1 alone, or of the US,
+// wrote a Lambda file that SkyPilot could start in any of 17 regions),
+// nil when it leaves none out. One region left is named as the offer's
+// own (anyOf 0). An offer outside where (a plan's phase, pinned to its
+// own offer) keeps every region of its price.
+func priceRegionsIn(in *model.Instance, region string, pricing model.Pricing, where *model.RegionFilter) (anyOf int, kept []string) {
+	all := priceRegions(in, region, pricing)
+	if len(all) == 0 || !where.Match(in.Provider, region) {
+		return len(all), nil
+	}
+	for _, r := range all {
+		if where.Match(in.Provider, r) {
+			kept = append(kept, r)
+		}
+	}
+	switch len(kept) {
+	case len(all):
+		return len(all), nil
+	case 1:
+		return 0, nil
+	}
+	return len(kept), kept
 }

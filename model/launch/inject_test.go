@@ -91,6 +91,12 @@ func injectedPlan(s string, shape uint8, shellToo bool) *Plan {
 	if shape&16 != 0 {
 		p.Network = cloud.Network{Tier: "best", EFA: 4}
 	}
+	if shape&(8|16) == 8 {
+		// A price region the user's search narrowed to some of its
+		// regions (Options.Where): the SkyPilot file names each, in
+		// any_of or first in ordered.
+		p.AnyOfRegions, p.Regions, p.PriceRegions = 2, []string{s, s}, 17
+	}
 	if shape&32 != 0 {
 		p.K8sKind = KindPyTorchJob
 	}
@@ -411,6 +417,7 @@ type skyTask struct {
 		JobRecovery *struct {
 			Strategy string `yaml:"strategy"`
 		} `yaml:"job_recovery"`
+		AnyOf   []skyOffer `yaml:"any_of"`
 		Ordered []skyOffer `yaml:"ordered"`
 	} `yaml:"resources"`
 	NumNodes   int                `yaml:"num_nodes"`
@@ -447,6 +454,10 @@ func FuzzYAMLInjection(f *testing.F) {
 	// "gcp" as a GCP accelerator; TestKubernetesSpotNodes covers GKE.)
 	f.Add("aws", uint8(4|16|1))
 	f.Add("azure", uint8(32|4|1))
+	// A price region narrowed by the search (Plan.Regions): any_of, and
+	// with candidates the regions first in ordered.
+	f.Add("lambda", uint8(8))
+	f.Add("lambda", uint8(64|8|4))
 	f.Fuzz(func(t *testing.T, s string, shape uint8) {
 		p := injectedPlan(s, shape, false)
 		if !utf8.ValidString(s) {
@@ -480,11 +491,18 @@ func FuzzYAMLInjection(f *testing.F) {
 		decodeStrict(t, sky, &task)
 		r := task.Resources
 		offers := []skyOffer{r.skyOffer}
-		if len(p.Candidates) > 0 {
-			if r.Cloud != "" || len(r.Ordered) != 2 {
-				t.Fatalf("candidates: want resources.ordered with 2 offers and none inline:\n%s", sky)
+		own := max(len(p.Regions), 1)
+		switch {
+		case len(p.Candidates) > 0:
+			if r.Cloud != "" || len(r.Ordered) != own+1 || len(r.AnyOf) != 0 {
+				t.Fatalf("candidates: want resources.ordered with %d offers and none inline:\n%s", own+1, sky)
 			}
 			offers = r.Ordered
+		case len(p.Regions) > 0:
+			if r.Cloud != "" || len(r.AnyOf) != own || len(r.Ordered) != 0 {
+				t.Fatalf("regions: want resources.any_of with %d offers and none inline:\n%s", own, sky)
+			}
+			offers = r.AnyOf
 		}
 		for _, o := range offers {
 			if o.Cloud != cloud || o.Region != s || o.InstanceType != s || o.Accelerators != s+":8" || o.NetworkTier != p.Network.Tier {

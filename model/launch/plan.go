@@ -52,11 +52,20 @@ type Options struct {
 	// provider whose catalog regions say where a price applies, not where
 	// a type is offered (Plan.AnyOfRegions stays 0).
 	RegionGiven bool
+	// Where is the region and country filter of the user's search
+	// (model.Query.RegionFilter: --regions, --country, the configurator's
+	// regions); the zero value allows every region. An offer in a price
+	// region (AnyOfRegions) stands only for the regions of its price Where
+	// allows: the SkyPilot file names those (Plan.Regions), or the one
+	// left, rather than none, which SkyPilot reads as any region of its
+	// catalog; and so do its failover candidates (candidatesFrom).
+	Where model.RegionFilter
 	// Alternatives are the next-best offers of the same ranking, best first
-	// (model.Recommend's Offers after the chosen one). The SkyPilot file
-	// lists those that are equivalent (same nodes, GPUs per node, pricing
-	// and PyTorch wheel) as ordered candidates, so SkyPilot fails over to
-	// them when the first has no capacity.
+	// (Alternatives: model.Recommend's Offers under the user's search,
+	// after the chosen one). The SkyPilot file lists those that are
+	// equivalent (same nodes, GPUs per node, pricing and PyTorch wheel) as
+	// ordered candidates, so SkyPilot fails over to them when the first
+	// has no capacity.
 	Alternatives []*model.Offer
 	// Kubernetes picks the Kubernetes kind for several nodes: "" or
 	// KindTrainJob (Kubeflow Trainer v2), or KindPyTorchJob (Training
@@ -132,8 +141,17 @@ type Plan struct {
 	// price applies, not where the type is offered (model.RegionsUnconfirmed:
 	// Lambda, OCI), and there are several; 0 otherwise. The files then
 	// say "any of N regions" where they would name Region, and the
-	// SkyPilot file names no region (skyResources).
+	// SkyPilot file names no region (skyResources). Under a search that
+	// allows only some of those regions (Options.Where) it counts the
+	// regions allowed, and one allowed is named as Region (0).
 	AnyOfRegions int
+	// Regions are the AnyOfRegions regions when the search left some of
+	// the price's out, in the catalog's order: the SkyPilot file names
+	// each (skyResources), so SkyPilot starts the job in none other; nil
+	// when it names Region or no region. PriceRegions counts the price's
+	// regions before the search narrowed them, for the file to say so.
+	Regions      []string
+	PriceRegions int
 	Pricing      model.Pricing
 	USDPerHour   float64 // the whole deployment
 	// PriceFrom is the overlay file that set the price, with its source
@@ -213,9 +231,10 @@ type Plan struct {
 	Bucket    string // checkpoint bucket for spot (SkyPilot)
 	OutputDir string // where the script writes checkpoints: CheckpointDir/<name> on spot, "outputs" otherwise
 
-	Network    cloud.Network // inter-node fabric, for several nodes
-	Candidates []Candidate   // SkyPilot failover candidates after the plan's own offer
-	K8sKind    string        // KindTrainJob or KindPyTorchJob for several nodes
+	Network    cloud.Network      // inter-node fabric, for several nodes
+	Candidates []Candidate        // SkyPilot failover candidates after the plan's own offer
+	where      model.RegionFilter // Options.Where, which the candidates are kept in
+	K8sKind    string             // KindTrainJob or KindPyTorchJob for several nodes
 	// OutputClaim is the PersistentVolumeClaim mounted at the output
 	// directory in Kubernetes (Options.OutputClaim).
 	OutputClaim string
@@ -441,8 +460,12 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	if p.ScriptArgs == nil {
 		p.ScriptArgs = p.derivedArgs(DeepSpeedFile)
 	}
+	p.where = opt.Where
 	if opt.RegionGiven {
 		p.AnyOfRegions = 0
+	} else if p.AnyOfRegions > 0 {
+		p.PriceRegions = p.AnyOfRegions
+		p.AnyOfRegions, p.Regions = priceRegionsIn(o.Instance, o.Region, o.Pricing, &p.where)
 	}
 	p.Candidates = p.candidatesFrom(opt.Alternatives)
 	return p, nil

@@ -64,8 +64,12 @@ type ServeOptions struct {
 	// --region), as Options.RegionGiven: the files then name it even where
 	// it is one of several price regions (Serve.AnyOfRegions stays 0).
 	RegionGiven bool
-	Pricing     model.Pricing // the offer's pricing; "" is on-demand
-	Image       string        // vLLM image for docker and Kubernetes; "" is DefaultVLLMImage
+	// Where is the region and country filter of the user's search, as
+	// Options.Where: a price region stands for the regions of its price
+	// Where allows (Serve.Regions).
+	Where   model.RegionFilter
+	Pricing model.Pricing // the offer's pricing; "" is on-demand
+	Image   string        // vLLM image for docker and Kubernetes; "" is DefaultVLLMImage
 	// Notes are the caller's, said in every format's header as "note: …"
 	// lines after the deployment's own (gpuplan export --phase: what
 	// gpuplan plan says of the phase, such as a load it carries only on
@@ -86,7 +90,12 @@ type Serve struct {
 	// regions Region stands for (Lambda, OCI), 0 when it names the place
 	// or the user gave it. The headers then say "any of N regions" and
 	// the SkyServe file names no region (skyRegionOf).
-	AnyOfRegions    int
+	AnyOfRegions int
+	// Regions and PriceRegions are Plan's: the regions of the price the
+	// search allows when it leaves some out, which the SkyServe file
+	// names, and how many the price has.
+	Regions         []string
+	PriceRegions    int
 	Pricing         model.Pricing
 	Accelerator     string
 	GPUsPerInstance int
@@ -223,7 +232,8 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 		s.Pricing = model.OnDemand
 	}
 	if !opt.RegionGiven { // as NewPlan: a region the user named is pinned
-		s.AnyOfRegions = anyOfRegions(o.Instance, s.Region, s.Pricing)
+		s.PriceRegions = anyOfRegions(o.Instance, s.Region, s.Pricing)
+		s.AnyOfRegions, s.Regions = priceRegionsIn(o.Instance, s.Region, s.Pricing, &opt.Where)
 	}
 	if s.Image == "" {
 		switch {
@@ -616,25 +626,36 @@ func (s *Serve) SkyPilot() ([]byte, error) {
 	if cloud.SkyPilotGPUCount(s.Provider, s.InstanceType, s.GPUsPerInstance) == s.GPUsPerInstance {
 		accel = str(fmt.Sprintf("%s:%d", s.Accelerator, s.GPUsPerInstance))
 	}
-	var region *yaml.Node // none for a price region: SkyPilot tries the regions of its catalog (Plan.skyRegion)
-	if r := skyRegionOf(s.Region, s.AnyOfRegions); r != "" {
-		region = str(r)
-	}
 	header := append(s.headerFor(FormatSkyPilot), "launch: sky serve up -n "+s.Name+" --secret HF_TOKEN <this file>")
-	if h := skyRegionHeader(s.Provider, s.InstanceType, s.AnyOfRegions); h != "" {
+	if h := skyRegionHeader(s.Provider, s.InstanceType, s.Region, s.AnyOfRegions, s.Regions, s.PriceRegions); h != "" {
 		header = append(header, h)
+	}
+	// One entry, in no region for a price region (SkyPilot tries the
+	// regions of its catalog: Plan.skyRegion), or one per region the
+	// search allows of the price's (Serve.Regions) in any_of, as a
+	// training file names them (Plan.skyResources).
+	offer := func(region string) []kv {
+		var r *yaml.Node
+		if region != "" {
+			r = str(region)
+		}
+		return []kv{{"cloud", str(s.Provider)}, {"region", r}, {"instance_type", str(s.InstanceType)}, {"accelerators", accel}}
+	}
+	var resources []kv
+	if len(s.Regions) == 0 {
+		resources = offer(skyRegionOf(s.Region, s.AnyOfRegions))
+	}
+	resources = append(resources, kv{"use_spot", boolean(s.Pricing == model.Spot)}, kv{"disk_size", integer(s.DiskGB)}, kv{"ports", integer(VLLMPort)})
+	if len(s.Regions) > 0 {
+		items := make([]*yaml.Node, len(s.Regions))
+		for i, r := range s.Regions {
+			items[i] = mapping(offer(r)...)
+		}
+		resources = append(resources, kv{"any_of", seq(items...)})
 	}
 	doc := mapping(
 		kv{"name", str(s.Name)},
-		kv{"resources", mapping(
-			kv{"cloud", str(s.Provider)},
-			kv{"region", region},
-			kv{"instance_type", str(s.InstanceType)},
-			kv{"accelerators", accel},
-			kv{"use_spot", boolean(s.Pricing == model.Spot)},
-			kv{"disk_size", integer(s.DiskGB)},
-			kv{"ports", integer(VLLMPort)},
-		)},
+		kv{"resources", mapping(resources...)},
 		kv{"secrets", mapping(kv{"HF_TOKEN", null()})},
 		kv{"service", mapping(
 			kv{"readiness_probe", mapping(kv{"path", str(VLLMHealthPath)}, kv{"initial_delay_seconds", integer(skyServeInitialDelay)})},

@@ -29,6 +29,8 @@ func FuzzServeInjection(f *testing.F) {
 	f.Add("azure", uint8(16))
 	// An MoE model, 4 replicas on the node: one vllm serve each.
 	f.Add("org/model $(id)", uint8(64|3))
+	// A price region narrowed by the search: any_of, one entry a region.
+	f.Add("lambda", uint8(128))
 	f.Fuzz(func(t *testing.T, s string, shape uint8) {
 		sv := &Serve{Name: "gpuplan-serve", Model: s, ModelID: s, Provider: s, InstanceType: s, CatalogType: s, Region: s,
 			Pricing: model.OnDemand, Accelerator: s, GPUsPerInstance: 8, HostVCPUs: 96, HostMemoryGiB: 768, USDPerHour: 10,
@@ -44,6 +46,9 @@ func FuzzServeInjection(f *testing.F) {
 		}
 		if shape&64 != 0 { // an MoE model: one vllm serve per replica (OneServerPerReplica)
 			sv.Arch = &model.Architecture{Key: "moe", Experts: 8, ExpertsPerToken: 2}
+		}
+		if shape&128 != 0 { // a price region the search narrowed to some of its regions: any_of names each
+			sv.AnyOfRegions, sv.Regions, sv.PriceRegions = 2, []string{s, s}, 17
 		}
 		if s == "" {
 			return // NewServe never leaves the model id or image empty
@@ -98,9 +103,10 @@ func FuzzServeInjection(f *testing.F) {
 			Resources skyOffer `yaml:",inline"`
 			R         struct {
 				skyOffer `yaml:",inline"`
-				UseSpot  bool `yaml:"use_spot"`
-				DiskSize int  `yaml:"disk_size"`
-				Ports    int  `yaml:"ports"`
+				UseSpot  bool       `yaml:"use_spot"`
+				DiskSize int        `yaml:"disk_size"`
+				Ports    int        `yaml:"ports"`
+				AnyOf    []skyOffer `yaml:"any_of"`
 			} `yaml:"resources"`
 			Secrets map[string]*string `yaml:"secrets"`
 			Service map[string]any     `yaml:"service"`
@@ -108,8 +114,17 @@ func FuzzServeInjection(f *testing.F) {
 			Run     string             `yaml:"run"`
 		}
 		decodeStrict(t, sky, &task)
-		if r := task.R; r.Cloud != cloud || r.Region != s || r.InstanceType != s || r.Accelerators != s+":8" || r.Ports != 8000 {
-			t.Fatalf("SkyPilot resources changed: %+v\n%s", r, sky)
+		offers := []skyOffer{task.R.skyOffer}
+		if len(sv.Regions) > 0 {
+			if task.R.Cloud != "" || len(task.R.AnyOf) != len(sv.Regions) {
+				t.Fatalf("regions: want resources.any_of with %d offers and none inline:\n%s", len(sv.Regions), sky)
+			}
+			offers = task.R.AnyOf
+		}
+		for _, o := range offers {
+			if o.Cloud != cloud || o.Region != s || o.InstanceType != s || o.Accelerators != s+":8" || task.R.Ports != 8000 {
+				t.Fatalf("SkyPilot resources changed: %+v\n%s", task.R, sky)
+			}
 		}
 		run := parseScript(t, task.Run, syntax.LangBash)
 		if got := run[len(run)-1].argv; !reflect.DeepEqual(got, want[1:]) {

@@ -103,10 +103,13 @@ func (p *Plan) SkyPilot() ([]byte, error) {
 	} else {
 		header = append(header, "launch: sky launch -c "+p.Name+" --secret HF_TOKEN <this file>")
 	}
-	if h := skyRegionHeader(p.Provider, p.InstanceType, p.AnyOfRegions); h != "" {
+	if h := skyRegionHeader(p.Provider, p.InstanceType, p.Region, p.AnyOfRegions, p.Regions, p.PriceRegions); h != "" {
 		header = append(header, h)
 	}
-	if len(p.Candidates) > 0 {
+	switch {
+	case len(p.Candidates) > 0 && len(p.Regions) > 1:
+		header = append(header, fmt.Sprintf("failover: %d equivalent offers follow the offer's %d regions in resources.ordered, cheapest first", len(p.Candidates), len(p.Regions)))
+	case len(p.Candidates) > 0:
 		header = append(header, fmt.Sprintf("failover: %d equivalent offers follow the first in resources.ordered, cheapest first", len(p.Candidates)))
 	}
 	if n := cloud.SkyPilotGPUCount(p.Provider, p.InstanceType, p.GPUsPerInstance); n != p.GPUsPerInstance {
@@ -134,53 +137,81 @@ const hfHomeExport = `export HF_HOME="${HF_HOME:-$HOME/.cache/huggingface}"`
 
 // skyResources is the resources mapping: one offer inline, or the offers
 // in resources.ordered with the shared fields (use_spot, disk_size,
-// job_recovery) beside it.
+// job_recovery) beside it. An offer that stands for several regions the
+// search allows (Plan.Regions) is one entry per region: in any_of when it
+// is the only offer ("SkyPilot will only use these candidate resources",
+// the optimizer picking among them, as it does among a type's regions
+// when the entry names none), first in ordered when candidates follow
+// (docs.skypilot.co, "SkyPilot YAML", resources.any_of and
+// resources.ordered; sky/utils/schemas.py get_resources_schema: each a
+// list of single resources, region a string).
 func (p *Plan) skyResources() *yaml.Node {
-	own := p.ownCandidate()
-	offer := func(c Candidate) []kv {
-		pairs := []kv{{"cloud", str(c.Provider)}}
-		if c.Region != "" { // else SkyPilot tries the regions of its catalog (skyRegion)
-			pairs = append(pairs, kv{"region", str(c.Region)})
-		}
-		pairs = append(pairs, kv{"instance_type", str(c.InstanceType)})
-		if c.SkyPilotGPUs == c.GPUsPerInstance { // else SkyPilot takes its catalog's (SkyPilotGPUCount)
-			pairs = append(pairs, kv{"accelerators", str(fmt.Sprintf("%s:%d", c.Accelerator, c.GPUsPerInstance))})
-		}
-		if c.NetworkTier != "" {
-			pairs = append(pairs, kv{"network_tier", str(c.NetworkTier)})
-		}
-		return pairs
-	}
+	own := p.ownCandidates()
 	var pairs []kv
-	if len(p.Candidates) == 0 {
-		pairs = offer(own)
+	if len(own) == 1 && len(p.Candidates) == 0 {
+		pairs = skyOfferPairs(own[0])
 	}
 	pairs = append(pairs, kv{"use_spot", boolean(p.Spot())}, kv{"disk_size", integer(p.DiskGB)})
 	if p.Spot() {
 		pairs = append(pairs, kv{"job_recovery", mapping(kv{"strategy", str(p.recoveryStrategy())})})
 	}
-	if len(p.Candidates) > 0 {
-		items := []*yaml.Node{mapping(offer(own)...)}
-		for _, c := range p.Candidates {
-			items = append(items, mapping(offer(c)...))
+	switch {
+	case len(p.Candidates) > 0:
+		var items []*yaml.Node
+		for _, c := range append(own, p.Candidates...) {
+			items = append(items, mapping(skyOfferPairs(c)...))
 		}
 		pairs = append(pairs, kv{"ordered", seq(items...)})
+	case len(own) > 1:
+		var items []*yaml.Node
+		for _, c := range own {
+			items = append(items, mapping(skyOfferPairs(c)...))
+		}
+		pairs = append(pairs, kv{"any_of", seq(items...)})
 	}
 	return mapping(pairs...)
 }
 
-// ownCandidate is the plan's own offer as a SkyPilot candidate.
-func (p *Plan) ownCandidate() Candidate {
-	return Candidate{Provider: p.Provider, Region: p.skyRegion(), InstanceType: p.InstanceType, Accelerator: p.Accelerator,
+// skyOfferPairs are the fields of one offer in resources, or in one of
+// its any_of or ordered entries.
+func skyOfferPairs(c Candidate) []kv {
+	pairs := []kv{{"cloud", str(c.Provider)}}
+	if c.Region != "" { // else SkyPilot tries the regions of its catalog (skyRegion)
+		pairs = append(pairs, kv{"region", str(c.Region)})
+	}
+	pairs = append(pairs, kv{"instance_type", str(c.InstanceType)})
+	if c.SkyPilotGPUs == c.GPUsPerInstance { // else SkyPilot takes its catalog's (SkyPilotGPUCount)
+		pairs = append(pairs, kv{"accelerators", str(fmt.Sprintf("%s:%d", c.Accelerator, c.GPUsPerInstance))})
+	}
+	if c.NetworkTier != "" {
+		pairs = append(pairs, kv{"network_tier", str(c.NetworkTier)})
+	}
+	return pairs
+}
+
+// ownCandidates are the plan's own offer as SkyPilot candidates: one, or
+// one per region when it stands for several the search allows
+// (Plan.Regions).
+func (p *Plan) ownCandidates() []Candidate {
+	c := Candidate{Provider: p.Provider, Region: p.skyRegion(), InstanceType: p.InstanceType, Accelerator: p.Accelerator,
 		GPUsPerInstance: p.GPUsPerInstance, SkyPilotGPUs: cloud.SkyPilotGPUCount(p.Provider, p.InstanceType, p.GPUsPerInstance),
-		NetworkTier: p.Network.Tier}
+		NetworkTier: p.Network.Tier, USDPerHour: p.USDPerHour}
+	if len(p.Regions) == 0 {
+		return []Candidate{c}
+	}
+	out := make([]Candidate, len(p.Regions))
+	for i, r := range p.Regions {
+		out[i] = c
+		out[i].Region = r
+	}
+	return out
 }
 
 // skyPilotCountsDiffer reports whether SkyPilot's catalog gives the plan's
 // instance type, or a failover candidate's, another GPU count than the
 // provider: $SKYPILOT_NUM_GPUS_PER_NODE would then be SkyPilot's count.
 func (p *Plan) skyPilotCountsDiffer() bool {
-	for _, c := range append([]Candidate{p.ownCandidate()}, p.Candidates...) {
+	for _, c := range append(p.ownCandidates(), p.Candidates...) {
 		if c.SkyPilotGPUs != c.GPUsPerInstance {
 			return true
 		}
@@ -193,7 +224,7 @@ func (p *Plan) skyPilotCountsDiffer() bool {
 // region right after a preemption, useful only when the candidates offer
 // another region; FAILOVER retries the same region first.
 func (p *Plan) recoveryStrategy() string {
-	if p.skyRegion() == "" {
+	if p.skyRegion() == "" || len(p.Regions) > 1 {
 		return "EAGER_NEXT_REGION" // the offer itself spans the regions SkyPilot tries
 	}
 	for _, c := range p.Candidates {
@@ -232,13 +263,23 @@ func skyRegionOf(region string, anyOf int) string {
 }
 
 // skyRegionHeader is the SkyPilot file's header line saying why its
-// resources name no region (skyRegionOf), "" when they name one.
-func skyRegionHeader(provider, instanceType string, anyOf int) string {
-	if anyOf == 0 {
-		return ""
+// resources name no region (skyRegionOf), or name the regions of a price
+// region the user's search allows (Plan.Regions: several, or region
+// alone); "" when the offer's region names its place. priceRegions counts
+// the price's regions before the search narrowed them.
+func skyRegionHeader(provider, instanceType, region string, anyOf int, regions []string, priceRegions int) string {
+	switch {
+	case len(regions) > 0:
+		return model.Msg("region: %s lists %s in any of %d regions at this price without saying which offer it; your search allows %d of them (%s), so resources names each and SkyPilot tries no other",
+			provider, instanceType, priceRegions, len(regions), strings.Join(regions, ", ")).String()
+	case anyOf > 0:
+		return model.Msg("region: %s lists %s in any of %d regions at this price without saying which offer it, so resources names no region: SkyPilot tries the regions its catalog lists the type in, cheapest first",
+			provider, instanceType, anyOf).String()
+	case priceRegions > 0:
+		return model.Msg("region: %s lists %s in any of %d regions at this price without saying which offer it; your search allows %s alone, so resources names it",
+			provider, instanceType, priceRegions, region).String()
 	}
-	return model.Msg("region: %s lists %s in any of %d regions at this price without saying which offer it, so resources names no region: SkyPilot tries the regions its catalog lists the type in, cheapest first",
-		provider, instanceType, anyOf).String()
+	return ""
 }
 
 // skyFileMounts mounts the checkpoint bucket on spot (SkyPilot storage

@@ -257,7 +257,7 @@ func TestBrowseErrors(t *testing.T) {
 		want string
 	}{
 		{"provider typo", Query{Providers: []string{"lamda"}}, `unknown provider "lamda"; did you mean lambda?`},
-		{"region typo", Query{Regions: []string{"eurpoe-"}}, `unknown region "eurpoe-"; did you mean eu- or europe-?`},
+		{"region typo", Query{Regions: []string{"eurpoe-"}}, `unknown region "eurpoe-"; did you mean europe- or eu-?`},
 		{"region prefix without a dash matches nothing", Query{Regions: []string{"zz"}}, `unknown region "zz"`},
 		{"negative price", Query{MaxUSDPerHour: -1}, "max price -1"},
 	}
@@ -430,6 +430,9 @@ func TestParseMarketFlags(t *testing.T) {
 		{"sort gpu-price", func() (string, error) { s, err := ParseSort("GPU-Price"); return string(s), err }, "gpu-price"},
 		{"sort alias $/gib", func() (string, error) { s, err := ParseSort("$/gib"); return string(s), err }, "vram-price"},
 		{"sort typo", func() (string, error) { s, err := ParseSort("cheap"); return string(s), err }, "error: sort \"cheap\": want price, gpu-price, vram-price, vcpus, ram or vram"},
+		// walk55: a typo close to a key names it, the nearest by edits first.
+		{"sort near typo", func() (string, error) { s, err := ParseSort("vramm"); return string(s), err }, "error: sort \"vramm\": did you mean \"vram\"? want price, gpu-price, vram-price, vcpus, ram or vram"},
+		{"group near typo", func() (string, error) { s, err := ParseGroupBy("gpuu"); return string(s), err }, "error: group-by \"gpuu\": did you mean \"gpu\"? want gpu, provider or region"},
 		{"group none", func() (string, error) { s, err := ParseGroupBy("none"); return string(s), err }, ""},
 		{"group cloud", func() (string, error) { s, err := ParseGroupBy("cloud"); return string(s), err }, "provider"},
 		{"group typo", func() (string, error) { s, err := ParseGroupBy("zone"); return string(s), err }, "error: want gpu, provider or region"},

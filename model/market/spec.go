@@ -61,9 +61,15 @@ func (e *filterError) As(target any) bool {
 // matching ErrBadFilter.
 func BadFilter(format string, a ...any) error { return &filterError{model.Msg(format, a...)} }
 
-// badEnum is model.ParseEnum's error as a filter error: "sort \"x\": want a, b or c".
+// badEnum is model.ParseEnum's error as a filter error: "sort \"x\": want
+// a, b or c", with its did-you-mean when a name is close (walk55: --sort
+// vramm got none, where --task lorra does).
 func badEnum[T ~string](what, s string, valid []T) error {
-	return BadFilter("%s %q: want %s", what, s, orMsg(model.EnumNames(valid)))
+	names := model.EnumNames(valid)
+	if c := model.Closest(strings.ToLower(strings.TrimSpace(s)), names, 1); len(c) > 0 {
+		return BadFilter("%s %q: did you mean %q? want %v", what, s, c[0], orMsg(names))
+	}
+	return BadFilter("%s %q: want %s", what, s, orMsg(names))
 }
 
 // orMsg is model.OrList as a message: "a, b or c" with its "or" translatable.

@@ -128,7 +128,6 @@ when it does not. Every formula is listed under Assumptions.`,
 			}
 			if output == outJSON {
 				j := report.NewEstimateJSON(&e, fit)
-				j.Warnings = withNotes(j.Warnings, warnings)
 				if asPlan && w.Task.Training() {
 					return writeJSON(env.Stdout, estimatePhaseJSON{j, probeJSON, notExported.IsZero(), notExported.String()})
 				}
@@ -212,11 +211,14 @@ type estimatePhaseJSON struct {
 	NotExported     string                      `json:"not_exported,omitempty"`
 }
 
-// withNotes is js, an estimate's JSON warnings, with the notes the
-// command printed on stderr (in English) that it lacks, so --json says
-// what the terminal did (walk54: estimate --phase --json gave
+// withNotes is js, a serving estimate's JSON warnings, with the notes
+// the command printed on stderr (in English) that it lacks, so --json
+// says what the terminal did (walk54: estimate --phase --json gave
 // "warnings": [] for a serving phase whose plan rents 3 instances where
-// the phase rents 1, which stderr and gpuplan plan mark ✗).
+// the phase rents 1, which stderr and gpuplan plan mark ✗). A training
+// estimate's stay its workload's: its notes on stderr are about the
+// flags given (--epochs without a dataset), and the same request from
+// a file must give the same JSON (TestOneRequestThreeWays).
 func withNotes(js []string, notes []model.Message) []string {
 	for _, n := range notes {
 		if s := n.String(); !slices.Contains(js, s) {

@@ -48,9 +48,6 @@ type exportFlags struct {
 	// instanceFrom and regionFrom name where instance and region came
 	// from when no flag gave them (fromFile.origin); "" for the flags.
 	instanceFrom, regionFrom string
-	// regionNote says a file's region was dropped for --instance
-	// (exportInstance).
-	regionNote model.Message
 }
 
 // exportRegionIn is the region as an export's stderr line names it, as
@@ -100,8 +97,12 @@ func writeExportJSON(env *Env, ef *exportFlags, o exportOfferJSON) error {
 	return writeJSONStream(env.Stdout, exportJSON{Files: []exportFileJSON{{Path: ef.output, Format: string(ef.format)}}, Offer: o})
 }
 
-// queryFlags that make no sense when --instance names the instance.
-var exportIgnoredQueryFlags = []string{"providers", "regions", "limit", "sort"}
+// queryFlags that make no sense when --instance names the instance:
+// export lists one offer and its failover candidates, cheapest first.
+// --providers, --regions and --country do apply: the region export picks
+// when --region names none, and the SkyPilot file's failover candidates
+// and the regions it names, stay in them (launch.Alternatives).
+var exportIgnoredQueryFlags = []string{"limit", "sort"}
 
 // maxDiskGB bounds --disk-gb: 1 PiB, far above any cloud's largest root
 // disk, so a typo (1e14) is refused rather than written to a launch file.
@@ -120,7 +121,9 @@ mode, and writes the files that launch it: a SkyPilot task YAML, a torchrun scri
 docker run script with the NGC PyTorch image for the GPU, a Kubernetes Job (a Kubeflow
 Trainer TrainJob across nodes; --k8s-kind pytorchjob for the Training Operator's
 PyTorchJob), or gpuplan's TOML with its [launch] section. A SkyPilot file lists the
-next-best equivalent offers of the ranking as ordered failover candidates. With --config
+next-best equivalent offers of the ranking as ordered failover candidates, all within
+--providers, --regions and --country (or the file's search); a Lambda or OCI offer, priced
+for any of several regions, names those they allow. With --config
 the file's answers (GPU count, nodes, pricing, region, picked instance) hold unless a
 flag overrides them. The strategy carries
 through: ZeRO gets a DeepSpeed config, FSDP the Trainer's --fsdp flag.
@@ -171,7 +174,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	fs := cmd.Flags()
 	for _, name := range exportIgnoredQueryFlags {
 		if fs.Changed(name) {
-			return usage(model.Msg("--%s does not apply to export: --instance names the provider and type, --region the region", name))
+			return usage(model.Msg("--%s does not apply to export: it writes the files of one offer, --instance", name))
 		}
 	}
 	if ef.json && ef.output == "-" {
@@ -195,9 +198,6 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	in, err := exportInstance(fs, cat, &ff, qf, ef)
 	if err != nil {
 		return err
-	}
-	if !ef.regionNote.IsZero() {
-		notef(env.lang, env.Stderr, ef.regionNote)
 	}
 	if ok, err := runServeExport(cmd, env, cat, ff, in, wf, qf, ef); ok || err != nil {
 		printWarningsIn(env.lang, env.Stderr, warnings) // the catalog's; the request's are printed with the files
@@ -268,11 +268,21 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if err := checkPriced(cat, in, ef.region, ef.regionLabel(), q.Pricing); err != nil {
 		return usage(err)
 	}
+	// The user's search, before exportOffer narrows it to the instance:
+	// the failover candidates and the regions the files name stay in it,
+	// and the TOML keeps it as [search].
+	search := q
+	if err := checkInSearch(fs, cat, &ff, in, ef, search); err != nil {
+		return err
+	}
+	if ff.phase != nil {
+		q.Countries = nil // a plan's phase runs on its own offer, wherever its answers search (checkInSearch)
+	}
 	offer, err := exportOffer(cat, in, ef.region, &w, &q)
 	if err != nil {
 		return err
 	}
-	opt, err := exportOptions(fs, cat, ef, w, offer, q)
+	opt, err := exportOptions(fs, cat, ef, w, offer, search)
 	if err != nil {
 		return err
 	}
@@ -298,7 +308,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if err != nil {
 		return usage(err)
 	}
-	out, err := renderExport(fs, cat, wf, ef, plan, w, offer, q)
+	out, err := renderExport(fs, cat, &ff, wf, qf, ef, plan, w, offer, search)
 	if err != nil {
 		return err
 	}
@@ -374,16 +384,19 @@ func exportInstance(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, qf *que
 		return nil, usage(model.Msg("%s/%s was not in the latest catalog fetch (since %s), so it is not priced; pick another instance (gpuplan recommend)",
 			in.Provider, in.Type, in.MissingSince))
 	}
-	// The file's region is its picked offer's: --instance of another
-	// provider not offered there is exported in its own cheapest region,
-	// as without the file (walk54: a Lambda file's us-south-1 refused
-	// --instance aws/g5.xlarge with "did you mean ap-south-1?", Mumbai
-	// for Texas).
+	// The file's region is its picked offer's: beside --instance of
+	// another provider not offered there it is no typo to correct (walk54:
+	// a Lambda file's us-south-1, Texas, got "did you mean ap-south-1?",
+	// Mumbai). It is refused, not dropped: a region may be where the data
+	// must stay, so the user names the new one.
 	if sel := ff.selection(); sel != nil && fs.Changed("instance") && ef.regionFrom != "" && ef.region != "" &&
 		sel.Provider != in.Provider && !slices.ContainsFunc(in.Prices, func(rp model.RegionPrice) bool { return rp.Region == ef.region }) {
-		ef.regionNote = model.Msg("%s %s is %s/%s's region; %s/%s is not offered there and is exported in its cheapest region (give --region to choose)",
-			ef.regionFrom, ef.region, sel.Provider, sel.InstanceType, in.Provider, in.Type)
-		ef.region, ef.regionFrom = "", ""
+		regions := make([]string, len(in.Prices))
+		for i := range in.Prices {
+			regions[i] = in.Prices[i].Region
+		}
+		return nil, usage(model.Msg("%s %s is %s/%s's region; %s/%s is not offered there: give --region (regions: %s)",
+			ef.regionFrom, ef.region, sel.Provider, sel.InstanceType, in.Provider, in.Type, strings.Join(regions, ", ")))
 	}
 	return in, nil
 }
@@ -400,8 +413,9 @@ func exportOffer(cat *model.Catalog, in *model.Instance, region string, w *model
 	// recommend and the configurator time it (exportnet: the cut catalog
 	// had no such type, and 32 H200s were written at an assumed 10 Gbps,
 	// 556 h for recommend's 1.8).
+	// Without a region, the cheapest of those the search allows
+	// (--regions, --country, the file's search.regions).
 	q.Providers, q.InstanceType = []string{in.Provider}, in.Type
-	q.Regions = nil
 	if region != "" {
 		q.Regions = []string{region}
 	}
@@ -450,17 +464,19 @@ func exportOffer(cat *model.Catalog, in *model.Instance, region string, w *model
 }
 
 // exportOptions are the launch options the flags give: names, script and
-// its arguments, disk, image and wheel, and for SkyPilot the next-best
-// equivalent offers as failover candidates.
-func exportOptions(fs *pflag.FlagSet, cat *model.Catalog, ef *exportFlags, w model.Workload, offer *model.Offer, q model.Query) (launch.Options, error) {
+// its arguments, disk, image and wheel, the regions the user's search
+// allows, and for SkyPilot the next-best equivalent offers under that
+// search as failover candidates.
+func exportOptions(fs *pflag.FlagSet, cat *model.Catalog, ef *exportFlags, w model.Workload, offer *model.Offer, search model.Query) (launch.Options, error) {
 	if err := stack.CheckWheel(ef.wheel); err != nil {
 		return launch.Options{}, usage(model.Msg("--wheel %v", err))
 	}
 	opt := launch.Options{Name: ef.name, Script: ef.script, DiskGB: ef.diskGB, Image: ef.image, Wheel: ef.wheel,
 		ModelID: ef.modelID, Dataset: ef.dataset, Bucket: ef.bucket, Kubernetes: ef.k8sKind, OutputClaim: ef.k8sPVC,
-		RegionGiven: fs.Changed("region")} // a region the configuration picked stands for any of the price's (AnyOfRegions)
+		RegionGiven: fs.Changed("region"), // a region the configuration picked stands for any of the price's (AnyOfRegions)
+		Where:       search.RegionFilter(cat)}
 	if ef.format == launch.FormatSkyPilot {
-		opt.Alternatives = launch.Alternatives(w, cat, offer, q.AllowPrecisionFallback)
+		opt.Alternatives = launch.Alternatives(w, cat, offer, search)
 		// Nor is a typo-warned region a failover candidate.
 		opt.Alternatives = slices.DeleteFunc(opt.Alternatives, func(o *model.Offer) bool {
 			return data.RegionWarned(o.Instance.Provider, o.Region)
@@ -508,7 +524,7 @@ func exportSpotRate(env *Env, offer *model.Offer, opt *launch.Options) ([]model.
 // renderExport renders plan in --format: the launch file, or for toml the
 // whole configuration of offer with its [launch] section, so that
 // `gpuplan --config` reopens it.
-func renderExport(fs *pflag.FlagSet, cat *model.Catalog, wf *workloadFlags, ef *exportFlags, plan *launch.Plan, w model.Workload, offer *model.Offer, q model.Query) ([]byte, error) {
+func renderExport(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, wf *workloadFlags, qf *queryFlags, ef *exportFlags, plan *launch.Plan, w model.Workload, offer *model.Offer, search model.Query) ([]byte, error) {
 	var out []byte
 	var l *config.Launch
 	var err error
@@ -526,7 +542,7 @@ func renderExport(fs *pflag.FlagSet, cat *model.Catalog, wf *workloadFlags, ef *
 		if fs.Changed("hf-config") {
 			cfg.Workload.Model, cfg.Workload.Custom, cfg.Workload.HFConfig = "", nil, wf.set.HFConfig
 		}
-		cfg.Search = exportSearch(offer, q, fs.Changed("region"))
+		cfg.Search = exportSearch(fs, ff, qf, offer, search)
 		if out, err = config.EncodeBy(&cfg, config.WriterExport); err != nil {
 			return nil, model.Msg("--format toml: %v", err)
 		}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"slices"
 	"strconv"
@@ -80,15 +81,18 @@ func (ff *fromFile) launchOptions(fs *pflag.FlagSet, opt *launch.Options) {
 }
 
 // exportQuery is the search export prices the instance with: the --config
-// file's search (its pricing, budget, fallback) under the flags, and the
-// GPU count of the file's picked offer when the file leaves the count to
-// gpuplan and the instance is the picked one, so a 2-node file stays 2
-// nodes. It returns the workload with that count.
+// file's search (its providers, regions and countries, pricing, budget,
+// fallback) under the flags, and the GPU count of the file's picked offer
+// when the file leaves the count to gpuplan and the instance is the
+// picked one, so a 2-node file stays 2 nodes. It returns the workload
+// with that count. --instance and --region say where the job runs
+// (exportOffer); the search's places bound where else it may (the
+// failover candidates: launch.Alternatives), and the region picked when
+// none is named.
 func exportQuery(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, in *model.Instance, w model.Workload, qf *queryFlags) (model.Workload, model.Query, error) {
 	base := ff.query() // recommend's and the configurator's (config.Config.Query)
 	autoGPUs := base.AutoGPUs
 	if ff.cfg != nil {
-		base.Providers, base.Regions = nil, nil // --instance and --region say where
 		if sel := ff.cfg.Selection; sel != nil && sel.Pricing != "" {
 			base.Pricing = sel.Pricing // the picked offer's (a plan's phase has no [search] pricing); --pricing still wins
 		}
@@ -111,22 +115,72 @@ func exportQuery(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, in *model.
 }
 
 // exportSearch is the [search] table written with --format toml: the
-// search as the file and flags left it (budget, hours per month, deadline,
-// sort, fallback), narrowed to the exported offer's provider, region and
-// pricing, so the file reopens on that offer. Lambda's and OCI's price
-// region is narrowed to only when --region named it (regionGiven): the
-// offer stands for any of the price's regions, which recommend --config
-// then shows as one "any of N regions" row, not as the one region gpuplan
-// took as the price's key (walk53); [selection] keeps that key, by which
-// export --config finds the offer.
-func exportSearch(offer *model.Offer, q model.Query, regionGiven bool) config.SearchAnswers {
-	regions := []string{offer.Region}
-	if !regionGiven && model.RegionsUnconfirmed(offer.Instance.Provider) {
-		regions = nil
+// user's search as the file and flags left it (providers, regions,
+// countries, budgets, hours per month, deadline, sort, fallback, the
+// exchange rate) at the exported offer's pricing, so that export --config
+// fails over within the same search as the export with the flags, and
+// recommend --config ranks what recommend ranked. It is not narrowed to
+// the offer's provider and region (walk54: the reloaded SkyPilot file
+// could then fail over only to that provider's other types in that
+// region); [selection] names the offer, which export --config and the
+// configurator open on.
+func exportSearch(fs *pflag.FlagSet, ff *fromFile, qf *queryFlags, offer *model.Offer, search model.Query) config.SearchAnswers {
+	var a config.SearchAnswers
+	if ff.cfg != nil {
+		a.USDCNY = ff.cfg.Search.USDCNY
 	}
-	return config.SearchAnswers{Providers: []string{offer.Instance.Provider}, Regions: regions, Pricing: offer.Pricing,
-		MaxPriceHour: q.MaxUSDPerHour, BudgetMonth: q.BudgetMonthUSD, HoursPerMonth: q.HoursPerMonth, DeadlineHours: q.DeadlineHours,
-		AllowMultiNode: q.AllowMultiNode || offer.Instances > 1, AllowPrecisionFallback: q.AllowPrecisionFallback, Sort: q.Sort}
+	if fs.Changed("usd-cny") {
+		a.USDCNY = qf.usdCNY
+	}
+	a.Providers, a.Regions, a.Countries = search.Providers, search.Regions, search.Countries
+	a.Pricing = offer.Pricing
+	a.MaxPriceHour, a.BudgetMonth, a.BudgetJob = search.MaxUSDPerHour, search.BudgetMonthUSD, search.BudgetJobUSD
+	a.HoursPerMonth, a.DeadlineHours, a.Sort = search.HoursPerMonth, search.DeadlineHours, search.Sort
+	a.AllowMultiNode = search.AllowMultiNode || offer.Instances > 1
+	a.AllowPrecisionFallback = search.AllowPrecisionFallback
+	return a
+}
+
+// checkInSearch refuses an instance or region outside the user's search
+// (--providers, --regions, --country, or the --config file's search):
+// the failover candidates stay in it (launch.Alternatives), so the offer
+// the file starts on must too. The message names where the value and the
+// search came from.
+//
+// A plan's phase is not refused: it runs on its own offer whatever its
+// answers search (plan.Phase.Configure), and its file still fails over
+// within that search only.
+func checkInSearch(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, in *model.Instance, ef *exportFlags, search model.Query) error {
+	if ff.phase != nil {
+		return nil
+	}
+	from := func(flag, key string) string {
+		if fs.Changed(flag) || ff.cfg == nil {
+			return "--" + flag
+		}
+		return ff.path + ": search." + key
+	}
+	instance := cmp.Or(ef.instanceFrom, "--instance")
+	if len(search.Providers) > 0 && !slices.Contains(search.Providers, in.Provider) {
+		return usage(model.Msg("%s %s/%s: %s is not among the providers of %s (%s); add it there, or name an instance of theirs",
+			instance, in.Provider, in.Type, in.Provider, from("providers", "providers"), strings.Join(search.Providers, ", ")))
+	}
+	if ef.region == "" {
+		return nil // exportOffer picks one the search allows
+	}
+	rf := search.RegionFilter(cat)
+	if rf.Match(in.Provider, ef.region) {
+		return nil
+	}
+	var limits []string
+	if len(search.Regions) > 0 {
+		limits = append(limits, from("regions", "regions")+" "+strings.Join(search.Regions, ","))
+	}
+	if len(search.Countries) > 0 {
+		limits = append(limits, from("country", "countries")+" "+strings.Join(search.Countries, ","))
+	}
+	return usage(model.Msg("%s %s: outside the search (%s); widen it, or name a region it allows",
+		ef.regionLabel(), ef.region, strings.Join(limits, "; ")))
 }
 
 func (k8sKindValue) choices() []string { return k8sKinds }

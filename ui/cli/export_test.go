@@ -124,7 +124,10 @@ func TestExportErrors(t *testing.T) {
 		{"unknown region", append(small, "--instance", "aws/g5.2xlarge", "--region", "us-east-2"), `--region us-east-2: aws/g5.2xlarge is not offered there; did you mean "us-east-1"?`},
 		{"retired", append(small, "--instance", "aws/p3.old"), "was retired by the provider on 2024-01-01"},
 		{"not in the latest fetch", append(small, "--instance", "aws/g5.gone"), "aws/g5.gone was not in the latest catalog fetch (since 2026-11-30), so it is not priced"},
-		{"recommend-only flag", append(small, "--instance", "aws/g5.2xlarge", "--providers", "gcp"), "--providers does not apply to export"},
+		{"recommend-only flag", append(small, "--instance", "aws/g5.2xlarge", "--limit", "3"), "--limit does not apply to export"},
+		// The search's places apply (walk54), and bound the offer named.
+		{"instance outside --providers", append(small, "--instance", "aws/g5.2xlarge", "--providers", "lambda"), "--instance aws/g5.2xlarge: aws is not among the providers of --providers (lambda)"},
+		{"region outside --regions", append(small, "--instance", "aws/g5.2xlarge", "--region", "us-east-1", "--regions", "europe"), "--region us-east-1: outside the search (--regions europe)"},
 		{"bad format", append(small, "--instance", "aws/g5.2xlarge", "--format", "helm"), `--format "helm": want toml, skypilot, torchrun, docker, k8s, pytorchjob or probe`},
 		{"GPU without a stack", append(small, "--task", "inference", "--precision", "fp16", "--allow-precision-fallback", "--instance", "aws/p2.xlarge", "--format", "skypilot"), "no supported software stack"},
 		// fp16 typed on the command line is asked for: a K80 (no fp16) runs it only with the fallback allowed.

@@ -156,7 +156,7 @@ func (f *marketFlags) query(cat *model.Catalog, args []string) (market.Query, er
 	}
 	if f.groupBy != "" {
 		if q.GroupBy, err = market.ParseGroupBy(f.groupBy); err != nil {
-			return q, err
+			return q, model.Msg("--%v", err) // as --sort (walk55: `group-by "gpuu"` named no flag)
 		}
 	}
 	q.AllRegions, q.Retired, q.Held = f.allRegions, f.all, f.all

@@ -440,7 +440,7 @@ func serveSearchAsked(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, qf *q
 	if err != nil {
 		return a, err
 	}
-	a.Providers, a.Regions, a.GPUs, a.Pricing = q.Providers, q.Regions, q.GPUs, q.Pricing
+	a.Providers, a.Regions, a.Countries, a.GPUs, a.Pricing = q.Providers, q.Regions, q.Countries, q.GPUs, q.Pricing
 	a.MaxPriceHour, a.HoursPerMonth, a.AllowPrecisionFallback = q.MaxUSDPerHour, q.HoursPerMonth, q.AllowPrecisionFallback
 	if f := fs.Lookup("allow-multi-node"); f != nil && f.Changed {
 		a.AllowMultiNode = q.AllowMultiNode
@@ -500,11 +500,25 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	if err := checkPriced(cat, in, ef.region, ef.regionLabel(), q.Pricing); err != nil {
 		return true, usage(err)
 	}
+	// The search asked (the file's under the flags), as the TOML keeps it:
+	// without --region the offer is served from a region it allows, and a
+	// price region stands for the regions of its price it allows (walk54).
+	search, err := serveSearchAsked(fs, cat, &sl.file, qf, wf)
+	if err != nil {
+		return true, err
+	}
+	asked := search.Query(false)
+	if err := checkInSearch(fs, cat, &ff, in, ef, asked); err != nil {
+		return true, err
+	}
 	one := *cat
 	one.Instances = []model.Instance{*in}
-	q.Providers, q.Regions, q.GPUs, q.MaxUSDPerHour = []string{in.Provider}, nil, nil, 0
+	q.Providers, q.Regions, q.Countries, q.GPUs, q.MaxUSDPerHour = []string{in.Provider}, asked.Regions, asked.Countries, nil, 0
 	if ef.region != "" {
 		q.Regions = []string{ef.region}
+	}
+	if ff.phase != nil {
+		q.Countries = nil // a plan's phase serves from its own offer (checkInSearch)
 	}
 	if g, err := cat.GPU(in.GPU); err == nil {
 		if why := serve.Unservable(g); !why.IsZero() {
@@ -568,7 +582,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		notes = append(notes, priceNote)
 	}
 	srv, err := launch.NewServe(&sl.w.Model, &p, launch.ServeOptions{Name: ef.name, ModelID: ef.modelID, NamedAs: sl.req.Model,
-		Region: p.Offer.Region, RegionGiven: fs.Changed("region"), Pricing: p.Offer.Pricing, Image: ef.image, Notes: notes})
+		Region: p.Offer.Region, RegionGiven: fs.Changed("region"), Where: asked.RegionFilter(cat), Pricing: p.Offer.Pricing, Image: ef.image, Notes: notes})
 	if err != nil {
 		if !p.Fallback.IsZero() {
 			// Why the model takes more GPUs than asked: float32 where the
@@ -591,10 +605,6 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		cfg := config.Config{Workload: sl.req}
 		cw := &cfg.Workload
 		cw.GPUs, cw.AutoGPUs, cw.Strategy, cw.TP, cw.Serve = 0, false, "", 0, serve.Serving{}
-		search, err := serveSearchAsked(fs, cat, &sl.file, qf, wf)
-		if err != nil {
-			return true, err
-		}
 		cfg.Search = search
 		cfg.Selection = &config.Selection{Provider: in.Provider, InstanceType: in.Type, Region: p.Offer.Region, GPU: in.GPU,
 			GPUs: p.GPUs, Instances: p.Nodes, Pricing: p.Offer.Pricing, USDPerHour: p.USDPerHour, CatalogAsOf: cat.AsOf}

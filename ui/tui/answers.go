@@ -119,6 +119,10 @@ type extraAnswers struct {
 	Sort                             model.SortKey
 	CustomParamsOnly                 bool
 	ExtraProviders                   []string // unknown to this catalog
+	// Countries is the file's search.countries (gpuplan export --country):
+	// the Where page asks for regions only, and the offers and a launch
+	// file's failover stay in these countries all the same (walk54).
+	Countries []string
 	// Export is the file's [export] table, the launch options gpuplan
 	// export was given (--model-id, --name, …): the configurator has no
 	// question for them, so a save writes them back as read (walk51: a
@@ -346,6 +350,7 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 	a.Deadline = fmtFloatOrEmpty(s.DeadlineHours)
 	a.PrecisionFallback = s.AllowPrecisionFallback
 	a.extra.MaxPriceHour, a.extra.Sort = s.MaxPriceHour, s.Sort
+	a.extra.Countries = slices.Clone(s.Countries)
 	a.extra.Export = c.Export.Clone()
 	a.extra.Lang = c.Lang
 	if c.LaunchDataset != launch.PlaceholderDataset {
@@ -945,6 +950,7 @@ func (a *answers) config() (config.Config, error) {
 	s.Regions = slices.Clone(a.Regions)
 	s.GPUs = slices.Clone(a.GPUKeys)
 	s.Pricing, s.MaxPriceHour, s.Sort = a.Pricing, x.MaxPriceHour, x.Sort
+	s.Countries = slices.Clone(x.Countries)
 	s.AllowPrecisionFallback = a.PrecisionFallback
 	if s.BudgetMonth, err = parsePositive("monthly budget", a.Budget, 1e10); err != nil {
 		return c, err

@@ -603,7 +603,7 @@ func TestBrowseLineErrorsChinese(t *testing.T) {
 	tests := []struct{ name, line, want string }{
 		{"a filter typo", "--vrma 24GB", `没有筛选条件 "--vrma"；是不是 --vram？`},
 		{"a region typo: Browse's check, its list hint translated", "regions=eurpoe-",
-			`--regions：没有地域 "eurpoe-"；是不是 eu- 或 europe-？（地域可以是名称（如 us-east-1）、以 - 或 * 结尾的前缀（如 europe-）、大洲（如 europe）或国家代码（如 DE）；用 gpuplan offers --all-regions 列出）`},
+			`--regions：没有地域 "eurpoe-"；是不是 europe- 或 eu-？（地域可以是名称（如 us-east-1）、以 - 或 * 结尾的前缀（如 europe-）、大洲（如 europe）或国家代码（如 DE）；用 gpuplan offers --all-regions 列出）`},
 		{"a provider typo", "providers=lamda", `没有名为 "lamda" 的云厂商；是不是 lambda？（用 gpuplan catalog instances 列出）`},
 		{"memory without its unit: the nested reason too", "vram=24", `显存 "24"："24" 需要单位（24GB）；应为显存大小，如 24GB..80GB、40GB+、..48GB 或 80GB`},
 		{"a sort that is not one", "sort=cheap", `sort "cheap"：应为 `},

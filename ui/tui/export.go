@@ -236,8 +236,14 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 		r := d.spotRate(o.Instance.Provider, o.Region, o.Instance.Type)
 		opt.SpotRate = &r
 	}
+	// The answers' search bounds the regions the files name and the
+	// failover candidates, as gpuplan export --config's (walk54).
+	search := d.cfg.Query()
+	if d.cat != nil {
+		opt.Where = search.RegionFilter(d.cat)
+	}
 	if d.format == launch.FormatSkyPilot { // as gpuplan export: the next-best equivalent offers as failover candidates
-		opt.Alternatives = launch.Alternatives(d.offer.Estimate.Workload, d.cat, d.offer, d.cfg.Search.AllowPrecisionFallback)
+		opt.Alternatives = launch.Alternatives(d.offer.Estimate.Workload, d.cat, d.offer, search)
 	}
 	lp, err := launch.NewPlan(d.offer.Estimate.Workload, d.offer, opt)
 	if err != nil {

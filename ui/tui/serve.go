@@ -561,7 +561,12 @@ func (d *dialog) servePayload() ([]byte, error) {
 	if !p.Fits {
 		return nil, model.Msg("%s cannot serve the model: %v", o.Instance.Type, joinReasons(p.Reasons, p.ReasonMsgs))
 	}
-	srv, err := launch.NewServe(a, &p, launch.ServeOptions{NamedAs: d.cfg.Workload.Model, Region: o.Region, Pricing: o.Pricing, Notes: slices.Clone(d.notes)})
+	opt := launch.ServeOptions{NamedAs: d.cfg.Workload.Model, Region: o.Region, Pricing: o.Pricing, Notes: slices.Clone(d.notes)}
+	if d.cat != nil { // the regions of a price region the answers allow, as gpuplan export --config names them (walk54)
+		search := d.cfg.Search.Query(false)
+		opt.Where = search.RegionFilter(d.cat)
+	}
+	srv, err := launch.NewServe(a, &p, opt)
 	if err != nil {
 		return nil, err
 	}
