@@ -4,7 +4,8 @@ import "testing"
 
 // HostRAMNeed is the 8 GiB floor (system, Python, framework) or the
 // copies of the weights one node holds while loading (HostLoadCopies) in
-// the dtype the script loads (LoadBytesPerParam), whichever is more.
+// the dtype the script loads (LoadBytesPerParam), or for QLoRA with
+// Hugging Face a shard a process (qloraLoad), whichever is more.
 // Issue 31 item 9: an ImageNet-sized vision dataset (≥ 1M images) raised
 // it to 64 GB "for the data loaders", a figure with no source that kept
 // 237 offers from ResNet-50; a DataLoader streams samples from storage,
@@ -36,7 +37,18 @@ func TestHostRAMNeed(t *testing.T) {
 		{"8B DDP amp-bf16, 8 per node: 8 × 4 B × 8e9 = 256 GB", train(TaskFinetune, AMPBF16, DDP), 8e9, 8, 256e9},
 		{"8B ZeRO-2 amp-fp16, 4 per node: 4 × 4 B × 8e9 = 128 GB", train(TaskFinetune, AMPFP16, ZeRO2), 8e9, 4, 128e9},
 		{"8B LoRA DDP, 8 per node: 8 × 2 B × 8e9 = 128 GB", train(TaskLoRA, AMPBF16, DDP), 8e9, 8, 128e9},
-		{"70.6B QLoRA FSDP, 8 per node: one 16-bit copy, 141.2 GB", train(TaskQLoRA, AMPBF16, FSDP), 70.6e9, 8, 141.2e9},
+		// QLoRA with Hugging Face (walk55): transformers quantizes the
+		// checkpoint onto the GPU shard by shard (qloraLoad), so a
+		// process holds one shard of at most 5 GB, not the 16-bit model
+		// (it was one 141.2 GB copy); FSDP moves the 4-bit model to local
+		// rank 0's CPU, ZeRO-3 to every rank's. Without a shape 98% of
+		// the parameters are 4-bit: 0.98 × 0.51587 + 0.02 × 2 B a parameter.
+		{"70.6B QLoRA on one GPU: one 5 GB shard, the 8 GiB floor", train(TaskQLoRA, AMPBF16, Single), 70.6e9, 1, 8 * GiB},
+		{"8B QLoRA DDP, 8 per node: 8 × one 5 GB shard = 40 GB", train(TaskQLoRA, AMPBF16, DDP), 8e9, 8, 40e9},
+		{"1B QLoRA DDP, 4 per node: 4 × the 2 GB model < the floor", train(TaskQLoRA, AMPBF16, DDP), 1e9, 4, 8 * GiB},
+		{"70.6B QLoRA FSDP, 8 per node: 8 × 5 GB + rank 0's 4-bit model", train(TaskQLoRA, AMPBF16, FSDP), 70.6e9, 8, 8*5e9 + 70.6e9*(0.98*bnb4BitWithDQ+0.02*2)},
+		{"70.6B QLoRA ZeRO-3, 4 per node: 4 × (5 GB + the 4-bit model)", train(TaskQLoRA, AMPBF16, ZeRO3), 70.6e9, 4, 4 * (5e9 + 70.6e9*(0.98*bnb4BitWithDQ+0.02*2))},
+		{"70.6B QLoRA with torchtune: one 16-bit copy, the former rule", Workload{Settings: Settings{Task: TaskQLoRA, Precision: AMPBF16, Strategy: Single, Trainer: TrainerTorchtune}}, 70.6e9, 1, 141.2e9},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

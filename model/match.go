@@ -331,9 +331,9 @@ func LoadBytesPerParam(w *Workload) float64 {
 //     weights are written through GatheredParameters with modifier_rank 0
 //     (transformers integrations/deepspeed.py _load_state_dict_into_zero3_model).
 //     Read from the sources, not measured.
-//   - QLoRA and inference: one, the former rule (bitsandbytes quantizes
-//     the 16-bit weights onto the GPU as they load, and quantized models
-//     are excluded from the rank-0 loading above); not measured.
+//   - inference, and QLoRA with LitGPT or torchtune: one, the former
+//     rule; not measured. QLoRA with Hugging Face holds no whole copy
+//     (qloraLoad), so HostRAMNeed does not count it in copies.
 //   - everything else (single, DDP, ZeRO-1/2): every process calls
 //     from_pretrained and holds its own copy before moving it to its GPU,
 //     so procs copies.
@@ -350,11 +350,96 @@ func oneLoadCopy(w *Workload) bool {
 	return !w.Task.Training() || w.Task == TaskQLoRA || w.Strategy == FSDP || w.Strategy.ZeROStage() == 3
 }
 
+// LoadShardBytes is the most of a checkpoint transformers holds in host
+// RAM at once while it quantizes it onto a GPU (qloraLoad): one
+// safetensors shard, which save_pretrained cuts at max_shard_size "5GB"
+// (5 × 10⁹ bytes) by default; the Hub's Llama 3.1 shards are 4.6–5.0 GB.
+const LoadShardBytes = 5e9
+
+// hostLoad is what one node's processes hold in host RAM while they load
+// the weights (HostRAMNeed): HostLoadCopies copies of copyBytes, or, for
+// a QLoRA load with Hugging Face (shard > 0, qloraLoad), shard bytes a
+// process plus the 4-bit model where FSDP or ZeRO-3 moves it to the CPU.
+type hostLoad struct {
+	copyBytes  float64 // one copy of the weights as loaded: params × LoadBytesPerParam
+	oneCopy    bool    // oneLoadCopy
+	shard      float64 // QLoRA: the checkpoint bytes one process holds at once; 0 otherwise
+	quantized  float64 // QLoRA under FSDP or ZeRO-3: the 4-bit model as moved to the CPU
+	quantProcs bool    // ZeRO-3: every process holds quantized; FSDP: local rank 0 alone
+}
+
+// qloraLoad is hostLoad for a QLoRA job trained with Hugging Face
+// (TrainerHF), which loads the 16-bit checkpoint with a bitsandbytes
+// quantization_config and a device map (TRL's get_kbit_device_map; the
+// quantizer sets {"": the current device} when none is given,
+// quantizers/quantizer_bnb_4bit.py update_device_map). transformers then
+// builds the model on the meta device and loads the checkpoint shard by
+// shard (modeling_utils.py load_shard_file: a bitsandbytes load reads its
+// shard to the CPU, map_location "cpu", and the next only after it;
+// HF_ENABLE_PARALLEL_LOADING, off by default, loads several at once),
+// quantizing each weight as it moves it to its GPU
+// (_load_state_dict_into_meta_model → Bnb4BitHfQuantizer
+// .create_quantized_param: Params4bit(value).to(target_device)); the
+// transformers docs: "Each shard is loaded sequentially after the
+// previous shard is loaded" (docs/source/en/models.md, "Sharded
+// checkpoints"). So each process holds one shard, not the model:
+// min(the 16-bit model, LoadShardBytes). Under FSDP and ZeRO-3 the
+// quantized weight is then moved back to the CPU ("For quantized modules
+// with FSDP/DeepSpeed Stage 3, we need to quantize the parameter on the
+// GPU and then cast it to CPU", same function): to local rank 0's under
+// FSDP (the others' go to "meta"), to every rank's under ZeRO-3, which
+// holds the 4-bit model (its 4-bit linears and 16-bit rest) there until
+// the engine shards it. Read in huggingface/transformers at
+// 009ba7ca964c0049263bb4ad5d9eceb3674aaa0f (quantizer_bnb_4bit.py) and
+// the v4.5x modeling_utils.py (load_shard_files_with_threadpool's
+// release); not measured.
+func qloraLoad(w *Workload, params float64) hostLoad {
+	h := hostLoad{shard: min(params*2, LoadShardBytes)}
+	if w.Strategy == FSDP || w.Strategy == ZeRO3 {
+		// The 4-bit share of params as Estimate's QLoRA weights count it
+		// (fourBitLinear over the model's ParamCount: 0.98 without a shape).
+		q, _ := fourBitLinear(w)
+		frac := 0.98
+		if n := w.Model.ParamCount(); n > 0 {
+			frac = min(q/n, 1)
+		}
+		_, dq := w.FourBit()
+		h.quantized = params * (frac*FourBitBytesPerParam(dq) + (1-frac)*2)
+		h.quantProcs = w.Strategy == ZeRO3
+	}
+	return h
+}
+
+// hostLoadOf returns what a node holds while w's processes load params
+// parameters (hostLoad).
+func hostLoadOf(w *Workload, params float64) hostLoad {
+	if w.Task == TaskQLoRA && (w.Trainer == TrainerHF || w.Trainer == "") {
+		return qloraLoad(w, params)
+	}
+	return hostLoad{copyBytes: params * LoadBytesPerParam(w), oneCopy: oneLoadCopy(w)}
+}
+
+// bytes returns what procs processes of one node hold at once.
+func (h hostLoad) bytes(procs int) float64 {
+	n := float64(max(procs, 1))
+	switch {
+	case h.shard > 0 && h.quantProcs:
+		return n * (h.shard + h.quantized)
+	case h.shard > 0:
+		return n*h.shard + h.quantized
+	case h.oneCopy:
+		return h.copyBytes
+	}
+	return n * h.copyBytes
+}
+
 // HostRAMNeed returns the host RAM one instance running procs of the job's
-// processes needs, in bytes: the MinHostRAMBytes floor or HostLoadCopies
-// copies of the weights at LoadBytesPerParam, whichever is more.
+// processes needs, in bytes: the MinHostRAMBytes floor or what they hold
+// while loading the weights (HostLoadCopies copies at LoadBytesPerParam;
+// a shard a process for QLoRA with Hugging Face, qloraLoad), whichever
+// is more.
 func HostRAMNeed(w *Workload, params float64, procs int) float64 {
-	return max(MinHostRAMBytes, float64(HostLoadCopies(w, procs))*params*LoadBytesPerParam(w))
+	return max(MinHostRAMBytes, hostLoadOf(w, params).bytes(procs))
 }
 
 // estimateKey caches estimates per GPU type, GPU count, strategy and
@@ -1535,13 +1620,13 @@ func NodeHostRAMNeed(e *Estimate, gpus int) float64 { return nodeHostRAMOf(e).ne
 // nodeHostRAM is what NodeHostRAMNeed reads of an Estimate, so that the
 // ranking's estimate summaries (estimateResult) need not hold it whole.
 type nodeHostRAM struct {
-	jobGPUs                            int  // Workload.GPUs
-	oneCopy                            bool // oneLoadCopy
-	bytesPerParam, params, hostOffload float64
+	jobGPUs     int // Workload.GPUs
+	load        hostLoad
+	hostOffload float64
 }
 
 func nodeHostRAMOf(e *Estimate) nodeHostRAM {
-	return nodeHostRAM{e.Workload.GPUs, oneLoadCopy(&e.Workload), LoadBytesPerParam(&e.Workload), e.Params, e.States.HostOffload}
+	return nodeHostRAM{e.Workload.GPUs, hostLoadOf(&e.Workload, e.Params), e.States.HostOffload}
 }
 
 // need is NodeHostRAMNeed(e, gpus): HostRAMNeed for the processes one
@@ -1551,11 +1636,7 @@ func (h nodeHostRAM) need(gpus int) float64 {
 	if h.jobGPUs > 0 {
 		procs = min(gpus, h.jobGPUs)
 	}
-	copies := 1
-	if !h.oneCopy {
-		copies = max(procs, 1)
-	}
-	return max(MinHostRAMBytes, float64(copies)*h.params*h.bytesPerParam) + h.hostOffload*float64(gpus)
+	return max(MinHostRAMBytes, h.load.bytes(procs)) + h.hostOffload*float64(gpus)
 }
 
 func (m *matcher) hostRAM(in *Instance, r *estimateResult) Message {

@@ -97,3 +97,27 @@ func TestK8sMemoryMeetsHostRAMNeed(t *testing.T) {
 		})
 	}
 }
+
+// TestFSDPLoadNoteQLoRA (walk55): the FSDP note says what the host-RAM
+// check counted. A full fine-tune loads one copy on local rank 0; QLoRA's
+// quantized load is not rank-0-only (transformers load_shard_file skips
+// the other ranks only when not quantized): every process quantizes its
+// shards onto its GPU and rank 0 keeps the 4-bit weights on the CPU.
+func TestFSDPLoadNoteQLoRA(t *testing.T) {
+	for _, tt := range []struct {
+		task       model.Task
+		want, miss string
+	}{
+		{model.TaskFinetune, "makes local rank 0 of each node read the checkpoint (float32) and broadcast it, so a node needs 263 GiB", "QLoRA"},
+		{model.TaskQLoRA, "FSDP QLoRA loading: every process quantizes the checkpoint onto its GPU one shard at a time, and local rank 0 keeps the 4-bit weights on the CPU for FSDP to broadcast, so a node needs 74 GiB", "cpu_ram_efficient_loading makes"},
+	} {
+		p := &Plan{Task: tt.task, Precision: model.AMPBF16, Strategy: model.FSDP, HostRAMNeedGiB: 263}
+		if tt.task == model.TaskQLoRA {
+			p.HostRAMNeedGiB = 74
+		}
+		notes := strings.Join(p.Notes(), "\n")
+		if !strings.Contains(notes, tt.want) || strings.Contains(notes, tt.miss) {
+			t.Errorf("%s: notes\n%s\nwant %q, not %q", tt.task, notes, tt.want, tt.miss)
+		}
+	}
+}

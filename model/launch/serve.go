@@ -136,6 +136,12 @@ type Serve struct {
 	// bf16 (Turing: FP8 Marlin, weight-only): the activations are float16,
 	// written as --dtype float16 for the reason above.
 	HalfActivations bool
+	// Float32 is set when the model runs in float32 (serve.Serving.Float32):
+	// on a GPU without bf16, for a model type vLLM refuses float16 for
+	// (Gemma 2 and 3: serve.FP16Refused), vLLM's --dtype auto loads
+	// float32, and --dtype float16 does not start; the files write
+	// --dtype float32.
+	Float32 bool
 	// FallbackFrom is the weight format asked for when the GPU cannot run
 	// it and the plan falls back (serve.Plan.FallbackFrom); Fallback
 	// says why, in English.
@@ -203,6 +209,7 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 	case noBF16 && wf == serve.WeightFP8:
 		s.HalfActivations = true
 	}
+	s.Float32 = sp.Serving.Float32()
 	if sp.FallbackFrom != "" && !s.HalfForBF16 {
 		s.FallbackFrom, s.Fallback = sp.FallbackFrom, sp.Fallback.String()
 	}
@@ -251,6 +258,9 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 	// so, as Hugging Face's FP8 repos do, or the model is released in fp8,
 	// as DeepSeek-V3/R1 are: quant_method "fp8") the disk holds 16-bit weights.
 	download := sp.Serving.WeightFormat
+	if download == serve.WeightFP32 { // vLLM upcasts the 16-bit checkpoint as it loads
+		download = serve.WeightBF16
+	}
 	if download == serve.WeightFP8 && a.QuantMethod != "fp8" && !strings.Contains(strings.ToLower(s.ModelID), "fp8") {
 		download = serve.WeightBF16
 	}
@@ -278,7 +288,9 @@ func ServeDiskGB(weightBytes float64) int {
 // --tensor-parallel-size, --pipeline-parallel-size, --data-parallel-size
 // (engines per node, when more than one), --max-model-len,
 // --gpu-memory-utilization, --kv-cache-dtype, --max-num-seqs,
-// --max-num-batched-tokens; --dtype bfloat16/float16 for 16-bit weights;
+// --max-num-batched-tokens; --dtype bfloat16/float16 for 16-bit weights,
+// float32 where the model runs in float32 (Float32: vLLM refuses
+// float16 for its type on a GPU without bf16);
 // --quantization fp8 for fp8 weights (vLLM quantizes a 16-bit checkpoint
 // on load; an fp8 checkpoint declares the same method), with --dtype
 // float16 on a GPU without bf16 (HalfActivations). AWQ, GPTQ and
@@ -308,6 +320,8 @@ func (s *Serve) VLLMArgs() []string {
 		}
 	case serve.WeightFP16:
 		a = append(a, "--dtype", "float16")
+	case serve.WeightFP32:
+		a = append(a, "--dtype", "float32")
 	case serve.WeightFP8:
 		a = append(a, "--quantization", "fp8")
 		if s.HalfActivations {
@@ -318,6 +332,9 @@ func (s *Serve) VLLMArgs() []string {
 		// bitsandbytes" (vLLM docs, features/quantization/bnb.md, OpenAI
 		// Compatible Server); in-flight quantization needs it.
 		a = append(a, "--quantization", "bitsandbytes")
+		if s.Float32 { // what --dtype auto resolves to here, said
+			a = append(a, "--dtype", "float32")
+		}
 	}
 	return append(a, "--max-num-seqs", fmt.Sprint(v.MaxNumSeqs), "--max-num-batched-tokens", fmt.Sprint(v.MaxNumBatchedTokens))
 }
@@ -399,10 +416,26 @@ func (s *Serve) HeaderLines() []string {
 	if s.HalfActivations {
 		lines = append(lines, fmt.Sprintf("note: %s has no bf16 (compute capability below 8.0): fp8 weight-only (FP8 Marlin) with float16 activations (--dtype float16), as vLLM requires", s.Accelerator))
 	}
-	if s.FallbackFrom != "" {
+	if s.Float32 {
+		// vllm/config/model.py: _FLOAT16_NOT_SUPPORTED_MODELS, and
+		// _resolve_auto_dtype's float32 on a GPU without bf16 (serve.FormatFor).
+		typ := "its model type"
+		if s.Arch != nil && s.Arch.ModelType != "" {
+			typ = s.Arch.ModelType + " models"
+		}
+		cc := " (compute capability below 8.0)"
+		if s.ROCm {
+			cc = ""
+		}
+		lines = append(lines, fmt.Sprintf("note: %s has no bf16%s and vLLM refuses float16 for %s (numerical instability; --dtype float16 does not start): the model runs in float32 (--dtype float32, what vLLM's --dtype auto loads here), its unquantized weights, activations and KV cache at 4 bytes, twice bf16's", s.Accelerator, cc, typ))
+	}
+	if s.FallbackFrom != "" && !(s.Float32 && s.FallbackFrom == serve.WeightBF16) { // bf16 in float32: the note above
 		dtype := "bfloat16"
-		if s.Serving.WeightFormat == serve.WeightFP16 {
+		switch s.Serving.WeightFormat {
+		case serve.WeightFP16:
 			dtype = "float16"
+		case serve.WeightFP32:
+			dtype = "float32"
 		}
 		lines = append(lines, fmt.Sprintf("note: %s weights asked for: %s, from the 16-bit checkpoint (--dtype %s, no --quantization)", s.FallbackFrom, s.Fallback, dtype))
 	}

@@ -144,6 +144,8 @@ func weightBytesPerLinear(f WeightFormat) float64 {
 		return Int4GroupBytesPerParam
 	case WeightBNB:
 		return BNB4BytesPerParam
+	case WeightFP32:
+		return 4
 	}
 	return 2
 }
@@ -176,14 +178,28 @@ func linearBytesPerParam(a *model.Architecture, f WeightFormat) float64 {
 // MXFP4 quantizes only the routed experts (ExpertLinearParams); the other
 // weights stay 16-bit, as gpt-oss's modules_to_not_convert keeps them.
 // fp8 counts a block-quantized checkpoint's scales (fp8BlockBytesPerParam).
+// WeightFP32 is 4 bytes a weight.
 func WeightBytes(a *model.Architecture, f WeightFormat) float64 {
+	dense := 2.0
+	if f == WeightFP32 {
+		dense = 4
+	}
+	return weightBytesAt(a, f, dense)
+}
+
+// weightBytesAt is WeightBytes with the weights a format leaves
+// unquantized (embeddings, norms, skipped modules; all of them in bf16,
+// fp16 and fp32) at dense bytes each: 4 where the model runs in float32
+// (Serving.Float32), its unquantized parameters being created in the
+// model's dtype (vLLM's params_dtype).
+func weightBytesAt(a *model.Architecture, f WeightFormat, dense float64) float64 {
 	total := a.ParamCount()
 	if f == WeightMXFP4 {
 		experts := a.ExpertLinearParams()
-		return experts*MXFP4BytesPerParam + (total-experts)*2
+		return experts*MXFP4BytesPerParam + (total-experts)*dense
 	}
 	linear := a.LinearParams()
-	if f != WeightBF16 && f != WeightFP16 {
+	if f != WeightBF16 && f != WeightFP16 && f != WeightFP32 {
 		// The modules a checkpoint leaves unconverted stay at their 16-bit
 		// dtype (Architecture.UnquantizedLinearParams): vLLM gives them
 		// UnquantizedLinearMethod (quantization/fbgemm_fp8.py
@@ -192,9 +208,9 @@ func WeightBytes(a *model.Architecture, f WeightFormat) float64 {
 		// utils/quant_utils.py is_layer_skipped; compressed-tensors through
 		// should_ignore_layer).
 		unq := a.UnquantizedLinearParams()
-		return (linear-unq)*linearBytesPerParam(a, f) + (total-linear+unq)*2
+		return (linear-unq)*linearBytesPerParam(a, f) + (total-linear+unq)*dense
 	}
-	return linear*linearBytesPerParam(a, f) + (total-linear)*2
+	return total * dense // every weight in the model's dtype
 }
 
 // RoutedExpertBytes returns the weight bytes of the routed experts of all
@@ -256,7 +272,17 @@ func ExpectedExpertsTouched(e, k int, tokens float64) float64 {
 // ExpectedExpertsTouched: at one token an MoE reads its active parameters,
 // at a large batch all of them.
 func DecodeWeightBytes(a *model.Architecture, f WeightFormat, weightsPerGPU float64, tp, pp int, tokens float64) float64 {
-	w := max(weightsPerGPU-lookupBytes(a, tp, pp), 0)
+	dense := 2.0
+	if f == WeightFP32 {
+		dense = 4
+	}
+	return decodeWeightBytes(a, f, weightsPerGPU, tp, pp, tokens, dense)
+}
+
+// decodeWeightBytes is DecodeWeightBytes with the embedding table at dense
+// bytes a weight (Serving.denseBytes).
+func decodeWeightBytes(a *model.Architecture, f WeightFormat, weightsPerGPU float64, tp, pp int, tokens, dense float64) float64 {
+	w := max(weightsPerGPU-lookupBytes(a, tp, pp)*dense/2, 0)
 	if a.Experts <= 1 || a.ExpertsPerToken <= 0 {
 		return w
 	}
@@ -347,6 +373,13 @@ func KVBytesPerToken(a *model.Architecture, kv KVCacheDType, tp, pp int) float64
 // tp) and the hidden states kept while the sampler runs on max_num_seqs
 // requests over the whole vocabulary (SamplerBytesPerLogit).
 func ActivationBytes(a *model.Architecture, tokens, seqs, tp int) float64 {
+	return activationBytesAt(a, tokens, seqs, tp, 2)
+}
+
+// activationBytesAt is ActivationBytes with activations of dense bytes an
+// element (Serving.denseBytes: 4 in float32); the sampler's logits are
+// float32 in any case.
+func activationBytesAt(a *model.Architecture, tokens, seqs, tp int, dense float64) float64 {
 	t := float64(tokens)
 	h := float64(a.Hidden)
 	f := float64(a.FFN) * float64(a.ActiveExperts())
@@ -354,8 +387,8 @@ func ActivationBytes(a *model.Architecture, tokens, seqs, tp int) float64 {
 	if a.GatedMLP {
 		inter = 2
 	}
-	forward := 2 * t * (3*h + (inter+1)*f/float64(tp))
-	sampler := 2*t*h + float64(seqs)*float64(a.Vocab)*SamplerBytesPerLogit
+	forward := dense * t * (3*h + (inter+1)*f/float64(tp))
+	sampler := dense*t*h + float64(seqs)*float64(a.Vocab)*SamplerBytesPerLogit
 	return max(forward, sampler)
 }
 
@@ -366,14 +399,15 @@ func MemoryOn(a *model.Architecture, s *Serving, g *model.GPU, tp, pp int) Memor
 	var m Memory
 	m.TotalBytes = g.MemoryBytes()
 	m.BudgetBytes = m.TotalBytes * s.GPUMemoryUtilization
-	m.Weights = WeightBytes(a, s.WeightFormat) / float64(tp*pp)
-	m.Activation = ActivationBytes(a, s.MaxNumBatchedTokens, s.MaxNumSeqs, tp)
+	m.Weights = weightBytesAt(a, s.WeightFormat, s.denseBytes()) / float64(tp*pp)
+	m.Activation = activationBytesAt(a, s.MaxNumBatchedTokens, s.MaxNumSeqs, tp, s.denseBytes())
 	m.NonTorch = NonTorchBytes
 	if tp > 1 {
 		m.NonTorch += customAllReduceBytes(g, tp) + s.tuning().NonTorchTPGiB*model.GiB
 	}
 	m.KVCache = m.BudgetBytes - m.Weights - m.Activation - m.NonTorch
 	m.KVBytesPerToken = KVBytesPerToken(a, s.KVCacheDType, tp, pp)
+	m.KVBytesPerToken *= kvDTypeScale(s) // "auto" is the model's dtype: float32 doubles it
 	m.CrossTokens = CrossAttentionTokens(a)
 	if m.KVCache > 0 && m.KVBytesPerToken > 0 {
 		blocks := math.Floor(m.KVCache / (vllmBlockSize * m.KVBytesPerToken))
@@ -389,3 +423,15 @@ func MemoryOn(a *model.Architecture, s *Serving, g *model.GPU, tp, pp int) Memor
 // tokens holds: MaxModelLen, plus an encoder-decoder's cross-attention
 // tokens (Memory.CrossTokens).
 func (m *Memory) RequestKVTokens(maxModelLen int) int { return maxModelLen + m.CrossTokens }
+
+// kvDTypeScale is the KV cache's bytes an element over the 2 that
+// KVBytesPerToken counts for "auto": 2 where the model runs in float32
+// (Serving.Float32), since vLLM's --kv-cache-dtype auto stores the cache
+// in the model's dtype (vllm/config/cache.py CacheConfig.cache_dtype:
+// "auto" uses the model data type); else 1.
+func kvDTypeScale(s *Serving) float64 {
+	if s.KVCacheDType != KVFP8 && s.Float32() {
+		return 2
+	}
+	return 1
+}

@@ -152,8 +152,20 @@ func servePeakFLOPS(g *model.GPU, f WeightFormat) float64 {
 		p = model.FP8
 	case WeightFP16:
 		p = model.FP16
+	case WeightFP32:
+		p = model.FP32
 	}
 	return g.PeakTFLOPS(p) * 1e12
+}
+
+// servePeak is servePeakFLOPS for s: a model run in float32 (Float32: on
+// a GPU without bf16, which has no TF32 either) multiplies at the GPU's
+// fp32 rate, without tensor cores, whatever its weight format.
+func servePeak(g *model.GPU, s *Serving) float64 {
+	if s.Float32() {
+		return servePeakFLOPS(g, WeightFP32)
+	}
+	return servePeakFLOPS(g, s.WeightFormat)
 }
 
 // serveMatmulParams returns the parameters multiplied per token: the
@@ -347,7 +359,7 @@ func lookupBytes(a *model.Architecture, tp, pp int) float64 {
 func Speed(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, pp, batch int) Perf {
 	g := hw.GPU
 	gpus := float64(tp * pp)
-	peak := servePeakFLOPS(g, s.WeightFormat) * s.tuning().MFU
+	peak := servePeak(g, s) * s.tuning().MFU
 	bw := g.MemoryBandwidthGBps * 1e9 * s.tuning().MBU
 	var p Perf
 	if peak <= 0 || bw <= 0 || batch < 1 {
@@ -413,7 +425,7 @@ func Speed(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, pp,
 // mean context.
 func stepTime(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, pp int, b float64) (func(d, f float64) float64, float64) {
 	gpus := float64(tp * pp)
-	peak := servePeakFLOPS(hw.GPU, s.WeightFormat) * s.tuning().MFU
+	peak := servePeak(hw.GPU, s) * s.tuning().MFU
 	bw := hw.GPU.MemoryBandwidthGBps * 1e9 * s.tuning().MBU
 	prompt, out := float64(s.PromptTokens), float64(s.OutputTokens)
 	ctx := prompt + out/2
@@ -426,7 +438,7 @@ func stepTime(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, 
 	kvBytes := b * (ctx + cross) * mem.KVBytesPerToken
 	frac := decodeWeightFraction(a)
 	memOf := func(tokens float64) float64 {
-		return (DecodeWeightBytes(a, s.WeightFormat, mem.Weights, tp, pp, tokens)*frac + kvBytes) / bw
+		return (decodeWeightBytes(a, s.WeightFormat, mem.Weights, tp, pp, tokens, s.denseBytes())*frac + kvBytes) / bw
 	}
 	memSec := memOf(b)
 	decodeFLOPs := DecodeFLOPs(a, ctx)

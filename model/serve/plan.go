@@ -104,8 +104,10 @@ type Plan struct {
 	// FallbackFrom is the weight format asked for when g cannot run it and
 	// the request allows a fallback (Serving.AllowPrecisionFallback): the
 	// plan is sized, timed and written at Serving.WeightFormat, the format
-	// vLLM loads instead (FormatOn), and Fallback says why. Both are
-	// empty when the plan runs the format asked.
+	// vLLM loads instead (FormatFor), and Fallback says why. Both are
+	// empty when the plan runs the format asked as asked; Fallback alone
+	// says it runs in float32 (Serving.Float32: bitsandbytes on a GPU
+	// without bf16 for a model type that refuses float16).
 	FallbackFrom WeightFormat
 	Fallback     model.Message
 
@@ -195,8 +197,11 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 		s.WeightFormat, s.DTypeAuto = WeightBF16, true // the checkpoint as it is: --dtype auto
 		noExperts = model.Msg("the model has no MoE experts, the only weights mxfp4 quantizes")
 	}
-	run, why, ok := FormatOn(s.WeightFormat, o.GPU)
-	auto := s.DTypeAuto && s.WeightFormat == WeightBF16 && run == WeightFP16 // vLLM's --dtype auto does it
+	run, why, ok, f32 := FormatFor(a, s.WeightFormat, o.GPU)
+	s.float32 = f32 && run != WeightFP32 // a quantized format in float32; WeightFP32 says it itself
+	// vLLM's --dtype auto does it: fp16 where the GPU has no bf16, fp32
+	// where the model's type refuses fp16 too (FormatFor).
+	auto := s.DTypeAuto && s.WeightFormat == WeightBF16 && (run == WeightFP16 || run == WeightFP32)
 	if !why.IsZero() {
 		p := Plan{Offer: o, Serving: s}
 		switch {
@@ -280,6 +285,10 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 		if !noExperts.IsZero() {
 			best.Fallback = model.Msg("%s: served as %s weights", noExperts, s.WeightFormat)
 		}
+	}
+	if s.float32 { // the format asked, in float32: said, as a fallback is
+		best.Fallback = model.Msg("%s has no bf16 and vLLM refuses float16 for %s models (numerical instability): vLLM's --dtype auto runs the model in float32, %s with float32 activations",
+			o.GPU.Name, a.ModelType, s.WeightFormat)
 	}
 	return *best, nil
 }
@@ -973,13 +982,31 @@ func RankServing(a *model.Architecture, s Serving, offers []Offer) ([]Plan, erro
 //   - int8 (W8A8, compressed-tensors) needs 7.5 too
 //     (compressed_tensors_w8a8_int8.py, CompressedTensorsW8A8Int8
 //     .get_min_capability returns 75: "turing and up"); no fallback.
+//   - MXFP4 (gpt-oss) needs 8.0 and bfloat16 activations:
+//     quantization/mxfp4.py Mxfp4Config.get_min_capability returns 80 and
+//     get_supported_act_dtypes [torch.bfloat16] (vllm-project/vllm at
+//     007d50058a06dec0f82472d63c819244d460c40d, and unchanged where the
+//     later fused_moe/oracle/mxfp4.py picks the kernels), which
+//     VllmConfig._get_quantization_config (vllm/config/vllm.py, at
+//     000fc94b754f66aeb60ef5acf1ea2e94cdc65164) checks before anything
+//     loads: "The quantization method mxfp4 is not supported for the
+//     current GPU. Minimum capability: 80. Current capability: 75." The
+//     Marlin and Triton MoE backends the file selects (Marlin where
+//     FlashInfer and triton_kernels, 9.0–11.0, are missing) are reached
+//     only past that check, so none serves SM70 or SM75; vLLM's gpt-oss
+//     recipe runs Ampere "using the TRITON_ATTN attention backend and
+//     Marlin MXFP4 MoE", and vllm-project/vllm#23203 ("Support gpt-oss
+//     mxfp4 on compute capability 7.5") is an open request. The released
+//     checkpoint is MXFP4, so there is nothing to fall back to: V100 and
+//     T4 are refused (walk55: recommended, estimated and exported there).
+//     ROCm is not checked here (MI300 and later run it with Triton).
 //
 // fp16 and GPTQ are not checked (GPTQ and bitsandbytes run on Volta in
 // the same table).
 func FormatOn(f WeightFormat, g *model.GPU) (run WeightFormat, why model.Message, ok bool) {
 	nvidia := g.Vendor == "nvidia" && g.ComputeCapability != ""
 	has16 := func() WeightFormat {
-		if bf, _ := g.Supports(model.BF16); bf && (!nvidia || g.CCAtLeast(8, 0)) {
+		if hasBF16(g) {
 			return WeightBF16
 		}
 		return WeightFP16
@@ -1009,8 +1036,88 @@ func FormatOn(f WeightFormat, g *model.GPU) (run WeightFormat, why model.Message
 		if nvidia && !g.CCAtLeast(7, 5) {
 			return f, model.Msg("vLLM's INT8 (W8A8) kernels need compute capability 7.5 (Turing) or newer; %s is %s", g.Name, g.ComputeCapability), false
 		}
+	case WeightMXFP4:
+		if nvidia && !g.CCAtLeast(8, 0) {
+			return f, model.Msg("vLLM's MXFP4 needs compute capability 8.0 (Ampere) or newer, with bfloat16 activations; %s is %s", g.Name, g.ComputeCapability), false
+		}
 	}
 	return f, model.Message{}, true
+}
+
+// fp16Refused are the Hugging Face model types (config.json model_type)
+// for which vLLM refuses float16: _FLOAT16_NOT_SUPPORTED_MODELS in
+// vllm/config/model.py (vllm-project/vllm at 0052a5b818980ce8a0477706aaf9f75bd5af72cd),
+// each for "Numerical instability". Gemma 3's multimodal checkpoints are
+// "gemma3", its text-only ones "gemma3_text".
+var fp16Refused = map[string]bool{"gemma2": true, "gemma3": true, "gemma3_text": true, "plamo2": true, "glm4": true}
+
+// FP16Refused reports whether vLLM refuses float16 for a's model type
+// (fp16Refused, by a.ModelType): --dtype float16 fails to start
+// (_check_valid_dtype: "The model type 'gemma3' does not support
+// float16. Reason: Numerical instability. Please use bfloat16 or float32
+// instead."), and --dtype auto leaves float16 out of the GPU's dtypes
+// (_resolve_auto_dtype keeps those _is_valid_dtype allows), so on a GPU
+// without bf16 it loads float32.
+func FP16Refused(a *model.Architecture) bool { return fp16Refused[a.ModelType] }
+
+// FormatFor is FormatOn for model a: where g has no bf16 and vLLM refuses
+// float16 for a's type (FP16Refused), vLLM's --dtype auto resolves to
+// float32, not float16 (vllm/config/model.py _resolve_auto_dtype: the
+// platform's dtypes, [float16, float32] below compute capability 8.0 in
+// vllm/platforms/cuda.py supported_dtypes, less float16; "Your device …
+// doesn't support torch.bfloat16. Falling back to torch.float32"). So:
+//
+//   - a 16-bit checkpoint (bf16, or fp8's fallback to it) is served in
+//     float32, WeightFP32, with float32 = true for the caller;
+//   - a quantized format must take float32 activations, which vLLM checks
+//     before it loads (vllm/config/vllm.py
+//     VllmConfig._get_quantization_config: "… is not supported for
+//     quantization method …", from get_supported_act_dtypes): of those
+//     planned only bitsandbytes does (float32, float16, bfloat16:
+//     quantization/bitsandbytes.py), so it runs with float32 activations
+//     (float32 true); fp8 takes bfloat16 and half (quantization/fp8.py),
+//     so it falls back to the 16-bit checkpoint in float32 as fp8 does on
+//     a GPU without fp8; AWQ and GPTQ take half (awq.py, gptq.py: their
+//     Marlin kernels, which take bfloat16 too, need 8.0) and int8
+//     (compressed-tensors) float16 and bfloat16, so they are refused.
+//
+// f fp16 for such a model is refused by Serving.Validate on every GPU.
+func FormatFor(a *model.Architecture, f WeightFormat, g *model.GPU) (run WeightFormat, why model.Message, ok, float32 bool) {
+	run, why, ok = FormatOn(f, g)
+	if !ok || !FP16Refused(a) || hasBF16(g) {
+		return run, why, ok, run == WeightFP32
+	}
+	switch {
+	case run == WeightFP32: // asked
+		return run, why, true, true
+	case run == WeightBNB:
+		// Runs as asked, in float32: not a fallback, but the memory and
+		// speed are float32's (Serving.Float32).
+		return run, why, true, true
+	case run == WeightFP8:
+		return WeightFP32, model.Msg("%s has no bf16 and vLLM refuses float16 for %s models (numerical instability): vLLM runs the model in float32 there, and its fp8 kernels take bfloat16 or float16 activations",
+			g.Name, a.ModelType), true, true
+	case f == WeightFP8: // no fp8 on g: the 16-bit checkpoint, which runs in float32
+		return WeightFP32, model.Msg("%s, and vLLM refuses float16 for %s models (numerical instability)", why, a.ModelType), true, true
+	case run == WeightBF16, run == WeightFP16:
+		if g.Vendor == "nvidia" && g.ComputeCapability != "" {
+			return WeightFP32, model.Msg("%s has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is %s) and vLLM refuses float16 for %s models (numerical instability)",
+				g.Name, g.ComputeCapability, a.ModelType), true, true
+		}
+		return WeightFP32, model.Msg("%s has no bf16 and vLLM refuses float16 for %s models (numerical instability)", g.Name, a.ModelType), true, true
+	}
+	return run, model.Msg("%s has no bf16 and vLLM refuses float16 for %s models (numerical instability): vLLM runs the model in float32 there, and its %s kernels take no float32 activations",
+		g.Name, a.ModelType, run), false, false
+}
+
+// hasBF16 reports whether vLLM runs bfloat16 on g: NVIDIA from compute
+// capability 8.0 (vllm/platforms/cuda.py), others where the catalog
+// gives a bf16 rate.
+func hasBF16(g *model.GPU) bool {
+	if bf, _ := g.Supports(model.BF16); !bf {
+		return false
+	}
+	return g.Vendor != "nvidia" || g.ComputeCapability == "" || g.CCAtLeast(8, 0)
 }
 
 // applyBudget makes a plan that meets but costs more a month than the

@@ -30,6 +30,13 @@ const (
 	// self_attn, mlp.router, embed_tokens, lm_head), which vLLM serves as
 	// is (vllm/model_executor/layers/quantization/mxfp4.py).
 	WeightMXFP4 WeightFormat = "mxfp4"
+	// WeightFP32 is a 16-bit checkpoint loaded in float32 (--dtype
+	// float32), 4 bytes a weight: what vLLM's --dtype auto loads a model
+	// whose type refuses float16 (FP16Refused: Gemma 2 and 3) on a GPU
+	// without bf16 (FormatFor). It is what a plan falls back to, not a
+	// format offered (WeightFormats); ParseWeightFormat reads it back
+	// from what gpuplan writes (a probe's weight_format).
+	WeightFP32 WeightFormat = "fp32"
 )
 
 // ReleasedFormat returns the weight format of a's released checkpoint when
@@ -64,11 +71,13 @@ const (
 // KVCacheDTypes lists the valid KV-cache dtypes, the default first.
 var KVCacheDTypes = []KVCacheDType{KVAuto, KVFP8}
 
-// ParseWeightFormat parses a weight format; "int4" means AWQ.
+// ParseWeightFormat parses a weight format; "int4" means AWQ. "fp32"
+// (WeightFP32) is read too, as a plan writes it, though not offered.
 func ParseWeightFormat(s string) (WeightFormat, error) {
 	return model.ParseEnum(s, "weight format", WeightFormats, map[string]WeightFormat{
 		"int4": WeightAWQ, "awq-int4": WeightAWQ, "gptq-int4": WeightGPTQ, "bfloat16": WeightBF16,
 		"float16": WeightFP16, "half": WeightFP16, "w8a16": WeightInt8, "bnb": WeightBNB, "bnb-4bit": WeightBNB, "nf4": WeightBNB,
+		"fp32": WeightFP32, "float32": WeightFP32,
 	})
 }
 
@@ -160,6 +169,11 @@ type Serving struct {
 	// (vllm/config/model.py _resolve_auto_dtype), whatever the search's
 	// AllowPrecisionFallback says; a fallback then names --dtype auto.
 	DTypeAuto bool
+	// float32 is set by PlanServing where vLLM runs the model in float32
+	// with a quantized format (FormatFor: bitsandbytes, whose kernels take
+	// float32 activations, for a model type that refuses float16 on a GPU
+	// without bf16); see Float32.
+	float32 bool
 	// BudgetMonthUSD is the search's monthly budget (search.budget_month,
 	// --budget-month), as Query.BudgetMonthUSD is for training: a plan
 	// that meets the load but costs more a month (model.MonthlyUSD:
@@ -175,6 +189,23 @@ type Serving struct {
 	// do not write; otherwise such a plan is a near miss. The search's
 	// answer (search.allow_multi_node), not written in [serve].
 	AllowMultiNode bool
+}
+
+// Float32 reports whether the model runs in float32 (vLLM's --dtype
+// float32): its unquantized weights, its activations and an "auto" KV
+// cache take 4 bytes an element, and its matmuls run at the GPU's fp32
+// rate. True for WeightFP32, and for a quantized format PlanServing runs
+// so (FormatFor).
+func (s *Serving) Float32() bool { return s.WeightFormat == WeightFP32 || s.float32 }
+
+// denseBytes returns the bytes of one element of the model's dtype: 4 in
+// float32 (Float32), else 2 (bf16 or fp16, whatever the weight format of
+// the quantized linears).
+func (s *Serving) denseBytes() float64 {
+	if s.Float32() {
+		return 4
+	}
+	return 2
 }
 
 // CachedPromptTokens returns the prompt tokens of each request that vLLM's
@@ -347,6 +378,11 @@ func (s *Serving) Validate(a *model.Architecture) error {
 		if _, err := ParseWeightFormat(string(s.WeightFormat)); err != nil {
 			return bad("%v", err)
 		}
+	}
+	if s.WeightFormat == WeightFP16 && FP16Refused(a) {
+		// Whatever the GPU: vLLM's _check_valid_dtype raises "The model
+		// type … does not support float16" for --dtype float16.
+		return bad("weight format fp16: vLLM refuses float16 for %s models (numerical instability); give bf16, which vLLM serves in float32 on a GPU without bf16", a.ModelType)
 	}
 	if s.KVCacheDType != "" {
 		if _, err := ParseKVCacheDType(string(s.KVCacheDType)); err != nil {

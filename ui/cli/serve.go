@@ -584,6 +584,11 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	srv, err := launch.NewServe(&sl.w.Model, &p, launch.ServeOptions{Name: ef.name, ModelID: ef.modelID, NamedAs: sl.req.Model,
 		Region: p.Offer.Region, RegionGiven: fs.Changed("region"), Where: asked.RegionFilter(cat), Pricing: p.Offer.Pricing, Image: ef.image, Notes: notes})
 	if err != nil {
+		if !p.Fallback.IsZero() {
+			// Why the model takes more GPUs than asked: float32 where the
+			// GPU has no bf16 (Gemma 3 on one T4), said with the refusal.
+			return true, usage(model.Msg("%v; %v", err, p.Fallback))
+		}
 		return true, usage(err)
 	}
 	out, err := probescript.RenderServe(srv, ef.format)
