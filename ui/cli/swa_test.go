@@ -30,7 +30,9 @@ import (
 //
 // The same config.json read with --hf-config plans the same.
 func TestSlidingWindowServing(t *testing.T) {
-	cfg := func(name string) string { return filepath.Join("..", "..", "data", "hf", "testdata", "config", name+".json") }
+	cfg := func(name string) string {
+		return filepath.Join("..", "..", "data", "hf", "testdata", "config", name+".json")
+	}
 	for _, tt := range []struct {
 		name, gpu   string
 		model       []string
