@@ -90,7 +90,7 @@ func TestSlidingWindowEstimateText(t *testing.T) {
 	}
 	for _, want := range []string{
 		"sliding window: 52 of the 62 layers per GPU keep only the last 1024 tokens (vLLM's hybrid KV cache manager); one 131072-token request holds 7.11 GiB per GPU",
-		"sliding-window layers: vLLM's hybrid KV cache manager puts the layers in groups of 10 (1 full-attention, 6 sliding-window)",
+		"sliding-window layers: vLLM's hybrid KV cache manager puts the layers in 1 full-attention and 6 sliding-window groups of 10 layers,",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in:\n%s", want, out)

@@ -483,8 +483,8 @@ func serveRequestIn(lang *i18n.Printer, a *model.Architecture, s *serve.Serving,
 func serveAssumptionsFor(lang *i18n.Printer, p *serve.Plan) []string {
 	out := ServeAssumptionsIn(lang)
 	if l := &p.Memory.Layout; l.Sliding() {
-		out = append(out, lang.Sprintf("sliding-window layers: vLLM's hybrid KV cache manager puts the layers in groups of %d (%d full-attention, %d sliding-window) drawing 16-token blocks from one pool; a request holds max_model_len tokens in a full-attention group and min(window − 1 + max_num_batched_tokens, max_model_len) tokens plus one block in a sliding-window group (vllm/v1/core/kv_cache_utils.py, vllm/v1/kv_cache_interface.py SlidingWindowSpec); KV tokens = max concurrency × max_model_len, as vLLM logs its GPU KV cache size; a decode step reads the window only",
-			l.GroupLayers, l.FullGroups, l.SlidingGroups))
+		out = append(out, lang.Sprintf("sliding-window layers: vLLM's hybrid KV cache manager puts the layers in %d full-attention and %d sliding-window groups of %d layers, drawing 16-token blocks from one pool; a request holds max_model_len tokens in a full-attention group and min(window − 1 + max_num_batched_tokens, max_model_len) tokens plus one block in a sliding-window group (vllm/v1/core/kv_cache_utils.py, vllm/v1/kv_cache_interface.py SlidingWindowSpec); KV tokens = max concurrency × max_model_len, as vLLM logs its GPU KV cache size; a decode step reads the window only",
+			l.FullGroups, l.SlidingGroups, l.GroupLayers))
 	}
 	if c := p.Memory.CrossTokens; c > 0 {
 		out = append(out, lang.Sprintf("encoder-decoder: KV cache per token of the decoder's layers; every request also holds the cross-attention keys and values of all %d encoder positions (vllm/v1/kv_cache_interface.py CrossAttentionSpec), so max concurrency = KV tokens ÷ (max_model_len + %d); the encoder runs once per request, one request's per engine step (max_num_encoder_input_tokens is the encoder's length)", c, c))
