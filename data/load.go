@@ -250,6 +250,11 @@ type rawModel struct {
 	DefaultImageSize       int      `toml:"default_image_size"`
 	DefaultOptimizer       string   `toml:"default_optimizer"`
 	OptimizerSource        string   `toml:"optimizer_source"`
+	// SlidingWindow and SlidingLayers: config.json's sliding_window and
+	// how many layers use it (layer_types, sliding_window_pattern, or the
+	// model type's default), model.Architecture.SlidingWindow.
+	SlidingWindow int `toml:"sliding_window"`
+	SlidingLayers int `toml:"sliding_layers"`
 	// QuantMethod is the released checkpoint's quantization_config
 	// quant_method when it is quantized ("mxfp4": gpt-oss); the row's
 	// source (its config.json) says so. Serving defaults to it.
@@ -614,7 +619,7 @@ func (r *rawModel) validate() (model.Architecture, error) {
 		SharedExperts: r.SharedExperts, DenseLayers: r.DenseLayers, DenseFFN: r.DenseFFN, QKNorm: r.QKNorm,
 		QLoRARank: r.QLoRARank, KVLoRARank: r.KVLoRARank, RopeHeadDim: r.RopeHeadDim, VHeadDim: r.VHeadDim, VisionParams: r.VisionParams,
 		FusedQKV: r.FusedQKV, FusedGateUp: r.FusedGateUp,
-		ExtraParams: r.ExtraParams, MaxPositions: r.MaxPositions, ModelType: r.ModelType, Activation: r.Activation, ParallelResidual: r.ParallelResidual, EncoderSeqLen: r.EncoderSeqLen, PatchSize: r.PatchSize,
+		ExtraParams: r.ExtraParams, MaxPositions: r.MaxPositions, SlidingWindow: r.SlidingWindow, SlidingLayers: r.SlidingLayers, ModelType: r.ModelType, Activation: r.Activation, ParallelResidual: r.ParallelResidual, EncoderSeqLen: r.EncoderSeqLen, PatchSize: r.PatchSize,
 		Channels: r.Channels, ImageSize: r.ImageSize, ForwardGMACs: r.ForwardGMACs,
 		ActivationMiBPerSample: r.ActivationMiBPerSample, DefaultBatch: r.DefaultBatch, DefaultSeqLen: r.DefaultSeqLen,
 		DefaultImageSize: r.DefaultImageSize, OptimizerSource: r.OptimizerSource, QuantMethod: r.QuantMethod,

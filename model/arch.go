@@ -180,6 +180,24 @@ type Architecture struct {
 	ParallelResidual bool
 	// MaxPositions bounds the sequence length (max_position_embeddings).
 	MaxPositions int
+	// SlidingWindow is the tokens a sliding-window attention layer
+	// attends to, itself and the SlidingWindow − 1 before it (config.json
+	// sliding_window: gpt-oss 128, Gemma 3 1024 (512 for 1B), Gemma 2
+	// 4096, Mistral 7B v0.1 4096); 0 when every layer attends to the whole
+	// context. It has no parameters; it bounds the KV cache those layers
+	// keep: vLLM's hybrid KV cache manager frees their blocks outside the
+	// window (model/serve KVLayout), transformers' DynamicSlidingWindowLayer
+	// keeps their last SlidingWindow − 1 tokens (kvCache).
+	SlidingWindow int
+	// SlidingLayers is how many of the (decoder) layers attend to a
+	// SlidingWindow; the others attend to the whole context. config.json
+	// says which by layer_types ("sliding_attention"), by
+	// sliding_window_pattern (Gemma 3: every 6th layer global, so 52 of
+	// Gemma 3 27B's 62 layers slide) or, with neither, by its model type's
+	// default (Gemma 2 and gpt-oss alternate) or by applying the window to
+	// every layer (Mistral 7B v0.1). 1 to the decoder layers when
+	// SlidingWindow is set, else 0.
+	SlidingLayers int
 	// EncoderSeqLen fixes the encoder's length for encoder-decoders whose
 	// input is not text (Whisper: 1500 audio frames); 0 means SeqLen.
 	EncoderSeqLen int
@@ -646,6 +664,7 @@ func (a *Architecture) Validate() error {
 		{"dense_layers", float64(a.DenseLayers)}, {"dense_ffn", float64(a.DenseFFN)}, {"q_lora_rank", float64(a.QLoRARank)},
 		{"kv_lora_rank", float64(a.KVLoRARank)}, {"rope_head_dim", float64(a.RopeHeadDim)}, {"v_head_dim", float64(a.VHeadDim)},
 		{"vision_params", a.VisionParams}, {"labels", float64(a.Labels)},
+		{"sliding_window", float64(a.SlidingWindow)}, {"sliding_layers", float64(a.SlidingLayers)},
 	} {
 		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
 			return bad("%s must be ≥ 0, got %v", f.name, f.v)
@@ -712,6 +731,9 @@ func (a *Architecture) Validate() error {
 	if a.Family == FamilyEncoderDecoder && a.DecoderLayers < 1 {
 		return bad("an encoder-decoder needs decoder_layers ≥ 1")
 	}
+	if err := a.validateSlidingWindow(); err != nil {
+		return err
+	}
 	if a.Family == FamilyViT && a.PatchSize < 1 {
 		return bad("a vit needs patch_size ≥ 1")
 	}
@@ -722,6 +744,49 @@ func (a *Architecture) Validate() error {
 		return bad("shape gives %.3g parameters; want 1 to %.0e", p, MaxParams)
 	}
 	return nil
+}
+
+// MaxSlidingWindow bounds SlidingWindow: 2³⁰ tokens, far above any
+// context a model is served at (Phi-4-mini's config.json gives 262144, twice
+// its positions), so that window arithmetic cannot overflow.
+const MaxSlidingWindow = 1 << 30
+
+// validateSlidingWindow checks the sliding-window shape: a window and the
+// layers that slide go together, on a decoder's layers, and not with
+// multi-head latent attention, which vLLM does not run with a window
+// (vllm/model_executor/layers/attention: "MLA is not supported for
+// slidingwindow").
+func (a *Architecture) validateSlidingWindow() error {
+	bad := func(format string, args ...any) error {
+		return Errorf(ErrInvalidArchitecture, format, args...)
+	}
+	switch {
+	case a.SlidingWindow == 0 && a.SlidingLayers == 0:
+		return nil
+	case a.Family != FamilyDecoder:
+		return bad("sliding_window and sliding_layers describe a decoder's attention, not a %s's", a.Family)
+	case a.SlidingWindow < 1 || a.SlidingWindow > MaxSlidingWindow:
+		return bad("sliding_layers needs sliding_window 1–%d, got %d", MaxSlidingWindow, a.SlidingWindow)
+	case a.SlidingLayers < 1 || a.SlidingLayers > a.Layers:
+		return bad("sliding_window needs sliding_layers 1–%d (the layers), got %d", a.Layers, a.SlidingLayers)
+	case a.KVLoRARank > 0:
+		return bad("sliding_window with kv_lora_rank: vLLM runs multi-head latent attention without a sliding window")
+	}
+	return nil
+}
+
+// FullAttentionLayers returns the decoder layers that attend to the
+// whole context: all of them but SlidingLayers (an encoder-decoder's
+// DecoderLayers, a decoder's Layers).
+func (a *Architecture) FullAttentionLayers() int {
+	n := a.Layers
+	if a.Family == FamilyEncoderDecoder {
+		n = a.DecoderLayers
+	}
+	if a.SlidingWindow > 0 {
+		n -= min(a.SlidingLayers, n)
+	}
+	return n
 }
 
 // MaxParams bounds accepted parameter counts: 10¹⁴ is 50× the largest

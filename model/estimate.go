@@ -545,7 +545,12 @@ func (e *Estimate) AssumptionMessages() []Message {
 	} else {
 		add("inference weights at %s (embeddings, norms and head in 16-bit for int8/int4/fp8; group-128 scales)", w.Precision)
 		if kvCache(w) > 0 {
-			add("KV cache: 2 × %d layers × %d KV heads × %d head dim × %d tokens × %s at %.0f bytes", max(a.Layers, a.DecoderLayers), a.EffectiveKVHeads(), a.EffectiveHeadDim(), w.ContextLen, CountMsg(w.Sequences, "sequence"), kvBytes(w.Precision))
+			if a.SlidingWindow > 0 && a.SlidingLayers > 0 && a.Family == FamilyDecoder {
+				add("KV cache: 2 × (%d full-attention layers × %d tokens + %d sliding-window layers × their last %d tokens) × %d KV heads × %d head dim × %s at %.0f bytes (transformers' DynamicSlidingWindowLayer keeps sliding_window − 1 tokens)",
+					a.FullAttentionLayers(), w.ContextLen, a.SlidingLayers, min(w.ContextLen, max(a.SlidingWindow-1, 1)), a.EffectiveKVHeads(), a.EffectiveHeadDim(), CountMsg(w.Sequences, "sequence"), kvBytes(w.Precision))
+			} else {
+				add("KV cache: 2 × %d layers × %d KV heads × %d head dim × %d tokens × %s at %.0f bytes", max(a.Layers, a.DecoderLayers), a.EffectiveKVHeads(), a.EffectiveHeadDim(), w.ContextLen, CountMsg(w.Sequences, "sequence"), kvBytes(w.Precision))
+			}
 			if a.Head != "" { // one forward pass with use_cache, the config's default
 				add("activations: %s in one forward pass (the classifier's Hugging Face forward, which keeps the prompt's KV cache by the config's use_cache)", CountMsg(w.Sequences, "sequence"))
 			} else {

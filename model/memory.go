@@ -1611,6 +1611,15 @@ func cudaContextBytes(w *Workload) float64 {
 // sequences · bytes (Pope et al., 2022, "Efficiently Scaling Transformer
 // Inference", §2.1). Encoder-decoders also cache the cross-attention K and
 // V over the encoder length.
+//
+// A sliding-window layer (Architecture.SlidingWindow, SlidingLayers) keeps
+// only the last SlidingWindow − 1 tokens: generate's DynamicCache, built
+// from the config, gives each "sliding_attention" layer a
+// DynamicSlidingWindowLayer, whose update keeps
+// full_key_states[:, :, -self.sliding_window + 1 :, :] ("Only cache the
+// last `self.sliding_window - 1` tokens"; huggingface/transformers
+// src/transformers/cache_utils.py @ 004999d9). Gemma 2 and 3's older
+// HybridCache kept the same window for those layers.
 func kvCache(w *Workload) float64 {
 	a := &w.Model
 	if !a.HasShape() || a.Family == FamilyEncoder || a.Family == FamilyViT {
@@ -1622,7 +1631,20 @@ func kvCache(w *Workload) float64 {
 	case FamilyEncoderDecoder:
 		return 2 * float64(a.DecoderLayers) * kvd * (float64(w.ContextLen) + encoderLen(w)) * n
 	}
+	if a.SlidingWindow > 0 && a.SlidingLayers > 0 {
+		return 2 * kvd * kvTokensHeld(a, w.ContextLen) * n
+	}
 	return 2 * float64(a.Layers) * kvd * float64(w.ContextLen) * n
+}
+
+// kvTokensHeld returns the tokens of K and V a's layers hold, summed over
+// its layers, for one sequence of ctx tokens under transformers' cache:
+// every token in a full-attention layer, the last SlidingWindow − 1 (at
+// most ctx) in a sliding-window one (kvCache).
+func kvTokensHeld(a *Architecture, ctx int) float64 {
+	sliding := min(a.SlidingLayers, a.Layers)
+	kept := min(ctx, max(a.SlidingWindow-1, 1))
+	return float64(a.Layers-sliding)*float64(ctx) + float64(sliding)*float64(kept)
 }
 
 // overhead returns the named runtime terms for w given the tensor memory

@@ -73,15 +73,16 @@ func TestCatalogMatchesImporter(t *testing.T) {
 				HeadDim, KVHeads, Experts, PerToken, Shared      int
 				Dense, DenseFFN, KVLoRA                          int
 				Gated, Tied, QKNorm, FusedQKV, FusedGateUp       bool
+				SlidingWindow, SlidingLayers                     int
 			}
 			ghd, gkv := norm(&got)
 			whd, wkv := norm(want)
 			g := shape{string(got.Family), got.Layers, got.DecoderLayers, got.Hidden, got.Heads, got.FFN, got.Vocab,
 				ghd, gkv, got.Experts, got.ExpertsPerToken, got.SharedExperts, got.DenseLayers, got.DenseFFN,
-				got.KVLoRARank, got.GatedMLP, got.Tied, got.QKNorm, got.FusedQKV, got.FusedGateUp}
+				got.KVLoRARank, got.GatedMLP, got.Tied, got.QKNorm, got.FusedQKV, got.FusedGateUp, got.SlidingWindow, got.SlidingLayers}
 			w := shape{string(want.Family), want.Layers, want.DecoderLayers, want.Hidden, want.Heads, want.FFN, want.Vocab,
 				whd, wkv, want.Experts, want.ExpertsPerToken, want.SharedExperts, want.DenseLayers, want.DenseFFN,
-				want.KVLoRARank, want.GatedMLP, want.Tied, want.QKNorm, want.FusedQKV, want.FusedGateUp}
+				want.KVLoRARank, want.GatedMLP, want.Tied, want.QKNorm, want.FusedQKV, want.FusedGateUp, want.SlidingWindow, want.SlidingLayers}
 			if g != w {
 				t.Errorf("shape:\nimporter %+v\ncatalog  %+v", g, w)
 			}

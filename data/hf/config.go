@@ -210,6 +210,14 @@ func parseConfig(data []byte, top bool, outer taskHead) (*Config, error) {
 		a.Head, a.Labels = "", 0
 	}
 	a.Dropout = f.dropout(c.ModelType)
+	if a.Family == model.FamilyDecoder && a.KVLoRARank == 0 {
+		// vLLM runs multi-head latent attention without a window.
+		var note model.Message
+		a.SlidingWindow, a.SlidingLayers, note = f.slidingWindow(c.ModelType, a.Layers, a.MaxPositions)
+		if note.Key != "" {
+			c.Warnings = append(c.Warnings, note)
+		}
+	}
 	// What selects the modeling code's own saved tensors
 	// (model.Architecture.ModelType, Activation, ParallelResidual).
 	if known {

@@ -32,6 +32,15 @@ func FuzzParseConfig(f *testing.F) {
 		"num_hidden_layers": 1, "num_attention_heads": 2, "intermediate_size": 16, "vocab_size": 10}`))
 	f.Add([]byte(`{"model_type": "opt", "architectures": ["OPTForSequenceClassification"], "id2label": {"0": "a"}, "hidden_size": 8,
 		"word_embed_proj_dim": 4, "num_hidden_layers": 1, "num_attention_heads": 2, "ffn_dim": 16, "vocab_size": 10}`))
+	// Sliding-window keys (slidingWindow): a pattern, layer_types of the
+	// wrong length and kinds, a window on an MoE.
+	f.Add([]byte(`{"model_type": "gemma3_text", "hidden_size": 8, "num_hidden_layers": 7, "intermediate_size": 16,
+		"sliding_window": 4, "sliding_window_pattern": 3}`))
+	f.Add([]byte(`{"model_type": "gpt_oss", "hidden_size": 8, "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 1,
+		"head_dim": 4, "intermediate_size": 8, "vocab_size": 10, "num_local_experts": 2, "num_experts_per_tok": 1,
+		"sliding_window": 2, "layer_types": ["sliding_attention", "chunked_attention", "full_attention"]}`))
+	f.Add([]byte(`{"model_type": "qwen2", "hidden_size": 8, "num_hidden_layers": 3, "num_attention_heads": 2, "intermediate_size": 16,
+		"vocab_size": 10, "use_sliding_window": true, "sliding_window": 2147483647, "max_window_layers": -5}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := ParseConfig(data)
 		if err != nil {

@@ -14,7 +14,9 @@ import (
 // gives the estimate the catalog entry gives, not only the same parameter
 // count: the same memory, FLOPs and step time for training (eager and
 // fused attention, pure 16-bit and mixed precision) and inference, and the
-// same weights and KV cache per token for serving (model/serve), and the
+// same weights and KV cache per token for serving (model/serve) and the
+// same KV cache layout and capacity at the whole context (sliding-window
+// layers holding their window: serve.KVLayout), and the
 // same bounds on the lengths (positions, the encoder's fixed length). A
 // new user's walk: whisper-large-v3 fine-tuned at batch 8 was 51.72 GiB
 // from the catalog and 36.84 GiB from its config.json, whose importer left
@@ -25,6 +27,10 @@ func TestCatalogImportsToSameEstimate(t *testing.T) {
 		t.Fatal(err)
 	}
 	a100, err := cat.GPU("a100-80gb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h100, err := cat.GPU("h100-sxm")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,6 +76,16 @@ func TestCatalogImportsToSameEstimate(t *testing.T) {
 					}
 					if g, w := serve.KVBytesPerToken(&got, serve.KVAuto, tp, 1), serve.KVBytesPerToken(want, serve.KVAuto, tp, 1); g != w {
 						t.Errorf("KV bytes per token at TP %d: importer %.0f, catalog %.0f", tp, g, w)
+					}
+					// The KV cache vLLM lays out at the model's whole
+					// context (sliding-window layers hold their window
+					// only: serve.KVLayout).
+					n := min(cmpOr(want.MaxPositions, 131072), 131072)
+					s := serve.Serving{PromptTokens: n - 16, OutputTokens: 16, MaxModelLen: n, WeightFormat: format}.Defaults(h100)
+					gm, wm := serve.MemoryOn(&got, &s, h100, tp, 1), serve.MemoryOn(want, &s, h100, tp, 1)
+					if gm.Layout != wm.Layout || gm.KVTokens != wm.KVTokens || gm.MaxConcurrency != wm.MaxConcurrency {
+						t.Errorf("KV cache at TP %d, %d tokens: importer %+v, %d tokens, %.4g requests; catalog %+v, %d, %.4g",
+							tp, n, gm.Layout, gm.KVTokens, gm.MaxConcurrency, wm.Layout, wm.KVTokens, wm.MaxConcurrency)
 					}
 				}
 			}

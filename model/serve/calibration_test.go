@@ -49,7 +49,12 @@ type servingCalibration struct {
 		KVLoRARank  int `toml:"kv_lora_rank"`
 		RopeHeadDim int `toml:"rope_head_dim"`
 		VHeadDim    int `toml:"v_head_dim"`
-		Source      string
+		// A sliding-window attention's window and the layers that use it
+		// (config.json sliding_window, layer_types; model.Architecture
+		// SlidingWindow, SlidingLayers); zero for full attention.
+		SlidingWindow int `toml:"sliding_window"`
+		SlidingLayers int `toml:"sliding_layers"`
+		Source        string
 	}
 	GPU []struct {
 		Key                 string
@@ -195,7 +200,8 @@ func loadServingCalibration(tb testing.TB) []*serveCase {
 			a := &model.Architecture{Key: m.Key, Family: model.FamilyDecoder, Layers: m.Layers, Hidden: m.Hidden, Heads: m.Heads,
 				KVHeads: m.KVHeads, HeadDim: m.HeadDim, FFN: m.FFN, GatedMLP: true, Vocab: m.Vocab, Tied: m.Tied, Norm: model.RMSNorm,
 				Experts: m.Experts, ExpertsPerToken: m.ExpertsPerToken, SharedExperts: m.SharedExperts,
-				DenseLayers: m.DenseLayers, DenseFFN: m.DenseFFN, QLoRARank: m.QLoRARank, KVLoRARank: m.KVLoRARank, RopeHeadDim: m.RopeHeadDim, VHeadDim: m.VHeadDim}
+				DenseLayers: m.DenseLayers, DenseFFN: m.DenseFFN, QLoRARank: m.QLoRARank, KVLoRARank: m.KVLoRARank, RopeHeadDim: m.RopeHeadDim, VHeadDim: m.VHeadDim,
+				SlidingWindow: m.SlidingWindow, SlidingLayers: m.SlidingLayers}
 			if err := a.Validate(); err != nil {
 				tb.Fatalf("%s: model %s: %v", f, m.Key, err)
 			}

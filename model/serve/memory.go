@@ -34,8 +34,24 @@ type Memory struct {
 	NonTorch    float64 // allocations outside PyTorch (NCCL, custom all-reduce)
 	KVCache     float64 // what is left for the KV cache; negative when nothing is
 
-	KVBytesPerToken float64 // per GPU: 2 × layers on this GPU × KV heads on this GPU × head_dim × dtype bytes
-	KVTokens        int     // tokens of KV cache per replica (whole 16-token blocks)
+	// KVBytesPerToken is the KV cache one token costs on this GPU: 2 ×
+	// layers on this GPU × KV heads on this GPU × head_dim × dtype bytes;
+	// for a model with sliding-window layers (Layout), which hold fewer
+	// tokens than the full-attention ones, what one request of
+	// max_model_len holds ÷ max_model_len.
+	KVBytesPerToken float64
+	// KVTokens are the tokens of KV cache per replica: whole 16-token
+	// blocks; with sliding-window layers the tokens of max_model_len
+	// requests the blocks hold, MaxConcurrency × max_model_len, as vLLM
+	// logs "GPU KV cache size" for such a layout (_report_kv_cache_config:
+	// "a naive `num_blocks // num_groups * block_size` formula
+	// underestimates capacity for these models").
+	KVTokens int
+	// Layout is how vLLM groups the layers' KV cache (KVLayout) and
+	// KVBlocks the 16-token blocks of its pool (num_blocks), each
+	// Layout.BlockBytes.
+	Layout   KVLayout
+	KVBlocks int
 	// CrossTokens are the KV-cache tokens each request of an
 	// encoder-decoder holds for its decoder's cross-attention over the
 	// encoder's output, whatever its decoder length (CrossAttentionTokens:
@@ -349,7 +365,9 @@ func CrossAttentionTokens(a *model.Architecture) int {
 // vllm/v1/kv_cache_interface.py AttentionSpec.page_size_bytes:
 // 2 × block_size × num_kv_heads × head_size × dtype size, per layer. An
 // encoder-decoder's cross-attention tokens (CrossAttentionTokens) cost the
-// same per token.
+// same per token. It counts every layer for every token: a model's
+// sliding-window layers keep only their window (KVLayout, whose
+// LayerBytesPerToken is this ÷ the layers).
 func KVBytesPerToken(a *model.Architecture, kv KVCacheDType, tp, pp int) float64 {
 	b := 2.0
 	if kv == KVFP8 {
@@ -409,13 +427,46 @@ func MemoryOn(a *model.Architecture, s *Serving, g *model.GPU, tp, pp int) Memor
 	m.KVBytesPerToken = KVBytesPerToken(a, s.KVCacheDType, tp, pp)
 	m.KVBytesPerToken *= kvDTypeScale(s) // "auto" is the model's dtype: float32 doubles it
 	m.CrossTokens = CrossAttentionTokens(a)
-	if m.KVCache > 0 && m.KVBytesPerToken > 0 {
-		blocks := math.Floor(m.KVCache / (vllmBlockSize * m.KVBytesPerToken))
-		m.KVTokens = int(blocks) * vllmBlockSize
+	m.Layout = kvLayout(a, s.KVCacheDType, tp, pp)
+	if bb := m.Layout.BlockBytes(); m.KVCache > 0 && bb > 0 {
+		m.KVBlocks = int(math.Floor(m.KVCache / bb))
 	}
-	if s.MaxModelLen > 0 {
+	m.KVTokens = m.KVBlocks * vllmBlockSize
+	if s.MaxModelLen <= 0 {
+		return m
+	}
+	if !m.Layout.Sliding() {
 		m.MaxConcurrency = float64(m.KVTokens) / float64(s.MaxModelLen+m.CrossTokens)
+		return m
 	}
+	// With sliding-window layers a request holds its max_model_len in
+	// the full-attention groups and a window in the sliding-window ones
+	// (KVLayout.RequestBlocks): vLLM's maximum concurrency is the pool's
+	// blocks over those, its "GPU KV cache size" that × max_model_len
+	// (_report_kv_cache_config).
+	per := m.Layout.RequestBlocks(s.MaxModelLen, s.MaxNumBatchedTokens)
+	m.MaxConcurrency = float64(m.KVBlocks) / float64(per)
+	m.KVTokens = int(m.MaxConcurrency * float64(s.MaxModelLen))
+	m.KVBytesPerToken = float64(per) * m.Layout.BlockBytes() / float64(s.MaxModelLen)
+	return m
+}
+
+// RequestKVBytes returns the KV cache one request of maxModelLen tokens
+// needs at most on this GPU (vLLM's check at start), with
+// maxNumBatchedTokens scheduled in a step: its tokens at KVBytesPerToken,
+// its blocks (KVLayout.RequestBlocks) with sliding-window layers.
+func (m *Memory) RequestKVBytes(maxModelLen, maxNumBatchedTokens int) float64 {
+	if m.Layout.Sliding() {
+		return float64(m.Layout.RequestBlocks(maxModelLen, maxNumBatchedTokens)) * m.Layout.BlockBytes()
+	}
+	return m.KVBytesPerToken * float64(m.RequestKVTokens(maxModelLen))
+}
+
+// scaledKV returns m with its KV cache's tokens and blocks scaled by f
+// (the low end of the KV cache's 90% range: borderline).
+func (m Memory) scaledKV(f float64) Memory {
+	m.KVTokens = int(float64(m.KVTokens) * f)
+	m.KVBlocks = int(float64(m.KVBlocks) * f)
 	return m
 }
 

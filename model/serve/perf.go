@@ -242,13 +242,32 @@ func EncoderFLOPs(a *model.Architecture) float64 {
 // its task tokens), N the weights run per decoder token (tokenMatmulParams),
 // L its decoder layers, and the request's encoder pass (EncoderFLOPs) comes
 // with the prompt.
+//
+// A sliding-window layer (Architecture.SlidingWindow) attends each token
+// to at most the window: W²/2 + (p − W)·W query-key pairs for p > W in
+// place of p²/2.
 func PrefillFLOPs(a *model.Architecture, p int) float64 {
 	if p <= 0 {
 		return 0
 	}
 	pp := float64(p)
 	qd := float64(a.Heads * a.EffectiveHeadDim())
+	if sliding, w := slidingLayers(a); sliding > 0 && pp > w {
+		full := float64(decoderLayers(a) - sliding)
+		return 2*tokenMatmulParams(a)*pp + 2*full*pp*pp*qd + 4*float64(sliding)*(w*w/2+(pp-w)*w)*qd + EncoderFLOPs(a)
+	}
 	return 2*tokenMatmulParams(a)*pp + 2*float64(decoderLayers(a))*pp*pp*qd + EncoderFLOPs(a)
+}
+
+// slidingLayers returns a's sliding-window layers and their window in
+// tokens (Architecture.SlidingWindow, SlidingLayers), 0 and 0 without
+// (and for multi-head latent attention or an encoder-decoder, which vLLM
+// runs without one: kvLayout).
+func slidingLayers(a *model.Architecture) (int, float64) {
+	if a.SlidingWindow <= 0 || a.KVLoRARank > 0 || encDec(a) {
+		return 0, 0
+	}
+	return min(max(a.SlidingLayers, 0), decoderLayers(a)), float64(a.SlidingWindow)
 }
 
 // DecodeFLOPs returns the FLOPs of one generated token at context c: 2·N
@@ -256,10 +275,16 @@ func PrefillFLOPs(a *model.Architecture, p int) float64 {
 // An encoder-decoder's token also attends to the encoder's S positions in
 // every decoder layer (4·L·S·d_attn), and N is its decoder's
 // (tokenMatmulParams).
+//
+// A sliding-window layer attends to at most its window.
 func DecodeFLOPs(a *model.Architecture, c float64) float64 {
 	qd := float64(a.Heads * a.EffectiveHeadDim())
 	if encDec(a) {
 		c += float64(max(a.EncoderSeqLen, 0))
+	}
+	if sliding, w := slidingLayers(a); sliding > 0 && c > w {
+		full := float64(decoderLayers(a) - sliding)
+		return 2*tokenMatmulParams(a) + 4*(full*c+float64(sliding)*w)*qd
 	}
 	return 2*tokenMatmulParams(a) + 4*float64(decoderLayers(a))*c*qd
 }
@@ -436,6 +461,10 @@ func stepTime(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, 
 		cross = float64(max(a.EncoderSeqLen, 0))
 	}
 	kvBytes := b * (ctx + cross) * mem.KVBytesPerToken
+	if mem.Layout.Sliding() {
+		// A sliding-window layer reads its window only.
+		kvBytes = b * mem.Layout.KVReadBytes(ctx)
+	}
 	frac := decodeWeightFraction(a)
 	memOf := func(tokens float64) float64 {
 		return (decodeWeightBytes(a, s.WeightFormat, mem.Weights, tp, pp, tokens, s.denseBytes())*frac + kvBytes) / bw
@@ -573,8 +602,20 @@ func BurstTPOTSec(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, 
 // (prompt + output/2 tokens; the scheduler preempts when it runs out), the
 // cached shared prefix held once for all (its blocks are shared by
 // reference count, vllm/v1/core/block_pool.py).
+//
+// With sliding-window layers (Memory.Layout) the sequences are counted in
+// blocks of the pool (Memory.KVBlocks): each holds its context less the
+// shared prefix in every full-attention group and its window in every
+// sliding-window group (KVLayout.seqBlocks), the prefix's blocks of the
+// full-attention groups held once.
 func serveMaxBatch(s *Serving, mem *Memory) int {
 	c := float64(s.CachedPromptTokens())
+	if l := &mem.Layout; l.Sliding() {
+		ctx := float64(s.PromptTokens) + float64(s.OutputTokens)/2
+		shared := float64(l.FullGroups) * c / vllmBlockSize
+		kv := int(max(float64(mem.KVBlocks)-shared, 0) / l.seqBlocks(ctx, c))
+		return max(0, min(s.MaxNumSeqs, kv))
+	}
 	// An encoder-decoder's request holds its cross-attention blocks from
 	// its first step to its last (Memory.CrossTokens).
 	occ := float64(s.PromptTokens) - c + float64(s.OutputTokens)/2 + float64(mem.CrossTokens)

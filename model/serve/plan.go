@@ -737,8 +737,7 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 		// The shortfall: what one full-length request's KV cache needs
 		// beyond what is left (KVCache is negative or 0); an
 		// encoder-decoder's request holds its cross-attention tokens too.
-		need := p.Memory.RequestKVTokens(s.MaxModelLen)
-		short := (p.Memory.KVBytesPerToken*float64(need) - p.Memory.KVCache) / model.GiB
+		short := (p.Memory.RequestKVBytes(s.MaxModelLen, s.MaxNumBatchedTokens) - p.Memory.KVCache) / model.GiB
 		switch {
 		case p.Memory.KVCache <= 0 && p.Memory.CrossTokens > 0:
 			p.reason("TP %d × PP %d: weights %.1f GiB + activations %.1f GiB per GPU leave no KV cache in %.1f GiB (gpu_memory_utilization %.2g), %.1f GiB per GPU short of one request of %d decoder tokens and %d cross-attention positions",
@@ -904,8 +903,7 @@ func borderline(s *Serving, m *Memory, pf *Perf) model.Message {
 		}
 	}
 	if b, ok := calibrationBands["serve/kv-cache"]; ok && pf.Batch > 0 {
-		lo := *m
-		lo.KVTokens = int(float64(m.KVTokens) * b.Lo)
+		lo := m.scaledKV(b.Lo)
 		if n := serveMaxBatch(s, &lo); n < pf.Batch {
 			return model.Msg("the low end of the KV cache's 90%% range, %s tokens, holds %d of the %d sequences each replica needs",
 				model.FormatCount(float64(lo.KVTokens)), n, pf.Batch)

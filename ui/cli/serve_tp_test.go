@@ -11,9 +11,17 @@ import (
 // and 8 and takes the fewest GPUs that carry the load (serve.PlanOnGPU),
 // unless --tp or --replicas fixes one (issue 30). gpt-oss-120b (MXFP4
 // experts, 60.77 GiB of weights) on one H100 (81089 MiB CUDA total)
-// leaves about 3 GiB of KV cache, 10 sequences of 4096 tokens: 64
-// concurrent requests take 7 replicas at TP 1, where TP 2 halves the
-// weights per GPU and holds about 240 such sequences on 2 GPUs (TPOT 26 ms at 64, under the 100 ms default).
+// leaves about 3 GiB of KV cache, 5394 blocks of its two KV cache groups:
+// a decoding sequence of 3840 + 128 tokens holds 248 of its full-attention
+// group and 9 of its 128-token sliding-window group (vLLM's hybrid KV cache
+// manager frees the rest), so 20 fit where 10 did when every layer kept
+// every token. TP 2 halves the weights per GPU and holds about 240 such
+// sequences on 2 GPUs (TPOT 26 ms at 64, under the 100 ms default). --tp 1
+// fixed: 4 replicas of 16 carry the load at the estimate, but the low end
+// of the KV cache's 90% range holds 13 of them, so the planner takes one
+// node of 8, whose 8 replicas run 8 each (it tries replica counts that
+// fill nodes, not the 5 that would clear the range on 1-GPU nodes; it
+// took 7 before the window, all borderline).
 func TestServeEstimatePicksTP(t *testing.T) {
 	for _, tt := range []struct {
 		name               string
@@ -22,7 +30,7 @@ func TestServeEstimatePicksTP(t *testing.T) {
 		miss               bool // --gpus binds: the load is missed, Would names the replicas
 	}{
 		{"auto: TP 2 on 2 GPUs, not 6 × TP 1", nil, 2, 1, 2, false},
-		{"--tp 1 fixed: 7 replicas", []string{"--tp", "1"}, 1, 7, 7, false},
+		{"--tp 1 fixed: one node of 8 replicas", []string{"--tp", "1"}, 1, 8, 8, false},
 		{"--replicas 2 fixed: TP chosen per replica", []string{"--replicas", "2"}, 2, 2, 4, false},
 		{"--gpus 1 binds: one GPU, a miss naming the replicas", []string{"--gpus", "1"}, 1, 1, 1, true},
 		{"one request: TP 1 on one GPU", []string{"--concurrency", "1"}, 1, 1, 1, false},

@@ -84,6 +84,16 @@ type ServeMemoryJSON struct {
 	// max_concurrency counts beside max_model_len; left out for a
 	// decoder-only model.
 	CrossAttentionTokens int `json:"cross_attention_tokens,omitempty"`
+	// SlidingWindow is the tokens a sliding-window layer keeps (gpt-oss
+	// 128, Gemma 3 1024) and SlidingWindowLayers how many of this GPU's
+	// layers are such layers; RequestKVGiB is the KV cache one request of
+	// max_model_len holds on this GPU at most, its full-attention layers'
+	// max_model_len and its sliding-window layers' window (vLLM's hybrid
+	// KV cache manager, serve.KVLayout). All three are left out for a
+	// model without sliding-window layers.
+	SlidingWindow       int     `json:"sliding_window,omitempty"`
+	SlidingWindowLayers int     `json:"sliding_window_layers,omitempty"`
+	RequestKVGiB        float64 `json:"request_kv_gib,omitempty"`
 	// KVCacheBand is the 90% range of kv_cache_gib, GiB per GPU, from the
 	// serving calibration (group "serve/kv-cache"), as training's
 	// memory.band; left out when there is no KV cache (ServeBands).
@@ -207,6 +217,10 @@ func NewServePlanJSON(p *serve.Plan) ServePlanJSON {
 		Fits: p.Fits, Meets: p.Meets, SlowerThanReading: p.SlowerThanReading(), Borderline: p.Borderline.String(), Reasons: append([]string{}, p.Reasons...), Grown: p.Grown.String(),
 		WeightFormat: string(p.Serving.WeightFormat), FallbackFrom: string(p.FallbackFrom), Fallback: p.Fallback.String(),
 		Exportable: p.NoExport.IsZero(), NotExported: p.NoExport.String()}
+	if l := &m.Layout; l.Sliding() {
+		j.Memory.SlidingWindow, j.Memory.SlidingWindowLayers = l.Window, l.SlidingLayers
+		j.Memory.RequestKVGiB = Round(m.RequestKVBytes(p.Serving.MaxModelLen, p.Serving.MaxNumBatchedTokens)/model.GiB, 4)
+	}
 	if o.GPU != nil {
 		j.GPU = o.GPU.Key
 	}
@@ -396,6 +410,10 @@ func serveMemoryFigures(lang *i18n.Printer, p *serve.Plan) []string {
 		lang.Sprintf("KV cache %s tokens (%s per token per GPU): %s",
 			model.FormatCount(float64(m.KVTokens)), kvPerToken(m.KVBytesPerToken), ServeConcurrencyIn(lang, m, s.MaxModelLen)),
 	}
+	if l := &m.Layout; l.Sliding() {
+		lines = append(lines, lang.Sprintf("sliding window: %d of the %d layers per GPU keep only the last %d tokens (vLLM's hybrid KV cache manager); one %d-token request holds %s per GPU",
+			l.SlidingLayers, l.SlidingLayers+l.FullLayers, l.Window, s.MaxModelLen, GiB(m.RequestKVBytes(s.MaxModelLen, s.MaxNumBatchedTokens))))
+	}
 	if b := ServeBands(p).KVCache; b != nil {
 		lines = append(lines, lang.Sprintf("90%% range of the KV cache: %s–%s per GPU, from the out-of-sample errors of %s from %s (%s)",
 			GiB(b.Low), GiB(b.High), Count(lang, b.Cases, "calibration case"), Count(lang, b.Sources, "source"), b.Group))
@@ -457,11 +475,17 @@ func serveRequestIn(lang *i18n.Printer, a *model.Architecture, s *serve.Serving,
 	return lang.Sprintf("max_model_len %d · %d prompt + %d output tokens per request · %s", s.MaxModelLen, s.PromptTokens, s.OutputTokens, load)
 }
 
-// serveAssumptionsFor is ServeAssumptionsIn with, for an encoder-decoder
+// serveAssumptionsFor is ServeAssumptionsIn with, for a model with
+// sliding-window layers (p's memory has a sliding serve.KVLayout), how
+// vLLM's hybrid KV cache manager holds them, and for an encoder-decoder
 // (p's memory holds cross-attention tokens), how its KV cache and its
 // encoder are counted.
 func serveAssumptionsFor(lang *i18n.Printer, p *serve.Plan) []string {
 	out := ServeAssumptionsIn(lang)
+	if l := &p.Memory.Layout; l.Sliding() {
+		out = append(out, lang.Sprintf("sliding-window layers: vLLM's hybrid KV cache manager puts the layers in %d full-attention and %d sliding-window groups of %d layers, drawing 16-token blocks from one pool; a request holds max_model_len tokens in a full-attention group and min(window − 1 + max_num_batched_tokens, max_model_len) tokens plus one block in a sliding-window group (vllm/v1/core/kv_cache_utils.py, vllm/v1/kv_cache_interface.py SlidingWindowSpec); KV tokens = max concurrency × max_model_len, as vLLM logs its GPU KV cache size; a decode step reads the window only",
+			l.FullGroups, l.SlidingGroups, l.GroupLayers))
+	}
 	if c := p.Memory.CrossTokens; c > 0 {
 		out = append(out, lang.Sprintf("encoder-decoder: KV cache per token of the decoder's layers; every request also holds the cross-attention keys and values of all %d encoder positions (vllm/v1/kv_cache_interface.py CrossAttentionSpec), so max concurrency = KV tokens ÷ (max_model_len + %d); the encoder runs once per request, one request's per engine step (max_num_encoder_input_tokens is the encoder's length)", c, c))
 	}
