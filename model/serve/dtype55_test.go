@@ -97,6 +97,16 @@ func TestServePlanFloat32(t *testing.T) {
 		// 2 (K, V) × 4 layers × 4 KV heads × head_dim 128 × 4 B
 		t.Errorf("KV bytes per token %.0f (llama-type %.0f), want 16384", g.Memory.KVBytesPerToken, l.Memory.KVBytesPerToken)
 	}
+	// The blocks the pool is counted in hold 4-byte K and V too (walk56:
+	// they were counted at 2, so the KV tokens and the concurrency were
+	// twice what vLLM holds): 16 tokens × 16384 B, and the same budget
+	// left after the weights holds half the tokens.
+	if bb := g.Memory.Layout.BlockBytes(); bb != 16*16384 || bb != 2*l.Memory.Layout.BlockBytes() {
+		t.Errorf("block bytes %.0f (llama-type %.0f), want 262144", bb, l.Memory.Layout.BlockBytes())
+	}
+	if want := int(g.Memory.KVCache/(16*16384)) * 16; g.Memory.KVTokens != want {
+		t.Errorf("KV tokens %d, want ⌊%.0f B ÷ 262144 B⌋ × 16 = %d", g.Memory.KVTokens, g.Memory.KVCache, want)
+	}
 	// The sampler's step is the peak at this shape: its hidden states of
 	// 2048 tokens × 1024 take 4 bytes, not 2; its float32 logits of 256
 	// requests × 32,000 do not change: 2 × 2048 × 1024 = 4,194,304 B more.

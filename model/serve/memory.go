@@ -428,6 +428,10 @@ func MemoryOn(a *model.Architecture, s *Serving, g *model.GPU, tp, pp int) Memor
 	m.KVBytesPerToken *= kvDTypeScale(s) // "auto" is the model's dtype: float32 doubles it
 	m.CrossTokens = CrossAttentionTokens(a)
 	m.Layout = kvLayout(a, s.KVCacheDType, tp, pp)
+	// The blocks hold the cache in the model's dtype too: float32's 4
+	// bytes (walk56: Gemma on a V100 was planned with 2-byte blocks, twice
+	// the concurrency vLLM holds, while the file's note said 4 bytes).
+	m.Layout.LayerBytesPerToken *= kvDTypeScale(s)
 	if bb := m.Layout.BlockBytes(); m.KVCache > 0 && bb > 0 {
 		m.KVBlocks = int(math.Floor(m.KVCache / bb))
 	}
