@@ -41,6 +41,11 @@ type Options struct {
 	// model's repo id from the catalog (its alias with a '/'), else
 	// PlaceholderModelID.
 	ModelID string
+	// NamedAs is the name the user gave the model (--model,
+	// workload.model): one of the catalog model's "org/name" aliases is
+	// the checkpoint the script loads when ModelID is "" (RepoIDAsNamed),
+	// as a serving file's is (ServeOptions.NamedAs).
+	NamedAs string
 	// Dataset is the Hugging Face dataset id (or local path) the script
 	// trains on; "" is PlaceholderDataset.
 	Dataset string
@@ -397,6 +402,13 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		} else {
 			p.QuantNote = model.Msg("qlora: %s must be a 16-bit checkpoint: %s is released %s-quantized, which bitsandbytes cannot quantize again", p.ModelID, ModelName(&w.Model), q)
 		}
+	}
+	if p.ModelID == "" && p.quantRefusal == nil {
+		// The checkpoint the user named: "meta-llama/Llama-3.1-8B-Instruct"
+		// fine-tunes the Instruct model, not the catalog entry's base
+		// (walk56: a LoRA of it, or of DeepSeek-R1-Distill-Llama-8B,
+		// loaded meta-llama/Llama-3.1-8B without a word).
+		p.ModelID = RepoIDAsNamed(opt.NamedAs, &w.Model)
 	}
 	if p.ModelID == "" {
 		p.ModelID = hfRepoID(&w.Model)

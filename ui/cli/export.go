@@ -287,6 +287,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 		return err
 	}
 	ff.launchOptions(fs, &opt)
+	opt.NamedAs = ff.req.Model // a Hugging Face id given is the checkpoint loaded (RepoIDAsNamed)
 	// The file says what gpuplan plan says of the phase, as stderr does:
 	// the offer's GPUs in place of the file's one, its verdict, the
 	// plan's own price beside the header's catalog one (priceNote).

@@ -58,7 +58,7 @@ func (k8sKindValue) Type() string { return "string" }
 // nor offer: what the script loads, where spot checkpoints go, and the
 // Kubernetes kind across nodes.
 func registerLaunchFlags(fs *pflag.FlagSet, ef *exportFlags) {
-	fs.StringVar(&ef.modelID, "model-id", "", "Hugging Face repo id the script loads (default: the catalog model's, else "+launch.PlaceholderModelID+")")
+	fs.StringVar(&ef.modelID, "model-id", "", "Hugging Face repo id the script loads (default: the one --model names, else the catalog model's, else "+launch.PlaceholderModelID+")")
 	fs.StringVar(&ef.dataset, "dataset", "", "Hugging Face dataset id or path the script trains on (default "+launch.PlaceholderDataset+")")
 	fs.StringVar(&ef.bucket, "bucket", "", "object-store bucket for spot checkpoints (default "+launch.PlaceholderBucket+", to replace)")
 	fs.StringVar(&ef.k8sPVC, "k8s-pvc", "", "Kubernetes PersistentVolumeClaim mounted at the output directory, so the trained model outlives the pod (default "+launch.DefaultOutputClaim+")")

@@ -219,7 +219,7 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 		out, err := config.Encode(&d.cfg)
 		return out, path, perm, err
 	}
-	opt := launch.Options{Notes: slices.Clone(d.notes)}
+	opt := launch.Options{Notes: slices.Clone(d.notes), NamedAs: d.cfg.Workload.Model}
 	opt.Dataset = d.cfg.LaunchDataset // the loaded file's, as gpuplan export --config trains on it
 	// Every format writes what gpuplan export --config writes for the
 	// file, which gives the [export] options again: its name, model id,
