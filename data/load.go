@@ -1331,8 +1331,11 @@ func mergePrices(old, upd []model.RegionPrice) []model.RegionPrice {
 // LoadWith returns the embedded catalog overlaid with the files `catalog
 // update` wrote (UpdateDir), then every *.toml in the user's catalog.d directory (under os.UserConfigDir, i.e.
 // $XDG_CONFIG_HOME/gpuplan/catalog.d on Linux), then with each of paths in
-// order (TOML in our schema, or a SkyPilot vms.csv). Later files win. The
-// error names the file; warnings report skipped CSV rows.
+// order (TOML in our schema, or a SkyPilot vms.csv). Later files win,
+// except that catalog update's files do not override what the embedded
+// catalog has newer (staleUpdate.drop: a newer gpuplan installed since
+// the fetch), with one warning. The error names the file; warnings
+// report skipped CSV rows.
 //
 // The catalog is read-only: with no overlay it shares its slices with the
 // compiled catalog and with every other such result, and with overlays
@@ -1368,7 +1371,7 @@ func LoadWith(paths []string) (*model.Catalog, []model.Message, error) {
 		}
 		return model.Msg("%v; fix the file, or move it out of %s", err, userDir)
 	}
-	return loadFiles(paths, fix)
+	return loadFiles(paths, len(updated), fix)
 }
 
 // sameDir reports whether a and b name one directory: the same clean
@@ -1384,10 +1387,12 @@ func sameDir(a, b string) bool {
 
 // loadFiles is LoadWith past finding its files: paths read, checked and
 // merged over the embedded catalog in order, an error wrapped by fix (the
-// path's index and the error; nil keeps it). CheckOverlay reads the file
-// catalog update wrote through it, so the read-back is every check a
+// path's index and the error; nil keeps it). The first updated paths are
+// catalog update's files: what the embedded catalog has newer is left out
+// of them (staleUpdate.drop), with one warning. CheckOverlay reads the
+// file catalog update wrote through it, so the read-back is every check a
 // later command runs.
-func loadFiles(paths []string, fix func(int, error) error) (*model.Catalog, []model.Message, error) {
+func loadFiles(paths []string, updated int, fix func(int, error) error) (*model.Catalog, []model.Message, error) {
 	if fix == nil {
 		fix = func(_ int, err error) error { return err }
 	}
@@ -1399,6 +1404,7 @@ func loadFiles(paths []string, fix func(int, error) error) (*model.Catalog, []mo
 	room := len(base.Instances) // instances merged before the next file, at most
 	names := NewNameCheck(base)
 	var markets map[string]bool // SpotMarkets of base, when an overlay is read
+	var stale staleUpdate       // what catalog update's files had older than base
 	for i, p := range paths {
 		f, w, err := readOverlay(p, base, room)
 		warnings = append(warnings, w...)
@@ -1416,11 +1422,17 @@ func loadFiles(paths []string, fix func(int, error) error) (*model.Catalog, []mo
 			errs = append(errs, fix(i, err))
 			continue
 		}
+		if i < updated {
+			stale.drop(&f, base)
+		}
 		files = append(files, f)
 		room += len(f.instances) + len(f.full)
 	}
 	if len(errs) > 0 {
 		return nil, warnings, errors.Join(errs...)
+	}
+	if w := stale.warning(base.AsOf); !w.IsZero() {
+		warnings = append(warnings, w)
 	}
 	if len(files) == 0 {
 		c := *base

@@ -44,8 +44,11 @@ func unreadable(r *model.Redefinition) model.Message {
 // merged over it, read as LoadWith reads it (loadFiles; not indexed),
 // with its redefinitions in Redefined: catalog update compares a fetch
 // with the overlay it replaces through it, so a price cut in steps, each
-// under the guard's bound, is still caught.
+// under the guard's bound, is still caught. The file is read whole, as a
+// hand-written overlay is: its prices the embedded catalog has newer are
+// not left out (LoadWith leaves them out of catalog update's files), so
+// the comparison sees every price the previous fetch wrote.
 func OverlayCatalog(path string) (*model.Catalog, error) {
-	c, _, err := loadFiles([]string{path}, nil)
+	c, _, err := loadFiles([]string{path}, 0, nil)
 	return c, err
 }

@@ -127,21 +127,27 @@ func (p Provenance) Line() string {
 }
 
 // LineParts are Line's parts as messages, for translation: the UI joins
-// them after its "prices: ".
+// them after its "prices: ". catalog update's files older than the
+// embedded prices are not called "updated": they set only the offers the
+// embedded catalog lacks or has older (data.LoadWith leaves out the rest).
 func (p Provenance) LineParts() []model.Message {
 	var parts []model.Message
-	updated, updAsOf := 0, ""
+	updated, updAsOf, embAsOf := 0, "", ""
 	for _, o := range p.Origins {
 		switch {
 		case o.Origin == "embedded":
+			embAsOf = o.AsOf
 			parts = append(parts, model.Msg("embedded as of %s", o.AsOf))
 		case o.Updated:
 			updated++
 			updAsOf = max(updAsOf, o.AsOf)
 		}
 	}
-	if updated > 0 {
-		parts = append(parts, model.Msg("updated %s by catalog update (%d %s)", updAsOf, updated, model.Msg(model.Plural(updated, "file"))))
+	switch files := model.Msg(model.Plural(updated, "file")); {
+	case updated > 0 && updAsOf < embAsOf:
+		parts = append(parts, model.Msg("catalog update of %s (%d %s), older: only for offers the embedded catalog lacks or has older", updAsOf, updated, files))
+	case updated > 0:
+		parts = append(parts, model.Msg("updated %s by catalog update (%d %s)", updAsOf, updated, files))
 	}
 	for _, o := range p.Origins {
 		if o.Origin != "embedded" && !o.Updated {

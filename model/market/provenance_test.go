@@ -77,3 +77,24 @@ func TestProvenanceStale(t *testing.T) {
 		t.Error("an overlay's date hid stale list prices")
 	}
 }
+
+// TestProvenanceOlderUpdate: catalog update's files older than the
+// embedded prices (a newer gpuplan installed since the fetch) are not
+// called "updated": the load left out their prices the embedded catalog
+// has newer, so what remains are offers it lacks or has older.
+func TestProvenanceOlderUpdate(t *testing.T) {
+	tests := []struct {
+		name, update, want string
+	}{
+		{"newer update", "2026-12-05", "prices: embedded as of 2026-12-03; updated 2026-12-05 by catalog update (1 file)"},
+		{"same day", "2026-12-03", "prices: embedded as of 2026-12-03; updated 2026-12-03 by catalog update (1 file)"},
+		{"older update", "2026-10-01", "prices: embedded as of 2026-12-03; catalog update of 2026-10-01 (1 file), older: only for offers the embedded catalog lacks or has older"},
+	}
+	for _, tt := range tests {
+		p := Provenance{Origins: []PriceOrigin{{Origin: "embedded", AsOf: "2026-12-03"},
+			{Origin: "/data/gpuplan/catalog.d/skypilot-aws.toml", Updated: true, AsOf: tt.update}}}
+		if got := p.Line(); got != tt.want {
+			t.Errorf("%s: Line =\n%s\nwant\n%s", tt.name, got, tt.want)
+		}
+	}
+}

@@ -380,20 +380,29 @@ func staleNote(env *Env, p market.Provenance) {
 
 // priceNote is the configurator header's word on the prices besides the
 // catalog date: how many overlays and catalog update files changed them,
-// and, past market.StaleAfter, the command that refreshes them.
+// and, past market.StaleAfter, the command that refreshes them. An update
+// older than the embedded prices is called older, not "updated": beside
+// "catalog 2026-12-03", "updated 2026-10-01" read as a refresh, where the
+// update only sets the offers the embedded catalog lacks or has older
+// (data.LoadWith leaves out the rest).
 func priceNote(env *Env, cat *model.Catalog) string {
 	p := catalogProvenance(env, cat)
 	var parts []string
-	updated, overlays := "", 0
+	updated, embedded, overlays := "", "", 0
 	for _, o := range p.Origins {
 		switch {
+		case o.Origin == "embedded":
+			embedded = o.AsOf
 		case o.Updated:
 			updated = max(updated, o.AsOf)
-		case o.Origin != "embedded":
+		default:
 			overlays++
 		}
 	}
-	if updated != "" {
+	switch {
+	case updated != "" && updated < embedded:
+		parts = append(parts, env.lang.Sprintf("older update %s", updated))
+	case updated != "":
 		parts = append(parts, env.lang.Sprintf("updated %s", updated))
 	}
 	if overlays > 0 {

@@ -38,6 +38,11 @@ func TestPriceNote(t *testing.T) {
 		{"embedded, 91 days", cat([2]string{"embedded", "2026-11-30"}), "2027-03-01", "(stale: gpuplan catalog update)"},
 		{"updated and two overlays", cat([2]string{"embedded", "2026-11-30"}, [2]string{"/d/gpuplan/catalog.d/skypilot-aws.toml", "2027-02-27"},
 			[2]string{"/c/a.toml", "2026-01-01"}, [2]string{"/c/b.toml", "2026-01-01"}), "2027-03-01", "(updated 2027-02-27, +2 overlays)"},
+		// An update older than the embedded prices (a newer gpuplan
+		// installed since) is not "updated": beside "catalog 2026-12-03",
+		// "updated 2026-10-01" read as a refresh.
+		{"older update", cat([2]string{"embedded", "2026-12-03"}, [2]string{"/d/gpuplan/catalog.d/skypilot-aws.toml", "2026-10-01"}),
+			"2026-12-05", "(older update 2026-10-01)"},
 	}
 	for _, tt := range tests {
 		env := &Env{Now: day(tt.now), UpdateDir: upd}
@@ -50,6 +55,9 @@ func TestPriceNote(t *testing.T) {
 	env := &Env{Now: day("2027-03-01"), UpdateDir: upd, lang: i18n.New(language.SimplifiedChinese)}
 	if got, want := priceNote(env, tests[2].c), "（2027-02-27 已更新、+2 个覆盖文件）"; got != want {
 		t.Errorf("zh-CN: %q, want %q", got, want)
+	}
+	if got, want := priceNote(env, tests[3].c), "（较旧的更新 2026-10-01）"; got != want {
+		t.Errorf("zh-CN, older update: %q, want %q", got, want)
 	}
 }
 
