@@ -217,6 +217,18 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 		s.Name = "gpuplan-serve-" + slug(a.Key, "custom")
 	}
 	s.Name = Name(s.Name)
+	// A release quantized in its own format (gpt-oss MXFP4, DeepSeek-V3
+	// fp8) is loaded as released: vLLM reads its config.json
+	// quantization_config whatever --dtype says, so a plan of other
+	// weights (--weight-format bf16) on that repo runs another job than
+	// the one priced (walk56: bf16 gpt-oss-20b sized at 39 GiB on TP 8,
+	// exported as vllm serve openai/gpt-oss-20b --dtype bfloat16). As
+	// QLoRA of it (NewPlan), the file needs a copy in the plan's format.
+	if rf, ok := serve.ReleasedFormat(a); ok && sp.Serving.WeightFormat != rf && (opt.ModelID == "" || RepoIDAsNamed(opt.ModelID, a) != "") {
+		release := cmp.Or(RepoIDAsNamed(opt.ModelID, a), RepoIDAsNamed(opt.NamedAs, a), hfRepoID(a))
+		return nil, model.Errorf(ErrPlan, "%s weights of %s: %s is released %s-quantized, which vLLM loads as it is (its config.json quantization_config), whatever --dtype says; give --model-id a %s copy of it, or serve the release's %s (leave --weight-format out)",
+			sp.Serving.WeightFormat, ModelName(a), release, rf, sp.Serving.WeightFormat, rf)
+	}
 	if s.ModelID == "" {
 		s.ModelID = cmp.Or(RepoIDAsNamed(opt.NamedAs, a), hfRepoID(a))
 		// A catalog alias names the 16-bit base; AWQ and GPTQ need a checkpoint
