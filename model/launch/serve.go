@@ -240,6 +240,16 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 			s.ModelID = PlaceholderModelID
 		}
 	}
+	// The catalog's default checkpoint is the pretrained one where an
+	// instruction-tuned sibling is listed (meta-llama/Llama-3.1-8B beside
+	// -Instruct, google/gemma-3-4b-pt beside -it): an OpenAI-compatible
+	// chat endpoint is usually meant for the tuned one, so the file says
+	// which it serves and how to name the other (walk56).
+	if opt.ModelID == "" && RepoIDAsNamed(opt.NamedAs, a) == "" {
+		if tuned := tunedSibling(s.ModelID, a.Aliases); tuned != "" {
+			s.Notes = append(s.Notes, model.Msg("serves %s, the pretrained (base) checkpoint; for a chat endpoint serve its instruction-tuned %s (--model %s)", s.ModelID, tuned, tuned))
+		}
+	}
 	if s.Pricing == "" {
 		s.Pricing = model.OnDemand
 	}
@@ -811,4 +821,26 @@ func (s *Serve) ServeLaunch() *config.ServeLaunch {
 // the whole configuration (config.Config.ServeLaunch).
 func (s *Serve) TOML() ([]byte, error) {
 	return config.EncodeServeLaunch(s.ServeLaunch())
+}
+
+// tunedSibling returns the alias of aliases that is id's
+// instruction-tuned release by the publishers' naming (id + "-Instruct"
+// or "-it" or "-Chat"; "-pt" → "-it"), spelled as the catalog does; ""
+// when none is listed.
+func tunedSibling(id string, aliases []string) string {
+	if !strings.Contains(id, "/") {
+		return ""
+	}
+	want := []string{id + "-Instruct", id + "-it", id + "-Chat"}
+	if base, ok := strings.CutSuffix(id, "-pt"); ok {
+		want = append(want, base+"-it")
+	}
+	for _, al := range aliases {
+		for _, w := range want {
+			if strings.EqualFold(al, w) {
+				return al
+			}
+		}
+	}
+	return ""
 }

@@ -28,3 +28,27 @@ func TestServeExportOtherThanRelease(t *testing.T) {
 		t.Errorf("the release's mxfp4: exit %d, %s\n%s", code, grepLine(out, "vllm serve"), errOut)
 	}
 }
+
+// TestServeExportSaysBaseCheckpoint (walk56): a serving file of
+// llama-3.1-8b served meta-llama/Llama-3.1-8B, and of gemma-3-4b
+// google/gemma-3-4b-pt, the pretrained checkpoints, without a word, where
+// a chat endpoint is usually meant for the instruction-tuned sibling the
+// catalog lists. The file says so; a model named by its tuned id, or one
+// with no such sibling (Qwen3 8B's repo is the post-trained model), gets
+// no note.
+func TestServeExportSaysBaseCheckpoint(t *testing.T) {
+	for _, tc := range []struct{ model, note string }{
+		{"llama-3.1-8b", "# note: serves meta-llama/Llama-3.1-8B, the pretrained (base) checkpoint; for a chat endpoint serve its instruction-tuned meta-llama/Llama-3.1-8B-Instruct (--model meta-llama/Llama-3.1-8B-Instruct)"},
+		{"gemma-3-4b", "instruction-tuned google/gemma-3-4b-it (--model google/gemma-3-4b-it)"},
+		{"meta-llama/Llama-3.1-8B-Instruct", ""},
+		{"qwen3-8b", ""},
+	} {
+		code, out, errOut := runCLI(t, "export", "--model", tc.model, "--task", "inference", "--instance", "aws/g6e.xlarge", "--format", "docker", "-o", "-")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.model, code, errOut)
+		}
+		if has := strings.Contains(out, "pretrained (base) checkpoint"); has != (tc.note != "") || !strings.Contains(out, tc.note) {
+			t.Errorf("%s: note %q, want %q", tc.model, grepLine(out, "pretrained"), tc.note)
+		}
+	}
+}
