@@ -147,13 +147,17 @@ func holdsWord(s, nw string) bool {
 	}
 	digit := func(i int) bool { return i >= 0 && i < len(n) && '0' <= n[i] && n[i] <= '9' }
 	splits := func(i int) bool { return digit(i-1) && digit(i) && !cut[i] }
+	// A start after "3." is inside a decimal: "8b" is not Phi-4-mini's
+	// 3.8B (walk56). An end before ".1" is a version's prefix and
+	// matches: "llama-3" holds in "llama-3.1-8b".
+	inFraction := func(i int) bool { return digit(i) && i >= 2 && n[i-1] == '.' && digit(i-2) && !cut[i-1] }
 	for from := 0; ; {
 		k := strings.Index(n[from:], nw)
 		if k < 0 {
 			return false
 		}
 		p := from + k
-		if !splits(p) && !splits(p+len(nw)) {
+		if !splits(p) && !inFraction(p) && !splits(p+len(nw)) {
 			return true
 		}
 		from = p + 1
@@ -203,13 +207,22 @@ func narrowGPUs(cat *model.Catalog, words []string) (*model.Catalog, error) {
 func narrowModels(cat *model.Catalog, words []string) (*model.Catalog, error) {
 	out := &model.Catalog{AsOf: cat.AsOf}
 	var keys []string
+	// Entries whose key or name holds a word come first, those found
+	// through an alias after (walk56: "deepseek" listed Llama 3.1 8B and
+	// four Qwen2.5 models, whose aliases name DeepSeek-R1's distills,
+	// before DeepSeek-V3).
+	var byAlias []model.Architecture
 	for i := range cat.Models {
 		m := &cat.Models[i]
 		keys = append(keys, m.Key)
-		if matchesWord(words, m.Key, m.Name, m.Aliases) {
+		switch {
+		case matchesWord(words, m.Key, m.Name, nil):
 			out.Models = append(out.Models, *m)
+		case matchesWord(words, "", "", m.Aliases):
+			byAlias = append(byAlias, *m)
 		}
 	}
+	out.Models = append(out.Models, byAlias...)
 	if len(out.Models) == 0 {
 		return nil, unmatched(words, keys, false)
 	}

@@ -23,6 +23,9 @@ func TestCatalogListFilter(t *testing.T) {
 	}{
 		{"models by family word", []string{"catalog", "models", "qwen3"}, 0,
 			[]string{"qwen3-30b-a3b", "qwen3-8b", "qwen3-coder-480b-a35b"}, []string{"qwen2.5-7b", "llama-3.1-8b", "qwen2.5-32b"}},
+		// walk56: key and name matches first, alias-only ones after.
+		{"models by alias last", []string{"catalog", "models", "deepseek", "-o", "csv"}, 0,
+			[]string{"\ndeepseek-v3,"}, nil},
 		// walk54: "a10" listed the A100s and "l4" the L40S (a number
 		// matched inside a longer one).
 		{"gpus, numbers whole", []string{"catalog", "gpus", "a10", "l4", "-o", "csv"}, 0,
@@ -52,6 +55,10 @@ func TestCatalogListFilter(t *testing.T) {
 				}
 			}
 		})
+	}
+	// walk56: the entry named comes before those matched by an alias.
+	if _, out, _ := runCLI(t, "catalog", "models", "deepseek", "-o", "csv"); !(strings.Index(out, "\ndeepseek-v3,") >= 0 && strings.Index(out, "\ndeepseek-v3,") < strings.Index(out, "\nllama-3.1-8b,")) {
+		t.Errorf("catalog models deepseek: deepseek-v3 not before the distills' bases:\n%s", out)
 	}
 	code, out, errs := runCLI(t, "catalog", "models", "qwen4")
 	if code != 2 || out != "" || strings.Count(errs, "\n") != 1 ||
@@ -87,6 +94,10 @@ func TestHoldsWord(t *testing.T) {
 		{"Ünïcode 12-GPU", "ünïcode1", false},
 		{"Ünïcode 12-GPU", "ünïcode12", true},
 		{"l40s", "l4", false},
+		{"microsoft/Phi-4-mini-instruct 3.8B", "8b", false}, // walk56: inside 3.8
+		{"Phi-4 mini 3.8B", "3.8b", true},
+		{"llama-3.1-8b", "llama-3", true}, // a version's prefix
+		{"llama-3.1-8b", "8b", true},
 		{"x", "x1", false},
 	} {
 		if got := holdsWord(tc.s, model.NormKey(tc.w)); got != tc.want {
