@@ -114,26 +114,7 @@ func TestExportRegionResave(t *testing.T) {
 		{"us-east-1", &config.ExportOptions{Region: "us-east-1", Name: "run1"}},
 		{"eu-elsewhere-1", &config.ExportOptions{Name: "run1"}},
 	} {
-		c, err := config.Decode([]byte(`schema_version = 1
-[workload]
-task = "qlora"
-model = "llama-2-7b"
-[search]
-providers = ["lambda"]
-[selection]
-provider = "lambda"
-instance_type = "gpu_1x_a100_sxm4"
-region = "us-east-1"
-gpus = 1
-instances = 1
-pricing = "on-demand"
-[export]
-name = "run1"
-region = "` + tt.region + `"
-`))
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := lambdaA100(t, "qlora", "name = \"run1\"\nregion = \""+tt.region+"\"\n")
 		path := filepath.Join(t.TempDir(), "t.toml")
 		m := start(t, newTestApp(t, cat, Options{Config: &c, ConfigPath: path}), size(120, 40))
 		m = drive(t, m, msgs(ctrlE, enter, replace(path), enter)...)
@@ -167,26 +148,7 @@ region = "` + tt.region + `"
 // command does.
 func TestExportOptionsReachLaunchFiles(t *testing.T) {
 	cat := testCatalog(t)
-	c, err := config.Decode([]byte(`schema_version = 1
-[workload]
-task = "qlora"
-model = "llama-2-7b"
-[search]
-providers = ["lambda"]
-[selection]
-provider = "lambda"
-instance_type = "gpu_1x_a100_sxm4"
-region = "us-east-1"
-gpus = 1
-instances = 1
-pricing = "on-demand"
-[export]
-name = "run1"
-region = "us-east-1"
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := lambdaA100(t, "qlora", "name = \"run1\"\nregion = \"us-east-1\"\n")
 	path := filepath.Join(t.TempDir(), "sky.yaml")
 	m := start(t, newTestApp(t, cat, Options{Config: &c, ConfigPath: filepath.Join(t.TempDir(), "t.toml")}), size(120, 40))
 	m = drive(t, m, msgs(ctrlE, down, enter, replace(path), enter)...) // SkyPilot
@@ -209,27 +171,7 @@ region = "us-east-1"
 // reached the training formats only).
 func TestExportOptionsReachServeFiles(t *testing.T) {
 	cat := testCatalog(t)
-	c, err := config.Decode([]byte(`schema_version = 1
-[workload]
-task = "inference"
-model = "llama-2-7b"
-[search]
-providers = ["lambda"]
-[selection]
-provider = "lambda"
-instance_type = "gpu_1x_a100_sxm4"
-region = "us-east-1"
-gpus = 1
-instances = 1
-pricing = "on-demand"
-[export]
-name = "srv1"
-model_id = "me/llama-2-7b-tuned"
-region = "us-east-1"
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := lambdaA100(t, "inference", "name = \"srv1\"\nmodel_id = \"me/llama-2-7b-tuned\"\nregion = \"us-east-1\"\n")
 	path := filepath.Join(t.TempDir(), "sky.yaml")
 	m := start(t, newTestApp(t, cat, Options{Config: &c, ConfigPath: filepath.Join(t.TempDir(), "t.toml")}), size(120, 40))
 	m = drive(t, m, msgs(ctrlE, down, enter, replace(path), enter)...) // SkyServe
@@ -246,4 +188,30 @@ region = "us-east-1"
 	if strings.Contains(s, "any of 2 regions") {
 		t.Errorf("the serving file does not pin [export]'s region:\n%s", s)
 	}
+}
+
+// lambdaA100 is a configuration of task on llama-2-7b picked on Lambda's
+// gpu_1x_a100_sxm4 in us-east-1, with export as its [export] table's
+// lines.
+func lambdaA100(t *testing.T, task, export string) config.Config {
+	t.Helper()
+	c, err := config.Decode([]byte(`schema_version = 1
+[workload]
+task = "` + task + `"
+model = "llama-2-7b"
+[search]
+providers = ["lambda"]
+[selection]
+provider = "lambda"
+instance_type = "gpu_1x_a100_sxm4"
+region = "us-east-1"
+gpus = 1
+instances = 1
+pricing = "on-demand"
+[export]
+` + export))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
