@@ -158,6 +158,9 @@ func Run(env Env) int {
 // on the typo. Suggestions are cobra's (Command.SuggestionsFor: a prefix,
 // or Levenshtein distance at most SuggestionsMinimumDistance, 2).
 func unknownCommand(root *cobra.Command, args []string) error {
+	if err := workloadFlagOnRoot(root, args); err != nil {
+		return err
+	}
 	words := positional(root, args)
 	if len(words) == 0 {
 		return nil // flags only: the configurator's --config, or --help
@@ -221,6 +224,46 @@ func positional(root *cobra.Command, args []string) []string {
 		}
 	}
 	return words
+}
+
+// workloadFlagOnRoot refuses a flag of the commands given to the root
+// before any command (gpuplan --model gemma-3-12b): it took the flag's
+// value for a command ("unknown command "gemma-3-12b"", walk56). The
+// line names the commands that take it and the configurator's way in.
+// nil when the first such argument is the root's flag, or no command's.
+func workloadFlagOnRoot(root *cobra.Command, args []string) error {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		long, ok := strings.CutPrefix(a, "--")
+		if !ok || long == "" {
+			if !strings.HasPrefix(a, "-") || a == "--" {
+				return nil // a command (or a word cobra refuses)
+			}
+			continue
+		}
+		long, _, valued := strings.Cut(long, "=")
+		f := root.Flags().Lookup(long)
+		if f == nil {
+			f = root.PersistentFlags().Lookup(long)
+		}
+		if f != nil {
+			if !valued && f.NoOptDefVal == "" && f.Value.Type() != "bool" {
+				i++ // its value: --lang zh-CN
+			}
+			continue
+		}
+		var takers []string
+		for _, c := range root.Commands() {
+			if c.Flags().Lookup(long) != nil {
+				takers = append(takers, root.Name()+" "+c.Name())
+			}
+		}
+		if len(takers) == 0 {
+			return nil // cobra's "unknown flag"
+		}
+		return usage(model.Msg("unknown flag --%s for %s: it is a flag of %s; the configurator takes its answers on its pages, or from --config FILE", long, root.Name(), model.OrMsg(takers)))
+	}
+	return nil
 }
 
 // subcommand is c's command named or aliased name, or nil.
