@@ -388,10 +388,17 @@ func exportInstance(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, qf *que
 	// The file's region is its picked offer's: beside --instance of
 	// another provider not offered there it is no typo to correct (walk54:
 	// a Lambda file's us-south-1, Texas, got "did you mean ap-south-1?",
-	// Mumbai). It is refused, not dropped: a region may be where the data
-	// must stay, so the user names the new one.
+	// Mumbai). A picked offer's region pins nothing (docs/launch.md): the
+	// new instance goes to its cheapest region the file's search allows,
+	// which keeps where the data may go (walk57). A region --region
+	// pinned ([export] region) or a plan phase's is refused: the user
+	// names the new one.
 	if sel := ff.selection(); sel != nil && fs.Changed("instance") && ef.regionFrom != "" && ef.region != "" &&
 		sel.Provider != in.Provider && !slices.ContainsFunc(in.Prices, func(rp model.RegionPrice) bool { return rp.Region == ef.region }) {
+		if ff.phase == nil && !strings.HasSuffix(ef.regionFrom, ": export.region") {
+			ef.region, ef.regionFrom = "", ""
+			return in, nil
+		}
 		regions := make([]string, len(in.Prices))
 		for i := range in.Prices {
 			regions[i] = in.Prices[i].Region

@@ -29,6 +29,22 @@ func TestExportConfigInstanceOtherProvider(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "a.yaml")); err == nil {
 		t.Error("a file was written")
 	}
+	code, _, errOut = runCLI(t, "export", "--config", cfg, "--instance", "aws/g5.xlarge", "--format", "skypilot", "-o", filepath.Join(dir, "a.yaml"), "--lang", "zh-CN")
+	if want := "export.region us-south-1 是 lambda/gpu_1x_a10 的区域；那里不提供 aws/g5.xlarge：请用 --region 指定区域"; code != 2 || !strings.Contains(errOut, want) {
+		t.Errorf("zh-CN: exit %d, stderr %q lacks %q", code, errOut, want)
+	}
+	// A picked offer's region, not pinned, gives way: the new instance
+	// goes to its cheapest region the file's search allows (walk57: a file
+	// searched in europe, picked on aws eu-central-1, refused nebius's
+	// eu-north1).
+	eu := filepath.Join(dir, "eu.toml")
+	if code, _, errOut := runCLI(t, "export", "--model", "llama-3.1-8b", "--task", "qlora", "--instance", "aws/g6e.xlarge", "--regions", "europe", "-o", eu); code != 0 {
+		t.Fatalf("saving the europe configuration: exit %d: %s", code, errOut)
+	}
+	code, out, errOut = runCLI(t, "export", "--config", eu, "--instance", "lambda/gpu_1x_a100_sxm4", "--format", "skypilot", "-o", "-")
+	if code != 0 || !strings.Contains(out, "region: europe-central-1") || strings.Contains(out, "region: us-") {
+		t.Errorf("--instance lambda beside a europe search: exit %d, stderr %q\n%s", code, errOut, out)
+	}
 	// --region given binds.
 	code, _, errOut = runCLI(t, "export", "--config", cfg, "--instance", "aws/g5.xlarge", "--region", "us-east-1", "--format", "skypilot", "-o", filepath.Join(dir, "b.yaml"))
 	if b, _ := os.ReadFile(filepath.Join(dir, "b.yaml")); code != 0 || !strings.Contains(string(b), "region: us-east-1\n      instance_type: g5.xlarge") {
