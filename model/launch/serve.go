@@ -825,8 +825,10 @@ func (s *Serve) TOML() ([]byte, error) {
 
 // tunedSibling returns the alias of aliases that is id's
 // instruction-tuned release by the publishers' naming (id + "-Instruct"
-// or "-it" or "-Chat"; "-pt" → "-it"), spelled as the catalog does; ""
-// when none is listed.
+// or "-it" or "-Chat"; "-pt" → "-it"; "-Base" → "-Instruct", Mistral's
+// Nemo and Small; "-Instruct" before a trailing version, Mistral's
+// "Mistral-7B-v0.1" → "Mistral-7B-Instruct-v0.1"), spelled as the
+// catalog does; "" when none is listed.
 func tunedSibling(id string, aliases []string) string {
 	if !strings.Contains(id, "/") {
 		return ""
@@ -834,6 +836,12 @@ func tunedSibling(id string, aliases []string) string {
 	want := []string{id + "-Instruct", id + "-it", id + "-Chat"}
 	if base, ok := strings.CutSuffix(id, "-pt"); ok {
 		want = append(want, base+"-it")
+	}
+	if strings.Contains(id, "-Base") {
+		want = append(want, strings.Replace(id, "-Base", "-Instruct", 1))
+	}
+	if i := strings.LastIndex(id, "-v"); i > 0 && i+2 < len(id) && id[i+2] >= '0' && id[i+2] <= '9' {
+		want = append(want, id[:i]+"-Instruct"+id[i:])
 	}
 	for _, al := range aliases {
 		for _, w := range want {

@@ -40,6 +40,10 @@ func TestServeExportSaysBaseCheckpoint(t *testing.T) {
 	for _, tc := range []struct{ model, note string }{
 		{"llama-3.1-8b", "# note: serves meta-llama/Llama-3.1-8B, the pretrained (base) checkpoint; for a chat endpoint serve its instruction-tuned meta-llama/Llama-3.1-8B-Instruct (--model meta-llama/Llama-3.1-8B-Instruct)"},
 		{"gemma-3-4b", "instruction-tuned google/gemma-3-4b-it (--model google/gemma-3-4b-it)"},
+		// walk57: Mistral names the tuned release before its version, or
+		// in place of "Base".
+		{"mistral-7b", "instruction-tuned mistralai/Mistral-7B-Instruct-v0.1 (--model mistralai/Mistral-7B-Instruct-v0.1)"},
+		{"mistral-nemo-12b", "instruction-tuned mistralai/Mistral-Nemo-Instruct-2407"},
 		{"meta-llama/Llama-3.1-8B-Instruct", ""},
 		{"qwen3-8b", ""},
 	} {
