@@ -238,3 +238,32 @@ func TestServePriceRegionNamedAsSearched(t *testing.T) {
 		})
 	}
 }
+
+// TestFailoverHeaderCount: the header counts its candidates in words
+// that agree ("1 equivalent offers follow" read wrong, walk57).
+func TestFailoverHeaderCount(t *testing.T) {
+	cat, o := regionOffer(t, "lambda", "gpu_8x_h100_sxm5", "us-east-1")
+	search := model.Query{Countries: []string{"us"}}
+	alts := launch.Alternatives(o.Estimate.Workload, cat, o, search)
+	if len(alts) < 2 {
+		t.Fatalf("%d alternatives: the test proves nothing", len(alts))
+	}
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{
+		{1, "failover: 1 equivalent offer follows the offer's"},
+		{2, "failover: 2 equivalent offers follow the offer's"},
+	} {
+		p, err := launch.NewPlan(o.Estimate.Workload, o, launch.Options{Where: search.RegionFilter(cat), Alternatives: alts[:tc.n]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Candidates) != tc.n {
+			t.Fatalf("%d candidates kept of %d", len(p.Candidates), tc.n)
+		}
+		if sky := render(t, p, launch.FormatSkyPilot); !strings.Contains(sky, tc.want) {
+			t.Errorf("%d candidates: header lacks %q:\n%s", tc.n, tc.want, sky)
+		}
+	}
+}

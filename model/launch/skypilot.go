@@ -106,11 +106,16 @@ func (p *Plan) SkyPilot() ([]byte, error) {
 	if h := skyRegionHeader(p.Provider, p.InstanceType, p.Region, p.AnyOfRegions, p.Regions, p.PriceRegions); h != "" {
 		header = append(header, h)
 	}
+	// "1 equivalent offers follow" read wrong (walk57).
+	offers := fmt.Sprintf("%d equivalent offers follow", len(p.Candidates))
+	if len(p.Candidates) == 1 {
+		offers = "1 equivalent offer follows"
+	}
 	switch {
 	case len(p.Candidates) > 0 && len(p.Regions) > 1:
-		header = append(header, fmt.Sprintf("failover: %d equivalent offers follow the offer's %d regions in resources.ordered, cheapest first", len(p.Candidates), len(p.Regions)))
+		header = append(header, fmt.Sprintf("failover: %s the offer's %d regions in resources.ordered, cheapest first", offers, len(p.Regions)))
 	case len(p.Candidates) > 0:
-		header = append(header, fmt.Sprintf("failover: %d equivalent offers follow the first in resources.ordered, cheapest first", len(p.Candidates)))
+		header = append(header, fmt.Sprintf("failover: %s the first in resources.ordered, cheapest first", offers))
 	}
 	if n := cloud.SkyPilotGPUCount(p.Provider, p.InstanceType, p.GPUsPerInstance); n != p.GPUsPerInstance {
 		header = append(header, fmt.Sprintf("SkyPilot's catalog gives %s %d GPUs per node, the provider %d: resources names the instance type without accelerators "+
