@@ -130,6 +130,15 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 	if fs.Changed("batch-size") {
 		sl.warnings = append(sl.warnings, model.Msg("--batch-size ignored: serving takes --concurrency or --rps"))
 	}
+	// --max-model-len is vLLM's ceiling on a request; without a prompt
+	// length every request is planned to fill it (WorkloadAnswers.Serving),
+	// which a user raising the ceiling for headroom did not ask (walk57:
+	// --max-model-len 32K rented 8 × 4 L4 for 32 requests of 32,512
+	// prompt tokens, 4 L4 at 2K). Said, as the request the plan is for.
+	if as := req.Serve; as.MaxModelLen > 0 && as.PromptTokens == 0 && !serve.AudioInput(&w.Model) && sl.s.PromptTokens == sl.s.MaxModelLen-sl.s.OutputTokens {
+		sl.warnings = append(sl.warnings, model.Msg("max_model_len %d without a prompt length: every request is planned at %d prompt + %d output tokens, the whole context; give --prompt-tokens (and --output-tokens) for a typical request, as --max-model-len is only vLLM's ceiling",
+			sl.s.MaxModelLen, sl.s.PromptTokens, sl.s.OutputTokens))
+	}
 	return sl, true, nil
 }
 
