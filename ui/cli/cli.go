@@ -207,19 +207,11 @@ func positional(root *cobra.Command, args []string) []string {
 		if a == "--" || strings.Contains(a, "=") {
 			continue
 		}
-		var f *pflag.Flag
-		if long, ok := strings.CutPrefix(a, "--"); ok {
-			f = root.Flags().Lookup(long)
-			if f == nil {
-				f = root.PersistentFlags().Lookup(long)
-			}
-		} else if len(a) == 2 {
-			f = root.Flags().ShorthandLookup(a[1:])
-		}
+		f := rootFlag(root, a)
 		if f == nil && len(words) > 0 && words[0] != "help" {
 			break // the command's flag: its value, if any, is not ours to tell
 		}
-		if f != nil && f.NoOptDefVal == "" && f.Value.Type() != "bool" {
+		if takesNext(f, a) {
 			i++ // its value
 		}
 	}
@@ -241,13 +233,9 @@ func workloadFlagOnRoot(root *cobra.Command, args []string) error {
 			}
 			continue
 		}
-		long, _, valued := strings.Cut(long, "=")
-		f := root.Flags().Lookup(long)
-		if f == nil {
-			f = root.PersistentFlags().Lookup(long)
-		}
-		if f != nil {
-			if !valued && f.NoOptDefVal == "" && f.Value.Type() != "bool" {
+		long, _, _ = strings.Cut(long, "=")
+		if f := rootFlag(root, a); f != nil {
+			if takesNext(f, a) {
 				i++ // its value: --lang zh-CN
 			}
 			continue
@@ -264,6 +252,28 @@ func workloadFlagOnRoot(root *cobra.Command, args []string) error {
 		return usage(model.Msg("unknown flag --%s for %s: it is a flag of %s; the configurator takes its answers on its pages, or from --config FILE", long, root.Name(), model.OrMsg(takers)))
 	}
 	return nil
+}
+
+// rootFlag is the root's flag (its own or persistent) that argument a
+// names, --long, --long=value or -x; nil for none.
+func rootFlag(root *cobra.Command, a string) *pflag.Flag {
+	if long, ok := strings.CutPrefix(a, "--"); ok {
+		long, _, _ = strings.Cut(long, "=")
+		if f := root.Flags().Lookup(long); f != nil {
+			return f
+		}
+		return root.PersistentFlags().Lookup(long)
+	}
+	if len(a) == 2 {
+		return root.Flags().ShorthandLookup(a[1:])
+	}
+	return nil
+}
+
+// takesNext reports whether flag f, given as argument a, takes the next
+// argument as its value (--lang zh-CN, not --lang=zh-CN or a bool).
+func takesNext(f *pflag.Flag, a string) bool {
+	return f != nil && !strings.Contains(a, "=") && f.NoOptDefVal == "" && f.Value.Type() != "bool"
 }
 
 // subcommand is c's command named or aliased name, or nil.
