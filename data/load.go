@@ -1374,16 +1374,11 @@ func LoadWith(paths []string) (*model.Catalog, []model.Message, error) {
 	return loadFiles(paths, len(updated), fix)
 }
 
-// sameDir reports whether a and b name one directory: the same clean
-// path, or the same file once both exist.
-func sameDir(a, b string) bool {
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
-	}
-	ia, errA := os.Stat(a)
-	ib, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(ia, ib)
-}
+// sameDir reports whether a and b name one directory by their clean
+// paths: the XDG variables set to one folder. No stat: every command
+// loads the catalog, and a link between the two is not a case worth a
+// system call on each start.
+func sameDir(a, b string) bool { return filepath.Clean(a) == filepath.Clean(b) }
 
 // loadFiles is LoadWith past finding its files: paths read, checked and
 // merged over the embedded catalog in order, an error wrapped by fix (the
