@@ -45,6 +45,10 @@ type Band struct {
 	// calibration source ran on, that vendor ("amd"), the band widened
 	// for it (widenForVendor); empty otherwise.
 	UncalibratedVendor string
+	// UncalibratedMoE is set on a time band of training a
+	// mixture-of-experts model, which no calibration source did: the band
+	// is widened for it (uncalibratedMoE).
+	UncalibratedMoE bool
 	// q are the quantiles of the widened residuals at BandLevel(i), q[0]
 	// = log Lo and q[BandLevels-1] = log Hi.
 	q [BandLevels]float64
@@ -175,7 +179,7 @@ func bandFor(kind, reading string, w *Workload, g *GPU, h Host) *Band {
 	for n := len(parts); n >= 1; n-- {
 		if b, ok := calibrationBands[string(appendGroup(buf[:0], parts[:n]))]; ok {
 			if kind == "time" {
-				return uncalibratedTime(b, g)
+				return uncalibratedMoE(uncalibratedTime(b, g), w)
 			}
 			return b
 		}

@@ -58,6 +58,46 @@ func uncalibratedTime(b *Band, g *GPU) *Band {
 	return w
 }
 
+// moeBands are the time bands widened for training a mixture-of-experts
+// model (uncalibratedMoE), by the band they widen, made on first use.
+var moeBands struct {
+	sync.Mutex
+	m map[*Band]*Band
+}
+
+// uncalibratedMoE returns the time band for training w: b itself unless
+// w's model is a mixture of experts, else b widened (widenForVendor) and
+// marked (Band.UncalibratedMoE). Every training case of the suite is a
+// dense model: an MoE step's time has terms none of them samples — the
+// router, the token permutation and the grouped or looped expert GEMMs
+// (transformers 4.x's MoE blocks loop over the experts a batch routes to,
+// e.g. modeling_qwen3_moe.py Qwen3MoeSparseMoeBlock.forward), whose
+// efficiency depends on how evenly tokens spread — so, as for a GPU
+// vendor without a source, the suite's own out-of-sample spread across
+// sources ("time/all") is added in quadrature, as one more independent
+// error. Serving is calibrated on MoE models (model/serve's suite) and
+// keeps its band. On an AMD GPU both widenings apply: two independent
+// unmeasured errors.
+func uncalibratedMoE(b *Band, w *Workload) *Band {
+	all := calibrationBands["time/all"]
+	if w == nil || w.Model.Experts <= 1 || !w.Task.Training() || all == nil {
+		return b
+	}
+	moeBands.Lock()
+	defer moeBands.Unlock()
+	m, ok := moeBands.m[b]
+	if !ok {
+		v := widenForVendor(siblingEnvelope(b), *all)
+		v.UncalibratedVendor, v.UncalibratedMoE = b.UncalibratedVendor, true
+		m = &v
+		if moeBands.m == nil {
+			moeBands.m = map[*Band]*Band{}
+		}
+		moeBands.m[b] = m
+	}
+	return m
+}
+
 // siblingEnvelope is b widened to hold the bands of its finer groups
 // (b.Group + "/…"), quantile by quantile away from b's median. A GPU of
 // a vendor without a source falls back to a coarser group when its
@@ -132,12 +172,20 @@ func widenForVendor(b, all Band) Band {
 }
 
 // UncalibratedNote says, when e's time is on a GPU of a vendor no
-// calibration source ran on (its band widened: widenForVendor), that the
-// estimate is not calibrated on that vendor's hardware; ok is false
-// otherwise or without a time.
+// calibration source ran on, or trains a mixture-of-experts model (its
+// band widened: widenForVendor), that the estimate is not calibrated
+// there; ok is false otherwise or without a time.
 func (e *Estimate) UncalibratedNote() (m Message, ok bool) {
-	if !e.HasTime || e.timeBand == nil || e.timeBand.UncalibratedVendor == "" {
+	if !e.HasTime || e.timeBand == nil {
 		return Message{}, false
 	}
-	return Msg("not calibrated on %s hardware: no calibration source ran on its GPUs, so the 90%% range of the time is widened by the suite's out-of-sample spread", strings.ToUpper(e.timeBand.UncalibratedVendor)), true
+	switch b := e.timeBand; {
+	case b.UncalibratedVendor != "" && b.UncalibratedMoE:
+		return Msg("not calibrated on %s hardware nor on training a mixture-of-experts model: no calibration source did either, so the 90%% range of the time is widened by the suite's out-of-sample spread for each", strings.ToUpper(b.UncalibratedVendor)), true
+	case b.UncalibratedVendor != "":
+		return Msg("not calibrated on %s hardware: no calibration source ran on its GPUs, so the 90%% range of the time is widened by the suite's out-of-sample spread", strings.ToUpper(b.UncalibratedVendor)), true
+	case b.UncalibratedMoE:
+		return Msg("not calibrated on training a mixture-of-experts model: every calibration source trained a dense one, so the 90%% range of the time is widened by the suite's out-of-sample spread"), true
+	}
+	return Message{}, false
 }

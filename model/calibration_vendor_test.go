@@ -92,3 +92,53 @@ func TestAMDBandHoldsNVIDIALinks(t *testing.T) {
 		}
 	}
 }
+
+// TestMoETrainingTimeBandWider: training a mixture-of-experts model (no
+// calibration source trained one) gets a time band wider than the same
+// dense workload's, in the same group, marked and said in one line; its
+// serving, its memory band and a dense model's time are unchanged; on an
+// AMD GPU both widenings apply and the note names both (new-user walk:
+// gpt-oss-20b LoRA printed the ordinary dense range, 9 min – 39 min).
+func TestMoETrainingTimeBandWider(t *testing.T) {
+	nv := &GPU{Key: "nv", Name: "NV", Vendor: "nvidia", MemoryGiB: 192, FP32TFLOPS: 60, TF32TFLOPS: 500, FP16TFLOPS: 1000, BF16TFLOPS: 1000, MemoryBandwidthGBps: 5000, ComputeCapability: "9.0"}
+	amd := *nv
+	amd.Key, amd.Name, amd.Vendor, amd.ComputeCapability, amd.Architecture = "amd", "AMD", "amd", "", "cdna3"
+	moe := llama31_8B
+	moe.Experts, moe.ExpertsPerToken = 8, 2
+	dense := Workload{Model: llama31_8B, Settings: Settings{Task: TaskFinetune, Precision: AMPBF16, Optimizer: AdamW, MicroBatch: 1, SeqLen: 2048, DatasetTokens: 1e8, Epochs: 1, GPUs: 1}}
+	w := dense
+	w.Model = moe
+	bd, bm := BandFor("time", "", &dense, nv, Host{}), BandFor("time", "", &w, nv, Host{})
+	if bd.UncalibratedMoE || !bm.UncalibratedMoE || bm.UncalibratedVendor != "" {
+		t.Fatalf("marks dense %v, MoE %v %q", bd.UncalibratedMoE, bm.UncalibratedMoE, bm.UncalibratedVendor)
+	}
+	if bd.Group != bm.Group || !(bm.Lo < bd.Lo && bm.Hi > bd.Hi) {
+		t.Errorf("MoE band %s ×%.3f–×%.3f not wider than dense %s ×%.3f–×%.3f", bm.Group, bm.Lo, bm.Hi, bd.Group, bd.Lo, bd.Hi)
+	}
+	if m := BandFor("memory", "nvidia-smi", &w, nv, Host{}); m.UncalibratedMoE {
+		t.Errorf("memory band marked")
+	}
+	inf := w
+	inf.Task = TaskInference
+	if b := BandFor("time", "", &inf, nv, Host{}); b.UncalibratedMoE {
+		t.Errorf("serving an MoE model marked uncalibrated")
+	}
+	e, err := Compute(w, nv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := e.UncalibratedNote(); !ok || !strings.Contains(m.String(), "mixture-of-experts") || strings.Contains(m.String(), "AMD") {
+		t.Errorf("note %q, %v", m.String(), ok)
+	}
+	ba, bb := BandFor("time", "", &w, &amd, Host{}), BandFor("time", "", &dense, &amd, Host{})
+	if !ba.UncalibratedMoE || ba.UncalibratedVendor != "amd" || !(ba.Lo < bb.Lo && ba.Hi > bb.Hi) {
+		t.Errorf("AMD MoE band ×%.3f–×%.3f %v %q; AMD dense ×%.3f–×%.3f", ba.Lo, ba.Hi, ba.UncalibratedMoE, ba.UncalibratedVendor, bb.Lo, bb.Hi)
+	}
+	ea, err := Compute(w, &amd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := ea.UncalibratedNote(); !ok || !strings.Contains(m.String(), "AMD hardware nor on training a mixture-of-experts") {
+		t.Errorf("AMD MoE note %q, %v", m.String(), ok)
+	}
+}

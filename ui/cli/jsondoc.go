@@ -264,6 +264,7 @@ func (o *jsonOut) bandJSON(v *report.BandJSON) {
 	o.int("sources", int64(v.Sources))
 	o.str("group", v.Group)
 	o.strOmit("uncalibrated_vendor", v.UncalibratedVendor)
+	o.boolOmit("uncalibrated_moe", v.UncalibratedMoE)
 	o.end('}')
 }
 

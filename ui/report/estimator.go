@@ -30,6 +30,10 @@ type BandJSON struct {
 	// calibration source ran on, that vendor ("amd"): the band is
 	// widened for it (model.Band.UncalibratedVendor); left out otherwise.
 	UncalibratedVendor string `json:"uncalibrated_vendor,omitempty"`
+	// UncalibratedMoE is true for the time of training a
+	// mixture-of-experts model, which no calibration source did: the band
+	// is widened for it (model.Band.UncalibratedMoE); left out otherwise.
+	UncalibratedMoE bool `json:"uncalibrated_moe,omitempty"`
 }
 
 // PhaseJSON is the memory live at one phase of a step.
@@ -60,7 +64,7 @@ func NewBreakdownJSON(m model.Memory) BreakdownJSON {
 }
 
 func newBandJSON(lo, hi float64, b model.Band) BandJSON {
-	return BandJSON{Low: lo, High: hi, Confidence: BandConfidence, Cases: b.Cases, Sources: b.Sources, Group: b.Group, UncalibratedVendor: b.UncalibratedVendor}
+	return BandJSON{Low: lo, High: hi, Confidence: BandConfidence, Cases: b.Cases, Sources: b.Sources, Group: b.Group, UncalibratedVendor: b.UncalibratedVendor, UncalibratedMoE: b.UncalibratedMoE}
 }
 
 // addEstimatorV2 fills out's estimator v2 fields from e and f.
