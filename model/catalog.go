@@ -877,6 +877,49 @@ func (c *Catalog) GPU(name string) (*GPU, error) {
 	return nil, notFound("gpu", name, keys, "gpuplan catalog gpus")
 }
 
+// ShapeTwins returns the catalog's models of a's shape: the same family,
+// model type, layer counts, widths, heads, vocabulary, experts and
+// parameter count (ParamCount). A Hugging Face config.json of a
+// catalogued checkpoint is one, and so is its instruction-tuned sibling's,
+// which shares the shape. Nil when a has no shape or none matches.
+func (c *Catalog) ShapeTwins(a *Architecture) []*Architecture {
+	if !a.HasShape() {
+		return nil
+	}
+	n := a.ParamCount()
+	var out []*Architecture
+	for i := range c.Models {
+		m := &c.Models[i]
+		if m.Family != a.Family || m.ModelType != a.ModelType || m.Layers != a.Layers || m.DecoderLayers != a.DecoderLayers ||
+			m.Hidden != a.Hidden || m.Heads != a.Heads || kvHeadsOf(m) != kvHeadsOf(a) || headDimOf(m) != headDimOf(a) || m.FFN != a.FFN ||
+			m.Vocab != a.Vocab || m.Experts != a.Experts || m.ExpertsPerToken != a.ExpertsPerToken || !m.HasShape() {
+			continue
+		}
+		if p := m.ParamCount(); p != n {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// kvHeadsOf and headDimOf are a's KV heads and head size, 0 read as the
+// attention's own (Heads, Hidden/Heads), as config.json files write them
+// either way.
+func kvHeadsOf(a *Architecture) int {
+	if a.KVHeads == 0 {
+		return a.Heads
+	}
+	return a.KVHeads
+}
+
+func headDimOf(a *Architecture) int {
+	if a.HeadDim == 0 && a.Heads > 0 {
+		return a.Hidden / a.Heads
+	}
+	return a.HeadDim
+}
+
 // Model returns the architecture with that key or alias. The error wraps
 // ErrNotFound and suggests the closest keys.
 func (c *Catalog) Model(name string) (*Architecture, error) {

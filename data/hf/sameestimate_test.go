@@ -6,6 +6,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/serve"
 )
 
@@ -127,4 +128,38 @@ func cmpOr(v, def int) int {
 		return v
 	}
 	return def
+}
+
+// TestCatalogImportsToSameDefaults: a catalog model's config.json given
+// as --hf-config starts from the batch and sequence length the catalog
+// key starts from (config.WorkloadAnswers then Workload.Defaults), for
+// training and serving. A new user's walk: Llama 3.1 8B LoRA was 1 × 2048
+// tokens and 31.33 GiB from the config.json, 1 × 4096 and 47.04 GiB from
+// the key, the same 8,030,261,248 parameters.
+func TestCatalogImportsToSameDefaults(t *testing.T) {
+	cat, err := data.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd := config.Readers{HFConfig: Readers().HFConfig}
+	for file, key := range catalogKeys {
+		for _, task := range []model.Task{model.TaskLoRA, model.TaskFinetune, model.TaskInference} {
+			byKey := config.WorkloadAnswers{Model: key, Settings: model.Settings{Task: task}}
+			byFile := config.WorkloadAnswers{HFConfig: "testdata/config/" + file + ".json", Settings: model.Settings{Task: task}}
+			wk, _, err := byKey.Workload(cat, rd)
+			if err != nil {
+				t.Fatalf("%s: %v", key, err)
+			}
+			wf, _, err := byFile.Workload(cat, rd)
+			if err != nil {
+				t.Fatalf("%s: %v", file, err)
+			}
+			wk.Defaults()
+			wf.Defaults()
+			if wk.SeqLen != wf.SeqLen || wk.MicroBatch != wf.MicroBatch || wk.Sequences != wf.Sequences {
+				t.Errorf("%s %s: key %d × %d tokens (%d sequences), config.json %d × %d (%d)", file, task,
+					wk.MicroBatch, wk.SeqLen, wk.Sequences, wf.MicroBatch, wf.SeqLen, wf.Sequences)
+			}
+		}
+	}
 }

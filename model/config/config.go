@@ -794,6 +794,7 @@ func (w *WorkloadAnswers) WorkloadMessages(cat *model.Catalog, rd Readers) (mode
 		}
 		out.Model = a
 		warnings = ws
+		twinDefaults(cat, &out.Model)
 		if out.Precision == "" && p != "" { // the checkpoint's format: FromCheckpoint's rule
 			task, prec, note := FromCheckpoint(cmp.Or(out.Task, model.TaskTrain), p)
 			if task != cmp.Or(out.Task, model.TaskTrain) {
@@ -828,6 +829,29 @@ func (w *WorkloadAnswers) WorkloadMessages(cat *model.Catalog, rd Readers) (mode
 		out.GPUs = 0
 	}
 	return out, warnings, nil
+}
+
+// twinDefaults gives an imported architecture a the starting batch,
+// sequence length and image size of the catalog's models of its shape
+// (Catalog.ShapeTwins) when it has none and every twin agrees: a
+// config.json of Llama 3.1 8B then starts at the catalog entry's 1 × 4096
+// tokens, not the generic 2048 (a new user's walk: the same 8,030,261,248
+// parameters estimated 31 GiB from the config.json, 47 GiB from the key).
+func twinDefaults(cat *model.Catalog, a *model.Architecture) {
+	if cat == nil || a.DefaultBatch != 0 || a.DefaultSeqLen != 0 || a.DefaultImageSize != 0 {
+		return
+	}
+	twins := cat.ShapeTwins(a)
+	if len(twins) == 0 {
+		return
+	}
+	t := twins[0]
+	for _, o := range twins[1:] {
+		if o.DefaultBatch != t.DefaultBatch || o.DefaultSeqLen != t.DefaultSeqLen || o.DefaultImageSize != t.DefaultImageSize {
+			return
+		}
+	}
+	a.DefaultBatch, a.DefaultSeqLen, a.DefaultImageSize = t.DefaultBatch, t.DefaultSeqLen, t.DefaultImageSize
 }
 
 // Resolve is Workload with Defaults applied and Validate passed; a
