@@ -2,7 +2,10 @@ package plan
 
 import (
 	"maps"
+	"math"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
@@ -33,7 +36,8 @@ func checkAnswers(phases []Phase) error {
 // dotted key, so the quoted and the dotted spelling both work (issue 29:
 // the docs show the dotted one, which was refused with a type error).
 // Tables nest at most MaxAnswerDepth keys deep (workload.custom.params is
-// the deepest configuration key); every value is a string, as typed.
+// the deepest configuration key); every value is a string, as typed
+// (numbers, true/false and lists are read as typed: asTyped).
 type Answers map[string]string
 
 // MaxAnswerDepth bounds the keys of one dotted answer.
@@ -62,11 +66,6 @@ func flattenAnswers(out Answers, prefix string, t map[string]any, depth int) err
 			key = prefix + "." + k
 		}
 		switch v := t[k].(type) {
-		case string:
-			if _, dup := out[key]; dup {
-				return config.BadValue("answer %q is given twice, quoted and dotted: keep one", quoted(key))
-			}
-			out[key] = v
 		case map[string]any:
 			if depth >= MaxAnswerDepth {
 				return config.BadValue("answer %q nests deeper than %d keys; answers name configuration keys such as search.pricing", quoted(key), MaxAnswerDepth)
@@ -75,10 +74,54 @@ func flattenAnswers(out Answers, prefix string, t map[string]any, depth int) err
 				return err
 			}
 		default:
-			return config.BadValue("answer %q: want a quoted string, as typed (%s = \"…\"), got %s", quoted(key), show.Printable(key), tomlKind(v))
+			typed, ok := asTyped(v)
+			if !ok {
+				return config.BadValue("answer %q: want a value as typed (%s = \"…\"), a number, true or false, or a list of them, got %s", quoted(key), show.Printable(key), tomlKind(v))
+			}
+			if _, dup := out[key]; dup {
+				return config.BadValue("answer %q is given twice, quoted and dotted: keep one", quoted(key))
+			}
+			out[key] = typed
 		}
 	}
 	return nil
+}
+
+// asTyped is a decoded TOML value as the configurator types it: a string
+// as it is, a number in plain decimal (batch_size = 8 as "8", as [workload]
+// writes it, so a key copied from a configuration file works here too: a
+// new user's walk), true or false, and a list comma-separated (the
+// answers' form of providers = ["aws", "gcp"]). ok is false for a date, a
+// table in a list, or a list element holding a comma, which the
+// comma-separated form could not keep apart.
+func asTyped(v any) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case int64:
+		return strconv.FormatInt(v, 10), true
+	case float64:
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return "", false
+		}
+		return strconv.FormatFloat(v, 'f', -1, 64), true
+	case bool:
+		return strconv.FormatBool(v), true
+	case []any:
+		parts := make([]string, 0, len(v))
+		for _, e := range v {
+			if _, list := e.([]any); list {
+				return "", false
+			}
+			s, ok := asTyped(e)
+			if !ok || strings.Contains(s, ",") {
+				return "", false
+			}
+			parts = append(parts, s)
+		}
+		return strings.Join(parts, ","), true
+	}
+	return "", false
 }
 
 // tomlKind names the TOML type of a decoded value, for an error.

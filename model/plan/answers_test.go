@@ -2,6 +2,7 @@ package plan
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model/config"
@@ -62,7 +63,8 @@ func TestDecodeDottedAnswers(t *testing.T) {
 	}
 	for _, tc := range []struct{ name, answer, want string }{
 		{"too deep", `a.b.c.d = "x"`, `phase "serve" answers: answer "a.b.c" nests deeper than 3 keys; answers name configuration keys such as search.pricing`},
-		{"not a string", `batch_size = 8`, `phase "serve" answers: answer "batch_size": want a quoted string, as typed (batch_size = "…"), got a whole number`},
+		{"a date", `batch_size = 2026-12-05`, `phase "serve" answers: answer "batch_size": want a value as typed (batch_size = "…"), a number, true or false, or a list of them, got a date or time`},
+		{"a comma in a list", `search.providers = ["aws,gcp"]`, `phase "serve" answers: answer "search.providers": want a value as typed (search.providers = "…"), a number, true or false, or a list of them, got an array`},
 		{"both ways", "\"search.pricing\" = \"spot\"\nsearch.pricing = \"spot\"", `phase "serve" answers: answer "search.pricing" is given twice, quoted and dotted: keep one`},
 	} {
 		_, err := Decode([]byte(head + tc.answer + "\n"))
@@ -110,5 +112,30 @@ func TestCostRangesStated(t *testing.T) {
 	c, err := (&Phase{Name: "a", USDPerHour: 2, Months: 1, HoursPerMonth: 744}).Cost()
 	if err != nil || c.Hours != 744 || c.USD != 1488 {
 		t.Errorf("744 h a month: %+v, %v; want 744 h, $1488", c, err)
+	}
+}
+
+// TestAnswersReadAsTyped: numbers, true/false and lists in
+// [phase.answers] are read as the configurator types them, so a key
+// copied from a configuration file's [workload] works (a new user's walk:
+// batch_size = 2 was refused, "want a quoted string").
+func TestAnswersReadAsTyped(t *testing.T) {
+	const head = "schema_version = 1\n[[phase]]\nname = \"train\"\nprovider = \"aws\"\ninstance = \"g5.xlarge\"\ninstances = 1\nusd_per_hour = 1\njob_hours = 2\n[phase.answers]\nmodel = \"llama-3.1-8b\"\n"
+	p, err := Decode([]byte(head + "batch_size = 2\nepochs = 0.5\ncheckpointing = true\nsearch.providers = [\"aws\", \"gcp\"]\ndataset_tokens = 1e9\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := p.Phases[0].Answers
+	for k, want := range map[string]string{"batch_size": "2", "epochs": "0.5", "checkpointing": "true", "search.providers": "aws,gcp", "dataset_tokens": "1000000000"} {
+		if a[k] != want {
+			t.Errorf("%s = %q, want %q", k, a[k], want)
+		}
+	}
+	c, err := p.Phases[0].ConfigFromAnswers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Workload.MicroBatch != 2 || c.Workload.Epochs != 0.5 || c.Workload.Checkpointing == nil || !*c.Workload.Checkpointing || !slices.Equal(c.Search.Providers, []string{"aws", "gcp"}) {
+		t.Errorf("config: batch %d, checkpointing %v, providers %v", c.Workload.MicroBatch, c.Workload.Checkpointing, c.Search.Providers)
 	}
 }
