@@ -469,8 +469,8 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *advice.Fit,
 	line := func(format string, args ...any) { p.Fprintf(&b, format, args...); b.WriteByte('\n') }
 
 	name := ModelName(p, w, e.Params)
-	line("%s", st.Title.Render(name)+st.Muted.Render(" · "+DescribeWorkloadIn(p, w)))
-	line("%s", st.Muted.Render(DescribeShapeIn(p, w)))
+	line("%s", st.Title.Render(name)+st.Muted.Render(" · "+DescribeWorkloadOn(p, w, e.GPU)))
+	line("%s", st.Muted.Render(DescribeShapeOn(p, w, e.GPU)))
 	if rl := RecipeLineIn(p, e); rl != "" {
 		line("%s", st.Muted.Render(rl))
 	}
@@ -596,7 +596,23 @@ func SignedPct(v float64) string {
 // DescribeWorkloadIn is the one-line summary: task, precision, optimizer, GPUs.
 // p is the language (nil: English).
 func DescribeWorkloadIn(p *i18n.Printer, w *model.Workload) string {
-	parts := []string{TaskName(p, w.Task), string(w.Precision)}
+	return DescribeWorkloadOn(p, w, nil)
+}
+
+// DescribeWorkloadOn is DescribeWorkloadIn for w estimated on g: the
+// precision is the one g runs (model.GPU.RunPrecision: amp-bf16 runs as
+// amp-fp16 on a V100, as the exported script's --fp16 says), with the one
+// asked beside it, so the header does not name a format the GPU lacks (a
+// new user's walk: "amp-bf16" above an estimate timed at amp-fp16). A
+// nil g is DescribeWorkloadIn's.
+func DescribeWorkloadOn(p *i18n.Printer, w *model.Workload, g *model.GPU) string {
+	prec := string(w.Precision)
+	if g != nil && w.Precision != "" {
+		if run, ok := g.RunPrecision(w.Precision, w.Task.Training()); ok && run != w.Precision {
+			prec = p.Sprintf("%s (%s asked)", string(run), string(w.Precision))
+		}
+	}
+	parts := []string{TaskName(p, w.Task), prec}
 	if w.Task.Training() {
 		parts = append(parts, string(w.Optimizer))
 	}
@@ -679,6 +695,15 @@ func ShownName(s string) string {
 // DescribeShapeIn is the second summary line: batch, length, memory savers.
 // p is the language (nil: English).
 func DescribeShapeIn(p *i18n.Printer, w *model.Workload) string {
+	return DescribeShapeOn(p, w, nil)
+}
+
+// DescribeShapeOn is DescribeShapeIn for w estimated on g: fused
+// attention on a GPU FlashAttention-2 does not run on (compute capability
+// below 8.0: model.GPU.FlashAttention), or in fp32, is PyTorch's
+// memory-efficient SDPA kernel (model/blocksaves.go), which the estimate
+// counts and the header now names. A nil g is DescribeShapeIn's.
+func DescribeShapeOn(p *i18n.Printer, w *model.Workload, g *model.GPU) string {
 	var s []string
 	switch {
 	case w.Task == model.TaskInference && w.Model.Family.Generative() && w.Model.Head == "":
@@ -694,9 +719,12 @@ func DescribeShapeIn(p *i18n.Printer, w *model.Workload) string {
 		s = append(s, p.Sprintf("grad accum %d", w.GradAccum))
 	}
 	if w.Model.HasShape() {
-		if w.Flash() {
+		switch {
+		case w.Flash() && g != nil && (!g.FlashAttention() || w.Precision == model.FP32):
+			s = append(s, p.T("memory-efficient attention"))
+		case w.Flash():
 			s = append(s, p.T("flash attention"))
-		} else {
+		default:
 			s = append(s, p.T("eager attention"))
 		}
 	}
