@@ -1400,6 +1400,7 @@ func loadFiles(paths []string, updated int, fix func(int, error) error) (*model.
 	names := NewNameCheck(base)
 	var markets map[string]bool // SpotMarkets of base, when an overlay is read
 	var stale staleUpdate       // what catalog update's files had older than base
+	fromUpdate := 0             // files[:fromUpdate] are catalog update's
 	for i, p := range paths {
 		f, w, err := readOverlay(p, base, room)
 		warnings = append(warnings, w...)
@@ -1419,6 +1420,7 @@ func loadFiles(paths []string, updated int, fix func(int, error) error) (*model.
 		}
 		if i < updated {
 			stale.drop(&f, base)
+			fromUpdate++
 		}
 		files = append(files, f)
 		room += len(f.instances) + len(f.full)
@@ -1426,7 +1428,7 @@ func loadFiles(paths []string, updated int, fix func(int, error) error) (*model.
 	if len(errs) > 0 {
 		return nil, warnings, errors.Join(errs...)
 	}
-	if w := stale.warning(base.AsOf); !w.IsZero() {
+	if w := stale.warning(base.AsOf, pricedIn(files[fromUpdate:], stale.prices)); !w.IsZero() {
 		warnings = append(warnings, w)
 	}
 	if len(files) == 0 {

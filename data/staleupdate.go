@@ -2,6 +2,8 @@ package data
 
 import (
 	"cmp"
+	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -16,13 +18,21 @@ import (
 // always wins: it may be a negotiated price), whatever the embedded
 // catalog has newer is left out before the merge (staleUpdate.drop).
 
-// staleUpdate counts what drop left out of catalog update's files, for
+// staleUpdate records what drop left out of catalog update's files, for
 // the one warning that says so.
 type staleUpdate struct {
-	prices int // region prices left out: offers (a type in a region)
-	marks  int // missing_since marks left out: types
-	// oldest and newest are the as_of dates of what was left out.
-	oldest, newest string
+	prices []stalePrice // region prices left out: offers (a type in a region)
+	marks  []staleMark  // missing_since marks left out: types
+}
+
+// stalePrice is a region price drop left out of the update file file.
+type stalePrice struct {
+	file, provider, typ, region, asOf string
+}
+
+// staleMark is a missing_since mark drop left out of file.
+type staleMark struct {
+	file, asOf string
 }
 
 // embeddedAt indexes the embedded catalog's instances by provider and
@@ -60,6 +70,7 @@ var embeddedAt = sync.OnceValue(func() map[[2]string]int {
 // An entry left with no price and no mark is dropped whole, so its
 // source and date are not set on a type whose prices it no longer sets.
 func (s *staleUpdate) drop(f *catalogFile, base *model.Catalog) {
+	file := f.name
 	at := embeddedAt()
 	out := f.instances[:0]
 	for _, in := range f.instances {
@@ -81,7 +92,7 @@ func (s *staleUpdate) drop(f *catalogFile, base *model.Catalog) {
 			kept := make([]model.RegionPrice, 0, len(in.Prices))
 			for _, rp := range in.Prices {
 				if emb, ok := embeddedRegionAsOf(e, rp.Region); ok && asOf < emb {
-					s.count(&s.prices, asOf)
+					s.prices = append(s.prices, stalePrice{file, in.Provider, in.Type, rp.Region, asOf})
 					continue
 				}
 				kept = append(kept, rp)
@@ -89,7 +100,7 @@ func (s *staleUpdate) drop(f *catalogFile, base *model.Catalog) {
 			in.Prices = kept
 		}
 		if hadMark && e.Retired == "" && in.MissingSince < newest {
-			s.count(&s.marks, in.MissingSince)
+			s.marks = append(s.marks, staleMark{file, in.MissingSince})
 			in.MissingSince, in.MissingSource = "", ""
 		}
 		if (had || hadMark) && len(in.Prices) == 0 && in.MissingSince == "" {
@@ -101,35 +112,95 @@ func (s *staleUpdate) drop(f *catalogFile, base *model.Catalog) {
 	f.instances = out
 }
 
-// count adds one to *n, for something dated asOf.
-func (s *staleUpdate) count(n *int, asOf string) {
-	*n++
-	if s.oldest == "" || asOf < s.oldest {
-		s.oldest = asOf
-	}
-	s.newest = max(s.newest, asOf)
-}
-
 // warning is the one line that says what drop left out, against the
-// embedded catalog dated embedded; the zero Message when nothing was.
-func (s *staleUpdate) warning(embedded string) model.Message {
+// embedded catalog dated embedded, naming the update files it was in (the
+// user refreshes them with catalog update, or deletes them); the zero
+// Message when nothing was. A price a hand-written overlay or --catalog
+// file sets for the same type and region (overridden) is not counted:
+// that file's price is used whatever the update's date, so the update's
+// age changes nothing there (a new user's walk: 12 offers were counted,
+// a negotiated price among them).
+func (s *staleUpdate) warning(embedded string, overridden func(provider, typ, region string) bool) model.Message {
+	var files []string
+	var oldest, newest string
+	note := func(file, asOf string) {
+		if !slices.Contains(files, file) {
+			files = append(files, file)
+		}
+		if oldest == "" || asOf < oldest {
+			oldest = asOf
+		}
+		newest = max(newest, asOf)
+	}
+	prices := 0
+	for _, p := range s.prices {
+		if overridden == nil || !overridden(p.provider, p.typ, p.region) {
+			prices++
+			note(p.file, p.asOf)
+		}
+	}
+	for _, m := range s.marks {
+		note(m.file, m.asOf)
+	}
 	var what model.Message
-	switch {
-	case s.prices > 0 && s.marks > 0:
-		what = model.Msg("prices for %v and its \"not in the latest fetch\" marks on %v", countMsg(s.prices, "offer"), countMsg(s.marks, "type"))
-	case s.prices > 0:
-		what = model.Msg("prices for %v", countMsg(s.prices, "offer"))
-	case s.marks > 0:
-		what = model.Msg("\"not in the latest fetch\" marks on %v", countMsg(s.marks, "type"))
+	switch marks := len(s.marks); {
+	case prices > 0 && marks > 0:
+		what = model.Msg("prices for %v and its \"not in the latest fetch\" marks on %v", countMsg(prices, "offer"), countMsg(marks, "type"))
+	case prices > 0:
+		what = model.Msg("prices for %v", countMsg(prices, "offer"))
+	case marks > 0:
+		what = model.Msg("\"not in the latest fetch\" marks on %v", countMsg(marks, "type"))
 	default:
 		return model.Message{}
 	}
-	dates := s.oldest
-	if s.newest != s.oldest {
-		dates += "–" + s.newest
+	dates := oldest
+	if newest != oldest {
+		dates += "–" + newest
 	}
-	return model.Msg("catalog update's %v (as of %s) are older than this gpuplan's embedded catalog (%s): the embedded ones are used; run gpuplan catalog update to refresh",
-		what, dates, embedded)
+	slices.Sort(files)
+	if len(files) == 1 {
+		return model.Msg("catalog update's %v in %s (as of %s) are older than this gpuplan's embedded catalog (%s): the embedded ones are used; run gpuplan catalog update to refresh, or delete the file",
+			what, files[0], dates, embedded)
+	}
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = filepath.Base(f)
+	}
+	return model.Msg("catalog update's %v in %v of %s (as of %s) are older than this gpuplan's embedded catalog (%s): the embedded ones are used; run gpuplan catalog update to refresh, or delete those files",
+		what, model.AndMsg(names), filepath.Dir(files[0]), dates, embedded)
+}
+
+// pricedIn reports, for the offers of stale, whether one of files (the
+// hand-written overlays and --catalog files, read after catalog update's)
+// prices that instance type in that region; nil when stale is empty, so
+// a command without an older update walks no file.
+func pricedIn(files []catalogFile, stale []stalePrice) func(provider, typ, region string) bool {
+	if len(stale) == 0 || len(files) == 0 {
+		return nil
+	}
+	type offer [3]string
+	want := make(map[[2]string]bool, len(stale))
+	for _, p := range stale {
+		want[[2]string{p.provider, p.typ}] = true
+	}
+	priced := map[offer]bool{}
+	add := func(in *model.Instance) {
+		if !want[[2]string{in.Provider, in.Type}] {
+			return
+		}
+		for _, rp := range in.Prices {
+			priced[offer{in.Provider, in.Type, rp.Region}] = true
+		}
+	}
+	for i := range files {
+		for j := range files[i].instances {
+			add(&files[i].instances[j].Instance)
+		}
+		for j := range files[i].full {
+			add(&files[i].full[j])
+		}
+	}
+	return func(provider, typ, region string) bool { return priced[offer{provider, typ, region}] }
 }
 
 // newestPriceAsOf is the newest as_of of e's prices ("" when it has

@@ -14,7 +14,9 @@ import (
 // catalog (a newer gpuplan installed after the fetch) no longer overrides
 // its newer prices: aws g5.xlarge us-east-1 read $0.95 as of 2026-10-01
 // over the embedded $1.006 of 2026-11-30. The embedded price is used,
-// with one warning; a newer update still wins; what the update adds (a
+// with one warning naming the file (a new user's walk: it named none,
+// and counted prices a hand-written overlay sets anyway, which it no
+// longer counts); a newer update still wins; what the update adds (a
 // type, a region) still applies; a hand-written overlay, a --catalog file
 // and a folder that is both catalog update's and the user's always win.
 func TestStaleUpdate(t *testing.T) {
@@ -112,53 +114,65 @@ missing_source = "test: not in the latest fetch"
 	}
 	embeddedAsOf := sharedCatalog().AsOf
 	tests := []struct {
-		name              string
-		update, user, flg string
-		sameDir           bool // XDG_DATA_HOME is XDG_CONFIG_HOME: the update folder is the user's
-		warn              string
-		checks            []func(*testing.T, *model.Catalog)
+		name                       string
+		update, update2, user, flg string
+		sameDir                    bool // XDG_DATA_HOME is XDG_CONFIG_HOME: the update folder is the user's
+		warn                       string
+		checks                     []func(*testing.T, *model.Catalog)
 	}{
-		{name: "older update price: the embedded one is used, with a warning",
+		{name: "older update price: the embedded one is used, with a warning naming the file",
 			update: file(patch(old, price("us-east-1", 0.95))),
-			warn:   "catalog update's prices for 1 offer (as of 2026-10-01) are older than this gpuplan's embedded catalog (" + embeddedAsOf + "): the embedded ones are used; run gpuplan catalog update to refresh",
+			warn:   "catalog update's prices for 1 offer in UPDATE (as of 2026-10-01) are older than this gpuplan's embedded catalog (" + embeddedAsOf + "): the embedded ones are used; run gpuplan catalog update to refresh, or delete the file",
 			checks: []func(*testing.T, *model.Catalog){priceIs("g5.xlarge", "us-east-1", 1.006, "embedded")}},
 		{name: "newer update price wins, no warning",
 			update: file(patch(fresh, price("us-east-1", 0.95))),
 			checks: []func(*testing.T, *model.Catalog){priceIs("g5.xlarge", "us-east-1", 0.95, "update")}},
 		{name: "older update: its new region applies, its older region price does not",
 			update: file(patch(old, price("us-east-1", 0.95), price("us-west-1", 1.2))),
-			warn:   "catalog update's prices for 1 offer (as of 2026-10-01)",
+			warn:   "catalog update's prices for 1 offer in UPDATE (as of 2026-10-01)",
 			checks: []func(*testing.T, *model.Catalog){priceIs("g5.xlarge", "us-east-1", 1.006, "embedded"), priceIs("g5.xlarge", "us-west-1", 1.2, "update")}},
 		{name: "older update: a type the embedded catalog lacks applies",
 			update: file(newType(old)),
 			checks: []func(*testing.T, *model.Catalog){priceIs("g5.sample", "us-east-1", 1.10, "update")}},
 		{name: "older update: a type it added that the embedded catalog now has keeps the embedded hardware and price",
 			update: file(complete(old)),
-			warn:   "catalog update's prices for 1 offer (as of 2026-10-01)",
+			warn:   "catalog update's prices for 1 offer in UPDATE (as of 2026-10-01)",
 			checks: []func(*testing.T, *model.Catalog){priceIs("g5.xlarge", "us-east-1", 1.006, "embedded"), vcpus(4), noRedefinition}},
 		{name: "newer update: a type it added that the embedded catalog now has is a price patch",
 			update: file(complete(fresh)),
 			checks: []func(*testing.T, *model.Catalog){priceIs("g5.xlarge", "us-east-1", 0.95, "update"), vcpus(4), noRedefinition}},
 		{name: "older missing_since mark: the embedded catalog prices the type, so it is offered",
 			update: file(missing(old)),
-			warn:   `catalog update's "not in the latest fetch" marks on 1 type (as of 2026-10-01) are older than this gpuplan's embedded catalog`,
+			warn:   `catalog update's "not in the latest fetch" marks on 1 type in UPDATE (as of 2026-10-01) are older than this gpuplan's embedded catalog`,
 			checks: []func(*testing.T, *model.Catalog){offered(true)}},
 		{name: "newer missing_since mark hides the type",
 			update: file(missing(fresh)),
 			checks: []func(*testing.T, *model.Catalog){offered(false)}},
 		{name: "older prices and marks: one line",
 			update: file(patch(old, price("us-east-1", 0.95), price("us-east-2", 0.96))) + "\n" + strings.Replace(missing(old), "g5.xlarge", "g5.2xlarge", 1),
-			warn:   `catalog update's prices for 2 offers and its "not in the latest fetch" marks on 1 type (as of 2026-10-01) are older`},
+			warn:   `catalog update's prices for 2 offers and its "not in the latest fetch" marks on 1 type in UPDATE (as of 2026-10-01) are older`},
+		// Files are per provider; several are named in their folder.
+		{name: "older prices in two files: both named",
+			update: file(patch(old, price("us-east-1", 0.95))), update2: file(strings.Replace(patch("2026-09-01", price("us-east-1", 1.1)), "g5.xlarge", "g5.2xlarge", 1)),
+			warn: "catalog update's prices for 2 offers in skypilot-aws.toml and skypilot-aws2.toml of UPDATEDIR (as of 2026-09-01–2026-10-01) are older than this gpuplan's embedded catalog (" + embeddedAsOf + "): the embedded ones are used; run gpuplan catalog update to refresh, or delete those files"},
 		{name: "hand-written overlay older than the embedded catalog still wins",
 			user:   file(patch(old, price("us-east-1", 0.95))),
 			checks: []func(*testing.T, *model.Catalog){priceIs("g5.xlarge", "us-east-1", 0.95, "user")}},
 		{name: "--catalog file older than the embedded catalog still wins",
 			flg:    file(patch(old, price("us-east-1", 0.95))),
 			checks: []func(*testing.T, *model.Catalog){priceIs("g5.xlarge", "us-east-1", 0.95, "flag")}},
-		{name: "hand-written overlay wins over an older update and the embedded catalog",
+		// The overlay's price is used whatever the update's date: the
+		// update's age changes nothing there, so it is not counted.
+		{name: "hand-written overlay wins over an older update and the embedded catalog, unsaid",
 			update: file(patch(old, price("us-east-1", 0.95))), user: file(patch(old, price("us-east-1", 0.90))),
-			warn:   "catalog update's prices for 1 offer (as of 2026-10-01)",
 			checks: []func(*testing.T, *model.Catalog){priceIs("g5.xlarge", "us-east-1", 0.90, "user")}},
+		{name: "hand-written overlay over one of two older update prices: the other counted",
+			update: file(patch(old, price("us-east-1", 0.95), price("us-east-2", 0.96))), user: file(patch(old, price("us-east-1", 0.90))),
+			warn:   "catalog update's prices for 1 offer in UPDATE (as of 2026-10-01)",
+			checks: []func(*testing.T, *model.Catalog){priceIs("g5.xlarge", "us-east-1", 0.90, "user")}},
+		{name: "--catalog file over an older update price, unsaid",
+			update: file(patch(old, price("us-east-1", 0.95))), flg: file(patch(old, price("us-east-1", 0.90))),
+			checks: []func(*testing.T, *model.Catalog){priceIs("g5.xlarge", "us-east-1", 0.90, "flag")}},
 		{name: "one folder for XDG_DATA_HOME and XDG_CONFIG_HOME: read once, as the user's",
 			update: file(patch(old, price("us-east-1", 0.95))), sameDir: true,
 			checks: []func(*testing.T, *model.Catalog){priceIs("g5.xlarge", "us-east-1", 0.95, "user")}},
@@ -185,9 +199,16 @@ missing_source = "test: not in the latest fetch"
 				return p
 			}
 			var flags []string
+			updateDir := filepath.Join(dat, "gpuplan", "catalog.d")
+			var updated string
 			if tt.update != "" {
-				write(filepath.Join(dat, "gpuplan", "catalog.d"), "skypilot-aws.toml", tt.update)
+				updated = write(updateDir, "skypilot-aws.toml", tt.update)
 			}
+			if tt.update2 != "" {
+				write(updateDir, "skypilot-aws2.toml", tt.update2)
+			}
+			// The warning names the file, or the folder of several.
+			tt.warn = strings.NewReplacer("UPDATEDIR", updateDir, "UPDATE", updated).Replace(tt.warn)
 			if tt.user != "" {
 				write(filepath.Join(cfg, "gpuplan", "catalog.d"), "negotiated.toml", tt.user)
 			}

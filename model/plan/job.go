@@ -116,13 +116,18 @@ func batchOnOffer(ph *Phase, a, w *model.Workload) model.Message {
 
 // Verdict is the job's mark on its pinned offer, as gpuplan plan shows
 // it (PhaseCost.Targets) and export --phase repeats it: "does not fit its
-// pinned offer" with the matcher's reason (memory, host RAM, precision,
-// framework), or, when it fits at the estimate only, "borderline on its
-// pinned offer" with the chance of running out of memory
-// (model.Offer.Verdict, OOMChance: the 90% range past the usable
-// memory, as estimate marks it ~); zero when it fits across the range.
+// pinned offer" with the matcher's reason when memory is short (GPU
+// memory, host RAM), "cannot run on its pinned offer" with the kind and
+// reason otherwise (precision, framework, layout, batch: "does not fit"
+// read as memory for a T4 without fp8), or, when it fits at the estimate
+// only, "borderline on its pinned offer" with the chance of running out
+// of memory (model.Offer.Verdict, OOMChance: the 90% range past the
+// usable memory, as estimate marks it ~); zero when it fits across the
+// range.
 func (j *Job) Verdict() (msg model.Message, borderline bool) {
 	switch {
+	case !j.Why.IsZero() && !memoryShort(j.Kind):
+		return model.Msg("cannot run on its pinned offer (%v): %v", model.Msg(string(j.Kind)), j.Why), false
 	case !j.Why.IsZero():
 		return model.Msg("does not fit its pinned offer: %v", j.Why), false
 	case j.Offer.Verdict == model.VerdictBorderline && j.Offer.Estimate != nil:
@@ -131,4 +136,11 @@ func (j *Job) Verdict() (msg model.Message, borderline bool) {
 			o.Estimate.ResidentBand()[1]/model.GiB, o.UsableBytes/model.GiB, model.RoundChance(o.OOMChance)*100), true
 	}
 	return model.Message{}, false
+}
+
+// memoryShort reports whether a reason of kind (model.OnInstance) is
+// memory the offer lacks (GPU memory, host RAM), which "does not fit"
+// says; an unknown kind is taken as memory, the common case.
+func memoryShort(kind model.RejectKind) bool {
+	return kind == model.RejectVRAM || kind == model.RejectHostRAM || kind == ""
 }

@@ -28,10 +28,10 @@ const JobHoursSlack = 2.0
 // takes the offer's silently). It returns, in phase order:
 //
 //   - a note when the answers' GPU count is not the offer's;
-//   - a note, and costs[i].Targets set (the ✗ mark a serving phase that
-//     misses its targets gets, PinnedServeNote), when the job does not
-//     fit the offer: the matcher's reason on that instance type
-//     (model.OnInstance: memory, host RAM, precision or framework
+//   - a note, and costs[i].Targets and Refused set (the ✗ mark a serving
+//     phase that misses its targets gets, PinnedServeNote), when the job
+//     does not run on the offer: the matcher's reason on that instance
+//     type (model.OnInstance: memory, host RAM, precision or framework
 //     support);
 //   - a note when job_hours is below TimeBand[0]/JobHoursSlack or above
 //     TimeBand[1]×JobHoursSlack, multi-instance offers too (attack round
@@ -70,6 +70,12 @@ func CheckJobHours(cat *model.Catalog, pl *Plan, sc Scenario, costs []PhaseCost)
 			}
 			if i < len(costs) {
 				costs[i].Targets, costs[i].Borderline = job.Verdict()
+				costs[i].Refused = true
+			}
+			if !memoryShort(job.Kind) {
+				out = append(out, model.Msg("phase %q: the job cannot run on its offer %s %s (%v: %v); the plan prices hours it cannot run: pick an offer that runs it (gpuplan recommend --config PLAN --phase NAME)",
+					ph.Name, ph.Provider, offer, model.Msg(string(job.Kind)), job.Why))
+				continue
 			}
 			out = append(out, model.Msg("phase %q: the job does not fit its offer %s %s (%v); the plan prices hours it cannot run: pick an offer that fits (gpuplan recommend --config PLAN --phase NAME)",
 				ph.Name, ph.Provider, offer, job.Why))

@@ -131,12 +131,13 @@ func PinnedServing(a *model.Architecture, s serve.Serving, o serve.Offer, n int)
 
 // PinnedServeNote is the verdict of the serving phase on its own pinned
 // offer (its instance type, region and pricing mode; instances nodes):
-// PinnedServing's, on the request the phase's current scenario asks.
-// Zero when the phase serves no LLM (Serve nil) or cat does not list the
-// instance type (Check says so).
-func (ph *PhaseScenario) PinnedServeNote(cat *model.Catalog, instance string, instances int) (msg model.Message, borderline bool) {
+// PinnedServing's, on the request the phase's current scenario asks;
+// refused when the phase cannot run there (Pinned.Refused, or a GPU vLLM
+// does not run on). Zero when the phase serves no LLM (Serve nil) or cat
+// does not list the instance type (Check says so).
+func (ph *PhaseScenario) PinnedServeNote(cat *model.Catalog, instance string, instances int) (msg model.Message, borderline, refused bool) {
 	if ph.Serve == nil {
-		return model.Message{}, false
+		return model.Message{}, false, false
 	}
 	offers := ph.PinnedOffers(cat, instance)
 	if len(offers) == 0 {
@@ -144,13 +145,14 @@ func (ph *PhaseScenario) PinnedServeNote(cat *model.Catalog, instance string, in
 		// estimate --phase and export --phase refuse (serve.Unservable):
 		// the row says so rather than price the phase unmarked (walk50:
 		// a serving phase on two P100s was priced at $1,102 with no mark).
-		return ph.unservable(cat, instance), false
+		msg = ph.unservable(cat, instance)
+		return msg, false, !msg.IsZero()
 	}
 	pin, err := PinnedServing(&ph.Workload.Model, ph.serving(), offers[0], instances)
 	if err != nil {
-		return model.Message{}, false
+		return model.Message{}, false, false
 	}
-	return pin.Verdict, pin.Borderline
+	return pin.Verdict, pin.Borderline, pin.Refused
 }
 
 // unservable is the verdict of a serving phase whose pinned instance type

@@ -67,6 +67,12 @@ type PhaseCost struct {
 	// Cost leaves both zero; the caller fills them in from the catalog.
 	Targets    model.Message `json:"-"`
 	Borderline bool          `json:"-"`
+	// Refused is set with Targets when the phase cannot run on its
+	// pinned offer at all (a job that does not fit or run there, a
+	// serving phase whose model does not fit, whose replica needs a Ray
+	// cluster, or whose GPU vLLM does not run on: what export --phase
+	// refuses), not only misses its targets; gpuplan plan then exits 1.
+	Refused bool `json:"-"`
 }
 
 // Cost prices the phase: billed hours × USDPerHour, the billed hours being

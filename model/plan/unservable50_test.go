@@ -37,7 +37,7 @@ func TestPinnedServeNoteUnservableGPU(t *testing.T) {
 			ph := Phase{Name: "serve", Provider: tc.provider, Instance: tc.instance, Region: tc.region, Pricing: model.OnDemand, Instances: 1, Months: 1}
 			w := model.Workload{Settings: model.Settings{Task: model.TaskInference}, Model: *a}
 			sc := PhaseScenarioFor(&ph, w, model.Query{}, cat).WithServing(serve.Serving{PromptTokens: 1000, OutputTokens: 200, Concurrency: 4})
-			got, borderline := sc.PinnedServeNote(cat, tc.instance, 1)
+			got, borderline, _ := sc.PinnedServeNote(cat, tc.instance, 1)
 			if borderline || tc.want == "" && !got.IsZero() || tc.want != "" && !strings.HasPrefix(got.String(), tc.want) {
 				t.Errorf("PinnedServeNote() = %q (borderline %v), want %q", got.String(), borderline, tc.want)
 			}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -39,12 +40,13 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return nil },
 	}
-	list := func(name, short, example, args string, narrow func(cat *model.Catalog, words []string) (*model.Catalog, error), write func(r *report.Renderer, cat *model.Catalog, width int) error, rows func(cat *model.Catalog) any, csv func(cat *model.Catalog) error) *cobra.Command {
+	list := func(name, short, long, example, args string, narrow func(cat *model.Catalog, words []string) (*model.Catalog, bool, error), apartNote func(words string) model.Message, write func(r *report.Renderer, cat *model.Catalog, width int) error, rows func(cat *model.Catalog) any, csv func(cat *model.Catalog) error) *cobra.Command {
 		var asJSON bool
 		var output string
 		c := &cobra.Command{
 			Use:         name + " [NAME]...",
 			Short:       short,
+			Long:        long,
 			Example:     example,
 			Annotations: map[string]string{argsAnnotation: args},
 			Args:        cobra.ArbitraryArgs,
@@ -57,12 +59,16 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 				if err != nil {
 					return err
 				}
+				apart := false
 				if len(words) > 0 {
-					if cat, err = narrow(cat, words); err != nil {
+					if cat, apart, err = narrow(cat, words); err != nil {
 						return err
 					}
 				}
 				printWarningsIn(env.lang, env.Stderr, warnings)
+				if apart {
+					notef(env.lang, env.Stderr, apartNote(strings.Join(words, " ")))
+				}
 				switch out {
 				case outJSON:
 					return writeJSON(env.Stdout, rows(cat))
@@ -78,15 +84,21 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 		return c
 	}
 	cmd.AddCommand(
-		list("gpus", "List the GPUs with their datasheet figures; names narrow the list",
-			"  gpuplan catalog gpus\n  gpuplan catalog gpus h100 mi300x\n  gpuplan catalog gpus -o csv", argsGPUKeys, narrowGPUs,
+		list("gpus", "List the GPUs with their datasheet figures; names narrow the list", gpusLong,
+			"  gpuplan catalog gpus\n  gpuplan catalog gpus rtx 4090\n  gpuplan catalog gpus h100 mi300x\n  gpuplan catalog gpus -o csv", argsGPUKeys, narrowGPUs,
+			func(words string) model.Message {
+				return model.Msg("no GPU matches all of %q, so each word is taken as a name of its own: the GPUs any of them matches are listed", words)
+			},
 			func(r *report.Renderer, cat *model.Catalog, width int) error {
 				return report.WriteCatalogGPUs(env.Stdout, r, cat, width)
 			},
 			func(cat *model.Catalog) any { return report.NewGPURows(cat) },
 			func(cat *model.Catalog) error { return report.WriteCatalogGPUsCSV(env.Stdout, cat) }),
-		list("models", "List the model architectures; names narrow the list",
-			"  gpuplan catalog models\n  gpuplan catalog models qwen3\n  gpuplan catalog models Qwen/Qwen3-30B-A3B --json", argsModelKeys, narrowModels,
+		list("models", "List the model architectures; names narrow the list", modelsLong,
+			"  gpuplan catalog models\n  gpuplan catalog models qwen3\n  gpuplan catalog models llama 70b\n  gpuplan catalog models Qwen/Qwen3-30B-A3B --json", argsModelKeys, narrowModels,
+			func(words string) model.Message {
+				return model.Msg("no model matches all of %q, so each word is taken as a name of its own: the models any of them matches are listed", words)
+			},
 			func(r *report.Renderer, cat *model.Catalog, width int) error {
 				return report.WriteCatalogModels(env.Stdout, r, cat, width)
 			},
@@ -98,28 +110,135 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 	return cmd
 }
 
-// matchesWord reports whether a catalog entry's key, name or an alias
-// holds one of words, case and separators aside (model.NormKey: "H100"
-// holds in "NVIDIA H100 SXM5 80GB", "Qwen/Qwen3-30B-A3B" in that alias),
-// never starting or ending inside a run of digits: "a10" is not the A100
-// nor "l4" the L40S, and "qwen3" not "DeepSeek-R1-Distill-Qwen-32B"
-// (walk54: catalog models qwen3 listed Qwen2.5 32B through that alias).
-func matchesWord(words []string, key, name string, aliases []string) bool {
-	for _, w := range words {
-		nw := model.NormKey(w)
-		if nw == "" {
-			continue
+// gpusLong and modelsLong are the help of catalog gpus and catalog
+// models, which say how words narrow the list (narrowWords).
+const (
+	gpusLong = `gpus lists the GPUs with their datasheet figures. Words narrow the list to the
+GPUs whose key, name or an alias holds them, case and separators aside, never inside
+a number ("a10" is not the A100). Several words are one name: "rtx 4090" lists the
+GPUs that hold every word. They are several names when each alone is a key, name or
+alias ("h100 a100"), or when no GPU holds them all (said on stderr): the GPUs that
+hold any of them are listed.`
+	modelsLong = `models lists the model architectures. Words narrow the list to the models whose
+key, name or an alias holds them, case and separators aside, never inside a number
+("qwen3" is not Qwen-32B); those found by an alias come last. Several words are one
+name: "llama 70b" lists the models that hold every word. They are several names when
+each alone is a key, name or alias ("qwen3-8b llama-3.1-8b"), or when no model holds
+them all (said on stderr): the models that hold any of them are listed.`
+)
+
+// entryNames are what a catalog entry is called: its key, name and
+// aliases.
+type entryNames struct {
+	key, name string
+	aliases   []string
+}
+
+// holds reports whether the entry's key or name (byName), else one of
+// its aliases, holds the normalised word nw (holdsWord).
+func (e *entryNames) holds(nw string) (ok, byName bool) {
+	if holdsWord(e.key, nw) || holdsWord(e.name, nw) {
+		return true, true
+	}
+	for _, a := range e.aliases {
+		if holdsWord(a, nw) {
+			return true, false
 		}
-		if holdsWord(key, nw) || holdsWord(name, nw) {
+	}
+	return false, false
+}
+
+// is reports whether the normalised word nw is the entry's key, name or
+// an alias, case and separators aside: a name, not part of one.
+func (e *entryNames) is(nw string) bool {
+	if model.NormKey(e.key) == nw || model.NormKey(e.name) == nw {
+		return true
+	}
+	for _, a := range e.aliases {
+		if model.NormKey(a) == nw {
 			return true
-		}
-		for _, a := range aliases {
-			if holdsWord(a, nw) {
-				return true
-			}
 		}
 	}
 	return false
+}
+
+// Ranks narrowWords gives an entry.
+const (
+	notPicked   = iota
+	pickedName  // its key or name holds the words
+	pickedAlias // only through an alias
+)
+
+// narrowWords picks the entries words name, by the rule gpusLong says
+// (a new user's walk: catalog gpus rtx 4090 listed every RTX and every 4090, the
+// Quadro RTX 6000 and RTX A2000 among them): one name whose every word
+// an entry holds (holdsWord: in its key, name or an alias, each word
+// anywhere), unless each word alone is an entry's key, name or alias
+// (h100 a100), or no entry holds them all: several names then, an entry
+// picked when it holds any of them (apart says so, for the latter). An
+// entry's rank is pickedName when its key or name holds the words (every
+// one, or for several names any one), else pickedAlias. missing is the
+// first word no entry holds when nothing is picked ("" with words that
+// normalise to nothing).
+func narrowWords(words []string, entries []entryNames) (rank []int, apart bool, missing string) {
+	var nws, typed []string
+	for _, w := range words {
+		if nw := model.NormKey(w); nw != "" {
+			nws, typed = append(nws, nw), append(typed, w)
+		}
+	}
+	rank = make([]int, len(entries))
+	if len(nws) == 0 {
+		return rank, false, ""
+	}
+	every := func(e *entryNames) int { // one name: the entry holds each word
+		r := pickedName
+		for _, nw := range nws {
+			ok, byName := e.holds(nw)
+			if !ok {
+				return notPicked
+			}
+			if !byName {
+				r = pickedAlias
+			}
+		}
+		return r
+	}
+	anyOf := func(e *entryNames) int { // several names: it holds one
+		r := notPicked
+		for _, nw := range nws {
+			switch ok, byName := e.holds(nw); {
+			case byName:
+				return pickedName
+			case ok:
+				r = pickedAlias
+			}
+		}
+		return r
+	}
+	fill := func(f func(*entryNames) int) (n int) {
+		for i := range entries {
+			if rank[i] = f(&entries[i]); rank[i] != notPicked {
+				n++
+			}
+		}
+		return n
+	}
+	named := func(nw string) bool { return slices.ContainsFunc(entries, func(e entryNames) bool { return e.is(nw) }) }
+	if len(nws) > 1 && !slices.ContainsFunc(nws, func(nw string) bool { return !named(nw) }) {
+		fill(anyOf)
+		return rank, false, ""
+	}
+	if fill(every) > 0 {
+		return rank, false, ""
+	}
+	for j, nw := range nws {
+		if !slices.ContainsFunc(entries, func(e entryNames) bool { ok, _ := e.holds(nw); return ok }) {
+			return rank, false, typed[j]
+		}
+	}
+	fill(anyOf)
+	return rank, true, ""
 }
 
 // holdsWord reports whether model.NormKey(s) holds nw at a place where
@@ -164,16 +283,15 @@ func holdsWord(s, nw string) bool {
 	}
 }
 
-// unmatched is the usage error of words that match no entry of a list
-// (gpus when gpus is set, else models): the first word, the closest key
-// and the list's command.
-func unmatched(words []string, keys []string, gpus bool) error {
-	w := words[0]
-	for _, x := range words {
-		if model.NormKey(x) == "" {
-			return usage(model.Msg("%q names nothing: give part of a key, name or alias", x))
-		}
+// unmatched is the usage error of word, which matches no entry of a
+// list (gpus when gpus is set, else models): the word, the closest key
+// and the list's command. An empty word is one of words that all
+// normalise to nothing.
+func unmatched(word string, words []string, keys []string, gpus bool) error {
+	if word == "" {
+		return usage(model.Msg("%q names nothing: give part of a key, name or alias", strings.Join(words, " ")))
 	}
+	w := word
 	s := model.Closest(w, keys, 1)
 	switch {
 	case gpus && len(s) > 0:
@@ -186,45 +304,52 @@ func unmatched(words []string, keys []string, gpus bool) error {
 	return usage(model.Msg("no model matches %q (list them with gpuplan catalog models)", w))
 }
 
-// narrowGPUs keeps the GPUs matching words (matchesWord), as a catalog
-// holding only those for the list's writers.
-func narrowGPUs(cat *model.Catalog, words []string) (*model.Catalog, error) {
+// narrowGPUs keeps the GPUs words name (narrowWords), in catalog order,
+// as a catalog holding only those for the list's writers; apart is
+// narrowWords'.
+func narrowGPUs(cat *model.Catalog, words []string) (_ *model.Catalog, apart bool, _ error) {
 	out := &model.Catalog{AsOf: cat.AsOf}
-	var keys []string
-	for _, g := range cat.GPUs {
-		keys = append(keys, g.Key)
-		if matchesWord(words, g.Key, g.Name, g.Aliases) {
-			out.GPUs = append(out.GPUs, g)
+	keys := make([]string, len(cat.GPUs))
+	entries := make([]entryNames, len(cat.GPUs))
+	for i := range cat.GPUs {
+		g := &cat.GPUs[i]
+		keys[i], entries[i] = g.Key, entryNames{g.Key, g.Name, g.Aliases}
+	}
+	rank, apart, missing := narrowWords(words, entries)
+	for i, r := range rank {
+		if r != notPicked {
+			out.GPUs = append(out.GPUs, cat.GPUs[i])
 		}
 	}
 	if len(out.GPUs) == 0 {
-		return nil, unmatched(words, keys, true)
+		return nil, false, unmatched(missing, words, keys, true)
 	}
-	return out, nil
+	return out, apart, nil
 }
 
-// narrowModels keeps the models matching words, as narrowGPUs.
-func narrowModels(cat *model.Catalog, words []string) (*model.Catalog, error) {
+// narrowModels keeps the models words name, as narrowGPUs.
+func narrowModels(cat *model.Catalog, words []string) (_ *model.Catalog, apart bool, _ error) {
 	out := &model.Catalog{AsOf: cat.AsOf}
-	var keys []string
-	// Entries whose key or name holds a word come first, those found
+	keys := make([]string, len(cat.Models))
+	entries := make([]entryNames, len(cat.Models))
+	for i := range cat.Models {
+		m := &cat.Models[i]
+		keys[i], entries[i] = m.Key, entryNames{m.Key, m.Name, m.Aliases}
+	}
+	rank, apart, missing := narrowWords(words, entries)
+	// Entries whose key or name holds the words come first, those found
 	// through an alias after (walk56: "deepseek" listed Llama 3.1 8B and
 	// four Qwen2.5 models, whose aliases name DeepSeek-R1's distills,
 	// before DeepSeek-V3).
-	var byAlias []model.Architecture
-	for i := range cat.Models {
-		m := &cat.Models[i]
-		keys = append(keys, m.Key)
-		switch {
-		case matchesWord(words, m.Key, m.Name, nil):
-			out.Models = append(out.Models, *m)
-		case matchesWord(words, "", "", m.Aliases):
-			byAlias = append(byAlias, *m)
+	for _, want := range []int{pickedName, pickedAlias} {
+		for i, r := range rank {
+			if r == want {
+				out.Models = append(out.Models, cat.Models[i])
+			}
 		}
 	}
-	out.Models = append(out.Models, byAlias...)
 	if len(out.Models) == 0 {
-		return nil, unmatched(words, keys, false)
+		return nil, false, unmatched(missing, words, keys, false)
 	}
-	return out, nil
+	return out, apart, nil
 }

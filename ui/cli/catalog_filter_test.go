@@ -71,6 +71,69 @@ func TestCatalogListFilter(t *testing.T) {
 	}
 }
 
+// TestCatalogListWordsTogether: `gpuplan catalog gpus rtx 4090` listed
+// every GPU that holds "rtx" or "4090" (the Quadro RTX 6000, the RTX
+// A2000 …; a new user's walk). Several words are one name, an entry listed when it
+// holds each; they are several names when each alone is a key, name or
+// alias (h100 a100, a10 a10g), or when no entry holds them all (qwen3
+// llama, said on stderr); a word no entry holds is refused by name.
+func TestCatalogListWordsTogether(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		args       []string
+		has, lacks []string
+		note       string // on stderr
+	}{
+		{"gpus: one name in two words", []string{"catalog", "gpus", "rtx", "4090", "-o", "csv"},
+			[]string{"\nrtx-4090,", "\nrtx-4090d,"}, []string{"\nquadro-rtx-6000,", "\nrtx-a2000,", "\nrtx-3090,", "\ntitan-rtx,"}, ""},
+		{"gpus: each word a name", []string{"catalog", "gpus", "h100", "a100", "-o", "csv"},
+			[]string{"\nh100-sxm,", "\nh100-pcie,", "\na100-80gb,", "\na100-40gb,"}, []string{"\nh200,"}, ""},
+		// a10g holds "a10" and "a10g": as one name the A10 was left out.
+		{"gpus: names that hold one another", []string{"catalog", "gpus", "a10", "a10g", "-o", "csv"},
+			[]string{"\na10,", "\na10g,"}, []string{"\na100"}, ""},
+		{"gpus: a size narrows", []string{"catalog", "gpus", "a100", "80gb", "-o", "csv"},
+			[]string{"\na100-80gb,", "\na100-pcie-80gb,"}, []string{"\na100-40gb,", "\nh100-sxm,"}, ""},
+		{"models: one name in two words", []string{"catalog", "models", "llama", "70b", "-o", "csv"},
+			[]string{"\nllama-2-70b,", "\nllama-3.1-70b,", "\nllama-3.3-70b,"}, []string{"\nllama-3.1-8b,", "\nllama-3.1-405b,", "\nqwen"}, ""},
+		{"models: each word a key", []string{"catalog", "models", "qwen3-8b", "llama-3.1-8b", "-o", "csv"},
+			[]string{"\nqwen3-8b,", "\nllama-3.1-8b,"}, []string{"\nqwen3-32b,", "\nllama-3.1-70b,"}, ""},
+		{"models: no model holds both", []string{"catalog", "models", "qwen3", "llama", "-o", "csv"},
+			[]string{"\nqwen3-8b,", "\nllama-3.1-8b,"}, []string{"\nqwen2.5-7b,"}, `gpuplan: note: no model matches all of "qwen3 llama", so each word is taken as a name of its own`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := runCLI(t, tc.args...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d: %s", tc.args, code, errs)
+			}
+			for _, h := range tc.has {
+				if !strings.Contains(out, h) {
+					t.Errorf("%v: output lacks %q:\n%s", tc.args, h, out)
+				}
+			}
+			for _, l := range tc.lacks {
+				if strings.Contains(out, l) {
+					t.Errorf("%v: output has %q:\n%s", tc.args, l, out)
+				}
+			}
+			if (tc.note == "") != (errs == "") || !strings.Contains(errs, tc.note) {
+				t.Errorf("%v: stderr %q, want %q", tc.args, errs, tc.note)
+			}
+		})
+	}
+	code, out, errs := runCLI(t, "catalog", "gpus", "rtx", "4091")
+	if code != 2 || out != "" || errs != "gpuplan: no GPU matches \"4091\" (list them with gpuplan catalog gpus)\n" {
+		t.Errorf("catalog gpus rtx 4091: exit %d, stdout %q, stderr %q; want exit 2 naming 4091", code, out, errs)
+	}
+	code, _, errs = runCLI(t, "--lang", "zh-CN", "catalog", "models", "qwen3", "llama")
+	if code != 0 || !strings.Contains(errs, "没有模型同时匹配") {
+		t.Errorf("zh-CN catalog models qwen3 llama: exit %d, stderr %q", code, errs)
+	}
+	_, out, _ = runCLI(t, "catalog", "gpus", "--help")
+	if !strings.Contains(out, `Several words are one name: "rtx 4090"`) {
+		t.Errorf("catalog gpus --help does not say how words combine:\n%s", out)
+	}
+}
+
 // TestHoldsWord: a word matches where neither end splits a number of the
 // entry's (a separator there does not), case and separators aside.
 func TestHoldsWord(t *testing.T) {

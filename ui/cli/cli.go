@@ -181,11 +181,18 @@ func unknownCommand(root *cobra.Command, args []string) error {
 	return usage(model.Msg("unknown command %q for %q (see %s --help)", name, root.Name(), root.Name()))
 }
 
-// opensConfigurator reports whether args run the root command itself:
-// no command named and no help asked for (help lists every command).
+// opensConfigurator reports whether args run the root command itself
+// with its own flags: no command named, no help asked for (help lists
+// every command) and no flag the root lacks, which workloadFlagOnRoot
+// looks up in the commands (gpuplan --gpu=l4 was cobra's bare "unknown
+// flag --gpu", where gpuplan --gpu l4, its value read as a command,
+// named the commands that take it).
 func opensConfigurator(root *cobra.Command, args []string) bool {
 	for _, a := range args {
 		if a == "-h" || a == "--help" || strings.HasPrefix(a, "--help=") || a == "--" {
+			return false
+		}
+		if strings.HasPrefix(a, "--") && rootFlag(root, a) == nil {
 			return false
 		}
 	}

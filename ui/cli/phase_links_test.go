@@ -340,8 +340,13 @@ func TestPlanJobPhaseOnItsOffer(t *testing.T) {
 				Targets string `json:"targets"`
 			} `json:"phases"`
 		}
-		if code != 0 || json.Unmarshal([]byte(out), &j) != nil || len(j.Phases) != 1 {
-			t.Fatalf("%s: exit %d, stdout %s, stderr %s", name, code, out, errOut)
+		// A job that does not fit its offer: the JSON, then exit 1.
+		wantCode, refused := ExitOK, ""
+		if tt.target != "" {
+			wantCode, refused = ExitError, `phase "train" cannot run on its pinned offer (marked ✗)`
+		}
+		if code != wantCode || json.Unmarshal([]byte(out), &j) != nil || len(j.Phases) != 1 {
+			t.Fatalf("%s: exit %d, want %d; stdout %s, stderr %s", name, code, wantCode, out, errOut)
 		}
 		if !slices.Equal(j.Warnings, tt.want) || j.Phases[0].Targets != tt.target {
 			t.Errorf("%s: warnings %q, targets %q\nwant %q, %q", name, j.Warnings, j.Phases[0].Targets, tt.want, tt.target)
@@ -351,8 +356,13 @@ func TestPlanJobPhaseOnItsOffer(t *testing.T) {
 		for l := range strings.Lines(errOut) {
 			lines = append(lines, strings.TrimPrefix(strings.TrimSuffix(l, "\n"), "gpuplan: warning: "))
 		}
+		if refused != "" && len(lines) > 0 && strings.Contains(lines[len(lines)-1], refused) {
+			lines = lines[:len(lines)-1] // the exit line, after the warnings
+		} else if refused != "" {
+			t.Errorf("%s: stderr lacks %q:\n%s", name, refused, errOut)
+		}
 		marked := strings.Contains(out, "✗ train ") && strings.Contains(out, "✗ phase \"train\": "+tt.target+"\n")
-		if code != 0 || !slices.Equal(lines, tt.want) || marked != (tt.target != "") {
+		if code != wantCode || !slices.Equal(lines, tt.want) || marked != (tt.target != "") {
 			t.Errorf("%s: exit %d, stderr %q, marked %v; want %q, marked %v\n%s", name, code, lines, marked, tt.want, tt.target != "", out)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -108,18 +109,48 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
 				if !noSavings {
 					j.Savings = report.NewPlanSavingsJSON(base, savings, savingsErr)
 				}
-				return writeJSON(env.Stdout, j)
+				if err := writeJSON(env.Stdout, j); err != nil {
+					return err
+				}
+				return planRefused(args[0], &p, phases)
 			}
 			r, _ := renderer(env, env.Stdout)
-			if err := report.WritePlan(env.Stdout, r, &p, phases, total); err != nil || noSavings {
+			if err := report.WritePlan(env.Stdout, r, &p, phases, total); err != nil {
 				return err
 			}
-			return report.WritePlanSavings(env.Stdout, r, total, base, savings, savingsErr)
+			if !noSavings {
+				if err := report.WritePlanSavings(env.Stdout, r, total, base, savings, savingsErr); err != nil {
+					return err
+				}
+			}
+			return planRefused(args[0], &p, phases)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the table")
 	cmd.Flags().BoolVar(&noSavings, "no-savings", false, "leave out what saves the most on the whole plan")
 	return cmd
+}
+
+// planRefused is the error gpuplan plan exits 1 with, after its table
+// or JSON, when a phase of the plan read from path cannot run on its
+// pinned offer (plan.PhaseCost.Refused: the job or model does not fit
+// or run there, marked ✗ with the reason); nil when every phase runs,
+// if only at the estimate or short of its serving targets. A plan whose
+// phases cannot run exited 0, priced as if they could.
+func planRefused(path string, p *plan.Plan, costs []plan.PhaseCost) error {
+	var names []string
+	for i := range costs {
+		if costs[i].Refused && i < len(p.Phases) {
+			names = append(names, strconv.Quote(p.Phases[i].Name))
+		}
+	}
+	switch {
+	case len(names) == 0:
+		return nil
+	case len(names) == 1:
+		return model.Msg("%s: phase %s cannot run on its pinned offer (marked ✗): pick an offer that runs it (gpuplan recommend --config PLAN --phase NAME)", path, names[0])
+	}
+	return model.Msg("%s: %d of %d phases cannot run on their pinned offers (marked ✗: %v): pick offers that run them (gpuplan recommend --config PLAN --phase NAME)", path, len(names), len(p.Phases), model.AndMsg(names))
 }
 
 // checkPlanModels refuses a phase whose answers, or the configuration
@@ -212,7 +243,7 @@ func planNotes(env *Env, cat *model.Catalog, path string, p *plan.Plan, costs []
 func markPinnedServing(cat *model.Catalog, pl plan.Scenario, p *plan.Plan, costs []plan.PhaseCost) {
 	for i := range pl {
 		if i < len(costs) {
-			costs[i].Targets, costs[i].Borderline = pl[i].PinnedServeNote(cat, p.Phases[i].Instance, p.Phases[i].Instances)
+			costs[i].Targets, costs[i].Borderline, costs[i].Refused = pl[i].PinnedServeNote(cat, p.Phases[i].Instance, p.Phases[i].Instances)
 		}
 	}
 }

@@ -63,8 +63,8 @@ func TestPlanServingDoesNotFit(t *testing.T) {
 		t.Fatalf("estimate --json: %+v", e.Plan)
 	}
 	code, out, errOut := runCLI(t, "plan", file, "--no-savings")
-	if code != 0 {
-		t.Fatalf("plan: exit %d: %s", code, errOut)
+	if code != ExitError { // a phase that cannot run: the table, then exit 1
+		t.Fatalf("plan: exit %d, want %d: %s", code, ExitError, errOut)
 	}
 	want := "✗ phase \"s\": does not fit its pinned offer: " + e.Plan.Reasons[0]
 	if !strings.Contains(out, want) || strings.Contains(out, "misses the phase's load") {
@@ -112,7 +112,8 @@ dataset_tokens = "10M"
 		out, err   []string // in stdout, stderr
 		notErr     string
 	}{
-		{"months on a training phase", base, 0, nil,
+		// The phase does not fit its offer: the table, then exit 1.
+		{"months on a training phase", base, ExitError, nil,
 			[]string{"✗ tune", "2 months      1460"},
 			[]string{`phase "tune" trains (task lora) but gives months = 2: it is priced as a service, 1460 h on its offer`, "the job does not fit its offer aws g5.xlarge"}, ""},
 		{"job_hours on an inference phase", edit(`task = "lora"`, `task = "inference"`, "months = 2", "job_hours = 5"), 0, nil,
@@ -127,7 +128,7 @@ dataset_tokens = "10M"
 			[]string{"reserved-1y  $1.01  10.0 h job      8760  $8,813 (whole term)"}, nil, ""},
 		{"reserved job --json", edit(`pricing = "on-demand"`, `pricing = "reserved-1y"`, `task = "lora"`, `task = "qlora"`, "months = 2", "job_hours = 10"), 0, []string{"--json"},
 			[]string{`"billed_hours": 8760`}, nil, ""},
-		{"pricing left out, one month", edit(`pricing = "on-demand"`+"\n", "", "months = 2", "months = 1"), 0, nil,
+		{"pricing left out, one month", edit(`pricing = "on-demand"`+"\n", "", "months = 2", "months = 1"), ExitError, nil,
 			[]string{"g5.xlarge us-east-1  on-demand  $1.01  1 month        730"}, nil, ""},
 	}
 	for _, tt := range tests {

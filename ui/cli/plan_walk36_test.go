@@ -29,8 +29,8 @@ func TestPinnedServingAgrees(t *testing.T) {
 	}
 	for _, tt := range tests {
 		code, out, errOut := runCLI(t, "plan", tt.file, "--no-savings")
-		if want := "✗ phase \"" + tt.phase + "\": " + tt.verdict + ": " + tt.reason; code != 0 || !strings.Contains(out, want) {
-			t.Errorf("%s: plan: exit %d, want %q in:\n%s%s", tt.name, code, want, out, errOut)
+		if want := "✗ phase \"" + tt.phase + "\": " + tt.verdict + ": " + tt.reason; code != ExitError || !strings.Contains(out, want) {
+			t.Errorf("%s: plan: exit %d, want %d (the phase cannot run) and %q in:\n%s%s", tt.name, code, ExitError, want, out, errOut)
 		}
 		code, out, errOut = runCLI(t, "estimate", "--config", tt.file, "--phase", tt.phase)
 		if code != 0 || !strings.Contains(out, tt.head+"\n") || !strings.Contains(out, "\n  "+tt.reason+"\n") {

@@ -9,7 +9,8 @@ import (
 // `unknown command "gemma-3-12b"`, the flag's value taken for a command.
 // A flag of the commands given before any command names them and the
 // configurator's way in, in one line; the root's own flags and their
-// values pass; a flag nobody has is cobra's "unknown flag".
+// values pass; a flag nobody has is cobra's "unknown flag". The
+// --flag=value form is told the same.
 func TestWorkloadFlagOnRoot(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -17,7 +18,14 @@ func TestWorkloadFlagOnRoot(t *testing.T) {
 	}{
 		{[]string{"--model", "gemma-3-12b"}, "unknown flag --model for gpuplan: it is a flag of gpuplan estimate, gpuplan export or gpuplan recommend; the configurator takes its answers on its pages, or from --config FILE"},
 		{[]string{"--trust-overlay", "--gpu", "l4"}, "unknown flag --gpu for gpuplan: it is a flag of"},
-		{[]string{"--gpu=l4"}, "unknown flag --gpu"}, // the configurator's line: no command is built to name
+		// The --flag=value form, as the spaced one: it was cobra's bare
+		// "unknown flag --gpu" (no command was built to name).
+		{[]string{"--gpu", "l4"}, "unknown flag --gpu for gpuplan: it is a flag of gpuplan estimate, gpuplan export or gpuplan recommend; the configurator takes its answers on its pages, or from --config FILE"},
+		{[]string{"--gpu=l4"}, "unknown flag --gpu for gpuplan: it is a flag of gpuplan estimate, gpuplan export or gpuplan recommend; the configurator takes its answers on its pages, or from --config FILE"},
+		{[]string{"--model=gemma-3-12b"}, "unknown flag --model for gpuplan: it is a flag of"},
+		{[]string{"--trust-overlay", "--config=x.toml", "--gpu=l4"}, "unknown flag --gpu for gpuplan: it is a flag of"},
+		{[]string{"--lang=zh-CN", "--gpu=l4"}, "gpuplan 没有 --gpu 选项"},
+		{[]string{"--no-such-flag=1"}, "unknown flag --no-such-flag (see gpuplan --help)"},
 		{[]string{"--lang", "zh-CN", "--model", "x"}, "gpuplan 没有 --model 选项"},
 		{[]string{"--no-such-flag"}, "unknown flag --no-such-flag"},
 		{[]string{"recomend", "--model", "x"}, `did you mean "recommend"?`},

@@ -55,9 +55,10 @@ prices = [{ region = "us-east-1", on_demand = 0.95 }, { region = "us-west-1", on
 		}
 		return out.String(), errb.String()
 	}
-	const warn = "gpuplan: warning: catalog update's prices for 1 offer (as of 2026-10-01) are older than this gpuplan's embedded catalog ("
+	// The line names the file, as the user refreshes or deletes it.
+	warn := "gpuplan: warning: catalog update's prices for 1 offer in " + file + " (as of 2026-10-01) are older than this gpuplan's embedded catalog ("
 	out, errs := run("offers", "a10g:1", "--providers", "aws", "--all-regions", "--json")
-	if strings.Count(errs, warn) != 1 {
+	if strings.Count(errs, warn) != 1 || !strings.Contains(errs, "run gpuplan catalog update to refresh, or delete the file\n") {
 		t.Errorf("stderr does not say once %q:\n%s", warn, errs)
 	}
 	var doc struct {

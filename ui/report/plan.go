@@ -40,6 +40,10 @@ type PlanPhaseJSON struct {
 	// serving targets (plan.PhaseCost.Targets); empty when it meets them
 	// across the estimate's range.
 	Targets string `json:"targets,omitempty"`
+	// CannotRun is set when the phase cannot run on its pinned offer at
+	// all (plan.PhaseCost.Refused: Targets says why), not only misses
+	// its targets; gpuplan plan then exits 1.
+	CannotRun bool `json:"cannot_run,omitempty"`
 }
 
 // NewPlanJSON builds the JSON view of a priced plan.
@@ -47,7 +51,7 @@ func NewPlanJSON(p *plan.Plan, costs []plan.PhaseCost, total float64) PlanJSON {
 	out := PlanJSON{Name: p.Name, TotalUSD: Round(total, 2), Warnings: []string{}}
 	for i := range costs {
 		out.Phases = append(out.Phases, PlanPhaseJSON{Phase: p.Phases[i], BilledHours: Round(billedHours(&p.Phases[i], &costs[i]), 3),
-			USD: Round(costs[i].USD, 2), CommitmentUSD: Round(costs[i].CommitmentUSD, 2), Targets: costs[i].Targets.String()})
+			USD: Round(costs[i].USD, 2), CommitmentUSD: Round(costs[i].CommitmentUSD, 2), Targets: costs[i].Targets.String(), CannotRun: costs[i].Refused})
 	}
 	return out
 }
