@@ -386,7 +386,8 @@ func (s *Serve) VLLMArgs() []string {
 func (s *Serve) GPUsPerNode() int { return s.TP * s.PP * s.ReplicasPerNode }
 
 // Render writes the deployment in format f: FormatTOML the [serve]
-// section, FormatTorchrun a shell script around vllm serve, FormatDocker
+// section, FormatTorchrun (or FormatVLLM, its name for serving) a shell
+// script around vllm serve, FormatDocker
 // docker run of the vLLM image, FormatSkyPilot a SkyServe service YAML,
 // FormatK8s a Deployment and a Service.
 func (s *Serve) Render(f Format) ([]byte, error) {
@@ -396,7 +397,7 @@ func (s *Serve) Render(f Format) ([]byte, error) {
 	switch f {
 	case FormatTOML:
 		return s.TOML()
-	case FormatTorchrun:
+	case FormatTorchrun, FormatVLLM:
 		return s.Script(), nil
 	case FormatDocker:
 		return s.Docker(), nil
@@ -514,7 +515,7 @@ func (s *Serve) InstancesNote(f Format) model.Message {
 	}
 	inst, all, each := model.CountMsg(s.Nodes, "instance"), model.CountMsg(s.Replicas, "replica"), model.CountMsg(s.ReplicasPerNode, "replica")
 	switch f {
-	case FormatTorchrun:
+	case FormatTorchrun, FormatVLLM:
 		return model.Msg("the plan is %v, %v in all: this script starts one instance's vLLM server (%v of TP %d × PP %d); run it on each of the %d instances and put a load balancer in front of their port %d (run on one, it carries 1/%d of the load priced)",
 			inst, all, each, s.TP, s.PP, s.Nodes, VLLMPort, s.Nodes)
 	case FormatDocker:

@@ -115,3 +115,29 @@ func TestServeSkyPilotAMDContainerClouds(t *testing.T) {
 		})
 	}
 }
+
+// TestFormatVLLM: "vllm" parses as FormatVLLM, the vllm serve script of a
+// serving deployment (the file FormatTorchrun writes for one, with its
+// default name); a training plan has none and says so in one line.
+func TestFormatVLLM(t *testing.T) {
+	f, err := launch.ParseFormat(" vLLM ")
+	if err != nil || f != launch.FormatVLLM || f.ServeFileName() != "gpuplan-vllm-serve.sh" || slices.Contains(launch.Formats, f) {
+		t.Fatalf("ParseFormat(vllm) = %q, %v (file %q)", f, err, f.ServeFileName())
+	}
+	sp := serve70BAWQ(t)
+	s, err := launch.NewServe(&llama70B, &sp, launch.ServeOptions{Region: "us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, err := s.Render(launch.FormatTorchrun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Render(launch.FormatVLLM); err != nil || string(got) != string(script) {
+		t.Errorf("Render(vllm) = %v, not the vllm serve script:\n%s", err, got)
+	}
+	p := plan(t, cases[0], launch.Options{})
+	if _, err := p.Render(launch.FormatVLLM); err == nil || !strings.Contains(err.Error(), "for --task inference") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("a training plan's Render(vllm): %v, want one line saying it is for --task inference", err)
+	}
+}
