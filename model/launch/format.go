@@ -28,6 +28,13 @@ const (
 	// FormatPyTorchJob it is parsed but kept out of Formats; Render does
 	// not write it: package model/launch/probescript does (Train, Serve).
 	FormatProbe Format = "probe"
+	// FormatVLLM is the vllm serve script of a serving deployment, the
+	// file FormatTorchrun writes for one (Serve.Render): the name the
+	// README's "--task inference writes vllm serve" suggests. A training
+	// plan has no such file (Plan.Render refuses it). Like FormatProbe it
+	// is parsed but kept out of Formats, which the training and serving
+	// files both take.
+	FormatVLLM Format = "vllm"
 )
 
 // fileNames are the file names a launch format is written to when the
@@ -46,7 +53,7 @@ var fileNames = map[Format]string{
 // docker script runs the vLLM image, the SkyPilot YAML is a SkyServe
 // service, the Kubernetes file a Deployment, the probe measures vLLM.
 var serveFileNames = map[Format]string{
-	FormatTorchrun: "gpuplan-vllm-serve.sh",
+	FormatTorchrun: "gpuplan-vllm-serve.sh", FormatVLLM: "gpuplan-vllm-serve.sh",
 }
 
 // FileName is f's default file name (gpuplan-k8s.yaml); "" for the TOML,
@@ -69,7 +76,7 @@ func (f Format) ServeFileName() string {
 var Formats = []Format{FormatTOML, FormatSkyPilot, FormatTorchrun, FormatDocker, FormatK8s}
 
 // ParseFormat parses a format name; "kubernetes", "sky" and "shell" are
-// accepted as aliases.
+// accepted as aliases, and "vllm" is FormatVLLM.
 func ParseFormat(s string) (Format, error) {
 	k := strings.ToLower(strings.TrimSpace(s))
 	for _, f := range Formats {
@@ -92,8 +99,8 @@ func ParseFormat(s string) (Format, error) {
 		// Not a file of its own: the DeepSpeed config rides in the
 		// launch file of a ZeRO strategy (gpuplan-deepspeed.json).
 		return "", model.Msg("DeepSpeed comes with --strategy zero1, zero2 or zero3: every format writes its config (gpuplan-deepspeed.json), e.g. --format torchrun") // the flag's error names the value
-	case "vllm":
-		return "", model.Msg("the vLLM serving script is --task inference --format torchrun (docker, skypilot, k8s and toml serve with vLLM too)")
+	case "vllm", "vllm-serve":
+		return FormatVLLM, nil
 	}
 	names := make([]string, len(Formats))
 	for i, f := range Formats {
@@ -127,6 +134,8 @@ func (p *Plan) Render(f Format) ([]byte, error) {
 		q := *p
 		q.K8sKind = KindPyTorchJob
 		return q.Kubernetes()
+	case FormatVLLM:
+		return nil, model.Msg("--format vllm is the vllm serve script, for --task inference; a training job's launcher is --format torchrun")
 	}
 	return nil, model.Msg("format %q: want toml, skypilot, torchrun, docker, k8s or pytorchjob", f)
 }

@@ -27,6 +27,19 @@ const (
 	// entrypoint is the same OpenAI server (vLLM docs, "GPU installation",
 	// AMD ROCm, "Pre-built images": Docker Hub vllm/vllm-openai-rocm).
 	DefaultVLLMROCmImage = "vllm/vllm-openai-rocm:latest"
+	// ROCmPodImage is the image a SkyServe file starts as the container on
+	// a container cloud (cloud.ContainerCloud: RunPod, Vast, Daytona) for
+	// an AMD GPU: AMD's vLLM image (ROCm docs, "vLLM inference and serving
+	// on ROCm": docker pull rocm/vllm:<tag>, run with bash), built from
+	// vLLM's docker/Dockerfile.rocm stage "final", which ends in
+	// CMD ["/bin/bash"] (docker/docker-bake-rocm.hcl target final-rocm,
+	// tag rocm/vllm:latest). vLLM's own DefaultVLLMROCmImage is the stage
+	// "vllm-openai" on top of it, ENTRYPOINT ["vllm", "serve"], which
+	// SkyPilot cannot override on RunPod (its docs, "Using Docker
+	// Containers": "choose a container with a default entrypoint"). The
+	// tag is latest, as the CUDA files install PyPI's newest vllm and run
+	// vllm/vllm-openai:latest; --image pins one.
+	ROCmPodImage = "rocm/vllm:latest"
 	// VoltaVLLMImage is the image a GPU whose last CUDA line is 12
 	// (Serve.LastCUDA: Volta, compute capability 7.0) runs: v0.19.1, a
 	// release before v0.20.0, which made CUDA 13 its default and took 7.0
@@ -120,6 +133,11 @@ type Serve struct {
 
 	Serving serve.Serving // with Defaults applied
 	Image   string
+	// PodImage is the container a SkyServe file starts on a container
+	// cloud (cloud.ContainerCloud) for an AMD GPU, as resources.image_id:
+	// ServeOptions.Image, or ROCmPodImage; "" elsewhere. There is no
+	// Docker daemon to docker run Image in, and PyPI's vllm is CUDA's.
+	PodImage string
 	// ROCm is set on AMD GPUs: the files run vLLM's ROCm image
 	// (DefaultVLLMROCmImage) with the ROCm devices (vllmROCmDockerFlags)
 	// and request amd.com/gpu, where NVIDIA's get the CUDA image, --gpus
@@ -257,6 +275,9 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 		s.PriceRegions = anyOfRegions(o.Instance, s.Region, s.Pricing)
 		s.AnyOfRegions, s.Regions = priceRegionsIn(o.Instance, s.Region, s.Pricing, &opt.Where)
 	}
+	if s.ROCm && cloud.ContainerCloud(s.Provider) {
+		s.PodImage = cmp.Or(opt.Image, ROCmPodImage)
+	}
 	if s.Image == "" {
 		switch {
 		case s.ROCm:
@@ -365,7 +386,8 @@ func (s *Serve) VLLMArgs() []string {
 func (s *Serve) GPUsPerNode() int { return s.TP * s.PP * s.ReplicasPerNode }
 
 // Render writes the deployment in format f: FormatTOML the [serve]
-// section, FormatTorchrun a shell script around vllm serve, FormatDocker
+// section, FormatTorchrun (or FormatVLLM, its name for serving) a shell
+// script around vllm serve, FormatDocker
 // docker run of the vLLM image, FormatSkyPilot a SkyServe service YAML,
 // FormatK8s a Deployment and a Service.
 func (s *Serve) Render(f Format) ([]byte, error) {
@@ -375,7 +397,7 @@ func (s *Serve) Render(f Format) ([]byte, error) {
 	switch f {
 	case FormatTOML:
 		return s.TOML()
-	case FormatTorchrun:
+	case FormatTorchrun, FormatVLLM:
 		return s.Script(), nil
 	case FormatDocker:
 		return s.Docker(), nil
@@ -493,7 +515,7 @@ func (s *Serve) InstancesNote(f Format) model.Message {
 	}
 	inst, all, each := model.CountMsg(s.Nodes, "instance"), model.CountMsg(s.Replicas, "replica"), model.CountMsg(s.ReplicasPerNode, "replica")
 	switch f {
-	case FormatTorchrun:
+	case FormatTorchrun, FormatVLLM:
 		return model.Msg("the plan is %v, %v in all: this script starts one instance's vLLM server (%v of TP %d × PP %d); run it on each of the %d instances and put a load balancer in front of their port %d (run on one, it carries 1/%d of the load priced)",
 			inst, all, each, s.TP, s.PP, s.Nodes, VLLMPort, s.Nodes)
 	case FormatDocker:
@@ -619,7 +641,11 @@ func (s *Serve) dockerRun(extra []string, port int, args []string) []string {
 // HF_TOKEN as a secret, a setup that installs vLLM, a run that starts vllm
 // serve, and service {readiness_probe {path /health,
 // initial_delay_seconds}, replicas}: one replica per node, each node's
-// vllm running its ReplicasPerNode engines.
+// vllm running its ReplicasPerNode engines. On an AMD GPU the node runs
+// vLLM's ROCm image: a VM pulls it and runs it with docker, while on a
+// container cloud (RunPod, Vast, Daytona: no Docker daemon) the image is
+// the container itself, resources.image_id docker:PodImage, and run
+// starts vllm serve in it.
 func (s *Serve) SkyPilot() ([]byte, error) {
 	if err := notSkyPilotCloud(s.Provider); err != nil {
 		return nil, err
@@ -639,16 +665,27 @@ func (s *Serve) SkyPilot() ([]byte, error) {
 			show.Printable(s.Model), s.ReplicasPerNode, show.Printable(s.InstanceType))
 	}
 	run := []string{"set -e", hfHomeExport, continued(s.words(), "  ")}
-	setup := "set -e\n" + s.vllmInstall()
-	if s.ROCm { // PyPI's vllm is CUDA's: run vLLM's ROCm image on the node
-		setup = "set -e\ndocker pull " + shellQuote(s.Image) + "\n"
+	var setup *yaml.Node
+	var imageID *yaml.Node
+	switch {
+	case s.PodImage != "": // the container is the ROCm image (PodImage): vllm serve in it, as run above
+		imageID = str("docker:" + s.PodImage)
+	case s.ROCm: // PyPI's vllm is CUDA's: run vLLM's ROCm image on the node
+		setup = str("set -e\ndocker pull " + shellQuote(s.Image) + "\n")
 		run = []string{"set -e", "mkdir -p \"$HOME/.cache/huggingface\"", continued(s.dockerWords(), "  ")}
+	default:
+		setup = str("set -e\n" + s.vllmInstall())
 	}
 	var accel *yaml.Node // none where SkyPilot's catalog counts the GPUs otherwise (SkyPilotGPUCount); vllm's -tp is the plan's
 	if cloud.SkyPilotGPUCount(s.Provider, s.InstanceType, s.GPUsPerInstance) == s.GPUsPerInstance {
 		accel = str(fmt.Sprintf("%s:%d", s.Accelerator, s.GPUsPerInstance))
 	}
-	header := append(s.headerFor(FormatSkyPilot), "launch: sky serve up -n "+s.Name+" --secret HF_TOKEN <this file>")
+	header := s.headerFor(FormatSkyPilot)
+	if s.PodImage != "" {
+		header = append(header, fmt.Sprintf("note: a %s machine is a container with no Docker daemon, so the service runs in the image %s (resources.image_id), which has vLLM's ROCm build, and run starts vllm serve in it; an image given with --image must start a shell, not its own server (SkyPilot cannot override an image's entrypoint on RunPod): AMD's rocm/vllm does, vLLM's %s starts vllm serve",
+			s.Provider, s.PodImage, DefaultVLLMROCmImage))
+	}
+	header = append(header, "launch: sky serve up -n "+s.Name+" --secret HF_TOKEN <this file>")
 	if h := skyRegionHeader(s.Provider, s.InstanceType, s.Region, s.AnyOfRegions, s.Regions, s.PriceRegions); h != "" {
 		header = append(header, h)
 	}
@@ -667,7 +704,8 @@ func (s *Serve) SkyPilot() ([]byte, error) {
 	if len(s.Regions) == 0 {
 		resources = offer(skyRegionOf(s.Region, s.AnyOfRegions))
 	}
-	resources = append(resources, kv{"use_spot", boolean(s.Pricing == model.Spot)}, kv{"disk_size", integer(s.DiskGB)}, kv{"ports", integer(VLLMPort)})
+	resources = append(resources, kv{"use_spot", boolean(s.Pricing == model.Spot)}, kv{"disk_size", integer(s.DiskGB)}, kv{"ports", integer(VLLMPort)},
+		kv{"image_id", imageID})
 	if len(s.Regions) > 0 {
 		items := make([]*yaml.Node, len(s.Regions))
 		for i, r := range s.Regions {
@@ -683,7 +721,7 @@ func (s *Serve) SkyPilot() ([]byte, error) {
 			kv{"readiness_probe", mapping(kv{"path", str(VLLMHealthPath)}, kv{"initial_delay_seconds", integer(skyServeInitialDelay)})},
 			kv{"replicas", integer(s.Nodes)},
 		)},
-		kv{"setup", str(setup)},
+		kv{"setup", setup},
 		kv{"run", str(strings.Join(run, "\n") + "\n")},
 	)
 	return encodeYAML(header, doc)

@@ -106,6 +106,7 @@ func FuzzServeInjection(f *testing.F) {
 				UseSpot  bool       `yaml:"use_spot"`
 				DiskSize int        `yaml:"disk_size"`
 				Ports    int        `yaml:"ports"`
+				ImageID  string     `yaml:"image_id"`
 				AnyOf    []skyOffer `yaml:"any_of"`
 			} `yaml:"resources"`
 			Secrets map[string]*string `yaml:"secrets"`
@@ -129,6 +130,23 @@ func FuzzServeInjection(f *testing.F) {
 		run := parseScript(t, task.Run, syntax.LangBash)
 		if got := run[len(run)-1].argv; !reflect.DeepEqual(got, want[1:]) {
 			t.Fatalf("SkyPilot run argv %q\n%s", got, task.Run)
+		}
+		// On a container cloud an AMD GPU's image is the container
+		// (PodImage): one image_id scalar, vllm serve in run as above.
+		pod := *sv
+		pod.Provider, pod.ROCm, pod.PodImage = "runpod", true, s
+		podSky, err := pod.Render(FormatSkyPilot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		task.R.ImageID, task.Setup, task.Run = "", "", ""
+		decodeStrict(t, podSky, &task)
+		if task.R.ImageID != "docker:"+s || task.Setup != "" {
+			t.Fatalf("pod image_id %q, setup %q:\n%s", task.R.ImageID, task.Setup, podSky)
+		}
+		run = parseScript(t, task.Run, syntax.LangBash)
+		if got := run[len(run)-1].argv; !reflect.DeepEqual(got, want[1:]) {
+			t.Fatalf("SkyPilot pod run argv %q\n%s", got, task.Run)
 		}
 		k8s, err := sv.Render(FormatK8s)
 		if err != nil {

@@ -80,7 +80,7 @@ func (s *Serve) ServersNote(f Format) model.Message {
 	each, gpus := model.CountMsg(s.ReplicasPerNode, "replica"), model.CountMsg(s.TP*s.PP, "GPU")
 	first, last := s.ReplicaPort(0), s.ReplicaPort(s.ReplicasPerNode-1)
 	switch f {
-	case FormatTorchrun:
+	case FormatTorchrun, FormatVLLM:
 		return model.Msg("a mixture-of-experts model: this script starts its %v on an instance as one vllm serve each, on %v of its own (CUDA_VISIBLE_DEVICES) and port %d–%d, not one with --data-parallel-size %d, which would tie their expert layers into one group that steps together; put ports %d–%d behind a load balancer",
 			each, gpus, first, last, s.ReplicasPerNode, first, last)
 	case FormatDocker:

@@ -236,15 +236,26 @@ func checkServeFile(t *testing.T, s *launch.Serve, f launch.Format, out []byte, 
 			task.Service.Replicas == nil || *task.Service.Replicas != s.Nodes {
 			bad = append(bad, "service section")
 		}
-		if s.ROCm { // vLLM's ROCm image on the node: PyPI's vllm is CUDA's
+		image, _ := task.Resources.ImageID.(string)
+		switch {
+		case s.PodImage != "": // a container cloud: the ROCm image is the container
+			if got := vllmCommand(t, task.Run); !reflect.DeepEqual(got, want) || image != "docker:"+s.PodImage ||
+				strings.Contains(task.Setup+task.Run, "docker") {
+				bad = append(bad, "ROCm pod "+image+" run argv "+strings.Join(got, " "))
+			}
+		case image != "":
+			bad = append(bad, "image_id "+image+" on a VM")
+		case s.ROCm: // vLLM's ROCm image on the node: PyPI's vllm is CUDA's
 			got := vllmCommand(t, task.Run)
 			i := slices.Index(got, s.Image)
 			if i < 0 || !reflect.DeepEqual(got[i+1:], append([]string{"--model", s.ModelID}, s.VLLMArgs()...)) || !gpuDocker(s, got) ||
 				strings.Contains(task.Setup, "pip install vllm") {
 				bad = append(bad, "ROCm run argv "+strings.Join(got, " "))
 			}
-		} else if got := vllmCommand(t, task.Run); !reflect.DeepEqual(got, want) {
-			bad = append(bad, "run argv "+strings.Join(got, " "))
+		default:
+			if got := vllmCommand(t, task.Run); !reflect.DeepEqual(got, want) {
+				bad = append(bad, "run argv "+strings.Join(got, " "))
+			}
 		}
 	case launch.FormatK8s:
 		d, b := validateK8s(t, out)

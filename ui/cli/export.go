@@ -136,6 +136,7 @@ without --force; -o - (the default) writes to stdout.`,
   gpuplan export --model llama-3.1-8b --task finetune --strategy zero3 --gpus 8 --batch-size 2 --checkpointing --instance aws/p4de.24xlarge --format k8s
   gpuplan export --model llama-3.1-8b --task finetune --gpus 16 --strategy fsdp --batch-size 1 --checkpointing --instance aws/p5.48xlarge --pricing spot --format torchrun
   gpuplan export --model bert-large --task finetune --script train_bert.py --instance gcp/g2-standard-4 --region us-central1 --format docker
+  gpuplan export --model llama-3.1-8b --task inference --instance aws/g5.2xlarge --format vllm -o serve.sh
   gpuplan export --config gpuplan.toml --format skypilot -o run.yaml`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -145,7 +146,7 @@ without --force; -o - (the default) writes to stdout.`,
 	fs := cmd.Flags()
 	fs.StringVar(&ef.instance, "instance", "", "PROVIDER/TYPE to launch on, e.g. aws/p4de.24xlarge (list: gpuplan catalog instances)")
 	fs.StringVar(&ef.region, "region", "", "region to launch in (default: the cheapest that prices the instance)")
-	fs.Var(enumValue[launch.Format]{&ef.format, launch.ParseFormat, exportFormats}, "format", "toml, skypilot, torchrun, docker, k8s, pytorchjob or probe (a script that measures the plan on the GPU)")
+	fs.Var(enumValue[launch.Format]{&ef.format, launch.ParseFormat, exportFormats}, "format", "toml, skypilot, torchrun, vllm (the vllm serve script of --task inference), docker, k8s, pytorchjob or probe (a script that measures the plan on the GPU)")
 	fs.StringVarP(&ef.output, "output", "o", "-", "file to write; - writes to stdout")
 	fs.BoolVar(&ef.force, "force", false, "overwrite the output file if it exists")
 	fs.StringVar(&ef.name, "name", "", "job, task and cluster name (default gpuplan-MODEL)")
@@ -193,6 +194,11 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	}
 	if err := ff.applyExportOptions(fs, ef); err != nil { // walk50, walk53: --region, --name, --model-id … held on reload
 		return err
+	}
+	if task := ff.request().Task; ef.format == launch.FormatVLLM && (fs.Changed("task") && wf.set.Task != model.TaskInference || !fs.Changed("task") && task != model.TaskInference) {
+		// The vllm serve script is a serving deployment's (runServeExport);
+		// said before --instance is asked for, as a bad format is.
+		return usage(model.Msg("--format vllm is the vllm serve script, for --task inference; a training job's launcher is --format torchrun"))
 	}
 	ff.phaseGPU(cat)
 	in, err := exportInstance(fs, cat, &ff, qf, ef)
@@ -581,7 +587,7 @@ func writeExport(env *Env, ef *exportFlags, out []byte, serving bool) (toFile bo
 		return false, err
 	}
 	mode := os.FileMode(0o644)
-	if ef.format == launch.FormatTorchrun || ef.format == launch.FormatDocker {
+	if ef.format == launch.FormatTorchrun || ef.format == launch.FormatVLLM || ef.format == launch.FormatDocker {
 		mode = 0o755 // scripts
 	}
 	name := ef.format.FileName()

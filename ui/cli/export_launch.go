@@ -15,10 +15,12 @@ import (
 	"github.com/gpuplan/gpuplan/model/launch"
 )
 
-// exportFormats are the --format choices: launch.Formats plus the
-// Kubeflow Training Operator v1 PyTorchJob and the probe script, which
-// launch parses but keeps out of its default list.
-var exportFormats = append(slices.Clone(launch.Formats), launch.FormatPyTorchJob, launch.FormatProbe)
+// exportFormats are the --format choices: launch.Formats plus vllm (the
+// vllm serve script's own name, after torchrun, which writes it for
+// --task inference), the Kubeflow Training Operator v1 PyTorchJob and the
+// probe script, which launch parses but keeps out of its default list.
+var exportFormats = append(slices.Insert(slices.Clone(launch.Formats), slices.Index(launch.Formats, launch.FormatTorchrun)+1, launch.FormatVLLM),
+	launch.FormatPyTorchJob, launch.FormatProbe)
 
 // k8sKinds are the --k8s-kind choices, spelled as on the command line.
 var k8sKinds = []string{"trainjob", "pytorchjob"}

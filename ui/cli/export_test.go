@@ -128,7 +128,7 @@ func TestExportErrors(t *testing.T) {
 		// The search's places apply (walk54), and bound the offer named.
 		{"instance outside --providers", append(small, "--instance", "aws/g5.2xlarge", "--providers", "lambda"), "--instance aws/g5.2xlarge: aws is not among the providers of --providers (lambda)"},
 		{"region outside --regions", append(small, "--instance", "aws/g5.2xlarge", "--region", "us-east-1", "--regions", "europe"), "--region us-east-1: outside the search (--regions europe)"},
-		{"bad format", append(small, "--instance", "aws/g5.2xlarge", "--format", "helm"), `--format "helm": want toml, skypilot, torchrun, docker, k8s, pytorchjob or probe`},
+		{"bad format", append(small, "--instance", "aws/g5.2xlarge", "--format", "helm"), `--format "helm": did you mean "vllm"? want toml, skypilot, torchrun, vllm, docker, k8s, pytorchjob or probe`},
 		{"GPU without a stack", append(small, "--task", "inference", "--precision", "fp16", "--allow-precision-fallback", "--instance", "aws/p2.xlarge", "--format", "skypilot"), "no supported software stack"},
 		// fp16 typed on the command line is asked for: a K80 (no fp16) runs it only with the fallback allowed.
 		{"precision asked, GPU without it", append(small, "--task", "inference", "--precision", "fp16", "--instance", "aws/p2.xlarge", "--format", "skypilot"), "has no fp16; it would run fp32 (allow_precision_fallback)"},

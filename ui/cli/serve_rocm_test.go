@@ -39,3 +39,38 @@ func TestServeExportAMD(t *testing.T) {
 		}
 	}
 }
+
+// TestServeExportAMDRunPod is a new user's walk: DeepSeek-R1 on RunPod's
+// MI300X wrote docker pull and docker run into the SkyServe file, and a
+// RunPod pod is a container with no Docker daemon. The file now names
+// AMD's rocm/vllm image as the pod (resources.image_id) and runs vllm
+// serve in it; the docker and k8s files keep vLLM's ROCm image. Failing
+// before: the SkyPilot file pulled vllm/vllm-openai-rocm:latest.
+func TestServeExportAMDRunPod(t *testing.T) {
+	base := []string{"export", "--model", "deepseek-ai/DeepSeek-R1", "--task", "inference", "--concurrency", "32", "--prompt-tokens", "2000",
+		"--output-tokens", "1000", "--instance", "runpod/4x_MI300X_SECURE", "-o", "-"}
+	for _, tc := range []struct {
+		format    string
+		want, not []string
+	}{
+		{"skypilot", []string{"  image_id: docker:rocm/vllm:latest\n", "\n  vllm serve deepseek-ai/DeepSeek-R1 \\\n", "accelerators: MI300X:4"}, []string{"docker pull", "docker run", "pip install vllm"}},
+		{"docker", []string{"--device /dev/kfd", "vllm/vllm-openai-rocm:latest"}, []string{"rocm/vllm:latest", "image_id"}},
+		{"k8s", []string{"amd.com/gpu: 4", "image: vllm/vllm-openai-rocm:latest"}, []string{"rocm/vllm:latest"}},
+	} {
+		code, out, errOut := runCLI(t, append(base, "--format", tc.format)...)
+		if code != 0 {
+			t.Errorf("%s: exit %d: %s", tc.format, code, errOut)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: no %q in\n%s", tc.format, w, out)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(out, n) {
+				t.Errorf("%s: %q on RunPod in\n%s", tc.format, n, out)
+			}
+		}
+	}
+}
