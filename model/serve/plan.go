@@ -130,6 +130,16 @@ type Plan struct {
 	// as recommend's near misses say what they lack. Zero otherwise.
 	Would model.Message
 
+	// Cleared says why the plan rents more replicas than the fewest that
+	// carry the load at the estimate: those meet the targets only at the
+	// estimate (their Borderline), these across their 90% ranges, and
+	// --replicas plans the fewer (clearBorderline). ClearedFrom is those
+	// fewer replicas and ClearedFromUSDPerHour what they cost an hour.
+	// Zero when the plan is the fewest replicas, or they were given.
+	Cleared               model.Message
+	ClearedFrom           int
+	ClearedFromUSDPerHour float64
+
 	Fits  bool // the model and one full-length request fit
 	Meets bool // fits, carries the load and meets the latency targets
 	// Borderline says why a plan that Meets may not in practice: the 90%
@@ -175,12 +185,16 @@ const serveMaxNodes = 64
 // given, or chosen (auto) to meet the load and latency targets at the
 // question's lowest cost (betterPlan). TP is a power of two dividing the
 // node's GPUs that vLLM accepts for the model's heads (tpOK); PP is 1 unless
-// the model does not fit one node. Auto replicas fill every rented node.
+// the model does not fit one node. Auto replicas fill every rented node,
+// as few nodes as carry the load, or, when those meet the targets only
+// at the estimate, as few as meet them across their 90% ranges
+// (clearBorderline).
 // The error wraps ErrInvalid when s is invalid for a.
 func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 	if o.GPU == nil || o.GPUsPerNode < 1 {
 		return Plan{}, model.Errorf(ErrInvalid, "offer %q has no GPUs", o.Name)
 	}
+	asGiven := s // for clearBorderline, which plans s again with more replicas
 	s = s.Defaults(o.GPU)
 	if err := s.Validate(a); err != nil {
 		return Plan{}, err
@@ -290,7 +304,51 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 		best.Fallback = model.Msg("%s has no bf16 and vLLM refuses float16 for %s models (numerical instability): vLLM's --dtype auto runs the model in float32, %s with float32 activations",
 			o.GPU.Name, a.ModelType, s.WeightFormat)
 	}
+	if q, ok := clearBorderline(a, asGiven, best); ok {
+		return q, nil
+	}
 	return *best, nil
+}
+
+// clearBorderline is the plan PlanServing gives in place of best when best
+// meets the targets only at the estimate (Borderline) and its replicas
+// were left to the planner on nodes it rents (s.Replicas and s.Nodes 0):
+// best's split on the fewest nodes of its offer that meet them across
+// their 90% ranges (ClearingReplicas), with Cleared saying so and how
+// --replicas plans the fewer. ok is false when there is none: best stands.
+//
+// It is the ranking's policy, not a second estimate: betterPlan already
+// ranks a plan that meets the targets only at the estimate after every
+// plan that meets them across its range, since the serve/tpot and
+// serve/kv-cache bands put a real chance of missing them inside that
+// range (borderline). An offer whose fewest replicas are borderline was
+// ranked there at their price, although more replicas of the same
+// instance (a smaller batch each: a faster TPOT, fewer sequences for the
+// low end of the KV cache's range to hold) clear the range, often for
+// less than the offers ranked first (a new user's walk: Mistral 7B at
+// 32K tokens × 16 requests on aws ranked 4×L40S at $10.49/h first, 2 ×
+// 1-GPU g6e.xlarge at $3.72/h borderline after it, where 4 of them at
+// $7.44/h clear it). So an offer's plan is the one that clears when one
+// does, ranked among the clear ones at what it rents, and every view of
+// it (recommend, estimate, export, plan, the configurator) takes the
+// same replicas from here. Replicas or GPUs the user gave bind as before.
+func clearBorderline(a *model.Architecture, s Serving, best *Plan) (Plan, bool) {
+	if s.Replicas > 0 || s.Nodes > 0 || !best.Meets || best.Borderline.IsZero() {
+		return Plan{}, false
+	}
+	q, ok := ClearingReplicas(a, s, best)
+	if !ok {
+		return Plan{}, false
+	}
+	q.Chosen, q.Grown = best.Chosen, best.Grown // the split is best's, chosen as it was
+	q.ClearedFrom, q.ClearedFromUSDPerHour = best.Replicas, best.USDPerHour
+	q.Cleared = model.Msg("%s chosen: the fewest that carry the load, %d, meet the targets only at the estimate (%s); --replicas %d plans them",
+		model.CountMsg(q.Replicas, "replica"), best.Replicas, best.Borderline, best.Replicas)
+	if best.USDPerHour > 0 {
+		q.Cleared = model.Msg("%s chosen: the fewest that carry the load, %d, meet the targets only at the estimate (%s); --replicas %d plans them at $%.2f/h",
+			model.CountMsg(q.Replicas, "replica"), best.Replicas, best.Borderline, best.Replicas, best.USDPerHour)
+	}
+	return q, true
 }
 
 // spansShort says how many GPUs p needs when the nearest layout to
@@ -1163,25 +1221,34 @@ func (p *Plan) reason(key string, args ...any) {
 	p.ReasonMsgs = append(p.ReasonMsgs, m)
 }
 
-// ClearingReplicas returns the plan of p's split on p's offer with the
-// fewest replicas that meets the targets across its 90% ranges (Meets,
-// not Borderline), when the replicas were left to the planner
+// ClearingReplicas returns the plan of p's split on p's offer on the
+// fewest nodes that meets the targets across its 90% ranges (Meets, not
+// Borderline), its replicas filling those nodes as auto replicas fill
+// every rented node, when the replicas were left to the planner
 // (s.Replicas 0) and p meets them only at the estimate: more replicas
 // share the load, so each runs a smaller batch (a faster TPOT, fewer
-// sequences for the low end of the KV cache's range to hold). ok is false
-// when none of up to 8 times p's replicas does, or one stops fitting.
+// sequences for the low end of the KV cache's range to hold). That only
+// helps, so the fewest replicas that clear rent those nodes too, and the
+// counts tried are a node's worth apart (a replica's nodes when it spans
+// several), up to 8 times p's replicas. ok is false when none does, or
+// one stops meeting the targets (a budget, serveMaxNodes: more replicas
+// only cost more) or fitting.
 func ClearingReplicas(a *model.Architecture, s Serving, p *Plan) (q Plan, ok bool) {
-	if s.Replicas > 0 || p.Replicas < 1 {
+	if s.Replicas > 0 || p.Replicas < 1 || p.TP < 1 || p.PP < 1 {
 		return Plan{}, false
 	}
 	s.TP, s.PP = p.TP, p.PP
-	for r := p.Replicas + 1; r <= 8*p.Replicas; r++ {
+	step := 1 // replicas per node, as planOne fills them; 1 when a replica spans nodes
+	if per := p.TP * p.PP; per <= p.Offer.GPUsPerNode {
+		step = p.Offer.GPUsPerNode / per
+	}
+	for r := (p.Replicas/step + 1) * step; r <= 8*p.Replicas; r += step {
 		s.Replicas = r
 		q, err := PlanServing(a, s, p.Offer)
-		if err != nil || !q.Fits {
+		if err != nil || !q.Fits || !q.Meets {
 			return Plan{}, false
 		}
-		if q.Meets && q.Borderline.IsZero() {
+		if q.Borderline.IsZero() {
 			return q, true
 		}
 	}
