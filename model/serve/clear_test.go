@@ -114,3 +114,37 @@ func TestRankServingClearsBorderline(t *testing.T) {
 		t.Errorf("second %s: %d replicas, cleared %q; want g6e.12xlarge at TP 1 × 4, as it was", q.Offer.Name, q.Replicas, q.Cleared)
 	}
 }
+
+// TestPlanOnNodesWouldClear: on GPUs given (estimate --gpus 2) the plan
+// stays on them, borderline, and Would names the replicas that meet the
+// targets across their 90% ranges, PlanServing's plan of that offer
+// unheld (nodes of 2 L40S: 4 replicas on 2 of them); with --tp given it
+// names the replicas alone, and with --replicas given nothing. Failing
+// before: no Would for a borderline plan.
+func TestPlanOnNodesWouldClear(t *testing.T) {
+	a, g := modelGPU(t, "mistral-7b", "l40s")
+	for _, tc := range []struct {
+		name    string
+		tp, rep int
+		would   string
+	}{
+		{"TP left to the planner", 0, 0, "--tp 1 --replicas 4 would meet them across their 90% range: 4 GPUs in all"},
+		{"--tp 1 given", 1, 0, "--replicas 4 would meet them across their 90% range: 4 GPUs in all"},
+		{"--replicas 2 given", 0, 2, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := mistral32K
+			s.Concurrency, s.TP, s.Replicas = 16, tc.tp, tc.rep
+			p, err := serve.PlanOnNodes(a, s, serve.GPUOffer(g, 2), 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !p.Meets || p.Borderline.IsZero() || p.GPUs != 2 || p.Replicas != 2 || !p.Cleared.IsZero() {
+				t.Fatalf("meets %v, borderline %q, %d replicas on %d GPUs, cleared %q; want 2 on the 2 given, borderline", p.Meets, p.Borderline, p.Replicas, p.GPUs, p.Cleared)
+			}
+			if got := p.Would.String(); got != tc.would {
+				t.Errorf("would %q, want %q", got, tc.would)
+			}
+		})
+	}
+}

@@ -372,7 +372,10 @@ func (p *Plan) spansShort(o Offer) {
 // replicas but never grown. When that plan fits but misses the load or the
 // latency targets and auto replicas over more nodes of o would meet them,
 // Would names them ("--replicas 4 would meet them: 8 GPUs in all"), with
-// the TP when the user did not pin it ("--tp 1 --replicas 14 would …").
+// the TP when the user did not pin it ("--tp 1 --replicas 14 would …");
+// when it meets them only at the estimate (Borderline), Would names the
+// auto replicas that meet them across their 90% ranges, if more
+// ("--replicas 4 would meet them across their 90% range: 4 GPUs in all").
 // The split is searched on the n nodes (a pipeline left open stays on
 // them) whether or not s.Replicas is given; replicas given rent what they
 // need, more than the n nodes if so (estimate warns of it).
@@ -383,12 +386,27 @@ func PlanOnNodes(a *model.Architecture, s Serving, o Offer, n int) (Plan, error)
 	if err == nil && !p.Fits && p.Memory.TotalBytes > 0 && (s.TP > 0 || s.PP > 1) {
 		p.Would = splitThatFits(a, held, o, max(n, 1))
 	}
-	if err != nil || held.Nodes == 0 || !p.Fits || p.Meets {
+	// A plan meeting the targets only at the estimate on the GPUs given
+	// stays on them (they bind), and Would names the replicas that meet
+	// them across their 90% ranges, as PlanServing plans the offer
+	// unheld (clearBorderline): what recommend and export rent of it.
+	borderline := p.Meets && !p.Borderline.IsZero() && s.Replicas == 0
+	if err != nil || held.Nodes == 0 || !p.Fits || p.Meets && !borderline {
 		return p, err
 	}
 	q, err := PlanServing(a, s, o)
 	if err != nil {
 		return Plan{}, err
+	}
+	if borderline {
+		if q.Meets && q.Borderline.IsZero() && q.GPUs > p.GPUs {
+			if s.TP == 0 {
+				p.Would = model.Msg("--tp %d --replicas %d would meet them across their 90%% range: %d GPUs in all", q.TP, q.Replicas, q.GPUs)
+			} else {
+				p.Would = model.Msg("--replicas %d would meet them across their 90%% range: %d GPUs in all", q.Replicas, q.GPUs)
+			}
+		}
+		return p, nil
 	}
 	if q.Meets && q.GPUs > p.GPUs {
 		// The TP too when the user left it to us: "--replicas 14" run
