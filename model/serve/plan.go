@@ -1248,9 +1248,19 @@ func (p *Plan) reason(key string, args ...any) {
 // sequences for the low end of the KV cache's range to hold). That only
 // helps, so the fewest replicas that clear rent those nodes too, and the
 // counts tried are a node's worth apart (a replica's nodes when it spans
-// several), up to 8 times p's replicas. ok is false when none does, or
-// one stops meeting the targets (a budget, serveMaxNodes: more replicas
-// only cost more) or fitting.
+// several), up to 8 times p's replicas.
+//
+// The verdict of a count is that of its batch per replica (borderline and
+// the latency targets read the batch's speed and the KV cache, which
+// replicas do not change), so at a batch of 1 none clears, and for a
+// concurrency c the counts that keep p's batch b (⌈c/r⌉ ≥ b) are skipped:
+// the first tried holds b − 1 at most. Clearing the range and no longer
+// meeting the targets (a budget, serveMaxNodes) both come only with more
+// replicas, so the search gallops (gallop: the next node's worth, then
+// 2, 4, 8 … nodes on, then halving back), planning a count or two where
+// the next nodes clear, as they mostly do, and a few where none do before
+// the limits, not each count. ok is false when no count clears the range
+// before one stops meeting the targets or fitting.
 func ClearingReplicas(a *model.Architecture, s Serving, p *Plan) (q Plan, ok bool) {
 	if s.Replicas > 0 || p.Replicas < 1 || p.TP < 1 || p.PP < 1 {
 		return Plan{}, false
@@ -1260,15 +1270,52 @@ func ClearingReplicas(a *model.Architecture, s Serving, p *Plan) (q Plan, ok boo
 	if per := p.TP * p.PP; per <= p.Offer.GPUsPerNode {
 		step = p.Offer.GPUsPerNode / per
 	}
-	for r := (p.Replicas/step + 1) * step; r <= 8*p.Replicas; r += step {
-		s.Replicas = r
-		q, err := PlanServing(a, s, p.Offer)
-		if err != nil || !q.Fits || !q.Meets {
-			return Plan{}, false
-		}
-		if q.Borderline.IsZero() {
-			return q, true
-		}
+	b := p.Perf.Batch
+	if b <= 1 {
+		return Plan{}, false // one sequence a replica is as fast as it gets
 	}
-	return Plan{}, false
+	first := (p.Replicas/step + 1) * step // the next node's worth
+	if p.Serving.RequestsPerSec == 0 {
+		c := max(p.Serving.Concurrency, 1)
+		need := (c + b - 2) / (b - 1) // ⌈c/(b−1)⌉: b − 1 sequences a replica at most
+		first = max(first, (need+step-1)/step*step)
+	}
+	n := (8*p.Replicas-first)/step + 1 // counts first, first+step, … up to 8 × p's
+	if n < 1 {
+		return Plan{}, false
+	}
+	var at Plan // the plan at the fewest count that clears or stops
+	var err error
+	k := gallop(n, func(k int) bool {
+		s.Replicas = first + (k-1)*step
+		q, e := PlanServing(a, s, p.Offer)
+		stop := e != nil || !q.Fits || !q.Meets || q.Borderline.IsZero()
+		if stop {
+			at, err = q, e
+		}
+		return stop
+	})
+	if k > n || err != nil || !at.Fits || !at.Meets || !at.Borderline.IsZero() {
+		return Plan{}, false
+	}
+	return at, true
+}
+
+// gallop returns the smallest k in [1, n] with f(k) true, or n+1, for f
+// false then true as k grows, as sort1 does, trying 1, 2, 4, 8 … first
+// and halving back within the last step (unbounded search, Bentley and
+// Yao 1976, "An almost optimal algorithm for unbounded searching"): f is
+// called at most 1 + 2·⌈log2 min(k, n)⌉ times, once when k is 1, where
+// sort1 calls it about log2(n) times whatever k is. The last call that
+// returns true is at the k returned.
+func gallop(n int, f func(int) bool) int {
+	lo, hi := 0, 1 // f(lo) false (0: none tried), hi the next to try
+	for hi < n && !f(hi) {
+		lo, hi = hi, min(2*hi, n)
+	}
+	if hi == n && !f(n) {
+		return n + 1
+	}
+	// f(hi) is true; the smallest true is in (lo, hi].
+	return lo + sort1(hi-lo-1, func(k int) bool { return f(lo + k) })
 }
