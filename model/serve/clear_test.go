@@ -30,7 +30,7 @@ func TestPlanServingClearsBorderline(t *testing.T) {
 	for _, tc := range []struct {
 		name                         string
 		perNode, conc, tp, rep, held int
-		budget                       float64
+		budget, tpot                 float64
 		// want
 		replicas, nodes int
 		borderline      bool
@@ -52,10 +52,15 @@ func TestPlanServingClearsBorderline(t *testing.T) {
 			perNode: 4, conc: 32, held: 1, replicas: 4, nodes: 1, borderline: true},
 		{name: "$3000 a month: 4 nodes cost 4 × $1.861 × 730 = $5434, over it; the 2 at $2717 stand",
 			perNode: 1, conc: 16, budget: 3000, replicas: 2, nodes: 2, borderline: true},
+		{name: "TPOT target 50 ms: 6 replicas at 45.6 ms (slow end 68.9) clear only as 16 at 23.9 (36.2), 16 × $1.861 = $29.78/h, over twice 6's $11.17: the 6 stand, naming the 16",
+			perNode: 1, conc: 16, tpot: 50, replicas: 6, nodes: 6, borderline: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := mistral32K
 			s.Concurrency, s.TP, s.Replicas, s.Nodes, s.BudgetMonthUSD = tc.conc, tc.tp, tc.rep, tc.held, tc.budget
+			if tc.tpot > 0 {
+				s.TPOTTargetMs = tc.tpot
+			}
 			o := serve.Offer{Name: "l40s", GPU: g, GPUsPerNode: tc.perNode, Interconnect: "pcie", USDPerHour: usd * float64(tc.perNode)}
 			p, err := serve.PlanServing(a, s, o)
 			if err != nil {
@@ -70,6 +75,9 @@ func TestPlanServingClearsBorderline(t *testing.T) {
 			}
 			if p.ClearedFrom != tc.clearedFrom || p.Cleared.IsZero() != (tc.clearedFrom == 0) {
 				t.Fatalf("cleared from %d (%q), want %d", p.ClearedFrom, p.Cleared, tc.clearedFrom)
+			}
+			if tc.tpot > 0 && !strings.HasSuffix(p.Borderline.String(), "; --replicas 16 meets them across the range at $29.78/h, over twice the cost") {
+				t.Errorf("borderline %q: want it to name the 16 replicas that clear, over twice the cost (clearCostCap)", p.Borderline)
 			}
 			if tc.clearedFrom == 0 {
 				return

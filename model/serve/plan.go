@@ -332,12 +332,35 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 // does, ranked among the clear ones at what it rents, and every view of
 // it (recommend, estimate, export, plan, the configurator) takes the
 // same replicas from here. Replicas or GPUs the user gave bind as before.
+//
+// Up to twice the cost (clearCostCap). Past it, the range's tail is
+// bought at a price the user should weigh: with long prompts a replica's
+// TPOT may clear only at batch 1, where other requests' prefill chunks no
+// longer share its steps, and the replicas grow to the load's count
+// (Lambda's 1 × H100 PCIe in a configurator golden, at its default
+// load went from 4 to 32 replicas, $4.01 to $22.82 per million output
+// tokens). best then stands, borderline and ranked after the clear
+// offers as before, its Borderline naming the replicas that clear.
+// clearCostCap is how many times the borderline plan's price (or GPUs,
+// unpriced) clearBorderline pays to clear its range.
+const clearCostCap = 2
+
 func clearBorderline(a *model.Architecture, s Serving, best *Plan) (Plan, bool) {
 	if s.Replicas > 0 || s.Nodes > 0 || !best.Meets || best.Borderline.IsZero() {
 		return Plan{}, false
 	}
 	q, ok := ClearingReplicas(a, s, best)
 	if !ok {
+		return Plan{}, false
+	}
+	if costlier := q.USDPerHour > clearCostCap*best.USDPerHour; best.USDPerHour > 0 && costlier || best.USDPerHour == 0 && q.GPUs > clearCostCap*best.GPUs {
+		// The user's call, not ours: best stands, borderline, and says
+		// what clears it.
+		if q.USDPerHour > 0 {
+			best.Borderline = model.Msg("%s; --replicas %d meets them across the range at $%.2f/h, over twice the cost", best.Borderline, q.Replicas, q.USDPerHour)
+		} else {
+			best.Borderline = model.Msg("%s; --replicas %d meets them across the range on %d GPUs, over twice as many", best.Borderline, q.Replicas, q.GPUs)
+		}
 		return Plan{}, false
 	}
 	q.Chosen, q.Grown = best.Chosen, best.Grown // the split is best's, chosen as it was
