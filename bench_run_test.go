@@ -89,3 +89,13 @@ func BenchmarkRunRecommendJobLength(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRunServeRecommend is `recommend --task inference` over the
+// embedded catalog for a request where many offers meet the TPOT target
+// only at the estimate (Mistral 7B at 32K tokens × 16 concurrent
+// requests: 30 of aws's 52 offers were borderline), so the serving
+// planner's work per offer shows, borderline offers included.
+func BenchmarkRunServeRecommend(b *testing.B) {
+	isolate(b)
+	benchRun(b, []string{"recommend", "--task", "inference", "--model", "mistral-7b", "--max-model-len", "32768", "--concurrency", "16", "--limit", "8"})
+}

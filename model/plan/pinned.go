@@ -23,7 +23,9 @@ type Pinned struct {
 	// Plan.Spans), "carries the phase's load on N instances" (the
 	// replicas the request gives need N instances, more than the phase
 	// rents, or the serving ranking on more instances meets the load),
-	// "misses the phase's load and latency targets", "borderline".
+	// "misses the phase's load and latency targets", "borderline" (with
+	// the instances of the offer that meet the targets across the
+	// estimate's 90% range, when more do).
 	Verdict model.Message
 	// Borderline is true when Verdict is the borderline one: Plan meets
 	// the targets at the estimate only (serve.Plan.Borderline).
@@ -125,6 +127,13 @@ func PinnedServing(a *model.Architecture, s serve.Serving, o serve.Offer, n int)
 		}
 	case !p.Borderline.IsZero():
 		pin.Verdict, pin.Borderline = model.Msg("borderline on its pinned offer: %v", p.Borderline), true
+		// More instances of the offer may meet the targets across their
+		// 90% ranges: the serving ranking's plan on the offer, its nodes
+		// not held, rents the fewest that do when the replicas are the
+		// planner's (serve.ClearingReplicas).
+		if q, err := serve.PlanServing(a, s, o); err == nil && s.Replicas == 0 && q.Meets && q.Borderline.IsZero() && q.Nodes > n {
+			pin.Verdict = model.Msg("borderline on its pinned offer: %v; %d instances of it meet the targets across that range", p.Borderline, q.Nodes)
+		}
 	}
 	return pin, nil
 }

@@ -130,6 +130,16 @@ type Plan struct {
 	// as recommend's near misses say what they lack. Zero otherwise.
 	Would model.Message
 
+	// Cleared says why the plan rents more replicas than the fewest that
+	// carry the load at the estimate: those meet the targets only at the
+	// estimate (their Borderline), these across their 90% ranges, and
+	// --replicas plans the fewer (clearBorderline). ClearedFrom is those
+	// fewer replicas and ClearedFromUSDPerHour what they cost an hour.
+	// Zero when the plan is the fewest replicas, or they were given.
+	Cleared               model.Message
+	ClearedFrom           int
+	ClearedFromUSDPerHour float64
+
 	Fits  bool // the model and one full-length request fit
 	Meets bool // fits, carries the load and meets the latency targets
 	// Borderline says why a plan that Meets may not in practice: the 90%
@@ -175,12 +185,16 @@ const serveMaxNodes = 64
 // given, or chosen (auto) to meet the load and latency targets at the
 // question's lowest cost (betterPlan). TP is a power of two dividing the
 // node's GPUs that vLLM accepts for the model's heads (tpOK); PP is 1 unless
-// the model does not fit one node. Auto replicas fill every rented node.
+// the model does not fit one node. Auto replicas fill every rented node,
+// as few nodes as carry the load, or, when those meet the targets only
+// at the estimate, as few as meet them across their 90% ranges
+// (clearBorderline).
 // The error wraps ErrInvalid when s is invalid for a.
 func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 	if o.GPU == nil || o.GPUsPerNode < 1 {
 		return Plan{}, model.Errorf(ErrInvalid, "offer %q has no GPUs", o.Name)
 	}
+	asGiven := s // for clearBorderline, which plans s again with more replicas
 	s = s.Defaults(o.GPU)
 	if err := s.Validate(a); err != nil {
 		return Plan{}, err
@@ -290,7 +304,74 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 		best.Fallback = model.Msg("%s has no bf16 and vLLM refuses float16 for %s models (numerical instability): vLLM's --dtype auto runs the model in float32, %s with float32 activations",
 			o.GPU.Name, a.ModelType, s.WeightFormat)
 	}
+	if q, ok := clearBorderline(a, asGiven, best); ok {
+		return q, nil
+	}
 	return *best, nil
+}
+
+// clearBorderline is the plan PlanServing gives in place of best when best
+// meets the targets only at the estimate (Borderline) and its replicas
+// were left to the planner on nodes it rents (s.Replicas and s.Nodes 0):
+// best's split on the fewest nodes of its offer that meet them across
+// their 90% ranges (ClearingReplicas), with Cleared saying so and how
+// --replicas plans the fewer. ok is false when there is none: best stands.
+//
+// It is the ranking's policy, not a second estimate: betterPlan already
+// ranks a plan that meets the targets only at the estimate after every
+// plan that meets them across its range, since the serve/tpot and
+// serve/kv-cache bands put a real chance of missing them inside that
+// range (borderline). An offer whose fewest replicas are borderline was
+// ranked there at their price, although more replicas of the same
+// instance (a smaller batch each: a faster TPOT, fewer sequences for the
+// low end of the KV cache's range to hold) clear the range, often for
+// less than the offers ranked first (a new user's walk: Mistral 7B at
+// 32K tokens × 16 requests on aws ranked 4×L40S at $10.49/h first, 2 ×
+// 1-GPU g6e.xlarge at $3.72/h borderline after it, where 4 of them at
+// $7.44/h clear it). So an offer's plan is the one that clears when one
+// does, ranked among the clear ones at what it rents, and every view of
+// it (recommend, estimate, export, plan, the configurator) takes the
+// same replicas from here. Replicas or GPUs the user gave bind as before.
+//
+// Up to twice the cost (clearCostCap). Past it, the range's tail is
+// bought at a price the user should weigh: with long prompts a replica's
+// TPOT may clear only at batch 1, where other requests' prefill chunks no
+// longer share its steps, and the replicas grow to the load's count
+// (Lambda's 1 × H100 PCIe in a configurator golden, at its default
+// load went from 4 to 32 replicas, $4.01 to $22.82 per million output
+// tokens). best then stands, borderline and ranked after the clear
+// offers as before, its Borderline naming the replicas that clear.
+// clearCostCap is how many times the borderline plan's price (or GPUs,
+// unpriced) clearBorderline pays to clear its range.
+const clearCostCap = 2
+
+func clearBorderline(a *model.Architecture, s Serving, best *Plan) (Plan, bool) {
+	if s.Replicas > 0 || s.Nodes > 0 || !best.Meets || best.Borderline.IsZero() {
+		return Plan{}, false
+	}
+	q, ok := ClearingReplicas(a, s, best)
+	if !ok {
+		return Plan{}, false
+	}
+	if costlier := q.USDPerHour > clearCostCap*best.USDPerHour; best.USDPerHour > 0 && costlier || best.USDPerHour == 0 && q.GPUs > clearCostCap*best.GPUs {
+		// The user's call, not ours: best stands, borderline, and says
+		// what clears it.
+		if q.USDPerHour > 0 {
+			best.Borderline = model.Msg("%s; --replicas %d meets them across the range at $%.2f/h, over twice the cost", best.Borderline, q.Replicas, q.USDPerHour)
+		} else {
+			best.Borderline = model.Msg("%s; --replicas %d meets them across the range on %d GPUs, over twice as many", best.Borderline, q.Replicas, q.GPUs)
+		}
+		return Plan{}, false
+	}
+	q.Chosen, q.Grown = best.Chosen, best.Grown // the split is best's, chosen as it was
+	q.ClearedFrom, q.ClearedFromUSDPerHour = best.Replicas, best.USDPerHour
+	q.Cleared = model.Msg("%s chosen: the fewest that carry the load, %d, meet the targets only at the estimate (%s); --replicas %d plans them",
+		model.CountMsg(q.Replicas, "replica"), best.Replicas, best.Borderline, best.Replicas)
+	if best.USDPerHour > 0 {
+		q.Cleared = model.Msg("%s chosen: the fewest that carry the load, %d, meet the targets only at the estimate (%s); --replicas %d plans them at $%.2f/h",
+			model.CountMsg(q.Replicas, "replica"), best.Replicas, best.Borderline, best.Replicas, best.USDPerHour)
+	}
+	return q, true
 }
 
 // spansShort says how many GPUs p needs when the nearest layout to
@@ -314,7 +395,10 @@ func (p *Plan) spansShort(o Offer) {
 // replicas but never grown. When that plan fits but misses the load or the
 // latency targets and auto replicas over more nodes of o would meet them,
 // Would names them ("--replicas 4 would meet them: 8 GPUs in all"), with
-// the TP when the user did not pin it ("--tp 1 --replicas 14 would …").
+// the TP when the user did not pin it ("--tp 1 --replicas 14 would …");
+// when it meets them only at the estimate (Borderline), Would names the
+// auto replicas that meet them across their 90% ranges, if more
+// ("--replicas 4 would meet them across their 90% range: 4 GPUs in all").
 // The split is searched on the n nodes (a pipeline left open stays on
 // them) whether or not s.Replicas is given; replicas given rent what they
 // need, more than the n nodes if so (estimate warns of it).
@@ -325,12 +409,27 @@ func PlanOnNodes(a *model.Architecture, s Serving, o Offer, n int) (Plan, error)
 	if err == nil && !p.Fits && p.Memory.TotalBytes > 0 && (s.TP > 0 || s.PP > 1) {
 		p.Would = splitThatFits(a, held, o, max(n, 1))
 	}
-	if err != nil || held.Nodes == 0 || !p.Fits || p.Meets {
+	// A plan meeting the targets only at the estimate on the GPUs given
+	// stays on them (they bind), and Would names the replicas that meet
+	// them across their 90% ranges, as PlanServing plans the offer
+	// unheld (clearBorderline): what recommend and export rent of it.
+	borderline := p.Meets && !p.Borderline.IsZero() && s.Replicas == 0
+	if err != nil || held.Nodes == 0 || !p.Fits || p.Meets && !borderline {
 		return p, err
 	}
 	q, err := PlanServing(a, s, o)
 	if err != nil {
 		return Plan{}, err
+	}
+	if borderline {
+		if q.Meets && q.Borderline.IsZero() && q.GPUs > p.GPUs {
+			if s.TP == 0 {
+				p.Would = model.Msg("--tp %d --replicas %d would meet them across their 90%% range: %d GPUs in all", q.TP, q.Replicas, q.GPUs)
+			} else {
+				p.Would = model.Msg("--replicas %d would meet them across their 90%% range: %d GPUs in all", q.Replicas, q.GPUs)
+			}
+		}
+		return p, nil
 	}
 	if q.Meets && q.GPUs > p.GPUs {
 		// The TP too when the user left it to us: "--replicas 14" run
@@ -1163,27 +1262,83 @@ func (p *Plan) reason(key string, args ...any) {
 	p.ReasonMsgs = append(p.ReasonMsgs, m)
 }
 
-// ClearingReplicas returns the plan of p's split on p's offer with the
-// fewest replicas that meets the targets across its 90% ranges (Meets,
-// not Borderline), when the replicas were left to the planner
+// ClearingReplicas returns the plan of p's split on p's offer on the
+// fewest nodes that meets the targets across its 90% ranges (Meets, not
+// Borderline), its replicas filling those nodes as auto replicas fill
+// every rented node, when the replicas were left to the planner
 // (s.Replicas 0) and p meets them only at the estimate: more replicas
 // share the load, so each runs a smaller batch (a faster TPOT, fewer
-// sequences for the low end of the KV cache's range to hold). ok is false
-// when none of up to 8 times p's replicas does, or one stops fitting.
+// sequences for the low end of the KV cache's range to hold). That only
+// helps, so the fewest replicas that clear rent those nodes too, and the
+// counts tried are a node's worth apart (a replica's nodes when it spans
+// several), up to 8 times p's replicas.
+//
+// The verdict of a count is that of its batch per replica (borderline and
+// the latency targets read the batch's speed and the KV cache, which
+// replicas do not change), so at a batch of 1 none clears, and for a
+// concurrency c the counts that keep p's batch b (⌈c/r⌉ ≥ b) are skipped:
+// the first tried holds b − 1 at most. Clearing the range and no longer
+// meeting the targets (a budget, serveMaxNodes) both come only with more
+// replicas, so the search gallops (gallop: the next node's worth, then
+// 2, 4, 8 … nodes on, then halving back), planning a count or two where
+// the next nodes clear, as they mostly do, and a few where none do before
+// the limits, not each count. ok is false when no count clears the range
+// before one stops meeting the targets or fitting.
 func ClearingReplicas(a *model.Architecture, s Serving, p *Plan) (q Plan, ok bool) {
-	if s.Replicas > 0 || p.Replicas < 1 {
+	if s.Replicas > 0 || p.Replicas < 1 || p.TP < 1 || p.PP < 1 {
 		return Plan{}, false
 	}
 	s.TP, s.PP = p.TP, p.PP
-	for r := p.Replicas + 1; r <= 8*p.Replicas; r++ {
-		s.Replicas = r
-		q, err := PlanServing(a, s, p.Offer)
-		if err != nil || !q.Fits {
-			return Plan{}, false
-		}
-		if q.Meets && q.Borderline.IsZero() {
-			return q, true
-		}
+	step := 1 // replicas per node, as planOne fills them; 1 when a replica spans nodes
+	if per := p.TP * p.PP; per <= p.Offer.GPUsPerNode {
+		step = p.Offer.GPUsPerNode / per
 	}
-	return Plan{}, false
+	b := p.Perf.Batch
+	if b <= 1 {
+		return Plan{}, false // one sequence a replica is as fast as it gets
+	}
+	first := (p.Replicas/step + 1) * step // the next node's worth
+	if p.Serving.RequestsPerSec == 0 {
+		c := max(p.Serving.Concurrency, 1)
+		need := (c + b - 2) / (b - 1) // ⌈c/(b−1)⌉: b − 1 sequences a replica at most
+		first = max(first, (need+step-1)/step*step)
+	}
+	n := (8*p.Replicas-first)/step + 1 // counts first, first+step, … up to 8 × p's
+	if n < 1 {
+		return Plan{}, false
+	}
+	var at Plan // the plan at the fewest count that clears or stops
+	var err error
+	k := gallop(n, func(k int) bool {
+		s.Replicas = first + (k-1)*step
+		q, e := PlanServing(a, s, p.Offer)
+		stop := e != nil || !q.Fits || !q.Meets || q.Borderline.IsZero()
+		if stop {
+			at, err = q, e
+		}
+		return stop
+	})
+	if k > n || err != nil || !at.Fits || !at.Meets || !at.Borderline.IsZero() {
+		return Plan{}, false
+	}
+	return at, true
+}
+
+// gallop returns the smallest k in [1, n] with f(k) true, or n+1, for f
+// false then true as k grows, as sort1 does, trying 1, 2, 4, 8 … first
+// and halving back within the last step (unbounded search, Bentley and
+// Yao 1976, "An almost optimal algorithm for unbounded searching"): f is
+// called at most 1 + 2·⌈log2 min(k, n)⌉ times, once when k is 1, where
+// sort1 calls it about log2(n) times whatever k is. The last call that
+// returns true is at the k returned.
+func gallop(n int, f func(int) bool) int {
+	lo, hi := 0, 1 // f(lo) false (0: none tried), hi the next to try
+	for hi < n && !f(hi) {
+		lo, hi = hi, min(2*hi, n)
+	}
+	if hi == n && !f(n) {
+		return n + 1
+	}
+	// f(hi) is true; the smallest true is in (lo, hi].
+	return lo + sort1(hi-lo-1, func(k int) bool { return f(lo + k) })
 }

@@ -19,6 +19,10 @@ import (
 // output tokens/s, and it is what estimate --gpus 4 (PlanOnNodes), and
 // recommend and export on a 4-GPU instance, pick. Failing before:
 // TP 2 × 2 replicas, 234 output tokens/s, where --gpus 4 gave TP 1 × 4 at 445.
+// TP 1 on its own GPUs is now planned on the 4 that clear the range
+// (clearBorderline: 3 replicas hold 6 sequences each, still more than
+// 5), which says the 2 that carry the load meet the targets only at the
+// estimate; --replicas 2 plans them.
 func TestPlanOnGPUSameGPUs(t *testing.T) {
 	cat, err := data.Load()
 	if err != nil {
@@ -39,8 +43,13 @@ func TestPlanOnGPUSameGPUs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !tp1.Meets || tp1.Borderline.IsZero() || tp1.GPUs != 2 {
-		t.Fatalf("TP 1 alone: meets %v, borderline %q on %d GPUs; want borderline on 2", tp1.Meets, tp1.Borderline, tp1.GPUs)
+	if !tp1.Meets || !tp1.Borderline.IsZero() || tp1.GPUs != 4 || tp1.ClearedFrom != 2 {
+		t.Fatalf("TP 1 alone: meets %v, borderline %q on %d GPUs, cleared from %d; want 4 clearing the range, cleared from 2", tp1.Meets, tp1.Borderline, tp1.GPUs, tp1.ClearedFrom)
+	}
+	two := one
+	two.Replicas = 2
+	if few, err := serve.PlanServing(a, two, serve.GPUOffer(g, 1)); err != nil || !few.Meets || few.Borderline.IsZero() || few.GPUs != 2 {
+		t.Fatalf("--replicas 2: meets %v, borderline %q on %d GPUs (%v); want borderline on 2", few.Meets, few.Borderline, few.GPUs, err)
 	}
 	got, err := serve.PlanOnGPUNodes(a, s, g, cat.LargestNode(g))
 	if err != nil {
@@ -60,7 +69,8 @@ func TestPlanOnGPUSameGPUs(t *testing.T) {
 		t.Errorf("estimate: TP %d × %d at %.0f tokens/s; --gpus 4: TP %d × %d at %.0f", got.TP, got.Replicas, got.OutputTokensPerSec,
 			want.TP, want.Replicas, want.OutputTokensPerSec)
 	}
-	if c := got.Chosen.String(); !strings.HasPrefix(c, "4 GPUs chosen, not 2: TP 1 × 2 replicas on 2 meets the targets only at the estimate (") {
-		t.Errorf("chosen: %q", c)
+	if c := got.Cleared.String(); !strings.HasPrefix(c, "4 replicas chosen: the fewest that carry the load, 2, meet the targets only at the estimate (the low end of the KV cache's") ||
+		!strings.HasSuffix(c, "); --replicas 2 plans them") {
+		t.Errorf("cleared: %q", c)
 	}
 }

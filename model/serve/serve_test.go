@@ -64,8 +64,11 @@ func TestServe70BAWQOn2xH100(t *testing.T) {
 	if !m.Fits() {
 		t.Errorf("does not fit: %+v", m)
 	}
-	// Through the planner on a 2-GPU NVLink node with TP fixed at 2.
-	s.TP, s.Concurrency = 2, 32
+	// Through the planner on a 2-GPU NVLink node with TP fixed at 2 and
+	// one replica: the worked example's. (Left to the planner, the
+	// replicas would be 2, as the low end of the KV cache's 90% range
+	// holds fewer than the 32 sequences of one: clearBorderline.)
+	s.TP, s.Replicas, s.Concurrency = 2, 1, 32
 	p, err := PlanServing(&llama31_70B, s, Offer{Name: "2×H100", GPU: &h100SXM, GPUsPerNode: 2, Interconnect: "nvlink", USDPerHour: 6})
 	if err != nil {
 		t.Fatal(err)

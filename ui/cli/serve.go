@@ -576,13 +576,18 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		// phase's verdict and training's notes are said (a new user's
 		// walk: a 1-GPU RTX 4090 instance was written at TP 1 × 2
 		// replicas, borderline, with no word in the script).
+		// Left to the planner, the replicas are those that clear the
+		// range when any do (serve.PlanServing), so a borderline plan
+		// here is one the replicas given pin, or one no replicas clear.
 		b := model.Msg("borderline (~ in recommend): this split meets the targets only at the estimate, not across its 90%% range: %s", p.Borderline)
 		notes = append(notes, b)
 		sl.warnings = append(sl.warnings, b)
-		if r := clearingReplicas(&sl.w.Model, sl.s, &p); !r.IsZero() {
-			notes = append(notes, r)
-			sl.warnings = append(sl.warnings, r)
-		}
+	}
+	if !p.Cleared.IsZero() {
+		// The replicas written are more than the fewest that carry the
+		// load, as recommend's row marks "↑": said in the file and on
+		// stderr, with the --replicas that plans the fewer.
+		notes = append(notes, p.Cleared)
 	}
 	// The plan's own price of the phase beside the header's catalog one,
 	// as training's export says it.
@@ -645,6 +650,9 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		sayf(env.lang, env.Stderr, "gpuplan: wrote %s serving files for %s/%s in %s (%s × %d × %s, TP %d × PP %d, %s, %s) to %s\n",
 			ef.format, in.Provider, in.Type, exportRegionIn(env.lang, srv.Region, srv.AnyOfRegions), nodes, in.GPUCount, in.GPU, p.TP, p.PP, replicas, env.lang.T(string(p.Offer.Pricing)), ef.output)
 	}
+	if !p.Cleared.IsZero() { // the file says it too
+		notef(env.lang, env.Stderr, p.Cleared)
+	}
 	if n := srv.ServersNote(ef.format); !n.IsZero() { // the file says it too: the ports to balance
 		notef(env.lang, env.Stderr, n)
 	}
@@ -655,15 +663,4 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		notef(env.lang, env.Stderr, priceNote)
 	}
 	return true, nil
-}
-
-// clearingReplicas names the fewest replicas of p's split that meet the
-// targets across their 90% ranges (serve.ClearingReplicas), and what they
-// rent; zero when there are none to name.
-func clearingReplicas(a *model.Architecture, s serve.Serving, p *serve.Plan) model.Message {
-	q, ok := serve.ClearingReplicas(a, s, p)
-	if !ok {
-		return model.Message{}
-	}
-	return model.Msg("--replicas %d meets the targets across that range: %s, $%.2f/h", q.Replicas, model.CountMsg(q.Nodes, "instance"), q.USDPerHour)
 }

@@ -17,52 +17,77 @@ import (
 // ~88.5 ms, its range still crossing the target; ~87.4 ms since the
 // serving constants were refitted with the first MoE case (MBU 0.73);
 // ~90.1 ms since decode pays a fitted per-layer floor (dec13,
-// Tuning.LayerOverheadSec).
+// Tuning.LayerOverheadSec). With the replicas left to the planner, the
+// offer is now planned on the 3 instances that clear the range (62.7 ms,
+// serve.ClearingReplicas), marked "↑" and ranked among the clear rows;
+// --replicas 2 gives the borderline row, ranked as before.
 func TestServeBorderlineRanking(t *testing.T) {
 	args := []string{"recommend", "--model", "llama-3.1-70b", "--task", "inference", "--rps", "5", "--prompt-tokens", "1K", "--output-tokens", "300"}
-	code, out, errOut := runCLI(t, append(args, "--json", "--limit", "0")...)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	var r struct {
+	type offers struct {
 		Offers []struct {
-			Provider     string `json:"provider"`
-			InstanceType string `json:"instance_type"`
-			Meets        bool   `json:"meets"`
-			Borderline   string `json:"borderline"`
+			Provider            string  `json:"provider"`
+			InstanceType        string  `json:"instance_type"`
+			Meets               bool    `json:"meets"`
+			Borderline          string  `json:"borderline"`
+			Replicas            int     `json:"replicas"`
+			TPOTMs              float64 `json:"tpot_ms"`
+			Cleared             string  `json:"cleared"`
+			ClearedFromReplicas int     `json:"cleared_from_replicas"`
 		} `json:"offers"`
 	}
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatal(err)
-	}
-	seen, mi := false, false
-	for _, o := range r.Offers {
-		if !o.Meets {
-			continue
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		replicas int
+		mark     string // the MI300X row's TPOT cell
+	}{
+		{"replicas left to the planner: the 3 that clear the range", nil, 3, " 62.7 "},
+		{"--replicas 2: borderline, as asked", []string{"--replicas", "2"}, 2, " ~90.1 "},
+	} {
+		code, out, errOut := runCLI(t, append(append(args, tc.args...), "--json", "--limit", "0")...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, errOut)
 		}
-		if o.Borderline == "" && seen {
-			t.Errorf("%s %s meets across its range but ranks after a borderline offer", o.Provider, o.InstanceType)
+		var r offers
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
 		}
-		seen = seen || o.Borderline != ""
-		if o.InstanceType == "gpu-mi300x1-192gb" {
+		seen, mi := false, false
+		for _, o := range r.Offers {
+			if !o.Meets {
+				continue
+			}
+			if o.Borderline == "" && seen {
+				t.Errorf("%s: %s %s meets across its range but ranks after a borderline offer", tc.name, o.Provider, o.InstanceType)
+			}
+			seen = seen || o.Borderline != ""
+			if o.InstanceType != "gpu-mi300x1-192gb" {
+				continue
+			}
 			mi = true
-			if !strings.Contains(o.Borderline, "90% range of the TPOT") {
-				t.Errorf("do gpu-mi300x1-192gb: borderline %q, want the TPOT range crossing the target", o.Borderline)
+			if o.Replicas != tc.replicas {
+				t.Errorf("%s: do gpu-mi300x1-192gb at %d replicas, want %d", tc.name, o.Replicas, tc.replicas)
+			}
+			if tc.args == nil && (o.Borderline != "" || o.ClearedFromReplicas != 2 || !strings.Contains(o.Cleared, "90% range of the TPOT")) {
+				t.Errorf("%s: do gpu-mi300x1-192gb: borderline %q, cleared from %d (%q); want clear, from the 2 whose TPOT range crosses the target", tc.name, o.Borderline, o.ClearedFromReplicas, o.Cleared)
+			}
+			if tc.args != nil && (!strings.Contains(o.Borderline, "90% range of the TPOT") || o.Cleared != "") {
+				t.Errorf("%s: do gpu-mi300x1-192gb: borderline %q, cleared %q; want the TPOT range crossing the target", tc.name, o.Borderline, o.Cleared)
 			}
 		}
-	}
-	if !mi || !seen {
-		t.Fatalf("want do gpu-mi300x1-192gb among the offers meeting the target, marked borderline (found %v, any borderline %v)", mi, seen)
-	}
-	if r.Offers[0].Borderline != "" || r.Offers[0].InstanceType == "gpu-mi300x1-192gb" {
-		t.Errorf("first offer %s %s: borderline %q", r.Offers[0].Provider, r.Offers[0].InstanceType, r.Offers[0].Borderline)
-	}
-	code, out, errOut = runCLI(t, append(args, "--limit", "0")...)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	if !strings.Contains(out, "~ borderline (") || !strings.Contains(out, "~90.1") {
-		t.Errorf("table: want the ~ mark on the 90.1 ms row and its note:\n%s", out)
+		if !mi || !seen {
+			t.Fatalf("%s: want do gpu-mi300x1-192gb among the offers meeting the target, and borderline offers (found %v, any borderline %v)", tc.name, mi, seen)
+		}
+		if r.Offers[0].Borderline != "" {
+			t.Errorf("%s: first offer %s %s: borderline %q", tc.name, r.Offers[0].Provider, r.Offers[0].InstanceType, r.Offers[0].Borderline)
+		}
+		code, out, errOut = runCLI(t, append(append(args, tc.args...), "--limit", "0")...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, errOut)
+		}
+		if line := grepLine(out, "gpu-mi300x1-192gb"); !strings.Contains(out, "~ borderline (") || !strings.Contains(line, tc.mark) {
+			t.Errorf("%s: table: want %q on the MI300X row and the ~ note:\n%s", tc.name, tc.mark, out)
+		}
 	}
 }
 

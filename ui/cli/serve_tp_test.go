@@ -18,10 +18,11 @@ import (
 // every token. TP 2 halves the weights per GPU and holds about 240 such
 // sequences on 2 GPUs (TPOT 26 ms at 64, under the 100 ms default). --tp 1
 // fixed: 4 replicas of 16 carry the load at the estimate, but the low end
-// of the KV cache's 90% range holds 13 of them, so the planner takes one
-// node of 8, whose 8 replicas run 8 each (it tries replica counts that
-// fill nodes, not the 5 that would clear the range on 1-GPU nodes; it
-// took 7 before the window, all borderline).
+// of the KV cache's 90% range holds 13 of them, so the planner takes the
+// fewest replicas that clear the range, 5 of 13 sequences each on 5 GPUs
+// (serve.ClearingReplicas; it took one node of 8 before, the first node
+// size whose filled replicas cleared it, and 7 before the window, all
+// borderline).
 func TestServeEstimatePicksTP(t *testing.T) {
 	for _, tt := range []struct {
 		name               string
@@ -30,7 +31,7 @@ func TestServeEstimatePicksTP(t *testing.T) {
 		miss               bool // --gpus binds: the load is missed, Would names the replicas
 	}{
 		{"auto: TP 2 on 2 GPUs, not 6 × TP 1", nil, 2, 1, 2, false},
-		{"--tp 1 fixed: one node of 8 replicas", []string{"--tp", "1"}, 1, 8, 8, false},
+		{"--tp 1 fixed: the 5 replicas that clear the range", []string{"--tp", "1"}, 1, 5, 5, false},
 		{"--replicas 2 fixed: TP chosen per replica", []string{"--replicas", "2"}, 2, 2, 4, false},
 		{"--gpus 1 binds: one GPU, a miss naming the replicas", []string{"--gpus", "1"}, 1, 1, 1, true},
 		{"one request: TP 1 on one GPU", []string{"--concurrency", "1"}, 1, 1, 1, false},

@@ -187,6 +187,17 @@ type ServePlanJSON struct {
 	// last, so the members before keep their places.
 	RegionsUnconfirmed bool   `json:"regions_unconfirmed,omitempty"`
 	RegionLabel        string `json:"region_label,omitempty"`
+
+	// Cleared says why the plan has more replicas than the fewest that
+	// carry the load: those meet the targets only at the estimate, these
+	// across their 90% ranges (serve.Plan.Cleared); the plan's figures
+	// above are these replicas'. ClearedFromReplicas are the fewest, the
+	// plan --replicas N gives, and ClearedFromUSDPerHour their price per
+	// hour (null without a price). All three left out when the plan is
+	// the fewest replicas, or the replicas were given.
+	Cleared               string   `json:"cleared,omitempty"`
+	ClearedFromReplicas   int      `json:"cleared_from_replicas,omitempty"`
+	ClearedFromUSDPerHour *float64 `json:"cleared_from_usd_per_hour,omitempty"`
 }
 
 // finite returns a rounded v, or nil when v is 0 (no price) or infinite.
@@ -216,7 +227,8 @@ func NewServePlanJSON(p *serve.Plan) ServePlanJSON {
 		RequestsPerS: Round(p.RequestsPerSec, 4), USDPerHour: finite(p.USDPerHour, 6),
 		Fits: p.Fits, Meets: p.Meets, SlowerThanReading: p.SlowerThanReading(), Borderline: p.Borderline.String(), Reasons: append([]string{}, p.Reasons...), Grown: p.Grown.String(),
 		WeightFormat: string(p.Serving.WeightFormat), FallbackFrom: string(p.FallbackFrom), Fallback: p.Fallback.String(),
-		Exportable: p.NoExport.IsZero(), NotExported: p.NoExport.String()}
+		Exportable: p.NoExport.IsZero(), NotExported: p.NoExport.String(),
+		Cleared: p.Cleared.String(), ClearedFromReplicas: p.ClearedFrom, ClearedFromUSDPerHour: finite(p.ClearedFromUSDPerHour, 6)}
 	if l := &m.Layout; l.Sliding() {
 		j.Memory.SlidingWindow, j.Memory.SlidingWindowLayers = l.Window, l.SlidingLayers
 		j.Memory.RequestKVGiB = Round(m.RequestKVBytes(p.Serving.MaxModelLen, p.Serving.MaxNumBatchedTokens)/model.GiB, 4)
@@ -553,6 +565,9 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *serve.
 	if !p.Grown.IsZero() {
 		line("  %s", st.Warn.Render("↑ "+lang.Message(p.Grown)))
 	}
+	if !p.Cleared.IsZero() {
+		line("  %s", st.Warn.Render(ClearedMark+" "+lang.Message(p.Cleared)))
+	}
 	for _, reason := range ServeReasons(lang, p) {
 		line("  %s", reason)
 	}
@@ -614,6 +629,24 @@ func NotExportedIn(lang *i18n.Printer, p *serve.Plan) string {
 	return lang.Sprintf("not exported: %s", lang.Message(p.NoExport))
 }
 
+// ClearedNoteShort says in one short line that p rents more replicas
+// than the fewest that carry the load, which meet the targets only at
+// the estimate (serve.Plan.Cleared, whose whole sentence recommend
+// prints under its best line), for the configurator's panel; "" when p
+// is the fewest.
+func ClearedNoteShort(lang *i18n.Printer, p *serve.Plan) string {
+	if p == nil || p.Cleared.IsZero() {
+		return ""
+	}
+	return lang.Sprintf("%s %s, not the %d that meet the targets only at the estimate", ClearedMark, Count(lang, p.Replicas, "replica"), p.ClearedFrom)
+}
+
+// ClearedLegendShort is the ClearedMark's footnote in one short line,
+// for the configurator's panel (recommend's names the --replicas flag).
+func ClearedLegendShort(lang *i18n.Printer) string {
+	return lang.Sprintf("%s more replicas than the fewest that carry the load, which meet the targets only at the estimate", ClearedMark)
+}
+
 // RayNoteShort is the RayMark's footnote in one line, for the
 // configurator's panel and offers table (recommend's names the flag,
 // --allow-multi-node, which the configurator asks as a question).
@@ -659,6 +692,12 @@ func serveRow(lang *i18n.Printer, p *serve.Plan, cut func(string, int) string, n
 	return []string{provider, cut(typ, 26), region, gpus, split,
 		model.FormatCount(float64(p.Memory.KVTokens)), ttft, tpot, tps, USD(p.USDPerHour), usdOut}
 }
+
+// ClearedMark marks a split of more replicas than the fewest that carry
+// the load, since those meet the targets only at the estimate
+// (serve.Plan.Cleared), as estimate's "↑" lines say of a TP or a
+// pipeline larger than the smallest.
+const ClearedMark = "↑"
 
 // RayMark marks a split whose replica spans instances (serve.Plan.NoExport):
 // vLLM runs it on a Ray cluster, which gpuplan's export does not write.
@@ -710,7 +749,7 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 	var marked []bool
 	var listed []model.Offer // the rows' offers as training's, for UnconfirmedRegionsNote
 	fallback, slow, ray := false, false, false
-	borderline, sure := 0, 0
+	borderline, sure, cleared := 0, 0, 0
 	for i := range plans {
 		p := &plans[i]
 		if !p.Meets {
@@ -727,6 +766,10 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 			in := p.Offer.Instance
 			marked = append(marked, in != nil && overlays.add(p.Offer.Provenance()))
 			rows = append(rows, serveRow(lang, p, r.Cut, true))
+			if !p.Cleared.IsZero() {
+				rows[len(rows)-1][4] += " " + ClearedMark
+				cleared++
+			}
 			if in != nil {
 				listed = append(listed, model.Offer{Instance: in, Region: serveRegionRun(&p.Offer)})
 			}
@@ -759,6 +802,10 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 	if ray {
 		line("%s", st.Warn.Render(lang.Sprintf("%s one replica spans instances (--allow-multi-node): vLLM runs it on a Ray cluster, which gpuplan does not export (export refuses it)", RayMark)))
 	}
+	if cleared > 0 {
+		line("%s", st.Muted.Render(lang.Sprintf("%s more replicas than the fewest that carry the load (%d %s), which meet the targets only at the estimate: these meet them across their 90%% range (--replicas sets the count)",
+			ClearedMark, cleared, lang.T(marketPlural(cleared, "offer", "offers")))))
+	}
 	if borderline > 0 {
 		line("%s", st.Warn.Render(lang.Sprintf("~ borderline (%d %s): meets the targets at the estimate, not across its 90%% range (serving calibration); ranked after the offers that meet them with their range",
 			borderline, lang.T(marketPlural(borderline, "offer", "offers")))))
@@ -776,6 +823,9 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 		writeServeBest(&b, lang, st, &plans[i], cmp.Or(hoursPerMonth, model.HoursPerMonth))
 		if bl := plans[i].Borderline; !bl.IsZero() {
 			line("%s", st.Warn.Render(lang.Sprintf("  borderline: %s", lang.Message(bl))))
+		}
+		if c := plans[i].Cleared; !c.IsZero() {
+			line("%s", st.Muted.Render("  "+ClearedMark+" "+lang.Message(c)))
 		}
 		if ne := NotExportedIn(lang, &plans[i]); ne != "" {
 			line("%s", st.Warn.Render("  "+ne))

@@ -673,6 +673,9 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 	if sp != nil {
 		e = nil // serving: vLLM's layout, not the batch estimate
 		add("  TP %d × PP %d, %s on %s", sp.TP, sp.PP, report.Count(lang, sp.Replicas, "replica"), report.Count(lang, sp.Nodes, "instance"))
+		if !sp.Cleared.IsZero() { // more replicas than the fewest, as recommend's "↑"
+			add("  %s", st.Muted.Render(report.ClearedMark+" "+lang.Message(sp.Cleared)))
+		}
 		if ne := report.NotExportedIn(lang, sp); ne != "" { // a Ray cluster, which the export does not write
 			add("  %s", st.Warn.Render(report.RayMark+" "+ne))
 		}

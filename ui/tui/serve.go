@@ -320,6 +320,9 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	if bl := top.Borderline; !bl.IsZero() { // as recommend's "borderline:" under its best line
 		add(st.Warn.Render("~ ") + lang.Message(bl))
 	}
+	if c := report.ClearedNoteShort(lang, top); c != "" { // as recommend's "↑" under its best line: more replicas than the fewest
+		add(wrapLines(st.Muted.Render(c), iw)...)
+	}
 	if ne := report.NotExportedIn(lang, top); ne != "" { // as recommend's "not exported:" under its best line
 		add(wrapLines(st.Warn.Render(report.RayMark+" "+ne), iw)...)
 	}
@@ -338,32 +341,48 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	// recommend marks it (report.ServeRowIn: the node count, "§" on the
 	// split), its note under the rows.
 	ray := slices.ContainsFunc(r.serve, func(p serve.Plan) bool { return p.Meets && !p.NoExport.IsZero() })
-	var note []string
+	// More replicas than the fewest that carry the load (serve.Plan.Cleared)
+	// are marked "↑" on the split, as recommend's table marks them.
+	cleared := slices.ContainsFunc(r.serve, func(p serve.Plan) bool { return p.Meets && !p.Cleared.IsZero() })
+	var note, clearedNote []string
 	if ray {
 		note = wrapLines(st.Warn.Render(report.RayNoteShort(lang)), iw)
 	}
-	room := ih - len(lines) - 1 - len(note)
+	if cleared {
+		clearedNote = wrapLines(st.Muted.Render(report.ClearedLegendShort(lang)), iw)
+	}
+	room := ih - len(lines) - 1 - len(note) - len(clearedNote)
 	var rows [][]string
-	var rays []bool
-	var keys []string // the GPU key of each row (plainRows)
-	shownRay := false
+	var marks []string // the split's marks of each row: "§", "↑"
+	var keys []string  // the GPU key of each row (plainRows)
+	shownRay, shownCleared := false, false
 	for i := range r.serve {
 		if len(rows) >= room || !r.serve[i].Meets {
 			break
 		}
-		row := report.ServeRowIn(lang, &r.serve[i])
+		p := &r.serve[i]
+		row := report.ServeRowIn(lang, p)
 		typ := row[1]
-		if in := r.serve[i].Offer.Instance; in != nil {
+		if in := p.Offer.Instance; in != nil {
 			typ = printable(in.Type) // whole: plainRows cuts it to its column (ServeRow cuts at 26 cells, at the end)
 		}
+		var mark []string
+		if !p.NoExport.IsZero() {
+			mark = append(mark, report.RayMark)
+			shownRay = true
+		}
+		if !p.Cleared.IsZero() {
+			mark = append(mark, report.ClearedMark)
+			row[4] += " " + report.ClearedMark
+			shownCleared = true
+		}
 		rows = append(rows, []string{row[0], typ, row[3], row[4], row[7], row[10]})
-		rays = append(rays, !r.serve[i].NoExport.IsZero())
+		marks = append(marks, strings.Join(mark, " "))
 		key := ""
-		if p := &r.serve[i]; p.Offer.Instance != nil {
+		if p.Offer.Instance != nil {
 			key = p.Offer.Instance.GPU
 		}
 		keys = append(keys, key)
-		shownRay = shownRay || rays[len(rays)-1]
 	}
 	if len(rows) > 0 {
 		headers := []string{T("provider"), T("instance"), T("GPUs"), T("split"), "TPOT ms", "$/Mtok"}
@@ -372,13 +391,10 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 			whole[i] = slices.Clone(rows[i])
 		}
 		table := plainRows(headers, rows, iw, 3, 3, keys) // the split goes first when the names need room
-		if head, _, _ := strings.Cut(table, "\n"); shownRay && !strings.Contains(head, T("split")) {
-			// Its "§" stays, alone in the column (the GPUs keep their node count).
+		if head, _, _ := strings.Cut(table, "\n"); (shownRay || shownCleared) && !strings.Contains(head, T("split")) {
+			// Its "§" and "↑" stay, alone in the column (the GPUs keep their node count).
 			for i := range whole {
-				whole[i][3] = ""
-				if rays[i] {
-					whole[i][3] = report.RayMark
-				}
+				whole[i][3] = marks[i]
 			}
 			headers[3] = ""
 			table = plainRows(headers, whole, iw, 3, -1, keys)
@@ -387,6 +403,9 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	}
 	if shownRay {
 		add(note...)
+	}
+	if shownCleared {
+		add(clearedNote...)
 	}
 	return lines
 }
