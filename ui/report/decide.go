@@ -1079,9 +1079,15 @@ func SavingsListFor(lang *i18n.Printer, rec *model.Recommendation, savings []adv
 
 // SavedPct is a saving's share of the cost it is taken from, percent: whole
 // from 1%, one decimal below ("0.3%": $10 of $3,102 is not "0%"), and
-// "<0.1%" below that.
+// "<0.1%" below that; and alike at the other end, one decimal from 99.5%
+// and ">99.9%" above that, as only a free change saves 100% (walk: "saves
+// $1.2M (100%)" of a $1.2M job read as free; it costs $1,028).
 func SavedPct(p float64) string {
 	switch {
+	case p >= 99.95 && p < 100:
+		return ">99.9%"
+	case p >= 99.5 && p < 100:
+		return fmt.Sprintf("%.1f%%", p)
 	case p >= 0.95:
 		return fmt.Sprintf("%.0f%%", p)
 	case p >= 0.1:
