@@ -2139,7 +2139,7 @@ const TryFirstShare = 0.5
 // TryFirst is RiskyAhead when that offer's figure on r.Sort is at most
 // TryFirstShare, and at most 1 − its chance of running out of memory
 // (rounded as reports print it, RoundChance), of the first offer's;
-// share is the ratio of the two figures (rankedFigure: the price, the
+// share is the ratio of the two figures (RankedFigure: the price, the
 // month, the job's cost or time, without SizedSlack's weight). nil (and
 // -1, 0) when there is none. Its rank in r.Offers is the second result.
 func (r *Recommendation) TryFirst() (o *Offer, at int, share float64) {
@@ -2147,22 +2147,22 @@ func (r *Recommendation) TryFirst() (o *Offer, at int, share float64) {
 	if o == nil {
 		return nil, -1, 0
 	}
-	top := rankedFigure(&r.Offers[0], r.Sort)
+	top := RankedFigure(&r.Offers[0], r.Sort)
 	if !(top > 0) || math.IsInf(top, 1) {
 		return nil, -1, 0
 	}
-	share = rankedFigure(o, r.Sort) / top
+	share = RankedFigure(o, r.Sort) / top
 	if share > min(TryFirstShare, 1-RoundChance(o.OOMChance)) {
 		return nil, -1, 0
 	}
 	return o, at, share
 }
 
-// rankedFigure is the figure k ranks o by as a reader sees it: sortValue
+// RankedFigure is the figure k ranks o by as a reader sees it: sortValue
 // without SizedSlack's weight (the price per hour or month, the job's
 // cost or time); +Inf without a job time on the job keys, and for
 // headroom, which has no such figure.
-func rankedFigure(o *Offer, k SortKey) float64 {
+func RankedFigure(o *Offer, k SortKey) float64 {
 	switch k {
 	case SortMonthly:
 		return o.MonthlyUSD

@@ -36,6 +36,15 @@ type Decisions struct {
 	// shown are the offers as the views show them (ShownOffers), parallel
 	// to the recommendation's; nil when they are its own.
 	shown []model.Offer
+	// TryFirst is the change that makes the risky offer worth trying
+	// first (model.Recommendation.TryFirst, on the offers as the views
+	// show them) fit across its memory range on its own host
+	// (advice.FitOffer); nil when there is no such offer, no change makes
+	// it fit, or the savings are off (--no-savings: no ranking per
+	// change). tryFirstShown is its offer as the views show it (spot: the
+	// expected job with interruptions, SpotView).
+	TryFirst      *advice.OfferFit
+	tryFirstShown model.Offer
 
 	// savingsDone is closed when savings ranked aside
 	// (DecideInput.SavingsAside) are in; nil when Decide ranked them.
@@ -109,6 +118,9 @@ func Decide(rec *model.Recommendation, in DecideInput) *Decisions {
 			spotLateOwn(rec, d.shown)
 		}
 		d.SpotLast = spotRank(rec, d.Offers, &d.shown)
+	}
+	if savings {
+		d.fitTryFirst(rec, in)
 	}
 	if savings && in.SavingsAside && !early { // before the front: it needs none of it
 		d.rankSavingsAside(rec, in)
@@ -406,6 +418,26 @@ func (d *Decisions) rankSavingsAside(rec *model.Recommendation, in DecideInput) 
 	}()
 }
 
+// fitTryFirst fills d.TryFirst: the change that makes the risky offer
+// worth trying first (TryFirst of the offers as d shows them) fit across
+// its memory range on its own host, priced as the savings price it.
+func (d *Decisions) fitTryFirst(rec *model.Recommendation, in DecideInput) {
+	_, at, _ := d.Shown(rec).TryFirst()
+	if at < 0 || in.Catalog == nil {
+		return
+	}
+	fit, ok := advice.FitOffer(in.Catalog, in.Workload, in.Query, rec, &rec.Offers[at], SpotJobCost(in.Catalog, in.Rate, in.Spot, d.HoursPerMonth))
+	if !ok {
+		return
+	}
+	d.TryFirst, d.tryFirstShown = &fit, fit.Offer
+	if view := SpotView(in); view != nil {
+		if s, ok := view(&fit.Offer); ok {
+			d.tryFirstShown = s
+		}
+	}
+}
+
 // rankSavings fills d's savings (advice.Savings).
 func (d *Decisions) rankSavings(rec *model.Recommendation, in DecideInput) {
 	var err error
@@ -466,6 +498,11 @@ type SavingsJSON struct {
 	BaseUSD float64         `json:"base_usd"`
 	Changes []advice.Saving `json:"changes"`
 	Error   string          `json:"error,omitempty"`
+	// Headline is the change of changes the text lifts under "best:"
+	// ("biggest saving:", HeadlineSaving): a change to the workload that
+	// saves at least half the cost now on an offer that fits; left out
+	// when there is none.
+	Headline *advice.Saving `json:"headline,omitempty"`
 }
 
 // AssumptionsJSON are the spot inputs used for every offer.
@@ -518,6 +555,16 @@ func (j *RecommendJSON) addDecisionsHead(rec *model.Recommendation, d *Decisions
 	if d == nil {
 		return
 	}
+	if ra := j.RiskyAhead; ra != nil {
+		if d.shown != nil {
+			// Its sentence names the figure the table shows (spot: the
+			// expected job cost with interruptions), as the text report's
+			// does; its members keep the offer's own (walk45c: "$5.20" in
+			// JSON, "$8.00" in the table).
+			ra.Note = RiskyAheadNote(nil, d.Shown(rec))
+		}
+		ra.setTryFirst(d.Shown(rec), d.TryFirst)
+	}
 	j.Assumptions = &AssumptionsJSON{CheckpointWriteGBPerSecond: Round(d.Spot.CheckpointWriteBytesPerSecond/1e9, 4),
 		CheckpointWriteAssumption: d.Spot.WriteDefaulted, RestartMinutes: Round(d.Spot.RestartHours*60, 2),
 		RestartAssumption: d.Spot.RestartDefaulted, HoursPerMonth: d.HoursPerMonth}
@@ -541,9 +588,16 @@ func newSavingsJSON(d *Decisions) *SavingsJSON {
 		return nil
 	}
 	s := &SavingsJSON{BaseUSD: Round(d.SavingsBase, 2), Changes: []advice.Saving{}, Error: d.SavingsErr}
-	for _, c := range d.Savings {
+	round := func(c advice.Saving) advice.Saving {
 		c.USD, c.SavingUSD, c.SavingPct = Round(c.USD, 2), Round(c.SavingUSD, 2), Round(c.SavingPct, 1)
-		s.Changes = append(s.Changes, c)
+		return c
+	}
+	for _, c := range d.Savings {
+		s.Changes = append(s.Changes, round(c))
+	}
+	if h := HeadlineSaving(d); h != nil {
+		c := round(*h)
+		s.Headline = &c
 	}
 	return s
 }
