@@ -680,6 +680,24 @@ func RiskyAheadNoteShort(p *i18n.Printer, rec *model.Recommendation) string {
 		OfferGPUsIn(p, o), riskyAheadFigure(p, o, rec.Sort), model.RoundChance(o.OOMChance)*100)
 }
 
+// TryFirstNoteShort is TryFirstLines in one short line, for the
+// configurator's wide panel and offers list (which wrap a note to two
+// lines), in place of RiskyAheadNoteShort when the risky offer ahead is
+// worth trying first (model.Recommendation.TryFirst): "try first:
+// 1×v100-16gb at $1.53 for the job (73% less): about 10% chance of
+// running out of memory, shown in its first steps". Empty when there is
+// none. The compact panel keeps RiskyAheadNoteShort, already the line
+// under its best offer, whose one line would lose the chance to a longer
+// one.
+func TryFirstNoteShort(p *i18n.Printer, rec *model.Recommendation) string {
+	o, _, share := rec.TryFirst()
+	if o == nil {
+		return ""
+	}
+	return p.Sprintf("try first: %s at %s (%s less): about %.0f%% chance of running out of memory, shown in its first steps",
+		OfferGPUsIn(p, o), riskyAheadFigure(p, o, rec.Sort), SavedPct(100*(1-share)), model.RoundChance(o.OOMChance)*100)
+}
+
 // riskyAheadFigure is the figure o is ranked by under k: "$5.46/h",
 // "$3,986/month", "$120 for the job", "12.5 h for the job".
 func riskyAheadFigure(p *i18n.Printer, o *model.Offer, k model.SortKey) string {
