@@ -22,10 +22,21 @@ import (
 // (of the top offer when there is one), the offers in ranked order and the
 // near misses. Field names are a contract for scripts.
 type RecommendJSON struct {
-	Estimate EstimateJSON    `json:"estimate"`
-	Sort     string          `json:"sort"`
-	Offers   []OfferJSON     `json:"offers"`
-	Rejected []RejectionJSON `json:"rejected"`
+	// Estimate is the first offer's: the workload in the layout its row
+	// shows (GPUs, strategy, precision fallback, accumulation), timed on
+	// its GPUs, so estimate.memory is offers[0]'s vram_need_gib in full;
+	// the workload as asked when no offer runs it.
+	Estimate EstimateJSON `json:"estimate"`
+	// EstimateAsAsked is the workload on the GPUs and strategy asked (1 GPU
+	// without --gpus), before the search picks a layout per offer: the
+	// "VRAM … per GPU on N GPU(s)" figure the text's header prints (walk:
+	// 14.41 GiB on 1 GPU in the header, 11.29 GiB, the best offer's 4×V100
+	// FSDP, in estimate). No GPU: no time. Left out only when the caller
+	// gives no such estimate.
+	EstimateAsAsked *EstimateJSON   `json:"estimate_as_asked,omitempty"`
+	Sort            string          `json:"sort"`
+	Offers          []OfferJSON     `json:"offers"`
+	Rejected        []RejectionJSON `json:"rejected"`
 	// RiskyAhead is the offer that would rank first but for its chance
 	// of running out of memory (model.Recommendation.RiskyAhead), ranked
 	// after the offers that fit; left out when there is none.
@@ -379,6 +390,10 @@ func newRecommendHead(r *model.Recommendation, base *model.Estimate, limit int) 
 		out.Estimate = NewEstimateJSON(r.Offers[0].Estimate, nil)
 	} else {
 		out.Estimate = NewEstimateJSON(base, nil)
+	}
+	if base != nil {
+		asked := NewEstimateJSON(base, nil)
+		out.EstimateAsAsked = &asked
 	}
 	if o, at := r.RiskyAhead(); o != nil {
 		out.RiskyAhead = &RiskyAheadJSON{Rank: at + 1, Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region,
