@@ -817,6 +817,15 @@ type Answer struct {
 	Riskier           *ParetoJSON `json:"riskier_offer,omitempty"`
 	RiskierMissChance *float64    `json:"riskier_miss_chance,omitempty"`
 	Text              string      `json:"text"`
+	// TryFirst is, when Offer fits across its memory range, a borderline
+	// offer that meets the limit across its time range at most half
+	// Offer's cost (--finish-by) or time (--max-job-cost), and at most
+	// 1 − its chance of running out of memory (TryFirstOOMChance): the
+	// "try first:" rule under best (model.TryFirstShare) on the answer's
+	// own question. Left out otherwise. Added after Text, so the members
+	// before keep their places.
+	TryFirst          *ParetoJSON `json:"try_first_offer,omitempty"`
+	TryFirstOOMChance *float64    `json:"try_first_oom_chance,omitempty"`
 	// Msg is Text as a message, for the text report's language; JSON
 	// keeps the English Text.
 	Msg model.Message `json:"-"`
@@ -987,12 +996,45 @@ func AnswerFinishWithin(rec *model.Recommendation, d *Decisions, pts []decide.Ti
 			a.Riskier, a.RiskierMissChance = answerOffer(rec, q), ptr(model.RoundChance(c))
 			m = model.Msg("%v; cheaper, but may take longer than %s (about %.0f%% chance): %v", m, hoursMsg(hours), model.RoundChance(c)*100, describePoint(rec, q))
 		}
+		if q, ok := tryFirstPoint(rec, pts, p, miss, func(pts []decide.TimeCost) (decide.TimeCost, bool) { return decide.CheapestWithin(pts, hours) },
+			func(p decide.TimeCost) float64 { return p.USD }); ok {
+			a.TryFirst, a.TryFirstOOMChance = answerOffer(rec, q), ptr(model.RoundChance(rec.Offers[q.Index].OOMChance))
+			m = model.Msg("%v; far cheaper to try first: %v", m, describePoint(rec, q))
+		}
 		a.setText(model.Msg("cheapest finishing within %s: %s", hoursMsg(hours), m))
 		return a
 	}
 	fast := slices.MinFunc(pts, func(a, b decide.TimeCost) int { return cmp.Compare(a.Hours, b.Hours) })
 	a.setText(model.Msg("no offer finishes within %s; the fastest is %s", hoursMsg(hours), describePoint(rec, fast)))
 	return a
+}
+
+// tryFirstPoint is, for an answer p that fits across its memory range,
+// the borderline point of pts (model.Offer.Risky, not late) that meets
+// the answer's limit across its time range (miss 0) and is the answer's
+// own pick among them (within), when its figure (fig: the cost for
+// --finish-by, the time for --max-job-cost) is at most
+// min(model.TryFirstShare, 1 − its chance) of p's: the rule of the "try
+// first:" line under best (model.Recommendation.TryFirst), put to the
+// answer's question (walk: --finish-by 300d answered a 224-day, $1.55M
+// GB300 while 8×MI355X, borderline at about 10%, ran the job in 17 h for
+// $1,167). ok is false otherwise.
+func tryFirstPoint(rec *model.Recommendation, pts []decide.TimeCost, p decide.TimeCost, miss func(decide.TimeCost) float64,
+	within func([]decide.TimeCost) (decide.TimeCost, bool), fig func(decide.TimeCost) float64) (decide.TimeCost, bool) {
+	if rec.Offers[p.Index].Risky() || !(fig(p) > 0) {
+		return decide.TimeCost{}, false
+	}
+	var risky []decide.TimeCost
+	for _, q := range pts {
+		if o := &rec.Offers[q.Index]; o.Risky() && !o.Late() && miss(q) == 0 {
+			risky = append(risky, q)
+		}
+	}
+	q, ok := within(risky)
+	if !ok || fig(q) > min(model.TryFirstShare, 1-model.RoundChance(rec.Offers[q.Index].OOMChance))*fig(p) {
+		return decide.TimeCost{}, false
+	}
+	return q, true
 }
 
 // pick is the first answer of within in answerTiers' tiers.
@@ -1038,6 +1080,11 @@ func AnswerMaxJobCost(rec *model.Recommendation, d *Decisions, pts []decide.Time
 			c := miss(q)
 			a.Riskier, a.RiskierMissChance = answerOffer(rec, q), ptr(model.RoundChance(c))
 			m = model.Msg("%v; faster, but may cost more than %s (about %.0f%% chance): %v", m, USD(usd), model.RoundChance(c)*100, describePoint(rec, q))
+		}
+		if q, ok := tryFirstPoint(rec, pts, p, miss, func(pts []decide.TimeCost) (decide.TimeCost, bool) { return decide.FastestWithin(pts, usd) },
+			func(p decide.TimeCost) float64 { return p.Hours }); ok {
+			a.TryFirst, a.TryFirstOOMChance = answerOffer(rec, q), ptr(model.RoundChance(rec.Offers[q.Index].OOMChance))
+			m = model.Msg("%v; far faster to try first: %v", m, describePoint(rec, q))
 		}
 		a.setText(model.Msg("fastest within %s: %s", USD(usd), m))
 		return a

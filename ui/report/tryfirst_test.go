@@ -11,6 +11,7 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
@@ -205,5 +206,31 @@ func TestHeadlineSavingWithoutBorderline(t *testing.T) {
 	}
 	if j.RiskyAhead != nil || j.Savings == nil || j.Savings.Headline == nil {
 		t.Errorf("risky_ahead %+v, savings %+v; want none, and a headline", j.RiskyAhead, j.Savings)
+	}
+}
+
+// TestAnswerTryFirst: the --finish-by answer put the same question (walk:
+// --finish-by 300d answered a 224-day, $1.55M GB300 while 8×MI355X,
+// borderline at about 10%, ran the job in 17 h for $1,167): an answer
+// that fits names a borderline offer meeting the limit at most half its
+// cost, with its chance; --max-job-cost names one at most half its time,
+// so not tight here, as fast as big.
+func TestAnswerTryFirst(t *testing.T) {
+	rec, d, _ := tryFirstCase(t, 40, 2, true)
+	pts := decide.OfferPoints(d.ShownOffers(rec))
+	a := AnswerFinishWithin(rec, d, pts, 1000, "1000h")
+	if a.Offer == nil || a.Offer.InstanceType != "a.big" {
+		t.Fatalf("--finish-by answers %+v, want a.big (it fits)", a.Offer)
+	}
+	risky := &rec.Offers[1]
+	chance := model.RoundChance(risky.OOMChance)
+	want := fmt.Sprintf("; far cheaper to try first: pa a.tight in us-east-1 (on-demand): %s, %s (borderline: %.0f%% chance of running out of memory)",
+		hoursMsg(risky.JobHours).String(), USD(risky.JobUSD), chance*100)
+	if a.TryFirst == nil || a.TryFirst.InstanceType != "a.tight" || a.TryFirstOOMChance == nil || *a.TryFirstOOMChance != chance || !strings.HasSuffix(a.Text, want) {
+		t.Errorf("--finish-by: try first %+v (chance %v), text %q; want a.tight at %.2f, ending %q", a.TryFirst, a.TryFirstOOMChance, a.Text, chance, want)
+	}
+	b := AnswerMaxJobCost(rec, d, pts, 5000)
+	if b.Offer == nil || b.Offer.InstanceType != "a.big" || b.TryFirst != nil || strings.Contains(b.Text, "try first") {
+		t.Errorf("--max-job-cost: %+v, try first %+v, %q; want a.big and none faster by half", b.Offer, b.TryFirst, b.Text)
 	}
 }
