@@ -2112,6 +2112,74 @@ func (r *Recommendation) RiskyAhead() (*Offer, int) {
 	return best, at
 }
 
+// TryFirstShare is the largest share of the first offer's figure on the
+// sort key (job cost, job time, price per hour or per month) at which the
+// risky offer ahead (RiskyAhead) is worth trying before it, so reports
+// name it under the "best:" line and not only under the table
+// (Recommendation.TryFirst). The ranking is unchanged: the first offer
+// still fits across its memory range.
+//
+// Why a half. Trying the risky offer (figure R, chance of running out of
+// memory p) and, when it does, running the job on the first offer (B)
+// costs (1−p)·R + p·(f·R + B) in expectation, f being the share of the
+// job done when memory runs out. That is below B for any f, even an
+// out-of-memory error at the job's very end (f = 1), once R ≤ (1−p)·B;
+// TryFirst asks R ≤ min(½, 1−p)·B, so a chance above one half lowers the
+// bar further. In practice f is close to 0: a training step of fixed
+// shape reaches its peak memory in the first iterations (PyTorch
+// allocates Adam's states lazily in the first optimizer.step,
+// torch/optim/adam.py; its memory snapshots show every later iteration
+// repeat the same pattern, pytorch.org/blog/understanding-gpu-memory-1),
+// so a failed try costs minutes of rent, not the job. The half, rather
+// than 1−p alone, keeps a saving inside the time estimate's own errors
+// (90% ranges up to ×0.61–×2.1 of a figure) off the headline; the line
+// under the table (RiskyAhead) names any cheaper risky offer.
+const TryFirstShare = 0.5
+
+// TryFirst is RiskyAhead when that offer's figure on r.Sort is at most
+// TryFirstShare, and at most 1 − its chance of running out of memory
+// (rounded as reports print it, RoundChance), of the first offer's;
+// share is the ratio of the two figures (RankedFigure: the price, the
+// month, the job's cost or time, without SizedSlack's weight). nil (and
+// -1, 0) when there is none. Its rank in r.Offers is the second result.
+func (r *Recommendation) TryFirst() (o *Offer, at int, share float64) {
+	o, at = r.RiskyAhead()
+	if o == nil {
+		return nil, -1, 0
+	}
+	top := RankedFigure(&r.Offers[0], r.Sort)
+	if !(top > 0) || math.IsInf(top, 1) {
+		return nil, -1, 0
+	}
+	share = RankedFigure(o, r.Sort) / top
+	if share > min(TryFirstShare, 1-RoundChance(o.OOMChance)) {
+		return nil, -1, 0
+	}
+	return o, at, share
+}
+
+// RankedFigure is the figure k ranks o by as a reader sees it: sortValue
+// without SizedSlack's weight (the price per hour or month, the job's
+// cost or time); +Inf without a job time on the job keys, and for
+// headroom, which has no such figure.
+func RankedFigure(o *Offer, k SortKey) float64 {
+	switch k {
+	case SortMonthly:
+		return o.MonthlyUSD
+	case SortJob, SortTime:
+		if !o.HasJob {
+			return math.Inf(1)
+		}
+		if k == SortTime {
+			return o.JobHours
+		}
+		return o.JobUSD
+	case SortHeadroom:
+		return math.Inf(1)
+	}
+	return o.USDPerHour
+}
+
 // CompareOffers is the ranking's order of two offers under k: negative
 // when a ranks first (risky after the offers that fit, late after those
 // that meet the deadline, then the sort value, the price, the headroom

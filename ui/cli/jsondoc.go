@@ -60,6 +60,25 @@ func (o *jsonOut) riskyAheadJSON(v *report.RiskyAheadJSON) {
 	o.float("price_per_hour_usd", v.PricePerHourUSD)
 	o.float("oom_chance", v.OOMChance)
 	o.str("note", v.Note)
+	o.floatPtrOmit("job_hours", v.JobHours)
+	o.floatPtrOmit("job_cost_usd", v.JobCostUSD)
+	o.float("share", v.Share)
+	o.bool("try_first", v.TryFirst)
+	objOmit(o, "fits_with", v.FitsWith, (*jsonOut).fitsWithJSON)
+	o.end('}')
+}
+
+// fitsWithJSON appends a report.FitsWithJSON as the encoder does (jsonIndentOpts).
+func (o *jsonOut) fitsWithJSON(v *report.FitsWithJSON) {
+	o.begin('{')
+	o.str("change", v.Change)
+	o.str("kind", v.Kind)
+	o.int("gpu_count", int64(v.GPUCount))
+	o.int("instances", int64(v.Instances))
+	o.float("price_per_hour_usd", v.PricePerHourUSD)
+	o.floatPtrOmit("job_hours", v.JobHours)
+	o.floatPtrOmit("job_cost_usd", v.JobCostUSD)
+	o.float("usd", v.USD)
 	o.end('}')
 }
 
@@ -80,6 +99,7 @@ func (o *jsonOut) savingsJSON(v *report.SavingsJSON) {
 	o.float("base_usd", v.BaseUSD)
 	objs(o, "changes", v.Changes, (*jsonOut).adviceSavingJSON)
 	o.strOmit("error", v.Error)
+	objOmit(o, "headline", v.Headline, (*jsonOut).adviceSavingJSON)
 	o.end('}')
 }
 

@@ -33,6 +33,9 @@ func writeRecommendJSON(w io.Writer, j *report.RecommendJSON, probes []report.Pr
 	o := jsonOut{w: w, b: make([]byte, 0, 72<<10)}
 	o.begin('{')
 	o.member("estimate", j.Estimate, func(w *jsonOut) { w.estimateJSON(&j.Estimate) })
+	if j.EstimateAsAsked != nil {
+		o.member("estimate_as_asked", j.EstimateAsAsked, func(w *jsonOut) { w.estimateJSON(j.EstimateAsAsked) })
+	}
 	o.str("sort", j.Sort)
 	if err := o.list("offers", j.Offers == nil && !j.Streamed(), func() error {
 		return o.offers(j)

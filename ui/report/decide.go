@@ -36,6 +36,15 @@ type Decisions struct {
 	// shown are the offers as the views show them (ShownOffers), parallel
 	// to the recommendation's; nil when they are its own.
 	shown []model.Offer
+	// TryFirst is the change that makes the risky offer worth trying
+	// first (model.Recommendation.TryFirst, on the offers as the views
+	// show them) fit across its memory range on its own host
+	// (advice.FitOffer); nil when there is no such offer, no change makes
+	// it fit, or the savings are off (--no-savings: no ranking per
+	// change). tryFirstShown is its offer as the views show it (spot: the
+	// expected job with interruptions, SpotView).
+	TryFirst      *advice.OfferFit
+	tryFirstShown model.Offer
 
 	// savingsDone is closed when savings ranked aside
 	// (DecideInput.SavingsAside) are in; nil when Decide ranked them.
@@ -109,6 +118,9 @@ func Decide(rec *model.Recommendation, in DecideInput) *Decisions {
 			spotLateOwn(rec, d.shown)
 		}
 		d.SpotLast = spotRank(rec, d.Offers, &d.shown)
+	}
+	if savings {
+		d.fitTryFirst(rec, in)
 	}
 	if savings && in.SavingsAside && !early { // before the front: it needs none of it
 		d.rankSavingsAside(rec, in)
@@ -406,6 +418,26 @@ func (d *Decisions) rankSavingsAside(rec *model.Recommendation, in DecideInput) 
 	}()
 }
 
+// fitTryFirst fills d.TryFirst: the change that makes the risky offer
+// worth trying first (TryFirst of the offers as d shows them) fit across
+// its memory range on its own host, priced as the savings price it.
+func (d *Decisions) fitTryFirst(rec *model.Recommendation, in DecideInput) {
+	_, at, _ := d.Shown(rec).TryFirst()
+	if at < 0 || in.Catalog == nil {
+		return
+	}
+	fit, ok := advice.FitOffer(in.Catalog, in.Workload, in.Query, rec, &rec.Offers[at], SpotJobCost(in.Catalog, in.Rate, in.Spot, d.HoursPerMonth))
+	if !ok {
+		return
+	}
+	d.TryFirst, d.tryFirstShown = &fit, fit.Offer
+	if view := SpotView(in); view != nil {
+		if s, ok := view(&fit.Offer); ok {
+			d.tryFirstShown = s
+		}
+	}
+}
+
 // rankSavings fills d's savings (advice.Savings).
 func (d *Decisions) rankSavings(rec *model.Recommendation, in DecideInput) {
 	var err error
@@ -466,6 +498,11 @@ type SavingsJSON struct {
 	BaseUSD float64         `json:"base_usd"`
 	Changes []advice.Saving `json:"changes"`
 	Error   string          `json:"error,omitempty"`
+	// Headline is the change of changes the text lifts under "best:"
+	// ("biggest saving:", HeadlineSaving): a change to the workload that
+	// saves at least half the cost now on an offer that fits; left out
+	// when there is none.
+	Headline *advice.Saving `json:"headline,omitempty"`
 }
 
 // AssumptionsJSON are the spot inputs used for every offer.
@@ -518,6 +555,16 @@ func (j *RecommendJSON) addDecisionsHead(rec *model.Recommendation, d *Decisions
 	if d == nil {
 		return
 	}
+	if ra := j.RiskyAhead; ra != nil {
+		if d.shown != nil {
+			// Its sentence names the figure the table shows (spot: the
+			// expected job cost with interruptions), as the text report's
+			// does; its members keep the offer's own (walk45c: "$5.20" in
+			// JSON, "$8.00" in the table).
+			ra.Note = RiskyAheadNote(nil, d.Shown(rec))
+		}
+		ra.setTryFirst(d.Shown(rec), d.TryFirst)
+	}
 	j.Assumptions = &AssumptionsJSON{CheckpointWriteGBPerSecond: Round(d.Spot.CheckpointWriteBytesPerSecond/1e9, 4),
 		CheckpointWriteAssumption: d.Spot.WriteDefaulted, RestartMinutes: Round(d.Spot.RestartHours*60, 2),
 		RestartAssumption: d.Spot.RestartDefaulted, HoursPerMonth: d.HoursPerMonth}
@@ -541,9 +588,16 @@ func newSavingsJSON(d *Decisions) *SavingsJSON {
 		return nil
 	}
 	s := &SavingsJSON{BaseUSD: Round(d.SavingsBase, 2), Changes: []advice.Saving{}, Error: d.SavingsErr}
-	for _, c := range d.Savings {
+	round := func(c advice.Saving) advice.Saving {
 		c.USD, c.SavingUSD, c.SavingPct = Round(c.USD, 2), Round(c.SavingUSD, 2), Round(c.SavingPct, 1)
-		s.Changes = append(s.Changes, c)
+		return c
+	}
+	for _, c := range d.Savings {
+		s.Changes = append(s.Changes, round(c))
+	}
+	if h := HeadlineSaving(d); h != nil {
+		c := round(*h)
+		s.Headline = &c
 	}
 	return s
 }
@@ -763,6 +817,15 @@ type Answer struct {
 	Riskier           *ParetoJSON `json:"riskier_offer,omitempty"`
 	RiskierMissChance *float64    `json:"riskier_miss_chance,omitempty"`
 	Text              string      `json:"text"`
+	// TryFirst is, when Offer fits across its memory range, a borderline
+	// offer that meets the limit across its time range at most half
+	// Offer's cost (--finish-by) or time (--max-job-cost), and at most
+	// 1 − its chance of running out of memory (TryFirstOOMChance): the
+	// "try first:" rule under best (model.TryFirstShare) on the answer's
+	// own question. Left out otherwise. Added after Text, so the members
+	// before keep their places.
+	TryFirst          *ParetoJSON `json:"try_first_offer,omitempty"`
+	TryFirstOOMChance *float64    `json:"try_first_oom_chance,omitempty"`
 	// Msg is Text as a message, for the text report's language; JSON
 	// keeps the English Text.
 	Msg model.Message `json:"-"`
@@ -933,12 +996,45 @@ func AnswerFinishWithin(rec *model.Recommendation, d *Decisions, pts []decide.Ti
 			a.Riskier, a.RiskierMissChance = answerOffer(rec, q), ptr(model.RoundChance(c))
 			m = model.Msg("%v; cheaper, but may take longer than %s (about %.0f%% chance): %v", m, hoursMsg(hours), model.RoundChance(c)*100, describePoint(rec, q))
 		}
+		if q, ok := tryFirstPoint(rec, pts, p, miss, func(pts []decide.TimeCost) (decide.TimeCost, bool) { return decide.CheapestWithin(pts, hours) },
+			func(p decide.TimeCost) float64 { return p.USD }); ok {
+			a.TryFirst, a.TryFirstOOMChance = answerOffer(rec, q), ptr(model.RoundChance(rec.Offers[q.Index].OOMChance))
+			m = model.Msg("%v; far cheaper to try first: %v", m, describePoint(rec, q))
+		}
 		a.setText(model.Msg("cheapest finishing within %s: %s", hoursMsg(hours), m))
 		return a
 	}
 	fast := slices.MinFunc(pts, func(a, b decide.TimeCost) int { return cmp.Compare(a.Hours, b.Hours) })
 	a.setText(model.Msg("no offer finishes within %s; the fastest is %s", hoursMsg(hours), describePoint(rec, fast)))
 	return a
+}
+
+// tryFirstPoint is, for an answer p that fits across its memory range,
+// the borderline point of pts (model.Offer.Risky, not late) that meets
+// the answer's limit across its time range (miss 0) and is the answer's
+// own pick among them (within), when its figure (fig: the cost for
+// --finish-by, the time for --max-job-cost) is at most
+// min(model.TryFirstShare, 1 − its chance) of p's: the rule of the "try
+// first:" line under best (model.Recommendation.TryFirst), put to the
+// answer's question (walk: --finish-by 300d answered a 224-day, $1.55M
+// GB300 while 8×MI355X, borderline at about 10%, ran the job in 17 h for
+// $1,167). ok is false otherwise.
+func tryFirstPoint(rec *model.Recommendation, pts []decide.TimeCost, p decide.TimeCost, miss func(decide.TimeCost) float64,
+	within func([]decide.TimeCost) (decide.TimeCost, bool), fig func(decide.TimeCost) float64) (decide.TimeCost, bool) {
+	if rec.Offers[p.Index].Risky() || !(fig(p) > 0) {
+		return decide.TimeCost{}, false
+	}
+	var risky []decide.TimeCost
+	for _, q := range pts {
+		if o := &rec.Offers[q.Index]; o.Risky() && !o.Late() && miss(q) == 0 {
+			risky = append(risky, q)
+		}
+	}
+	q, ok := within(risky)
+	if !ok || fig(q) > min(model.TryFirstShare, 1-model.RoundChance(rec.Offers[q.Index].OOMChance))*fig(p) {
+		return decide.TimeCost{}, false
+	}
+	return q, true
 }
 
 // pick is the first answer of within in answerTiers' tiers.
@@ -984,6 +1080,11 @@ func AnswerMaxJobCost(rec *model.Recommendation, d *Decisions, pts []decide.Time
 			c := miss(q)
 			a.Riskier, a.RiskierMissChance = answerOffer(rec, q), ptr(model.RoundChance(c))
 			m = model.Msg("%v; faster, but may cost more than %s (about %.0f%% chance): %v", m, USD(usd), model.RoundChance(c)*100, describePoint(rec, q))
+		}
+		if q, ok := tryFirstPoint(rec, pts, p, miss, func(pts []decide.TimeCost) (decide.TimeCost, bool) { return decide.FastestWithin(pts, usd) },
+			func(p decide.TimeCost) float64 { return p.Hours }); ok {
+			a.TryFirst, a.TryFirstOOMChance = answerOffer(rec, q), ptr(model.RoundChance(rec.Offers[q.Index].OOMChance))
+			m = model.Msg("%v; far faster to try first: %v", m, describePoint(rec, q))
 		}
 		a.setText(model.Msg("fastest within %s: %s", USD(usd), m))
 		return a
@@ -1079,9 +1180,15 @@ func SavingsListFor(lang *i18n.Printer, rec *model.Recommendation, savings []adv
 
 // SavedPct is a saving's share of the cost it is taken from, percent: whole
 // from 1%, one decimal below ("0.3%": $10 of $3,102 is not "0%"), and
-// "<0.1%" below that.
+// "<0.1%" below that; and alike at the other end, one decimal from 99.5%
+// and ">99.9%" above that, as only a free change saves 100% (walk: "saves
+// $1.2M (100%)" of a $1.2M job read as free; it costs $1,028).
 func SavedPct(p float64) string {
 	switch {
+	case p >= 99.95 && p < 100:
+		return ">99.9%"
+	case p >= 99.5 && p < 100:
+		return fmt.Sprintf("%.1f%%", p)
 	case p >= 0.95:
 		return fmt.Sprintf("%.0f%%", p)
 	case p >= 0.1:

@@ -62,13 +62,15 @@ func TestSavingsList(t *testing.T) {
 }
 
 // TestSavedPct: a saving's percentage keeps a small saving visible ($10 of
-// $3,102 is 0.3%, not 0%) and rounds large ones whole.
+// $3,102 is 0.3%, not 0%) and rounds large ones whole, but for one that
+// leaves a cost: $1,028 of a $1.2M job is 99.9%, not 100%.
 func TestSavedPct(t *testing.T) {
 	for _, c := range []struct {
 		pct  float64
 		want string
 	}{
 		{60, "60%"}, {1, "1%"}, {0.96, "1%"}, {10.12 / 3102 * 100, "0.3%"}, {0.1, "0.1%"}, {0.099, "<0.1%"}, {0.004, "<0.1%"},
+		{99.4, "99%"}, {1195254.81 / 1196282.37 * 100, "99.9%"}, {99.96, ">99.9%"}, {100, "100%"},
 	} {
 		if got := SavedPct(c.pct); got != c.want {
 			t.Errorf("SavedPct(%g) = %q, want %q", c.pct, got, c.want)

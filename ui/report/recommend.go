@@ -13,6 +13,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/advice"
 	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
@@ -21,10 +22,21 @@ import (
 // (of the top offer when there is one), the offers in ranked order and the
 // near misses. Field names are a contract for scripts.
 type RecommendJSON struct {
-	Estimate EstimateJSON    `json:"estimate"`
-	Sort     string          `json:"sort"`
-	Offers   []OfferJSON     `json:"offers"`
-	Rejected []RejectionJSON `json:"rejected"`
+	// Estimate is the first offer's: the workload in the layout its row
+	// shows (GPUs, strategy, precision fallback, accumulation), timed on
+	// its GPUs, so estimate.memory is offers[0]'s vram_need_gib in full;
+	// the workload as asked when no offer runs it.
+	Estimate EstimateJSON `json:"estimate"`
+	// EstimateAsAsked is the workload on the GPUs and strategy asked (1 GPU
+	// without --gpus), before the search picks a layout per offer: the
+	// "VRAM … per GPU on N GPU(s)" figure the text's header prints (walk:
+	// 14.41 GiB on 1 GPU in the header, 11.29 GiB, the best offer's 4×V100
+	// FSDP, in estimate). No GPU: no time. Left out only when the caller
+	// gives no such estimate.
+	EstimateAsAsked *EstimateJSON   `json:"estimate_as_asked,omitempty"`
+	Sort            string          `json:"sort"`
+	Offers          []OfferJSON     `json:"offers"`
+	Rejected        []RejectionJSON `json:"rejected"`
 	// RiskyAhead is the offer that would rank first but for its chance
 	// of running out of memory (model.Recommendation.RiskyAhead), ranked
 	// after the offers that fit; left out when there is none.
@@ -132,6 +144,64 @@ type RiskyAheadJSON struct {
 	PricePerHourUSD float64 `json:"price_per_hour_usd"`
 	OOMChance       float64 `json:"oom_chance"`
 	Note            string  `json:"note"`
+	// JobHours and JobCostUSD are its job's time and cost (its own, as
+	// offers[] give them: uninterrupted under spot); left out without a
+	// job time.
+	JobHours   *float64 `json:"job_hours,omitempty"`
+	JobCostUSD *float64 `json:"job_cost_usd,omitempty"`
+	// Share is its figure on the sort key over the first offer's, as the
+	// table shows them (model.RankedFigure: the job's cost or time, the
+	// price per hour or month). TryFirst is set when that is at most
+	// model.TryFirstShare and at most 1 − oom_chance
+	// (model.Recommendation.TryFirst): the text names it under "best:"
+	// ("try first:"), as worth trying before the best. FitsWith is the
+	// change that makes it fit across its memory range on its own host
+	// (Decisions.TryFirst, advice.FitOffer), when the savings found one;
+	// left out otherwise.
+	Share    float64       `json:"share"`
+	TryFirst bool          `json:"try_first"`
+	FitsWith *FitsWithJSON `json:"fits_with,omitempty"`
+}
+
+// FitsWithJSON is the change that makes a borderline offer fit across
+// its memory range on its own host (advice.OfferFit): the change as the
+// savings name it and its kind, and the offer it makes: GPUs, instances,
+// price, its job's time and cost (its own, as offers[] give them) and
+// USD, what the savings price it at (a spot job's expected cost with
+// interruptions).
+type FitsWithJSON struct {
+	Change          string   `json:"change"`
+	Kind            string   `json:"kind"`
+	GPUCount        int      `json:"gpu_count"`
+	Instances       int      `json:"instances"`
+	PricePerHourUSD float64  `json:"price_per_hour_usd"`
+	JobHours        *float64 `json:"job_hours,omitempty"`
+	JobCostUSD      *float64 `json:"job_cost_usd,omitempty"`
+	USD             float64  `json:"usd"`
+}
+
+// setTryFirst fills ra's share, try_first and fits_with from shown, the
+// ranking as the table shows it, and fit (Decisions.TryFirst; nil: none).
+func (ra *RiskyAheadJSON) setTryFirst(shown *model.Recommendation, fit *advice.OfferFit) {
+	o, _ := shown.RiskyAhead()
+	if o == nil {
+		return
+	}
+	ra.Share = 0
+	if top := model.RankedFigure(&shown.Offers[0], shown.Sort); top > 0 && !math.IsInf(top, 1) {
+		ra.Share = Round(model.RankedFigure(o, shown.Sort)/top, 4)
+	}
+	t, _, _ := shown.TryFirst()
+	ra.TryFirst, ra.FitsWith = t != nil, nil
+	if t == nil || fit == nil {
+		return
+	}
+	f := &fit.Offer
+	ra.FitsWith = &FitsWithJSON{Change: fit.Change, Kind: fit.Kind, GPUCount: f.GPUs, Instances: f.Instances,
+		PricePerHourUSD: Round(f.USDPerHour, 4), USD: Round(fit.USD, 2)}
+	if f.HasJob {
+		ra.FitsWith.JobHours, ra.FitsWith.JobCostUSD = ptr(Round(f.JobHours, 3)), ptr(Round(f.JobUSD, 2))
+	}
 }
 
 // RejectionJSON is one near miss.
@@ -215,13 +285,6 @@ func NewRecommendJSON(r *model.Recommendation, base *model.Estimate, limit int) 
 // a writer that knows EachOffer (the CLI's); encoding/json sees no offers.
 func NewRecommendJSONStream(r *model.Recommendation, base *model.Estimate, limit int, d *Decisions) RecommendJSON {
 	out, n := newRecommendHead(r, base, limit)
-	if out.RiskyAhead != nil && d != nil && d.shown != nil {
-		// Its sentence names the figure the table shows (spot: the
-		// expected job cost with interruptions), as the text report's
-		// does; its members keep the offer's own (walk45c: "$5.20" in
-		// JSON, "$8.00" in the table).
-		out.RiskyAhead.Note = RiskyAheadNote(nil, d.Shown(r))
-	}
 	out.stream = &offerStream{rec: r, n: n, d: d, memo: messageMemo{}}
 	out.addDecisionsHead(r, d) // all but the savings: EndOffers
 	return out
@@ -328,10 +391,18 @@ func newRecommendHead(r *model.Recommendation, base *model.Estimate, limit int) 
 	} else {
 		out.Estimate = NewEstimateJSON(base, nil)
 	}
+	if base != nil {
+		asked := NewEstimateJSON(base, nil)
+		out.EstimateAsAsked = &asked
+	}
 	if o, at := r.RiskyAhead(); o != nil {
 		out.RiskyAhead = &RiskyAheadJSON{Rank: at + 1, Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region,
 			GPU: o.GPU.Key, GPUCount: o.GPUs, PricePerHourUSD: Round(o.USDPerHour, 4), OOMChance: model.RoundChance(o.OOMChance),
 			Note: RiskyAheadNote(nil, r)}
+		if o.HasJob {
+			out.RiskyAhead.JobHours, out.RiskyAhead.JobCostUSD = ptr(Round(o.JobHours, 3)), ptr(Round(o.JobUSD, 2))
+		}
+		out.RiskyAhead.setTryFirst(r, nil)
 	}
 	for _, x := range r.Rejected {
 		out.Rejected = append(out.Rejected, RejectionJSON{Provider: x.Instance.Provider, InstanceType: x.Instance.Type,
@@ -502,6 +573,116 @@ func RiskyAheadNote(p *i18n.Printer, rec *model.Recommendation) string {
 	return note
 }
 
+// TryFirstLines are the lines under the "best:" line that name the risky
+// offer worth trying first (model.Recommendation.TryFirst) among rec's
+// offers, as d shows them (rec is d.Shown's): the offer, its figure on
+// the sort key and how much less it is than the best's; its chance of
+// running out of memory, and why trying it risks little (a training step
+// reaches its peak in its first iterations: model.TryFirstShare); and,
+// when the savings found one (Decisions.TryFirst, advice.FitOffer), the
+// change that makes it fit across its memory range with what it then
+// costs. The first line is label-less: the caller renders label, then
+// line. Empty when there is no such offer.
+//
+//	try first: oci BM.GPU.MI355X.8 in any of 3 regions: 8×mi355x, 17.0 h and $1,167 for the job, 99.9% less than best
+//	  ~ about a 10% chance of running out of memory (borderline: ranked after the offers that fit); …
+//	  with activation checkpointing (…) it fits across its memory range: 8×mi355x, 22.2 h and $1,529 for the job
+func TryFirstLines(p *i18n.Printer, rec *model.Recommendation, d *Decisions) (first string, more []string) {
+	o, at, share := rec.TryFirst()
+	if o == nil {
+		return "", nil
+	}
+	where := p.Sprintf("%s %s in %s", o.Instance.Provider, o.Instance.Type, BestRegionIn(p, rec.Offers[at:]))
+	if model.RegionUnstated(o.Region) {
+		where = p.Sprintf("%s %s (location not stated)", o.Instance.Provider, o.Instance.Type)
+	}
+	less := SavedPct(100 * (1 - share))
+	if rec.Sort == model.SortTime {
+		first = p.Sprintf("%s: %s, %s, %s less time than best", where, OfferGPUsIn(p, o), tryFirstFigure(p, o, rec.Sort), less)
+	} else {
+		first = p.Sprintf("%s: %s, %s, %s less than best", where, OfferGPUsIn(p, o), tryFirstFigure(p, o, rec.Sort), less)
+	}
+	more = append(more, p.Sprintf("  ~ about a %.0f%% chance of running out of memory (borderline: ranked after the offers that fit); a training step reaches its peak memory in its first iterations, so a failed try costs minutes of rent, not the job (gpuplan probe measures them)",
+		model.RoundChance(o.OOMChance)*100))
+	if d != nil && d.TryFirst != nil {
+		f := &d.tryFirstShown
+		change := p.T(d.TryFirst.Change)
+		if !d.TryFirst.Msg.IsZero() {
+			change = p.Message(d.TryFirst.Msg)
+		}
+		more = append(more, p.Sprintf("  with %s it fits across its memory range: %s, %s", change, OfferGPUsIn(p, f), tryFirstFigure(p, f, rec.Sort)))
+	}
+	return first, more
+}
+
+// tryFirstFigure is riskyAheadFigure with the job's time and cost both on
+// the job keys, as the "best:" line gives them: "17.0 h and $1,167 for the
+// job".
+func tryFirstFigure(p *i18n.Printer, o *model.Offer, k model.SortKey) string {
+	if (k == model.SortJob || k == model.SortTime) && o.HasJob {
+		return p.Sprintf("%s and %s for the job", HoursIn(p, o.JobHours), USD(o.JobUSD))
+	}
+	return riskyAheadFigure(p, o, k)
+}
+
+// HeadlineShare is the least share of the cost now that a change of the
+// workload must save for the "best:" lines to name it (HeadlineSaving):
+// the complement of model.TryFirstShare, so a change that at least
+// halves the cost is named as a borderline offer at half the cost is.
+const HeadlineShare = 1 - model.TryFirstShare
+
+// HeadlineSaving is the saving the "best:" lines lift from d's savings
+// list ("What saves the most"): the largest saving of a change to the
+// workload (advice.Saving.Kind other than pricing, gpu and region: a
+// recipe setting such as activation checkpointing or 8-bit AdamW states,
+// which no row of the table shows, where a GPU type or region is a row
+// of its own and spot the "Spot" line's) when it saves at least
+// HeadlineShare of the cost now, priced on an offer that fits across its
+// memory range, and not the change TryFirstLines names on the same offer.
+// nil when there is none or the savings are off.
+func HeadlineSaving(d *Decisions) *advice.Saving {
+	if d == nil || d.SavingsBase <= 0 {
+		return nil
+	}
+	for i := range d.Savings {
+		s := &d.Savings[i]
+		if s.Kind == "pricing" || s.Narrows() || s.OOMChance != nil {
+			continue // no recipe change, or priced on a borderline offer
+		}
+		if s.SavingPct < HeadlineShare*100 || sameAsTryFirst(s, d.TryFirst) {
+			return nil // sorted: none after it saves more; or named already
+		}
+		return s
+	}
+	return nil
+}
+
+// sameAsTryFirst reports whether s is the change TryFirstLines already
+// names, priced on the same offer (f, Decisions.TryFirst; nil: none).
+func sameAsTryFirst(s *advice.Saving, f *advice.OfferFit) bool {
+	return f != nil && s.Offer != nil && s.Change == f.Change && s.Offer.Provider == f.Offer.Instance.Provider &&
+		s.Offer.InstanceType == f.Offer.Instance.Type && s.Offer.Region == f.Offer.Region
+}
+
+// HeadlineSavingLine is HeadlineSaving in words for the line under
+// "best:" (rec is the ranking as d shows it): "8-bit AdamW states
+// (bitsandbytes) saves $1.2M (99.9%) on daytona 8×mi355x (location not
+// stated): $1,028 for the job". Empty when there is none.
+func HeadlineSavingLine(p *i18n.Printer, rec *model.Recommendation, d *Decisions) string {
+	s := HeadlineSaving(d)
+	if s == nil || len(rec.Offers) == 0 {
+		return ""
+	}
+	change := p.T(s.Change)
+	if !s.ChangeMsg.IsZero() {
+		change = p.Message(s.ChangeMsg)
+	}
+	if rec.Offers[0].HasJob {
+		return p.Sprintf("%s saves %s (%s)%s: %s for the job", change, USD(s.SavingUSD), SavedPct(s.SavingPct), savingOfferNote(p, s), USD(s.USD))
+	}
+	return p.Sprintf("%s saves %s (%s)%s: %s a month", change, USD(s.SavingUSD), SavedPct(s.SavingPct), savingOfferNote(p, s), USD(s.USD))
+}
+
 // RiskyAheadNoteShort is RiskyAheadNote in one short line, for the
 // configurator's panel and offers table: "2×h100-sxm at $5.46/h: about
 // 15% chance of running out of memory; ranked after the offers that fit".
@@ -512,6 +693,24 @@ func RiskyAheadNoteShort(p *i18n.Printer, rec *model.Recommendation) string {
 	}
 	return p.Sprintf("%s at %s: about %.0f%% chance of running out of memory; ranked after the offers that fit",
 		OfferGPUsIn(p, o), riskyAheadFigure(p, o, rec.Sort), model.RoundChance(o.OOMChance)*100)
+}
+
+// TryFirstNoteShort is TryFirstLines in one short line, for the
+// configurator's wide panel and offers list (which wrap a note to two
+// lines), in place of RiskyAheadNoteShort when the risky offer ahead is
+// worth trying first (model.Recommendation.TryFirst): "try first:
+// 1×v100-16gb at $1.53 for the job (73% less): about 10% chance of
+// running out of memory, shown in its first steps". Empty when there is
+// none. The compact panel keeps RiskyAheadNoteShort, already the line
+// under its best offer, whose one line would lose the chance to a longer
+// one.
+func TryFirstNoteShort(p *i18n.Printer, rec *model.Recommendation) string {
+	o, _, share := rec.TryFirst()
+	if o == nil {
+		return ""
+	}
+	return p.Sprintf("try first: %s at %s (%s less): about %.0f%% chance of running out of memory, shown in its first steps",
+		OfferGPUsIn(p, o), riskyAheadFigure(p, o, rec.Sort), SavedPct(100*(1-share)), model.RoundChance(o.OOMChance)*100)
 }
 
 // riskyAheadFigure is the figure o is ranked by under k: "$5.46/h",
@@ -1273,6 +1472,21 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 		}
 		for _, wn := range p.Messages(top.WarningMessages()) {
 			fmt.Fprintf(&b, "  %s %s\n", st.Warn.Render("!"), wn)
+		}
+		// A borderline offer far cheaper than the best: named here, not
+		// only under the table (model.TryFirstShare; walk: best 1.2 years
+		// and $1.2M, 8×MI355X at $1,167 ranked fifth).
+		if first, more := TryFirstLines(p, rec, d); first != "" {
+			fmt.Fprintf(&b, "%s\n", p.Sprintf("%s: %s", st.Warn.Render(p.T("try first")), first))
+			for _, l := range more {
+				fmt.Fprintf(&b, "%s\n", st.Warn.Render(l))
+			}
+		}
+		// A change of the recipe that saves half or more: lifted from
+		// "What saves the most", printed pages below (walk: "8-bit AdamW
+		// states saves $1.2M" under a $1.2M best).
+		if line := HeadlineSavingLine(p, rec, d); line != "" {
+			fmt.Fprintf(&b, "%s\n", p.Sprintf("%s: %s", st.Good.Render(p.T("biggest saving")), line))
 		}
 	}
 	if len(rec.Rejected) > 0 {

@@ -41,7 +41,9 @@ func borderlineCatalog(t *testing.T) *model.Catalog {
 // 16GB (issue 30: users act on the "best" line; it was the V100 with
 // about a 10% chance of running out of memory), and the panel says the
 // V100 was ranked after the offers that fit, in English and Chinese, at
-// 80×24 and 120×40.
+// 80×24 and 120×40; the wide panel, whose notes wrap to two lines, that
+// at about a quarter of the best's job cost it is worth trying first
+// (model.TryFirstShare), in recommend's words.
 func TestBorderlineCompactGolden(t *testing.T) {
 	for _, tc := range []struct {
 		name string

@@ -391,7 +391,14 @@ func (v *offersView) refresh(keep *model.Offer) {
 		v.note = late
 		// The whole ranking's: a cheaper offer ranked after the ones that
 		// fit for its chance of running out of memory (S4).
-		if risky := report.RiskyAheadNoteShort(v.lang, &model.Recommendation{Offers: v.disp, Sort: v.sort}); risky != "" {
+		// Far cheaper, it is worth trying first: said so, as recommend's
+		// "try first:" line under its best (model.TryFirstShare).
+		rec := &model.Recommendation{Offers: v.disp, Sort: v.sort}
+		risky := report.TryFirstNoteShort(v.lang, rec)
+		if risky == "" {
+			risky = report.RiskyAheadNoteShort(v.lang, rec)
+		}
+		if risky != "" {
 			v.note = strings.TrimPrefix(v.note+"\n"+risky, "\n")
 		}
 	}

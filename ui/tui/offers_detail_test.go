@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
 	"charm.land/bubbles/v2/table"
@@ -57,7 +58,9 @@ func TestProviderFilterStartsAtTop(t *testing.T) {
 // TestOffersRiskyAheadNote (new-user walk, S4): when a cheaper offer
 // ranks after the ones that fit for its chance of running out of memory,
 // the offers table and the panel's notes say so in a line of their own,
-// after the "~ job time" one; none when no such offer.
+// after the "~ job time" one; none when no such offer. At most half the
+// best's price it is worth trying first (model.TryFirstShare): the line
+// says so in recommend's words, first among the panel's notes.
 func TestOffersRiskyAheadNote(t *testing.T) {
 	g := &model.GPU{Key: "h100-sxm", Name: "H100", MemoryGiB: 80}
 	in := func(typ string, n int) *model.Instance {
@@ -66,9 +69,9 @@ func TestOffersRiskyAheadNote(t *testing.T) {
 	fits := model.Offer{Instance: in("h100x4", 4), GPU: g, Region: "us", Instances: 1, GPUs: 4, Verdict: model.VerdictFits, USDPerHour: 12.36,
 		LateChance: 0.44, DeadlineHours: 30, HasJob: true, JobHours: 28.6, JobUSD: 353}
 	risky := model.Offer{Instance: in("massedcompute_H100x2", 2), GPU: g, Region: "desmoines", Instances: 1, GPUs: 2,
-		Verdict: model.VerdictBorderline, OOMChance: 0.15, USDPerHour: 5.46}
+		Verdict: model.VerdictBorderline, OOMChance: 0.15, USDPerHour: 7.46}
 	const late = "~ job time (1 offer): about 45% chance of missing the 30 h deadline; no offer that fits is sure to meet it" // the first row is late
-	const note = "2×h100-sxm at $5.46/h: about 15% chance of running out of memory; ranked after the offers that fit"
+	const note = "2×h100-sxm at $7.46/h: about 15% chance of running out of memory; ranked after the offers that fit"
 	rec := model.Recommendation{Offers: []model.Offer{fits, risky}, Sort: model.SortPrice}
 	st := report.NewStyles(&report.Renderer{Dark: true})
 	v := newOffersView(&st, table.DefaultKeyMap())
@@ -79,6 +82,19 @@ func TestOffersRiskyAheadNote(t *testing.T) {
 	}
 	if got := panelNotes(nil, &rec, rec.Offers[:1], false, true); len(got) != 2 || got[0] != late || got[1] != note {
 		t.Errorf("panel notes %q, want %q then %q", got, late, note)
+	}
+	// At $5.46/h, 44% of the best's $12.36/h: worth trying first.
+	rec.Offers[1].USDPerHour = 5.46
+	const try = "try first: 2×h100-sxm at $5.46/h (56% less): about 15% chance of running out of memory, shown in its first steps"
+	v.setResult(&result{rec: rec})
+	if v.note != late+"\n"+try {
+		t.Errorf("offers table note at $5.46/h\n got %q\nwant %q", v.note, late+"\n"+try)
+	}
+	if got := panelNotes(nil, &rec, rec.Offers[:1], false, true); len(got) != 2 || got[0] != try || got[1] != late {
+		t.Errorf("panel notes %q, want %q then %q", got, try, late)
+	}
+	if got := panelNotes(nil, &rec, rec.Offers[:1], false, false); len(got) != 2 || got[1] != strings.Replace(note, "7.46", "5.46", 1) {
+		t.Errorf("compact panel notes %q, want the short risky note second", got)
 	}
 	rec.Offers = rec.Offers[:1]
 	v.setResult(&result{rec: rec})

@@ -841,7 +841,8 @@ func mergedRowsNote(lang *i18n.Printer, rows, used, fit int) string {
 // by job cost" alone read as a wrong order, walk49g; when sized, for
 // the panel's table), and the cheaper offer of the whole ranking rec ranked
 // after the ones that fit for its chance of running out of memory
-// (report.RiskyAheadNoteShort). The late offers are counted as rows, one
+// (report.RiskyAheadNoteShort; under a table, first and in the words of
+// report.TryFirstNoteShort when it is worth trying first). The late offers are counted as rows, one
 // per run of regions at one price (report.CollapseRegions), as the
 // offers list (ctrl+o) and recommend's table count them: the compact
 // panel, which passes every offer, said "64 offers" where they said 50.
@@ -852,7 +853,14 @@ func panelNotes(lang *i18n.Printer, rec *model.Recommendation, shown []model.Off
 	if sized { // a table of the rows: the compact panel's one-line offers rank no visible order
 		sizedNote = report.SizedTableNote(lang, shown, rec.Sort)
 	}
-	for _, note := range []string{report.LateNoteShort(lang, rows, lateOnCost), sizedNote, report.RiskyAheadNoteShort(lang, rec), report.AssumedNetworkNoteShort(lang, shown)} {
+	risky := report.RiskyAheadNoteShort(lang, rec)
+	if try := report.TryFirstNoteShort(lang, rec); try != "" && sized {
+		// Worth trying before the best (model.TryFirstShare): first, in
+		// the words of recommend's "try first:" line. The compact panel
+		// (sized false) keeps the short note, the line under its best.
+		notes, risky = append(notes, try), ""
+	}
+	for _, note := range []string{report.LateNoteShort(lang, rows, lateOnCost), sizedNote, risky, report.AssumedNetworkNoteShort(lang, shown)} {
 		if note != "" {
 			notes = append(notes, note)
 		}
