@@ -104,6 +104,10 @@ var fixtures = []struct {
 		"Qwen3-Coder-480B-A35B-Instruct model card: 480B total, 35B activated", 262144, model.AMPBF16},
 	{"qwen2.5-0.5b", "qwen2", model.FamilyDecoder, 494_032_768, 0, 494_032_768, "[K] qwen2.5_0.5b_en", 32768, model.AMPBF16},
 	{"qwen2.5-1.5b", "qwen2", model.FamilyDecoder, 1_543_714_304, 0, 1.54e9, "Qwen2.5-1.5B model card: 1.54B", 32768, model.AMPBF16},
+	// DeepSeek-R1-Distill-Qwen-1.5B is Qwen2.5-Math-1.5B (the shape of
+	// qwen2.5-1.5b) with its embeddings untied: + 151936 × 1536 for lm_head.
+	{"deepseek-r1-distill-qwen-1.5b", "qwen2", model.FamilyDecoder, 1_777_088_000, 0, 1_777_088_000,
+		"transformers' count of deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B at revision ad9f0ae0 in a public run record (Qwen2.5-Math-1.5B: 1,543,714,304); llama.cpp n_params of its GGUF", 131072, model.AMPBF16},
 	{"qwen2.5-3b", "qwen2", model.FamilyDecoder, 3_085_938_688, 0, 3_085_938_688, "[K] qwen2.5_3b_en", 32768, model.AMPBF16},
 	{"qwen2.5-14b", "qwen2", model.FamilyDecoder, 14_770_033_664, 0, 14.7e9, "Qwen2.5-14B model card: 14.7B", 131072, model.AMPBF16},
 	{"qwen2.5-32b", "qwen2", model.FamilyDecoder, 32_763_876_352, 0, 32_763_876_352, "[K] qwen2.5_instruct_32b_en", 131072, model.AMPBF16},
