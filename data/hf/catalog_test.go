@@ -11,7 +11,7 @@ import (
 // catalog entry of the same model; configs of models the catalog does not
 // carry (falcon, opt, bloom, ...) are absent.
 var catalogKeys = map[string]string{
-	"llama-2-7b": "llama-2-7b", "llama-3.1-8b": "llama-3.1-8b", "mistral-7b": "mistral-7b",
+	"llama-2-7b": "llama-2-7b", "llama-3.1-8b": "llama-3.1-8b", "llama-3-8b": "llama-3-8b", "llama-3-70b": "llama-3-70b", "mistral-7b": "mistral-7b",
 	"mixtral-8x7b": "mixtral-8x7b", "qwen2.5-7b": "qwen2.5-7b", "gemma-2-9b": "gemma-2-9b",
 	"phi-3-mini-4k": "phi-3-mini", "gpt2": "gpt2", "gpt2-xl": "gpt2-xl", "bert-base-uncased": "bert-base",
 	"t5-base": "t5-base", "whisper-large-v3": "whisper-large-v3",

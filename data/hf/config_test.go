@@ -41,6 +41,11 @@ var fixtures = []struct {
 		"[K] llama2_7b_en", 4096, model.AMPFP16},
 	{"llama-3.1-8b", "llama", model.FamilyDecoder, 8_030_261_248, 0, 8_030_261_248,
 		"[K] llama3.1_8b; huggingface.js spec: Llama-3.1-8B 8_030_261_248", 131072, model.AMPBF16},
+	// Llama 3 (not 3.1): the same layers, 8192 positions and no rope_scaling.
+	{"llama-3-8b", "llama", model.FamilyDecoder, 8_030_261_248, 0, 8_030_261_248,
+		"[K] llama3_8b_en (@2f5dce1e)", 8192, model.AMPBF16},
+	{"llama-3-70b", "llama", model.FamilyDecoder, 70_553_706_496, 0, 70_553_706_496,
+		"[H] Llama-3.3-70B-Instruct: 70_553_706_496, the same layers (Llama 3.3 is Llama 3 70B's shape with 3.1's RoPE scaling)", 8192, model.AMPBF16},
 	{"mistral-7b", "mistral", model.FamilyDecoder, 7_241_732_096, 0, 7_241_732_096,
 		"[K] mistral_7b_en; = pytorch_model.bin.index.json total_size 14,483,464,192 B bf16 / 2", 32768, model.AMPBF16},
 	{"mixtral-8x7b", "mixtral", model.FamilyDecoder, 46_702_792_704, 12_879_925_248, 46_702_792_704,
