@@ -39,7 +39,7 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return nil },
 	}
-	list := func(name, short, example, args string, narrow func(cat *model.Catalog, words []string) (*model.Catalog, error), write func(r *report.Renderer, cat *model.Catalog, width int) error, rows func(cat *model.Catalog) any, csv func(cat *model.Catalog) error) *cobra.Command {
+	list := func(name, short, example, args string, narrow func(cat *model.Catalog, words []string) (*model.Catalog, []model.Message, error), write func(r *report.Renderer, cat *model.Catalog, width int) error, rows func(cat *model.Catalog) any, csv func(cat *model.Catalog) error) *cobra.Command {
 		var asJSON bool
 		var output string
 		c := &cobra.Command{
@@ -58,9 +58,11 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 					return err
 				}
 				if len(words) > 0 {
-					if cat, err = narrow(cat, words); err != nil {
+					var notes []model.Message
+					if cat, notes, err = narrow(cat, words); err != nil {
 						return err
 					}
+					warnings = append(warnings, notes...)
 				}
 				printWarningsIn(env.lang, env.Stderr, warnings)
 				switch out {
@@ -188,7 +190,7 @@ func unmatched(words []string, keys []string, gpus bool) error {
 
 // narrowGPUs keeps the GPUs matching words (matchesWord), as a catalog
 // holding only those for the list's writers.
-func narrowGPUs(cat *model.Catalog, words []string) (*model.Catalog, error) {
+func narrowGPUs(cat *model.Catalog, words []string) (*model.Catalog, []model.Message, error) {
 	out := &model.Catalog{AsOf: cat.AsOf}
 	var keys []string
 	for _, g := range cat.GPUs {
@@ -198,15 +200,30 @@ func narrowGPUs(cat *model.Catalog, words []string) (*model.Catalog, error) {
 		}
 	}
 	if len(out.GPUs) == 0 {
-		return nil, unmatched(words, keys, true)
+		return nil, nil, unmatched(words, keys, true)
 	}
-	return out, nil
+	return out, nil, nil
 }
 
-// narrowModels keeps the models matching words, as narrowGPUs.
-func narrowModels(cat *model.Catalog, words []string) (*model.Catalog, error) {
+// narrowModels keeps the models matching words, as narrowGPUs. A word
+// that is a quantized release's id (Qwen/Qwen3-32B-AWQ, model.Catalog.Model)
+// keeps its base entry, and a note says what the release is, as estimate
+// says it.
+func narrowModels(cat *model.Catalog, words []string) (*model.Catalog, []model.Message, error) {
 	out := &model.Catalog{AsOf: cat.AsOf}
 	var keys []string
+	var notes []model.Message
+	released := map[string]bool{}
+	rest := words[:0:0]
+	for _, w := range words {
+		if a, err := cat.Model(w); err == nil && a.Release != "" {
+			released[a.Key] = true
+			notes = append(notes, model.ReleaseNote(a))
+			continue
+		}
+		rest = append(rest, w)
+	}
+	words = rest
 	// Entries whose key or name holds a word come first, those found
 	// through an alias after (walk56: "deepseek" listed Llama 3.1 8B and
 	// four Qwen2.5 models, whose aliases name DeepSeek-R1's distills,
@@ -216,7 +233,7 @@ func narrowModels(cat *model.Catalog, words []string) (*model.Catalog, error) {
 		m := &cat.Models[i]
 		keys = append(keys, m.Key)
 		switch {
-		case matchesWord(words, m.Key, m.Name, nil):
+		case released[m.Key] || matchesWord(words, m.Key, m.Name, nil):
 			out.Models = append(out.Models, *m)
 		case matchesWord(words, "", "", m.Aliases):
 			byAlias = append(byAlias, *m)
@@ -224,7 +241,7 @@ func narrowModels(cat *model.Catalog, words []string) (*model.Catalog, error) {
 	}
 	out.Models = append(out.Models, byAlias...)
 	if len(out.Models) == 0 {
-		return nil, unmatched(words, keys, false)
+		return nil, nil, unmatched(words, keys, false)
 	}
-	return out, nil
+	return out, notes, nil
 }
