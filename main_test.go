@@ -31,7 +31,7 @@ func TestBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"estimate"}, "no model: give --model"},
-		{[]string{"estimate", "--model", "llama-3-8b"}, `did you mean "llama-3.1-8b"?`}, // not llama-2-7b: another size (walk49)
+		{[]string{"estimate", "--model", "llama-3.2-8b"}, `did you mean "llama-3.1-8b"?`}, // not llama-3.2-1b or llama-2-7b: another size (walk49)
 		{[]string{"estimate", "--model", "gpt2", "--batch-size", "0"}, "--batch-size must be ≥ 1"},
 		{[]string{"estimate", "--model", "gpt2", "--batch-size", "-3"}, "--batch-size must be ≥ 1"},
 		{[]string{"estimate", "--model", "gpt2", "--batch-size", "eight"}, "want a whole number"},

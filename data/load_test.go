@@ -56,6 +56,8 @@ func TestLoadEmbedded(t *testing.T) {
 		{"mistralai/Mistral-Nemo-Instruct-2407", "mistral-nemo-12b"}, {"microsoft/phi-4", "phi-4"},
 		{"HuggingFaceTB/SmolLM3-3B", "smollm3-3b"}, {"answerdotai/ModernBERT-base", "modernbert-base"},
 		{"openai/whisper-large-v3-turbo", "whisper-large-v3-turbo"},
+		{"meta-llama/Meta-Llama-3-8B-Instruct", "llama-3-8b"}, {"meta-llama/Meta-Llama-3-70B", "llama-3-70b"},
+		{"deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B", "r1-distill-qwen-1.5b"},
 	} {
 		if m, err := c.Model(alias.in); err == nil {
 			if m.Key != alias.want {
@@ -65,7 +67,7 @@ func TestLoadEmbedded(t *testing.T) {
 			t.Errorf("%s: not an alias of %s (%v)", alias.in, alias.want, err)
 		}
 	}
-	if _, err := c.Model("llama-3-8b"); err == nil || !strings.Contains(err.Error(), `"llama-3.1-8b"`) {
+	if _, err := c.Model("lama-3.1-8b"); err == nil || !strings.Contains(err.Error(), `"llama-3.1-8b"`) {
 		t.Errorf("unknown model error %v does not suggest llama-3.1-8b", err)
 	}
 }

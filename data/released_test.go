@@ -33,3 +33,28 @@ func TestReleasedFormats(t *testing.T) {
 		t.Errorf("R1 fp8 weights %.1f GiB per GPU of 8, want 75–80", gib)
 	}
 }
+
+// TestQuantizedReleaseFormats: a quantized release's id (the names walk:
+// Qwen/Qwen3-32B-AWQ, Qwen/Qwen3-8B-FP8) serves in the release's format by
+// default; the catalog entries themselves keep theirs (TestReleasedFormats).
+func TestQuantizedReleaseFormats(t *testing.T) {
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]serve.WeightFormat{
+		"Qwen/Qwen3-32B-AWQ": serve.WeightAWQ, "Qwen/Qwen3-8B-FP8": serve.WeightFP8,
+		"Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4": serve.WeightGPTQ, "Qwen/Qwen2.5-7B-Instruct-GPTQ-Int8": serve.WeightInt8,
+		"unsloth/Qwen3-8B-bnb-4bit": serve.WeightBNB, "hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4": serve.WeightAWQ,
+		"RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8": serve.WeightFP8,
+	} {
+		m, err := c.Model(id)
+		if err != nil {
+			t.Errorf("%s: %v", id, err)
+			continue
+		}
+		if f, ok := serve.ReleasedFormat(m); f != want || !ok {
+			t.Errorf("%s: released format %q (%v), want %q", id, f, ok, want)
+		}
+	}
+}

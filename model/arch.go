@@ -136,6 +136,14 @@ type Architecture struct {
 	// by it (GPTQ, bitsandbytes, else AWQ) and serves a catalog model's
 	// released fp8 or mxfp4 checkpoint as released.
 	QuantMethod string
+	// QuantBits are the weight bits of a quantized release named by its
+	// id (Release): 4 or 8; 0 when not known.
+	QuantBits int
+	// Release is the Hugging Face id of a quantized release of a catalog
+	// model when the model was named by it ("Qwen/Qwen3-32B-AWQ",
+	// Catalog.Model): the catalog entry's architecture, with the
+	// release's QuantMethod and QuantBits; "" for the entry itself.
+	Release string
 	// WeightBlockSize is a block-quantized fp8 checkpoint's
 	// quantization_config.weight_block_size, [n, k]: one float32 scale per
 	// n×k block of each quantized weight (DeepSeek-V3/R1: [128, 128]);

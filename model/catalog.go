@@ -934,6 +934,9 @@ func (c *Catalog) Model(name string) (*Architecture, error) {
 			return &c.Models[i], nil
 		}
 	}
+	if a, ok := c.quantRelease(name); ok {
+		return a, nil
+	}
 	if leftOutDiT(name) {
 		return nil, Errorf(ErrNotFound, "model %q is left out on purpose: diffusion transformers (Flux.1, SD3/SD3.5 MMDiT) are not costed, "+
 			"because the image-model method needs measured MACs and saved activations per sample, which gpuplan has for none of them (docs/data.md); "+

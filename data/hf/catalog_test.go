@@ -11,7 +11,7 @@ import (
 // catalog entry of the same model; configs of models the catalog does not
 // carry (falcon, opt, bloom, ...) are absent.
 var catalogKeys = map[string]string{
-	"llama-2-7b": "llama-2-7b", "llama-3.1-8b": "llama-3.1-8b", "mistral-7b": "mistral-7b",
+	"llama-2-7b": "llama-2-7b", "llama-3.1-8b": "llama-3.1-8b", "llama-3-8b": "llama-3-8b", "llama-3-70b": "llama-3-70b", "mistral-7b": "mistral-7b",
 	"mixtral-8x7b": "mixtral-8x7b", "qwen2.5-7b": "qwen2.5-7b", "gemma-2-9b": "gemma-2-9b",
 	"phi-3-mini-4k": "phi-3-mini", "gpt2": "gpt2", "gpt2-xl": "gpt2-xl", "bert-base-uncased": "bert-base",
 	"t5-base": "t5-base", "whisper-large-v3": "whisper-large-v3",
@@ -20,7 +20,8 @@ var catalogKeys = map[string]string{
 	"qwen3-235b-a22b": "qwen3-235b-a22b", "qwen3-coder-480b-a35b": "qwen3-coder-480b-a35b",
 	"qwen2.5-0.5b": "qwen2.5-0.5b", "qwen2.5-1.5b": "qwen2.5-1.5b", "qwen2.5-3b": "qwen2.5-3b",
 	"qwen2.5-14b": "qwen2.5-14b", "qwen2.5-32b": "qwen2.5-32b",
-	"llama-3.2-1b": "llama-3.2-1b", "llama-3.2-3b": "llama-3.2-3b", "llama-3.3-70b": "llama-3.3-70b",
+	"deepseek-r1-distill-qwen-1.5b": "r1-distill-qwen-1.5b",
+	"llama-3.2-1b":                  "llama-3.2-1b", "llama-3.2-3b": "llama-3.2-3b", "llama-3.3-70b": "llama-3.3-70b",
 	"llama-3.1-405b": "llama-3.1-405b", "llama-4-scout": "llama-4-scout", "llama-4-maverick": "llama-4-maverick",
 	"gemma-2-2b": "gemma-2-2b", "gemma-2-27b": "gemma-2-27b", "gemma-3-1b": "gemma-3-1b", "gemma-3-4b": "gemma-3-4b",
 	"gemma-3-12b": "gemma-3-12b", "gemma-3-27b": "gemma-3-27b", "gpt-oss-20b": "gpt-oss-20b",

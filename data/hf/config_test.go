@@ -41,6 +41,11 @@ var fixtures = []struct {
 		"[K] llama2_7b_en", 4096, model.AMPFP16},
 	{"llama-3.1-8b", "llama", model.FamilyDecoder, 8_030_261_248, 0, 8_030_261_248,
 		"[K] llama3.1_8b; huggingface.js spec: Llama-3.1-8B 8_030_261_248", 131072, model.AMPBF16},
+	// Llama 3 (not 3.1): the same layers, 8192 positions and no rope_scaling.
+	{"llama-3-8b", "llama", model.FamilyDecoder, 8_030_261_248, 0, 8_030_261_248,
+		"[K] llama3_8b_en (@2f5dce1e)", 8192, model.AMPBF16},
+	{"llama-3-70b", "llama", model.FamilyDecoder, 70_553_706_496, 0, 70_553_706_496,
+		"[H] Llama-3.3-70B-Instruct: 70_553_706_496, the same layers (Llama 3.3 is Llama 3 70B's shape with 3.1's RoPE scaling)", 8192, model.AMPBF16},
 	{"mistral-7b", "mistral", model.FamilyDecoder, 7_241_732_096, 0, 7_241_732_096,
 		"[K] mistral_7b_en; = pytorch_model.bin.index.json total_size 14,483,464,192 B bf16 / 2", 32768, model.AMPBF16},
 	{"mixtral-8x7b", "mixtral", model.FamilyDecoder, 46_702_792_704, 12_879_925_248, 46_702_792_704,
@@ -104,6 +109,10 @@ var fixtures = []struct {
 		"Qwen3-Coder-480B-A35B-Instruct model card: 480B total, 35B activated", 262144, model.AMPBF16},
 	{"qwen2.5-0.5b", "qwen2", model.FamilyDecoder, 494_032_768, 0, 494_032_768, "[K] qwen2.5_0.5b_en", 32768, model.AMPBF16},
 	{"qwen2.5-1.5b", "qwen2", model.FamilyDecoder, 1_543_714_304, 0, 1.54e9, "Qwen2.5-1.5B model card: 1.54B", 32768, model.AMPBF16},
+	// DeepSeek-R1-Distill-Qwen-1.5B is Qwen2.5-Math-1.5B (the shape of
+	// qwen2.5-1.5b) with its embeddings untied: + 151936 × 1536 for lm_head.
+	{"deepseek-r1-distill-qwen-1.5b", "qwen2", model.FamilyDecoder, 1_777_088_000, 0, 1_777_088_000,
+		"transformers' count of deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B at revision ad9f0ae0 in a public run record (Qwen2.5-Math-1.5B: 1,543,714,304); llama.cpp n_params of its GGUF", 131072, model.AMPBF16},
 	{"qwen2.5-3b", "qwen2", model.FamilyDecoder, 3_085_938_688, 0, 3_085_938_688, "[K] qwen2.5_3b_en", 32768, model.AMPBF16},
 	{"qwen2.5-14b", "qwen2", model.FamilyDecoder, 14_770_033_664, 0, 14.7e9, "Qwen2.5-14B model card: 14.7B", 131072, model.AMPBF16},
 	{"qwen2.5-32b", "qwen2", model.FamilyDecoder, 32_763_876_352, 0, 32_763_876_352, "[K] qwen2.5_instruct_32b_en", 131072, model.AMPBF16},

@@ -784,6 +784,20 @@ func (w *WorkloadAnswers) WorkloadMessages(cat *model.Catalog, rd Readers) (mode
 			return out, nil, &Error{Key: "workload.model", Msg: kindMessage(err)}
 		}
 		out.Model = *a
+		if a.Release != "" {
+			// A quantized release's id (Qwen/Qwen3-32B-AWQ): its base's
+			// architecture in the release's format, said in one line;
+			// inference runs it as a quantized config.json's would
+			// (data/hf Config.Precision), training needs the 16-bit base.
+			task := cmp.Or(out.Task, model.TaskTrain)
+			if why, refused := model.ReleaseRefusal(a, task); refused {
+				return out, nil, &Error{Key: "workload.model", Msg: why}
+			}
+			warnings = append(warnings, model.ReleaseNote(a))
+			if task == model.TaskInference && out.Precision == "" {
+				out.Precision = model.ReleasePrecision(a)
+			}
+		}
 	case w.HFConfig != "":
 		if rd.HFConfig == nil {
 			return out, nil, Errorf("workload.hf_config", "this build cannot read config.json files; give model or [workload.custom]")

@@ -768,10 +768,14 @@ func DiskSizeGB(w *model.Workload, params float64) int {
 	return max(gb, minDiskGB)
 }
 
-// hfRepoID returns the model's Hugging Face repo id: the first catalog
-// alias of the form "org/name" ("meta-llama/Llama-3.1-8B"), else
-// PlaceholderModelID.
+// hfRepoID returns the model's Hugging Face repo id: the quantized
+// release's the model was named by (Architecture.Release,
+// "Qwen/Qwen3-32B-AWQ"), else the first catalog alias of the form
+// "org/name" ("meta-llama/Llama-3.1-8B"), else PlaceholderModelID.
 func hfRepoID(a *model.Architecture) string {
+	if org, name, ok := strings.Cut(a.Release, "/"); ok && org != "" && name != "" {
+		return a.Release // named by a quantized release's id: that checkpoint
+	}
 	for _, al := range a.Aliases {
 		if org, name, ok := strings.Cut(al, "/"); ok && org != "" && name != "" && !strings.ContainsAny(al, " \t\n") {
 			return al
@@ -791,6 +795,9 @@ func RepoIDAsNamed(named string, a *model.Architecture) string {
 	named = strings.TrimSpace(named)
 	if !strings.Contains(named, "/") {
 		return ""
+	}
+	if a.Release != "" && strings.EqualFold(named, a.Release) {
+		return a.Release // a quantized release of the entry, as named
 	}
 	for _, al := range a.Aliases {
 		if strings.EqualFold(al, named) && hfRepoID(&model.Architecture{Aliases: []string{al}}) == al {

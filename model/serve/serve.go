@@ -43,14 +43,27 @@ const (
 // it is quantized in a format vLLM serves as it is stored (a's QuantMethod,
 // config.json quantization_config.quant_method): "fp8" (DeepSeek-V3 and R1,
 // block-quantized, served by vllm/model_executor/layers/quantization/fp8.py)
-// and "mxfp4" on an MoE's experts (gpt-oss, WeightMXFP4). ok is false for
-// any other model, which serves at its precision.
+// and "mxfp4" on an MoE's experts (gpt-oss, WeightMXFP4); and, for a
+// catalog model named by a quantized release's id (a.Release:
+// Qwen/Qwen3-32B-AWQ), that release's AWQ, GPTQ (8-bit: int8) or
+// bitsandbytes weights. ok is false for any other model, which serves at
+// its precision (a config.json's AWQ, GPTQ or bitsandbytes checkpoint
+// through the precision its quantization_config gives).
 func ReleasedFormat(a *model.Architecture) (f WeightFormat, ok bool) {
 	switch {
 	case a.QuantMethod == "fp8":
 		return WeightFP8, true
 	case a.QuantMethod == "mxfp4" && a.ExpertLinearParams() > 0:
 		return WeightMXFP4, true
+	case a.Release == "":
+	case a.QuantMethod == "awq":
+		return WeightAWQ, true
+	case a.QuantMethod == "gptq" && a.QuantBits == 8:
+		return WeightInt8, true
+	case a.QuantMethod == "gptq":
+		return WeightGPTQ, true
+	case a.QuantMethod == "bitsandbytes" && a.QuantBits == 4:
+		return WeightBNB, true
 	}
 	return "", false
 }

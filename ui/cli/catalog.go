@@ -40,7 +40,7 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return nil },
 	}
-	list := func(name, short, long, example, args string, narrow func(cat *model.Catalog, words []string) (*model.Catalog, bool, error), apartNote func(words string) model.Message, write func(r *report.Renderer, cat *model.Catalog, width int) error, rows func(cat *model.Catalog) any, csv func(cat *model.Catalog) error) *cobra.Command {
+	list := func(name, short, long, example, args string, narrow func(cat *model.Catalog, words []string) (*model.Catalog, bool, []model.Message, error), apartNote func(words string) model.Message, write func(r *report.Renderer, cat *model.Catalog, width int) error, rows func(cat *model.Catalog) any, csv func(cat *model.Catalog) error) *cobra.Command {
 		var asJSON bool
 		var output string
 		c := &cobra.Command{
@@ -61,9 +61,11 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 				}
 				apart := false
 				if len(words) > 0 {
-					if cat, apart, err = narrow(cat, words); err != nil {
+					var notes []model.Message
+					if cat, apart, notes, err = narrow(cat, words); err != nil {
 						return err
 					}
+					warnings = append(warnings, notes...)
 				}
 				printWarningsIn(env.lang, env.Stderr, warnings)
 				if apart {
@@ -306,8 +308,8 @@ func unmatched(word string, words []string, keys []string, gpus bool) error {
 
 // narrowGPUs keeps the GPUs words name (narrowWords), in catalog order,
 // as a catalog holding only those for the list's writers; apart is
-// narrowWords'.
-func narrowGPUs(cat *model.Catalog, words []string) (_ *model.Catalog, apart bool, _ error) {
+// narrowWords'. It has no notes (narrowModels' release notes).
+func narrowGPUs(cat *model.Catalog, words []string) (_ *model.Catalog, apart bool, _ []model.Message, _ error) {
 	out := &model.Catalog{AsOf: cat.AsOf}
 	keys := make([]string, len(cat.GPUs))
 	entries := make([]entryNames, len(cat.GPUs))
@@ -322,21 +324,44 @@ func narrowGPUs(cat *model.Catalog, words []string) (_ *model.Catalog, apart boo
 		}
 	}
 	if len(out.GPUs) == 0 {
-		return nil, false, unmatched(missing, words, keys, true)
+		return nil, false, nil, unmatched(missing, words, keys, true)
 	}
-	return out, apart, nil
+	return out, apart, nil, nil
 }
 
-// narrowModels keeps the models words name, as narrowGPUs.
-func narrowModels(cat *model.Catalog, words []string) (_ *model.Catalog, apart bool, _ error) {
+// narrowModels keeps the models words name, as narrowGPUs. A word that
+// is a quantized release's id (Qwen/Qwen3-32B-AWQ, model.Catalog.Model)
+// keeps its base entry, and a note says what the release is, as estimate
+// says it; the other words narrow as narrowWords has them.
+func narrowModels(cat *model.Catalog, words []string) (_ *model.Catalog, apart bool, _ []model.Message, _ error) {
 	out := &model.Catalog{AsOf: cat.AsOf}
+	var notes []model.Message
+	released := map[string]bool{}
+	rest := words[:0:0]
+	for _, w := range words {
+		if a, err := cat.Model(w); err == nil && a.Release != "" {
+			released[a.Key] = true
+			notes = append(notes, model.ReleaseNote(a))
+			continue
+		}
+		rest = append(rest, w)
+	}
 	keys := make([]string, len(cat.Models))
 	entries := make([]entryNames, len(cat.Models))
 	for i := range cat.Models {
 		m := &cat.Models[i]
 		keys[i], entries[i] = m.Key, entryNames{m.Key, m.Name, m.Aliases}
 	}
-	rank, apart, missing := narrowWords(words, entries)
+	rank := make([]int, len(cat.Models))
+	missing := ""
+	if len(rest) > 0 {
+		rank, apart, missing = narrowWords(rest, entries)
+	}
+	for i := range cat.Models {
+		if released[cat.Models[i].Key] {
+			rank[i] = pickedName
+		}
+	}
 	// Entries whose key or name holds the words come first, those found
 	// through an alias after (walk56: "deepseek" listed Llama 3.1 8B and
 	// four Qwen2.5 models, whose aliases name DeepSeek-R1's distills,
@@ -349,7 +374,7 @@ func narrowModels(cat *model.Catalog, words []string) (_ *model.Catalog, apart b
 		}
 	}
 	if len(out.Models) == 0 {
-		return nil, false, unmatched(missing, words, keys, false)
+		return nil, false, nil, unmatched(missing, rest, keys, false)
 	}
-	return out, apart, nil
+	return out, apart, notes, nil
 }

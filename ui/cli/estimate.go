@@ -90,7 +90,7 @@ when it does not. Every formula is listed under Assumptions.`,
 			// default), not at a quantized release's own format, which the
 			// serving layout (--gpu) takes: say so rather than print 218 GiB
 			// for gpt-oss-120b beside the configurator's 61 (attack r17).
-			if f, ok := serve.ReleasedFormat(&w.Model); ok && serving && gpu == nil &&
+			if f, ok := serve.ReleasedFormat(&w.Model); ok && serving && gpu == nil && w.Model.Release == "" && // a release's id: its format's precision (config.WorkloadAnswers.Workload)
 				!cmd.Flags().Changed("precision") && (file.cfg == nil || file.cfg.Workload.Precision == "") {
 				d := w
 				d.Defaults()
