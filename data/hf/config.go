@@ -811,12 +811,18 @@ func (q *Quantization) zero() bool {
 }
 
 // Precision suggests the default precision for task t: the checkpoint's
-// quantized format for inference when it has one, else its dtype, as
-// mixed precision for training (bfloat16 → amp-bf16, float16 → amp-fp16)
-// and as stored for inference (bfloat16 → bf16). ok is false when the
-// config names no dtype gpuplan knows.
+// quantized format for inference when it has one, and for training when
+// bitsandbytes quantized it (config.FromCheckpoint then makes fine-tuning
+// its 4-bit weights QLoRA and its 8-bit ones LoRA, with a note: a
+// bitsandbytes model trains only through adapters, transformers'
+// Trainer refusing "purely quantized models", trainer.py Trainer.__init__);
+// else its dtype, as mixed precision for training (bfloat16 → amp-bf16,
+// float16 → amp-fp16) and as stored for inference (bfloat16 → bf16). An AWQ or GPTQ checkpoint
+// trains as its dtype (model.Workload.PrequantizedQLoRA says what QLoRA
+// of it runs on). ok is false when the config names no dtype gpuplan
+// knows.
 func (c *Config) Precision(t model.Task) (p model.Precision, ok bool) {
-	if !t.Training() && c.Quantized != "" {
+	if c.Quantized != "" && (!t.Training() || c.Quantization.Method == "bitsandbytes") {
 		return c.Quantized, true
 	}
 	return PrecisionFor(c.DType, t)

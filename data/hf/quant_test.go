@@ -51,6 +51,20 @@ func TestQuantizationConfig(t *testing.T) {
 			if task, _, _ := config.FromCheckpoint(model.TaskFinetune, p); task != tt.finetuneT {
 				t.Errorf("finetune on this checkpoint estimates %s, want %s", task, tt.finetuneT)
 			}
+			// The path --task finetune takes (config.WorkloadMessages):
+			// the precision for training, then the checkpoint's rule. A
+			// bitsandbytes checkpoint trains through adapters as the rule
+			// says (a new user's walk: a bnb 4-bit config.json under
+			// finetune was a full 16-bit fine-tune, 254 GiB, no note); an
+			// AWQ, GPTQ or fp8 one trains as its dtype.
+			pt, _ := c.Precision(model.TaskFinetune)
+			want := model.TaskFinetune
+			if tt.want.Method == "bitsandbytes" {
+				want = tt.finetuneT
+			}
+			if task, _, _ := config.FromCheckpoint(model.TaskFinetune, pt); task != want {
+				t.Errorf("finetune precision %s estimates %s, want %s", pt, task, want)
+			}
 		})
 	}
 }
