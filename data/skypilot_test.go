@@ -387,6 +387,11 @@ func TestCatalogGPUResolver(t *testing.T) {
 		{"48 GB RTX 4090 is another card", "RTX4090", 49140, "1x-RTX_4090", ""},
 		{"Hyperstack H100 PCIe", "H100-80G-PCIe", 81920, "n3-H100x1", "h100-pcie"},
 		{"Hyperstack H100 SXM5", "H100-80G-SXM5", 81920, "n3-H100-SXM5x8", "h100-sxm"},
+		// The accelerator's PCIe beats the type's NVLink: eight PCIe cards
+		// joined in pairs by NVLink bridges (new-user walk: ranked as SXM).
+		{"Hyperstack H100 PCIe with NVLink bridges", "H100-80G-PCIe-NVLink", 81920, "n3-H100x8-NVLink", "h100-pcie"},
+		{"Hyperstack H100 PCIe with NVLink bridges, memory unknown", "H100-80G-PCIe-NVLink", 0, "n3-H100x8-NVLink", "h100-pcie"},
+		{"accelerator named SXM beats a type named PCIe", "H100-SXM", 81920, "odd_pcie_name", "h100-sxm"},
 		{"FPGA", "Virtex UltraScale (VU9P)", 0, "f1.2xlarge", ""},
 		{"empty", "", 0, "x", ""},
 	}

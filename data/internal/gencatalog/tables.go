@@ -91,6 +91,7 @@ const (
 	srcRunPodH100v7   = "catalogs/v7/runpod/vms.csv @ 0727c2bd lists H100-SXM and H100-NVL as their own types beside this plain H100 ($2.39 against $2.99 SXM): the plain H100 is RunPod's PCIe card"
 	srcPIUpstream     = "Prime Intellect's row names the upstream instance type (UpstreamCloudId)"
 	srcHyperstackPCIe = "Hyperstack's own catalog (skypilot-org/skypilot-catalog catalogs/v8/hyperstack/vms.csv @ fdc9d908): n3-A100x*/n3-H100x* are A100-80G-PCIe/H100-80G-PCIe, n3-H100-SXM5x8 is H100-80G-SXM5"
+	srcNVLinkBridge   = "interconnect: pcie, for PCIe cards joined by NVLink bridges (the flavor's accelerator, e.g. H100-80G-PCIe-NVLink): a bridge pairs two cards at 600 GB/s (NVIDIA A100 datasheet r4, 'A100 80GB PCIe' column: 'NVIDIA NVLink Bridge for 2 GPUs: 600GB/s'; NVIDIA H100 datasheet 2022, 'H100 PCIe' column: 'NVLink: 600GB/s', the 2-way bridge of gpus.toml's h100-pcie) and there is no NVSwitch, so a collective over all eight GPUs crosses PCIe; the catalog has no value for bridged pairs and the time model uses the GPU's PCIe figure (Hyperstack's own statement of the topology was not found)"
 	srcP5EFA          = "AWS EC2 User Guide, 'Maximize network bandwidth on Amazon EC2 instances with multiple network cards' (efa-acc-inst-types, section 'EFA configuration for P5, P5e and P5en instances', docs.amazonaws.cn copy): p5.48xlarge, p5e.48xlarge and p5en.48xlarge have a total network bandwidth of 3200 Gbps (EFA and IP share it; IP up to 800 Gbps)"
 	srcGCPNet         = "Google Cloud, 'Networking and GPU machines' (cloud.google.com/compute/docs/gpus/gpu-network-bandwidth)"
 	srcEFATypes       = "fabric: SkyPilot's EFA_SUPPORTED_INSTANCE_TYPES (skypilot-org/skypilot sky/provision/aws/constants.py @ e7a2366002a97a21fb82b78552abefa550915652, 'AWS instance types that support EFA networking', from the table in AWS's EFA README) lists p4d.24xlarge, p4de.24xlarge, p5.48xlarge, p5e.48xlarge and p5en.48xlarge"
@@ -204,6 +205,13 @@ var fixes = map[string]map[string]fix{
 		"BM.GPU.A100-v2.8": {fabric: "rdma", source: srcOCIClusterNet},
 		"BM.GPU4.8":        {fabric: "rdma", source: srcOCIClusterNet},
 	},
+	"hyperstack": {
+		// "-NVLink" flavors are PCIe cards with NVLink bridges, not SXM
+		// boards (new-user walk: n3-H100x8-NVLink ranked as h100-sxm on
+		// NVSwitch).
+		"n3-A100x8-NVLink": {interconnect: "pcie", source: srcNVLinkBridge},
+		"n3-H100x8-NVLink": {interconnect: "pcie", source: srcNVLinkBridge},
+	},
 	"lambda": {
 		"gpu_8x_a100_80gb_sxm4": {interconnect: "nvswitch", source: srcLambda + "; an 8-GPU A100 SXM4 server is an HGX A100 board (NVSwitch)"},
 		"gpu_1x_h100_pcie":      {gpu: "h100-pcie", source: srcLambda},
@@ -229,7 +237,7 @@ var fixes = map[string]map[string]fix{
 		"hyperstack__1xA100_80GB__28__120":           {gpu: "a100-pcie-80gb", source: srcPIUpstream + " n3-A100x1; " + srcHyperstackPCIe},
 		"hyperstack__2xA100_80GB__60__240":           {gpu: "a100-pcie-80gb", source: srcPIUpstream + " n3-A100x2; " + srcHyperstackPCIe},
 		"hyperstack__4xA100_80GB__124__480":          {gpu: "a100-pcie-80gb", source: srcPIUpstream + " n3-A100x4; " + srcHyperstackPCIe},
-		"hyperstack__8xA100_80GB__252__1920__NVLINK": {gpu: "a100-pcie-80gb", source: srcPIUpstream + " n3-A100x8-NVLink; " + srcHyperstackPCIe},
+		"hyperstack__8xA100_80GB__252__1920__NVLINK": {gpu: "a100-pcie-80gb", interconnect: "pcie", source: srcPIUpstream + " n3-A100x8-NVLink; " + srcHyperstackPCIe + "; " + srcNVLinkBridge},
 		"hyperstack__1xH100_80GB__28__180":           {gpu: "h100-pcie", source: srcPIUpstream + " n3-H100x1; " + srcHyperstackPCIe},
 		"hyperstack__2xH100_80GB__60__360":           {gpu: "h100-pcie", source: srcPIUpstream + " n3-H100x2; " + srcHyperstackPCIe},
 		"hyperstack__4xH100_80GB__124__720":          {gpu: "h100-pcie", source: srcPIUpstream + " n3-H100x4; " + srcHyperstackPCIe},
