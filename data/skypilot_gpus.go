@@ -73,8 +73,9 @@ func CatalogGPUResolver(c *model.Catalog) GPUResolver {
 // normGPUName) to gpuplan GPU keys, for catalogs whose gpus.toml lacks the
 // alias. Sources: SkyPilot's catalogs/v8/common/accelerators.csv and the
 // clouds' instance pages (Lambda's "RTX6000" is the Turing Quadro RTX 6000;
-// GCP's "H100-MEGA" is the H100 SXM of a3-megagpu; Fluidstack's
-// "H100-NVLINK" is the SXM board).
+// GCP's "H100-MEGA" is the H100 SXM of a3-megagpu; "H100-NVLINK" stays
+// on h100-sxm, gpus.toml's alias, although NVLink alone does not make an
+// SXM board: see h100Form).
 var skyPilotGPUNames = map[string]string{
 	"a100": "a100-40gb", "a10080gb": "a100-80gb", "a10080gbsxm": "a100-80gb",
 	"a10": "a10", "a10g": "a10g", "a40": "a40", "a800": "a800-80gb",
@@ -275,18 +276,22 @@ func memoryFits(g *model.GPU, memMiB float64) bool {
 // h100Form tells the H100 form factor from an instance type name, or "":
 //   - "pcie" in the name: PCIe (Lambda gpu_1x_h100_pcie, Fluidstack
 //     H100_PCIE_80GB);
-//   - "sxm", "nvlink" or "mega" in the name: SXM (Lambda *_h100_sxm5, Vast
-//     H100_SXM, Fluidstack H100_NVLINK_80GB, GCP a3-megagpu), as are AWS p5,
-//     GCP a3, Azure ND H100 v5 and OCI BM.GPU.H100 (HGX H100 8-GPU boards);
+//   - "sxm" or "mega" in the name: SXM (Lambda *_h100_sxm5, Vast H100_SXM,
+//     GCP a3-megagpu), as are AWS p5, GCP a3, Azure ND H100 v5 and OCI
+//     BM.GPU.H100 (HGX H100 8-GPU boards);
 //   - "nvl" in the name: H100 NVL (Vast H100_NVL), as is Azure NC H100 v5
 //     (Standard_NC40ads_H100_v5, Standard_NC80adis_H100_v5: "NVIDIA H100 NVL"
 //     on Microsoft Learn's NCads H100 v5 size page).
+//
+// "nvlink" tells nothing: SXM boards use NVLink, and so do PCIe cards
+// joined by NVLink bridges (Hyperstack's n3-H100x8-NVLink is
+// "H100-80G-PCIe-NVLink"; Fluidstack's H100_NVLINK_80GB::8 has its shape).
 func h100Form(instanceType string) string {
-	t := strings.ToLower(instanceType)
+	t := strings.ReplaceAll(strings.ToLower(instanceType), "nvlink", "")
 	switch {
 	case strings.Contains(t, "pcie"):
 		return "h100-pcie"
-	case strings.Contains(t, "sxm"), strings.Contains(t, "nvlink"), strings.Contains(t, "mega"),
+	case strings.Contains(t, "sxm"), strings.Contains(t, "mega"),
 		strings.HasPrefix(t, "p5."), strings.HasPrefix(t, "p5e"), strings.HasPrefix(t, "a3-"),
 		strings.HasPrefix(t, "standard_nd") && strings.Contains(t, "h100"),
 		strings.HasPrefix(t, "bm.gpu.h100"):

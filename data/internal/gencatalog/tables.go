@@ -92,6 +92,8 @@ const (
 	srcPIUpstream     = "Prime Intellect's row names the upstream instance type (UpstreamCloudId)"
 	srcHyperstackPCIe = "Hyperstack's own catalog (skypilot-org/skypilot-catalog catalogs/v8/hyperstack/vms.csv @ fdc9d908): n3-A100x*/n3-H100x* are A100-80G-PCIe/H100-80G-PCIe, n3-H100-SXM5x8 is H100-80G-SXM5"
 	srcNVLinkBridge   = "interconnect: pcie, for PCIe cards joined by NVLink bridges (the flavor's accelerator, e.g. H100-80G-PCIe-NVLink): a bridge pairs two cards at 600 GB/s (NVIDIA A100 datasheet r4, 'A100 80GB PCIe' column: 'NVIDIA NVLink Bridge for 2 GPUs: 600GB/s'; NVIDIA H100 datasheet 2022, 'H100 PCIe' column: 'NVLink: 600GB/s', the 2-way bridge of gpus.toml's h100-pcie) and there is no NVSwitch, so a collective over all eight GPUs crosses PCIe; the catalog has no value for bridged pairs and the time model uses the GPU's PCIe figure (Hyperstack's own statement of the topology was not found)"
+	srcFluidstackH100 = "very likely 8 × H100 PCIe joined by NVLink bridges, not an SXM board (form-factor audit after the new-user walk): Fluidstack's file (catalogs/v6/fluidstack/vms.csv @ 002403bc) gives its A100 and H100 types exactly the vCPUs and memory of Hyperstack's n3 PCIe flavors (A100_PCIE_80GB::1/2/4/8 28/120, 60/240, 124/480, 252/1440 = n3-A100x1/2/4/8; H100_PCIE_80GB::1/2/4 28/180, 60/360, 124/720 = n3-H100x1/2/4), and this type's 252 vCPUs and 1440 GiB are n3-H100x8-NVLink's, whose accelerator is H100-80G-PCIe-NVLink (catalogs/v8/hyperstack/vms.csv @ fdc9d908), while Hyperstack's SXM board n3-H100-SXM5x8 has 192 vCPUs; 'NVLINK' in a name does not make an SXM board; Fluidstack's own description of the type was not read"
+	srcScalewayH100   = "Scaleway, 'Choosing the right GPU Instance type' (scaleway/docs-content pages/gpu/reference-content/choosing-gpu-instance-type.mdx @ d1ff0767cf346f88eb53506919da7a487256112c): H100-1-80G is '1x H100 PCIe5' with 24 vCPUs and 240 GB RAM, H100-2-80G '2x H100 PCIe5' with 48 vCPUs and 480 GB, this row's shape; Scaleway's SXM types (H100-SXM-2/4/8-80G) have 32, 64 and 128 vCPUs (form-factor audit after the new-user walk)"
 	srcP5EFA          = "AWS EC2 User Guide, 'Maximize network bandwidth on Amazon EC2 instances with multiple network cards' (efa-acc-inst-types, section 'EFA configuration for P5, P5e and P5en instances', docs.amazonaws.cn copy): p5.48xlarge, p5e.48xlarge and p5en.48xlarge have a total network bandwidth of 3200 Gbps (EFA and IP share it; IP up to 800 Gbps)"
 	srcGCPNet         = "Google Cloud, 'Networking and GPU machines' (cloud.google.com/compute/docs/gpus/gpu-network-bandwidth)"
 	srcEFATypes       = "fabric: SkyPilot's EFA_SUPPORTED_INSTANCE_TYPES (skypilot-org/skypilot sky/provision/aws/constants.py @ e7a2366002a97a21fb82b78552abefa550915652, 'AWS instance types that support EFA networking', from the table in AWS's EFA README) lists p4d.24xlarge, p4de.24xlarge, p5.48xlarge, p5e.48xlarge and p5en.48xlarge"
@@ -205,6 +207,10 @@ var fixes = map[string]map[string]fix{
 		"BM.GPU.A100-v2.8": {fabric: "rdma", source: srcOCIClusterNet},
 		"BM.GPU4.8":        {fabric: "rdma", source: srcOCIClusterNet},
 	},
+	"shadeform": {
+		"scaleway_H100":   {gpu: "h100-pcie", source: srcScalewayH100},
+		"scaleway_H100x2": {gpu: "h100-pcie", source: srcScalewayH100},
+	},
 	"hyperstack": {
 		// "-NVLink" flavors are PCIe cards with NVLink bridges, not SXM
 		// boards (new-user walk: n3-H100x8-NVLink ranked as h100-sxm on
@@ -249,9 +255,10 @@ var fixes = map[string]map[string]fix{
 		"oblivus__8xA100_80GB__252__1440":            {gpu: "a100-pcie-80gb", source: srcPIUpstream + " A100_PCIE_80GB"},
 	},
 	"fluidstack": {
-		"H100_PCIE_80GB::1": {gpu: "h100-pcie", source: "Fluidstack instance type name H100_PCIE_80GB"},
-		"H100_PCIE_80GB::2": {gpu: "h100-pcie", interconnect: "pcie", source: "Fluidstack instance type name H100_PCIE_80GB"},
-		"H100_PCIE_80GB::4": {gpu: "h100-pcie", interconnect: "pcie", source: "Fluidstack instance type name H100_PCIE_80GB"},
+		"H100_NVLINK_80GB::8": {gpu: "h100-pcie", interconnect: "pcie", source: srcFluidstackH100 + "; " + srcNVLinkBridge},
+		"H100_PCIE_80GB::1":   {gpu: "h100-pcie", source: "Fluidstack instance type name H100_PCIE_80GB"},
+		"H100_PCIE_80GB::2":   {gpu: "h100-pcie", interconnect: "pcie", source: "Fluidstack instance type name H100_PCIE_80GB"},
+		"H100_PCIE_80GB::4":   {gpu: "h100-pcie", interconnect: "pcie", source: "Fluidstack instance type name H100_PCIE_80GB"},
 	},
 }
 

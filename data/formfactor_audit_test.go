@@ -1,0 +1,40 @@
+package data
+
+import "testing"
+
+// TestFormFactorAudit pins the rows the form-factor audit after the
+// new-user walk (Hyperstack's H100-80G-PCIe-NVLink filed as h100-sxm on
+// NVSwitch) corrected, each from the source its row now cites.
+func TestFormFactorAudit(t *testing.T) {
+	cat, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ provider, typ, gpu, interconnect string }{
+		// Fluidstack's H100 and A100 types have the vCPUs and memory of
+		// Hyperstack's PCIe flavors; this one is n3-H100x8-NVLink's shape.
+		{"fluidstack", "H100_NVLINK_80GB::8", "h100-pcie", "pcie"},
+		// Scaleway's H100-1-80G and H100-2-80G are H100 PCIe (its docs);
+		// its SXM types have 32 vCPUs per 2 GPUs, not 24 per GPU.
+		{"shadeform", "scaleway_H100", "h100-pcie", ""},
+		{"shadeform", "scaleway_H100x2", "h100-pcie", "pcie"},
+		// The SXM boards keep NVSwitch.
+		{"hyperstack", "n3-H100-SXM5x8", "h100-sxm", "nvswitch"},
+		{"lambda", "gpu_8x_h100_sxm5", "h100-sxm", "nvswitch"},
+	} {
+		var found bool
+		for i := range cat.Instances {
+			in := &cat.Instances[i]
+			if in.Provider != tt.provider || in.Type != tt.typ {
+				continue
+			}
+			found = true
+			if in.GPU != tt.gpu || in.Interconnect != tt.interconnect {
+				t.Errorf("%s/%s: %s, interconnect %q; want %s, %q", tt.provider, tt.typ, in.GPU, in.Interconnect, tt.gpu, tt.interconnect)
+			}
+		}
+		if !found {
+			t.Errorf("%s/%s not in the catalog", tt.provider, tt.typ)
+		}
+	}
+}
