@@ -1,6 +1,11 @@
 package data
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+)
 
 // TestFormFactorAudit pins the rows the form-factor audit after the
 // new-user walk (Hyperstack's H100-80G-PCIe-NVLink filed as h100-sxm on
@@ -35,6 +40,33 @@ func TestFormFactorAudit(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("%s/%s not in the catalog", tt.provider, tt.typ)
+		}
+	}
+}
+
+// TestHGXInterconnectStated: 8-GPU SXM hosts whose NVSwitch a provider's
+// own material states carry it, with that source (new-user walk: p4de
+// showed "not stated + efa" and was warned as lacking NVLink).
+func TestHGXInterconnectStated(t *testing.T) {
+	cat, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ provider, typ, quote string }{
+		{"aws", "p4d.24xlarge", "8 A100 40GB with NVSwitch"},
+		{"aws", "p4de.24xlarge", "'600 GB/s NVSwitch'"},
+	} {
+		var in *model.Instance
+		for i := range cat.Instances {
+			if c := &cat.Instances[i]; c.Provider == tt.provider && c.Type == tt.typ {
+				in = c
+			}
+		}
+		if in == nil {
+			t.Fatalf("%s/%s not in the catalog", tt.provider, tt.typ)
+		}
+		if in.Interconnect != "nvswitch" || !strings.Contains(in.Source, tt.quote) {
+			t.Errorf("%s/%s: interconnect %q, source %q; want nvswitch quoting %s", tt.provider, tt.typ, in.Interconnect, in.Source, tt.quote)
 		}
 	}
 }

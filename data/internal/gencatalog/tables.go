@@ -72,6 +72,7 @@ const (
 	srcNCRet          = "Microsoft Learn, NC-series page (includes/nc-series-summary.md): NC and NC_Promo retired September 6, 2023 (not August 31: the retirement was extended)"
 	srcNVRet          = "Microsoft Learn, 'NV series retirement' (sizes/migration-guides/nv-series-retirement.md): NV and NV_Promo retired September 6, 2023 (extended by one year; NVv3/NVv4 not affected)"
 	srcP4d            = "AWS Compute Blog, 'Amazon EC2 P4d instances deep dive' (2020): 8 A100 40GB with NVSwitch, 400 Gbps EFA, 8 TB local NVMe"
+	srcP4de           = "interconnect: AWS's HPC workshop (aws-samples/aws-hpc-tutorials content/03-Cluster/01-setup-cluster.md @ e10a4f5f1d4b58efd13d69fad17a1a5614a0b2f2), instance table: p4d.24xlarge and p4de.24xlarge, 8 A100 each, 'GPU Peer to Peer' '600 GB/s NVSwitch' (GPU memory 320 GB HBM2 on p4d, 640 GB on p4de)"
 	srcP5             = "Hugging Face guide to AWS accelerated instances (as summarised by agenticdaily.ai): p5.48xlarge 8 H100, NVLink, 400 GB/s EFA (3200 Gbps), 30.72 TB local NVMe"
 	srcP3             = "AWS News Blog, 'New – Amazon EC2 Instances with Up to 8 NVIDIA Tesla V100 GPUs (P3)' (2017), table: p3.2xlarge up to 10 Gbps, no NVLink; p3.8xlarge 10 Gbps, NVLink 200 GB/s; p3.16xlarge 25 Gbps, NVLink 300 GB/s"
 	srcGCPA2          = "Google Cloud GPU table (as quoted in huggingface.co/spaces/Elfsong/gcp_allocator): A100 40GB and 80GB 'NVLink Full Mesh @ 600 GBps' — a full mesh of 8 or 16 A100s at 600 GB/s per GPU is the NVSwitch baseboard"
@@ -169,7 +170,7 @@ var fixes = map[string]map[string]fix{
 	},
 	"aws": {
 		"p4d.24xlarge":     {nvmeGB: 8000, netGbps: 400, interconnect: "nvswitch", fabric: "efa", source: srcP4d},
-		"p4de.24xlarge":    {netGbps: 400, fabric: "efa", source: srcEFATypes + "; " + srcAWSNetSpecs},
+		"p4de.24xlarge":    {netGbps: 400, interconnect: "nvswitch", fabric: "efa", source: srcEFATypes + "; " + srcAWSNetSpecs + "; " + srcP4de},
 		"p5.4xlarge":       {netGbps: 100, fabric: "efa", source: srcOFINCCL + "; " + srcAWSNetSpecs},
 		"p5.48xlarge":      {gpu: "h100-sxm", nvmeGB: 30720, netGbps: 3200, interconnect: "nvswitch", fabric: "efa", source: srcP5 + "; " + srcHGX},
 		"p5e.48xlarge":     {netGbps: 3200, fabric: "efa", source: srcP5EFA},
