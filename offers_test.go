@@ -220,10 +220,22 @@ func TestOffersMarket(t *testing.T) {
 			t.Errorf("%s %s: continent %q country %q, want a European country", r.Provider, r.Region, r.Continent, r.Country)
 		}
 	}
-	for _, want := range []string{"nebius eu-north1", "fluidstack FINLAND", "aws eu-north-1", "gcp europe-north1", "lambda europe-central-1"} {
+	for _, want := range []string{"nebius eu-north1", "primeintellect FI", "aws eu-north-1", "gcp europe-north1", "lambda europe-central-1"} {
 		if !got[want] {
 			t.Errorf("offers H100:8 --regions europe lacks %s: %v", want, got)
 		}
+	}
+	// Fluidstack's FINLAND naming: its H100_NVLINK_80GB::8 is 8 × H100
+	// PCIe with NVLink bridges (form-factor audit), not an H100 SXM.
+	m = offersJSON(t, "offers", "h100-pcie:8", "--regions", "europe")
+	var fluidstack bool
+	for _, r := range m.Rows {
+		if r.Provider == "fluidstack" && r.Region == "FINLAND" {
+			fluidstack = r.Continent == "europe" && r.Country != ""
+		}
+	}
+	if !fluidstack {
+		t.Errorf("offers h100-pcie:8 --regions europe lacks fluidstack FINLAND with its country: %+v", m.Rows)
 	}
 	_, out, _ := runArgs(t, "offers", "H100:8", "--regions", "eu")
 	if !strings.Contains(out, "eu-north1 (FI)") || strings.Contains(out, "us-") {

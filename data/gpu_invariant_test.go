@@ -1,6 +1,7 @@
 package data
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -52,5 +53,42 @@ func TestPricedGPUsHaveRates(t *testing.T) {
 		if !used[key] {
 			t.Errorf("rateExceptions names %s, which no priced offer uses", key)
 		}
+	}
+}
+
+// TestAcceleratorFormFactor: the embedded catalog never files a SkyPilot
+// accelerator named PCIe under an SXM/NVLink module, or one named SXM
+// under a PCIe card, and never puts NVSwitch between PCIe cards (new-user
+// walk: Hyperstack's "H100-80G-PCIe-NVLink" was an 8 × h100-sxm NVSwitch
+// board, first for `offers H100:8 --nvlink` and timed 24% too fast).
+func TestAcceleratorFormFactor(t *testing.T) {
+	cat, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := 0
+	for i := range cat.Instances {
+		in := &cat.Instances[i]
+		g, err := cat.GPU(in.GPU)
+		if err != nil {
+			t.Fatalf("%s/%s: %v", in.Provider, in.Type, err)
+		}
+		accel := strings.ToLower(in.SkyPilotAccelerator)
+		pcie := g.Interconnect == "pcie"
+		switch {
+		case strings.Contains(accel, "pcie") && (!pcie || strings.HasSuffix(g.Key, "-sxm")):
+			t.Errorf("%s/%s: accelerator %s on %s, an %s module", in.Provider, in.Type, in.SkyPilotAccelerator, g.Key, g.Interconnect)
+		case strings.Contains(accel, "sxm") && pcie:
+			t.Errorf("%s/%s: accelerator %s on %s, a PCIe card", in.Provider, in.Type, in.SkyPilotAccelerator, g.Key)
+		}
+		if pcie && in.Interconnect == "nvswitch" {
+			t.Errorf("%s/%s: NVSwitch between %s PCIe cards", in.Provider, in.Type, g.Key)
+		}
+		if strings.Contains(accel, "pcie") || strings.Contains(accel, "sxm") {
+			named++
+		}
+	}
+	if named < 10 {
+		t.Errorf("only %d instances name a form factor in their accelerator: the test checks too little", named)
 	}
 }

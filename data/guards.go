@@ -67,8 +67,11 @@ const medianFraction = 0.6
 //     of the same type's on-demand prices over its regions, when it has
 //     at least three (the DWS pattern; sizes of one family differ in
 //     price per GPU, so the type is the family here);
-//   - form-factor: a type named PCIe on an SXM/NVLink GPU entry or named
-//     SXM on a PCIe card (catalog audit #5);
+//   - form-factor: a type or SkyPilot accelerator named PCIe on an
+//     SXM/NVLink GPU entry or named SXM on a PCIe card (catalog audit #5;
+//     new-user walk: Hyperstack's "H100-80G-PCIe-NVLink" on h100-sxm), or
+//     NVSwitch between PCIe cards (NVSwitch joins SXM modules on an HGX
+//     baseboard);
 //   - unknown-region: a region the provider has nowhere in known (a typo
 //     or a region the type is not offered in); skipped when known is nil.
 //
@@ -147,14 +150,23 @@ func (gd *guarder) guard(c *model.Catalog, in *model.Instance, known map[string]
 		gd.gpu, _ = c.GPU(in.GPU)
 	}
 	if g := gd.gpu; g != nil {
-		name := strings.ToLower(in.Type)
+		name, accel := strings.ToLower(in.Type), strings.ToLower(in.SkyPilotAccelerator)
+		module := g.Interconnect != "" && g.Interconnect != "pcie"
+		var text func(*Guard) model.Message
 		switch {
-		case strings.Contains(name, "pci") && g.Interconnect != "" && g.Interconnect != "pcie":
-			gd.out.add(Guard{Provider: in.Provider, Type: in.Type, Rule: "form-factor", Origin: in.Origin,
-				text: namedPCIe(g.Key, g.Interconnect)})
+		case strings.Contains(name, "pci") && module:
+			text = namedPCIe(g.Key, g.Interconnect)
 		case strings.Contains(name, "sxm") && g.Interconnect == "pcie":
-			gd.out.add(Guard{Provider: in.Provider, Type: in.Type, Rule: "form-factor", Origin: in.Origin,
-				text: namedSXM(g.Key)})
+			text = namedSXM(g.Key)
+		case strings.Contains(accel, "pci") && module:
+			text = acceleratorPCIe(in.SkyPilotAccelerator, g.Key, g.Interconnect)
+		case strings.Contains(accel, "sxm") && g.Interconnect == "pcie":
+			text = acceleratorSXM(in.SkyPilotAccelerator, g.Key)
+		case in.Interconnect == "nvswitch" && g.Interconnect == "pcie":
+			text = nvswitchPCIe(g.Key)
+		}
+		if text != nil {
+			gd.out.add(Guard{Provider: in.Provider, Type: in.Type, Rule: "form-factor", Origin: in.Origin, text: text})
 		}
 	}
 	gd.perGPU = gd.perGPU[:0]
@@ -197,6 +209,24 @@ func namedPCIe(gpu, interconnect string) func(*Guard) model.Message {
 
 func namedSXM(gpu string) func(*Guard) model.Message {
 	return func(*Guard) model.Message { return model.Msg("named SXM but its GPU %s is a PCIe card", gpu) }
+}
+
+func acceleratorPCIe(accel, gpu, interconnect string) func(*Guard) model.Message {
+	return func(*Guard) model.Message {
+		return model.Msg("SkyPilot accelerator %s names PCIe but its GPU %s is an %s module", accel, gpu, interconnect)
+	}
+}
+
+func acceleratorSXM(accel, gpu string) func(*Guard) model.Message {
+	return func(*Guard) model.Message {
+		return model.Msg("SkyPilot accelerator %s names SXM but its GPU %s is a PCIe card", accel, gpu)
+	}
+}
+
+func nvswitchPCIe(gpu string) func(*Guard) model.Message {
+	return func(*Guard) model.Message {
+		return model.Msg("interconnect nvswitch but its GPU %s is a PCIe card: NVSwitch joins SXM modules", gpu)
+	}
 }
 
 func spotAbove(onDemand, spot float64) func(*Guard) model.Message {

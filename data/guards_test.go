@@ -37,6 +37,11 @@ func TestGuards(t *testing.T) {
 			Prices: []model.RegionPrice{{Region: "NORWAY_4", OnDemandUSD: 1.8}}}},
 		{"SXM type on a PCIe card", "form-factor", "", model.Instance{Provider: "lambda", Type: "gpu_1x_a100_sxm4", GPU: "a100-pcie-40gb", GPUCount: 1,
 			Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 1.29}}}},
+		// Hyperstack n3-H100x8-NVLink before the fix (new-user walk).
+		{"PCIe accelerator on an SXM GPU", "form-factor", "", model.Instance{Provider: "hyperstack", Type: "n3-H100x8-NVLink", GPU: "h100-sxm", GPUCount: 8,
+			SkyPilotAccelerator: "H100-80G-PCIe-NVLink", Prices: []model.RegionPrice{{Region: "CANADA-1", OnDemandUSD: 15.6}}}},
+		{"NVSwitch between PCIe cards", "form-factor", "", model.Instance{Provider: "hyperstack", Type: "n3-H100x8", GPU: "h100-pcie", GPUCount: 8,
+			Interconnect: "nvswitch", Prices: []model.RegionPrice{{Region: "CANADA-1", OnDemandUSD: 15.2}}}},
 		{"region the provider does not have", "unknown-region", "us-east-11", model.Instance{Provider: "aws", Type: "p4d.24xlarge", GPU: "a100-40gb", GPUCount: 8,
 			Prices: []model.RegionPrice{{Region: "us-east-11", OnDemandUSD: 21.957642}}}},
 	}

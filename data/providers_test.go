@@ -49,7 +49,8 @@ func TestProvidersAdded(t *testing.T) {
 		// Hyperstack's own names: PCIe cards, NVLink-bridged PCIe, SXM5.
 		{"hyperstack", "n3-H100x1", "h100-pcie", "CANADA-1", 1, 1.9, 0},
 		{"hyperstack", "n3-A100x8-NVLink", "a100-pcie-80gb", "CANADA-1", 8, 11.2, 0},
-		{"hyperstack", "n3-H100-SXM5x8", "h100-sxm", "CANADA-1", 8, 19.2, 0}, // its US-1 row has another shape (960 GiB): skipped
+		{"hyperstack", "n3-H100x8-NVLink", "h100-pcie", "CANADA-1", 8, 15.6, 0}, // H100-80G-PCIe-NVLink: PCIe cards, bridged in pairs
+		{"hyperstack", "n3-H100-SXM5x8", "h100-sxm", "CANADA-1", 8, 19.2, 0},    // its US-1 row has another shape (960 GiB): skipped
 		// Prime Intellect's Hyperstack rows take Hyperstack's form factor (UpstreamCloudId n3-H100x1).
 		{"primeintellect", "hyperstack__1xH100_80GB__28__180", "h100-pcie", "CA", 1, 1.9, 0},
 		{"primeintellect", "datacrunch__8xH100_80GB__176__1480", "h100-sxm", "IS", 8, 15.77, 0},

@@ -25,8 +25,13 @@ type GPUResolver func(accel string, memMiB float64, instanceType string) (key st
 //     V100 16/32 GB, H100 PCIe/SXM/NVL) are told apart by memMiB first (the
 //     member whose memory is within 12%, a margin that covers what drivers
 //     report, e.g. 22888 MiB on a "24 GB" A10G, and separates 80 from
-//     94 GB), then by the instance type's name (h100Form), then the GPU
-//     accel itself names, then the family's first member.
+//     94 GB), then by the form factor accel names (formOf: "PCIe" or
+//     "SXM" in it), else by the instance type's name (h100Form, a100PCIe),
+//     then the GPU accel itself names, then the family's first member.
+//     The accelerator's word comes before the type's: Hyperstack's
+//     n3-H100x8-NVLink is an "H100-80G-PCIe-NVLink", eight PCIe cards
+//     joined in pairs by NVLink bridges, not the SXM board its type name
+//     suggested (new-user walk: it ranked first for --nvlink as h100-sxm).
 //  3. Any other GPU whose memMiB is more than 12% off the catalog's is a
 //     different card (a 48 GB RTX 4090, a 16 GB "RTX4060" that is a 4060 Ti)
 //     and is not resolved.
@@ -36,8 +41,9 @@ type GPUResolver func(accel string, memMiB float64, instanceType string) (key st
 // it is in use.
 func CatalogGPUResolver(c *model.Catalog) GPUResolver {
 	type found struct {
-		g   *model.GPU
-		fam []*model.GPU
+		g    *model.GPU
+		fam  []*model.GPU
+		form accelForm
 	}
 	seen := map[string]found{}
 	return func(accel string, memMiB float64, instanceType string) (string, bool) {
@@ -45,7 +51,7 @@ func CatalogGPUResolver(c *model.Catalog) GPUResolver {
 		if !ok {
 			f.g = lookupGPU(c, accel)
 			if f.g != nil {
-				f.fam = gpuFamily(c, f.g.Key)
+				f.fam, f.form = gpuFamily(c, f.g.Key), formOf(accel)
 			}
 			seen[strings.Clone(accel)] = f
 		}
@@ -54,7 +60,7 @@ func CatalogGPUResolver(c *model.Catalog) GPUResolver {
 			return "", false
 		}
 		if fam := f.fam; len(fam) > 1 {
-			return pickInFamily(fam, g, memMiB, instanceType)
+			return pickInFamily(fam, g, memMiB, instanceType, f.form)
 		}
 		if memMiB > 0 && !memoryFits(g, memMiB) {
 			return "", false
@@ -67,8 +73,9 @@ func CatalogGPUResolver(c *model.Catalog) GPUResolver {
 // normGPUName) to gpuplan GPU keys, for catalogs whose gpus.toml lacks the
 // alias. Sources: SkyPilot's catalogs/v8/common/accelerators.csv and the
 // clouds' instance pages (Lambda's "RTX6000" is the Turing Quadro RTX 6000;
-// GCP's "H100-MEGA" is the H100 SXM of a3-megagpu; Fluidstack's
-// "H100-NVLINK" is the SXM board).
+// GCP's "H100-MEGA" is the H100 SXM of a3-megagpu; "H100-NVLINK" stays
+// on h100-sxm, gpus.toml's alias, although NVLink alone does not make an
+// SXM board: see h100Form).
 var skyPilotGPUNames = map[string]string{
 	"a100": "a100-40gb", "a10080gb": "a100-80gb", "a10080gbsxm": "a100-80gb",
 	"a10": "a10", "a10g": "a10g", "a40": "a40", "a800": "a800-80gb",
@@ -148,7 +155,35 @@ func gpuFamily(c *model.Catalog, key string) []*model.GPU {
 	return nil
 }
 
-func pickInFamily(fam []*model.GPU, g *model.GPU, memMiB float64, instanceType string) (string, bool) {
+// accelForm is the form factor an accelerator name states.
+type accelForm uint8
+
+const (
+	formUnstated accelForm = iota
+	formPCIe               // "PCIe" in the name: a PCIe card, whatever bridges join it
+	formSXM                // "SXM" in the name: a module on an SXM baseboard
+)
+
+// formOf returns the form factor accel names: Hyperstack's "A100-80G-PCIe",
+// "H100-80G-PCIe-NVLink" (PCIe cards; the NVLink is a bridge) and
+// "H100-80G-SXM5", RunPod's "A100-80GB-SXM", "H100-SXM".
+func formOf(accel string) accelForm {
+	n := normGPUName(accel)
+	switch {
+	case strings.Contains(n, "pcie"):
+		return formPCIe
+	case strings.Contains(n, "sxm"):
+		return formSXM
+	}
+	return formUnstated
+}
+
+// pcieCard reports whether g is a PCIe card: its interconnect is PCIe or
+// its key says so (the catalog's keys name the PCIe member of a family:
+// a100-pcie-80gb, h100-pcie).
+func pcieCard(g *model.GPU) bool { return g.Interconnect == "pcie" || strings.Contains(g.Key, "pcie") }
+
+func pickInFamily(fam []*model.GPU, g *model.GPU, memMiB float64, instanceType string, form accelForm) (string, bool) {
 	var buf [8]*model.GPU // families have at most four members: no allocation per row
 	cands := fam
 	if memMiB > 0 {
@@ -164,6 +199,21 @@ func pickInFamily(fam []*model.GPU, g *model.GPU, memMiB float64, instanceType s
 		return "", false
 	case 1:
 		return cands[0].Key, true
+	}
+	if form != formUnstated {
+		// The accelerator names the form factor: the type's name is not
+		// read (n3-H100x8-NVLink is "H100-80G-PCIe-NVLink").
+		var pickBuf [8]*model.GPU
+		pick := pickBuf[:0]
+		for _, m := range cands {
+			if pcieCard(m) == (form == formPCIe) {
+				pick = append(pick, m)
+			}
+		}
+		if len(pick) > 0 {
+			cands = pick
+		}
+		return pickNamed(cands, g), true
 	}
 	// The names are read only for the family they can decide (once per
 	// row of a 100,000-row file).
@@ -190,17 +240,23 @@ func pickInFamily(fam []*model.GPU, g *model.GPU, memMiB float64, instanceType s
 			cands = pick
 		}
 	}
+	return pickNamed(cands, g), true
+}
+
+// pickNamed returns the key of g when it is among cands, else of the
+// candidate of g's memory, else of the first.
+func pickNamed(cands []*model.GPU, g *model.GPU) string {
 	for _, m := range cands {
 		if m == g {
-			return g.Key, true
+			return g.Key
 		}
 	}
 	for _, m := range cands { // the other form factor of the size accel names
 		if m.MemoryGiB == g.MemoryGiB {
-			return m.Key, true
+			return m.Key
 		}
 	}
-	return cands[0].Key, true
+	return cands[0].Key
 }
 
 // memoryFits reports whether memMiB is the memory of g: within 12% of the
@@ -220,18 +276,22 @@ func memoryFits(g *model.GPU, memMiB float64) bool {
 // h100Form tells the H100 form factor from an instance type name, or "":
 //   - "pcie" in the name: PCIe (Lambda gpu_1x_h100_pcie, Fluidstack
 //     H100_PCIE_80GB);
-//   - "sxm", "nvlink" or "mega" in the name: SXM (Lambda *_h100_sxm5, Vast
-//     H100_SXM, Fluidstack H100_NVLINK_80GB, GCP a3-megagpu), as are AWS p5,
-//     GCP a3, Azure ND H100 v5 and OCI BM.GPU.H100 (HGX H100 8-GPU boards);
+//   - "sxm" or "mega" in the name: SXM (Lambda *_h100_sxm5, Vast H100_SXM,
+//     GCP a3-megagpu), as are AWS p5, GCP a3, Azure ND H100 v5 and OCI
+//     BM.GPU.H100 (HGX H100 8-GPU boards);
 //   - "nvl" in the name: H100 NVL (Vast H100_NVL), as is Azure NC H100 v5
 //     (Standard_NC40ads_H100_v5, Standard_NC80adis_H100_v5: "NVIDIA H100 NVL"
 //     on Microsoft Learn's NCads H100 v5 size page).
+//
+// "nvlink" tells nothing: SXM boards use NVLink, and so do PCIe cards
+// joined by NVLink bridges (Hyperstack's n3-H100x8-NVLink is
+// "H100-80G-PCIe-NVLink"; Fluidstack's H100_NVLINK_80GB::8 has its shape).
 func h100Form(instanceType string) string {
-	t := strings.ToLower(instanceType)
+	t := strings.ReplaceAll(strings.ToLower(instanceType), "nvlink", "")
 	switch {
 	case strings.Contains(t, "pcie"):
 		return "h100-pcie"
-	case strings.Contains(t, "sxm"), strings.Contains(t, "nvlink"), strings.Contains(t, "mega"),
+	case strings.Contains(t, "sxm"), strings.Contains(t, "mega"),
 		strings.HasPrefix(t, "p5."), strings.HasPrefix(t, "p5e"), strings.HasPrefix(t, "a3-"),
 		strings.HasPrefix(t, "standard_nd") && strings.Contains(t, "h100"),
 		strings.HasPrefix(t, "bm.gpu.h100"):

@@ -373,7 +373,12 @@ func TestCatalogGPUResolver(t *testing.T) {
 		{"A100 without memory: the alias", "A100", 0, "Standard_ND96asr_v4", "a100-40gb"},
 		{"H100 PCIe by name", "H100", 81920, "gpu_1x_h100_pcie", "h100-pcie"},
 		{"H100 SXM by name", "H100", 81920, "gpu_8x_h100_sxm5", "h100-sxm"},
-		{"H100 NVLINK board is SXM", "H100", 81920, "H100_NVLINK_80GB::8", "h100-sxm"},
+		// "NVLINK" in a type's name says nothing of the form factor
+		// (Hyperstack's -NVLink flavors are PCIe cards with bridges): the
+		// alias's GPU, and never the H100 NVL its "nvl" spells.
+		{"H100 NVLINK type: the alias", "H100", 81920, "H100_NVLINK_80GB::8", "h100-sxm"},
+		{"H100 NVLINK type, memory unknown: the alias, not NVL", "H100", 0, "H100_NVLINK_80GB::8", "h100-sxm"},
+		{"H100 NVLINK type of the PCIe name", "H100-PCIe", 0, "H100_NVLINK_80GB::8", "h100-pcie"},
 		{"H100 NVL by memory", "H100", 95830, "1x-H100_SXM-32-65536", "h100-nvl"},
 		{"H100 NVL by Azure type", "H100", 0, "Standard_NC80adis_H100_v5", "h100-nvl"},
 		{"H100 SXM by Azure type", "H100", 0, "Standard_ND96isr_H100_v5", "h100-sxm"},
@@ -387,6 +392,11 @@ func TestCatalogGPUResolver(t *testing.T) {
 		{"48 GB RTX 4090 is another card", "RTX4090", 49140, "1x-RTX_4090", ""},
 		{"Hyperstack H100 PCIe", "H100-80G-PCIe", 81920, "n3-H100x1", "h100-pcie"},
 		{"Hyperstack H100 SXM5", "H100-80G-SXM5", 81920, "n3-H100-SXM5x8", "h100-sxm"},
+		// The accelerator's PCIe beats the type's NVLink: eight PCIe cards
+		// joined in pairs by NVLink bridges (new-user walk: ranked as SXM).
+		{"Hyperstack H100 PCIe with NVLink bridges", "H100-80G-PCIe-NVLink", 81920, "n3-H100x8-NVLink", "h100-pcie"},
+		{"Hyperstack H100 PCIe with NVLink bridges, memory unknown", "H100-80G-PCIe-NVLink", 0, "n3-H100x8-NVLink", "h100-pcie"},
+		{"accelerator named SXM beats a type named PCIe", "H100-SXM", 81920, "odd_pcie_name", "h100-sxm"},
 		{"FPGA", "Virtex UltraScale (VU9P)", 0, "f1.2xlarge", ""},
 		{"empty", "", 0, "x", ""},
 	}

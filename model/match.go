@@ -1804,6 +1804,52 @@ func (o *Offer) untimed() bool {
 	return o.Estimate.GPU != nil && (o.Estimate.PeakTFLOPS == 0 || o.Estimate.NoBandwidth)
 }
 
+// intraNodeWarning says, for a training job over several instances, what
+// joins each node's GPUs when it slows gradient sync or is not known:
+//   - a multi-GPU type whose interconnect the catalog does not state, of
+//     a GPU that is a module (NVLink, Infinity Fabric): its time uses the
+//     GPU's own link (HostOf), which is said as the assumption it is
+//     (new-user walk: aws/p4de.24xlarge, NVSwitch by AWS's word, was
+//     warned as lacking NVLink);
+//   - PCIe only between the node's GPUs (a type stated PCIe, PCIe cards,
+//     or one GPU per node): slow, in the GPU vendor's words (AMD's GPU
+//     link is Infinity Fabric, xGMI; the walk saw NVIDIA's on MI355X).
+func (o *Offer) intraNodeWarning() (Message, bool) {
+	in, g := o.Instance, o.GPU
+	if o.Instances <= 1 || !o.Estimate.Workload.Task.Training() || in.FastInterconnect() {
+		return Message{}, false
+	}
+	if in.Interconnect == "" && in.GPUCount > 1 && g != nil && g.Interconnect != "" && g.Interconnect != "pcie" {
+		if g.InterconnectGBps <= 0 { // Host.IntraGBps 0: the step's collectives are not costed
+			return Msg("multi-node training: the catalog does not state %s's GPU interconnect, nor the rate of its GPU's own link (%s): gradient sync is not timed",
+				in.Type, linkName(g.Interconnect)), true
+		}
+		return Msg("multi-node training: the catalog does not state %s's GPU interconnect; timed at the GPU's own link, %s at %g GB/s; PCIe only inside the node would make gradient sync slower",
+			in.Type, linkName(g.Interconnect), g.InterconnectGBps), true
+	}
+	if g != nil && g.Vendor == "amd" {
+		return Msg("multi-node training without Infinity Fabric (xGMI) links inside the node: gradient sync will be slow"), true
+	}
+	return Msg("multi-node training without NVLink/NVSwitch inside the node: gradient sync will be slow"), true
+}
+
+// linkName is the name of a catalog interconnect value as vendors write
+// it: "nvlink" NVLink, "nvswitch" NVSwitch, "infinity-fabric" Infinity
+// Fabric (xGMI, AMD's GPU-to-GPU link), "pcie" PCIe; others as given.
+func linkName(interconnect string) string {
+	switch interconnect {
+	case "nvlink":
+		return "NVLink"
+	case "nvswitch":
+		return "NVSwitch"
+	case "infinity-fabric":
+		return "Infinity Fabric (xGMI)"
+	case "pcie":
+		return "PCIe"
+	}
+	return interconnect
+}
+
 // Warnings returns what the user should know before renting the offer:
 // spot interruptions, precision and attention fallbacks, slow multi-node
 // links, idle GPUs paid for, unknown compute rates, marketplace prices.
@@ -1844,8 +1890,8 @@ func (o *Offer) WarningMessages() []Message {
 	if w.Flash() && w.Model.HasShape() && !o.GPU.FlashAttention() {
 		out = append(out, Msg("FlashAttention-2 needs compute capability 8.0; PyTorch falls back to its memory-efficient SDPA kernel"))
 	}
-	if o.Instances > 1 && w.Task.Training() && !o.Instance.FastInterconnect() {
-		out = append(out, Msg("multi-node training without NVLink/NVSwitch inside the node: gradient sync will be slow"))
+	if m, ok := o.intraNodeWarning(); ok {
+		out = append(out, m)
 	}
 	if o.Instances > 1 && o.Instance.NetworkGbps > 0 && o.Instance.NetworkGbps < 100 && w.Task.Training() {
 		out = append(out, Msg("multi-node over %.0f Gbps networking: expect poor scaling", o.Instance.NetworkGbps))

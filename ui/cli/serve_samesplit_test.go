@@ -128,7 +128,9 @@ func TestEstimateKeepsRecommendSplit(t *testing.T) {
 
 // TestEstimateConfigKeepsExportSplit: a serving file the configurator
 // exported (walk35's Llama 3.1 8B at 4 concurrent requests, 20 ms TPOT,
-// on hyperstack's 8 × H100 SXM, copied from /tmp/walk35/tui/serve.toml)
+// on hyperstack's 8 × H100 SXM, copied from /tmp/walk35/tui/serve.toml;
+// its n3-H100x8-NVLink, then filed as SXM, is 8 × H100 PCIe: the file
+// picks n3-H100-SXM5x8 now)
 // is estimated, ranked and exported at the same split: TP 8 on the 8
 // GPUs, not TP 1 × 8 replicas in estimate --config (docs/configurator.md:
 // the configurator and estimate --config give the same estimate for the

@@ -383,10 +383,12 @@ func enrich(cat *model.Catalog, in *model.Instance, f fix) string {
 
 // namedSXM reports whether an H100 instance is named or known as an SXM
 // board; a bare "H100" (Paperspace, DigitalOcean) resolves to h100-sxm by
-// default only, so its interconnect stays unknown.
+// default only, so its interconnect stays unknown. "NVLink" in a name is
+// no SXM board: Hyperstack's n3-H100x8-NVLink is eight PCIe cards joined
+// in pairs by NVLink bridges ("H100-80G-PCIe-NVLink").
 func namedSXM(typ string) bool {
 	t := strings.ToLower(typ)
-	for _, s := range []string{"sxm", "nvlink", "mega"} {
+	for _, s := range []string{"sxm", "mega"} {
 		if strings.Contains(t, s) {
 			return true
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 )
 
@@ -177,3 +178,28 @@ func TestTOMLString(t *testing.T) {
 }
 
 func itoa(n int) string { return num(float64(n)) }
+
+// TestNVLinkNameIsNotSXM: "NVLink" in a type's name does not make its
+// GPUs an SXM board on NVSwitch: Hyperstack's n3-H100x8-NVLink is
+// H100-80G-PCIe-NVLink, eight PCIe cards bridged in pairs, and
+// Fluidstack's H100_NVLINK_80GB::8 has that flavor's shape. Such a type
+// keeps an unstated interconnect unless a fix states it; a type named
+// SXM still gets NVSwitch.
+func TestNVLinkNameIsNotSXM(t *testing.T) {
+	cat, err := loadGPUs(filepath.Join("testdata", "gpus.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ typ, want string }{
+		{"H100_NVLINK_80GB::8", ""},
+		{"n3-H100x8-NVLink", ""},
+		{"gpu_8x_h100_sxm5", "nvswitch"},
+		{"p5.48xlarge", "nvswitch"},
+	} {
+		in := model.Instance{Provider: "p", Type: tt.typ, GPU: "h100-sxm", GPUCount: 8}
+		enrich(cat, &in, fix{})
+		if in.Interconnect != tt.want {
+			t.Errorf("%s: interconnect %q, want %q (source %q)", tt.typ, in.Interconnect, tt.want, in.Source)
+		}
+	}
+}

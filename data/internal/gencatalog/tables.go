@@ -72,6 +72,7 @@ const (
 	srcNCRet          = "Microsoft Learn, NC-series page (includes/nc-series-summary.md): NC and NC_Promo retired September 6, 2023 (not August 31: the retirement was extended)"
 	srcNVRet          = "Microsoft Learn, 'NV series retirement' (sizes/migration-guides/nv-series-retirement.md): NV and NV_Promo retired September 6, 2023 (extended by one year; NVv3/NVv4 not affected)"
 	srcP4d            = "AWS Compute Blog, 'Amazon EC2 P4d instances deep dive' (2020): 8 A100 40GB with NVSwitch, 400 Gbps EFA, 8 TB local NVMe"
+	srcP4de           = "interconnect: AWS's HPC workshop (aws-samples/aws-hpc-tutorials content/03-Cluster/01-setup-cluster.md @ e10a4f5f1d4b58efd13d69fad17a1a5614a0b2f2), instance table: p4d.24xlarge and p4de.24xlarge, 8 A100 each, 'GPU Peer to Peer' '600 GB/s NVSwitch' (GPU memory 320 GB HBM2 on p4d, 640 GB on p4de)"
 	srcP5             = "Hugging Face guide to AWS accelerated instances (as summarised by agenticdaily.ai): p5.48xlarge 8 H100, NVLink, 400 GB/s EFA (3200 Gbps), 30.72 TB local NVMe"
 	srcP3             = "AWS News Blog, 'New – Amazon EC2 Instances with Up to 8 NVIDIA Tesla V100 GPUs (P3)' (2017), table: p3.2xlarge up to 10 Gbps, no NVLink; p3.8xlarge 10 Gbps, NVLink 200 GB/s; p3.16xlarge 25 Gbps, NVLink 300 GB/s"
 	srcGCPA2          = "Google Cloud GPU table (as quoted in huggingface.co/spaces/Elfsong/gcp_allocator): A100 40GB and 80GB 'NVLink Full Mesh @ 600 GBps' — a full mesh of 8 or 16 A100s at 600 GB/s per GPU is the NVSwitch baseboard"
@@ -91,6 +92,9 @@ const (
 	srcRunPodH100v7   = "catalogs/v7/runpod/vms.csv @ 0727c2bd lists H100-SXM and H100-NVL as their own types beside this plain H100 ($2.39 against $2.99 SXM): the plain H100 is RunPod's PCIe card"
 	srcPIUpstream     = "Prime Intellect's row names the upstream instance type (UpstreamCloudId)"
 	srcHyperstackPCIe = "Hyperstack's own catalog (skypilot-org/skypilot-catalog catalogs/v8/hyperstack/vms.csv @ fdc9d908): n3-A100x*/n3-H100x* are A100-80G-PCIe/H100-80G-PCIe, n3-H100-SXM5x8 is H100-80G-SXM5"
+	srcNVLinkBridge   = "interconnect: pcie, for PCIe cards joined by NVLink bridges (the flavor's accelerator, e.g. H100-80G-PCIe-NVLink): a bridge pairs two cards at 600 GB/s (NVIDIA A100 datasheet r4, 'A100 80GB PCIe' column: 'NVIDIA NVLink Bridge for 2 GPUs: 600GB/s'; NVIDIA H100 datasheet 2022, 'H100 PCIe' column: 'NVLink: 600GB/s', the 2-way bridge of gpus.toml's h100-pcie) and there is no NVSwitch, so a collective over all eight GPUs crosses PCIe; the catalog has no value for bridged pairs and the time model uses the GPU's PCIe figure (Hyperstack's own statement of the topology was not found)"
+	srcFluidstackH100 = "very likely 8 × H100 PCIe joined by NVLink bridges, not an SXM board (form-factor audit after the new-user walk): Fluidstack's file (catalogs/v6/fluidstack/vms.csv @ 002403bc) gives its A100 and H100 types exactly the vCPUs and memory of Hyperstack's n3 PCIe flavors (A100_PCIE_80GB::1/2/4/8 28/120, 60/240, 124/480, 252/1440 = n3-A100x1/2/4/8; H100_PCIE_80GB::1/2/4 28/180, 60/360, 124/720 = n3-H100x1/2/4), and this type's 252 vCPUs and 1440 GiB are n3-H100x8-NVLink's, whose accelerator is H100-80G-PCIe-NVLink (catalogs/v8/hyperstack/vms.csv @ fdc9d908), while Hyperstack's SXM board n3-H100-SXM5x8 has 192 vCPUs; 'NVLINK' in a name does not make an SXM board; Fluidstack's own description of the type was not read"
+	srcScalewayH100   = "Scaleway, 'Choosing the right GPU Instance type' (scaleway/docs-content pages/gpu/reference-content/choosing-gpu-instance-type.mdx @ d1ff0767cf346f88eb53506919da7a487256112c): H100-1-80G is '1x H100 PCIe5' with 24 vCPUs and 240 GB RAM, H100-2-80G '2x H100 PCIe5' with 48 vCPUs and 480 GB, this row's shape; Scaleway's SXM types (H100-SXM-2/4/8-80G) have 32, 64 and 128 vCPUs (form-factor audit after the new-user walk)"
 	srcP5EFA          = "AWS EC2 User Guide, 'Maximize network bandwidth on Amazon EC2 instances with multiple network cards' (efa-acc-inst-types, section 'EFA configuration for P5, P5e and P5en instances', docs.amazonaws.cn copy): p5.48xlarge, p5e.48xlarge and p5en.48xlarge have a total network bandwidth of 3200 Gbps (EFA and IP share it; IP up to 800 Gbps)"
 	srcGCPNet         = "Google Cloud, 'Networking and GPU machines' (cloud.google.com/compute/docs/gpus/gpu-network-bandwidth)"
 	srcEFATypes       = "fabric: SkyPilot's EFA_SUPPORTED_INSTANCE_TYPES (skypilot-org/skypilot sky/provision/aws/constants.py @ e7a2366002a97a21fb82b78552abefa550915652, 'AWS instance types that support EFA networking', from the table in AWS's EFA README) lists p4d.24xlarge, p4de.24xlarge, p5.48xlarge, p5e.48xlarge and p5en.48xlarge"
@@ -166,7 +170,7 @@ var fixes = map[string]map[string]fix{
 	},
 	"aws": {
 		"p4d.24xlarge":     {nvmeGB: 8000, netGbps: 400, interconnect: "nvswitch", fabric: "efa", source: srcP4d},
-		"p4de.24xlarge":    {netGbps: 400, fabric: "efa", source: srcEFATypes + "; " + srcAWSNetSpecs},
+		"p4de.24xlarge":    {netGbps: 400, interconnect: "nvswitch", fabric: "efa", source: srcEFATypes + "; " + srcAWSNetSpecs + "; " + srcP4de},
 		"p5.4xlarge":       {netGbps: 100, fabric: "efa", source: srcOFINCCL + "; " + srcAWSNetSpecs},
 		"p5.48xlarge":      {gpu: "h100-sxm", nvmeGB: 30720, netGbps: 3200, interconnect: "nvswitch", fabric: "efa", source: srcP5 + "; " + srcHGX},
 		"p5e.48xlarge":     {netGbps: 3200, fabric: "efa", source: srcP5EFA},
@@ -204,6 +208,17 @@ var fixes = map[string]map[string]fix{
 		"BM.GPU.A100-v2.8": {fabric: "rdma", source: srcOCIClusterNet},
 		"BM.GPU4.8":        {fabric: "rdma", source: srcOCIClusterNet},
 	},
+	"shadeform": {
+		"scaleway_H100":   {gpu: "h100-pcie", source: srcScalewayH100},
+		"scaleway_H100x2": {gpu: "h100-pcie", source: srcScalewayH100},
+	},
+	"hyperstack": {
+		// "-NVLink" flavors are PCIe cards with NVLink bridges, not SXM
+		// boards (new-user walk: n3-H100x8-NVLink ranked as h100-sxm on
+		// NVSwitch).
+		"n3-A100x8-NVLink": {interconnect: "pcie", source: srcNVLinkBridge},
+		"n3-H100x8-NVLink": {interconnect: "pcie", source: srcNVLinkBridge},
+	},
 	"lambda": {
 		"gpu_8x_a100_80gb_sxm4": {interconnect: "nvswitch", source: srcLambda + "; an 8-GPU A100 SXM4 server is an HGX A100 board (NVSwitch)"},
 		"gpu_1x_h100_pcie":      {gpu: "h100-pcie", source: srcLambda},
@@ -229,7 +244,7 @@ var fixes = map[string]map[string]fix{
 		"hyperstack__1xA100_80GB__28__120":           {gpu: "a100-pcie-80gb", source: srcPIUpstream + " n3-A100x1; " + srcHyperstackPCIe},
 		"hyperstack__2xA100_80GB__60__240":           {gpu: "a100-pcie-80gb", source: srcPIUpstream + " n3-A100x2; " + srcHyperstackPCIe},
 		"hyperstack__4xA100_80GB__124__480":          {gpu: "a100-pcie-80gb", source: srcPIUpstream + " n3-A100x4; " + srcHyperstackPCIe},
-		"hyperstack__8xA100_80GB__252__1920__NVLINK": {gpu: "a100-pcie-80gb", source: srcPIUpstream + " n3-A100x8-NVLink; " + srcHyperstackPCIe},
+		"hyperstack__8xA100_80GB__252__1920__NVLINK": {gpu: "a100-pcie-80gb", interconnect: "pcie", source: srcPIUpstream + " n3-A100x8-NVLink; " + srcHyperstackPCIe + "; " + srcNVLinkBridge},
 		"hyperstack__1xH100_80GB__28__180":           {gpu: "h100-pcie", source: srcPIUpstream + " n3-H100x1; " + srcHyperstackPCIe},
 		"hyperstack__2xH100_80GB__60__360":           {gpu: "h100-pcie", source: srcPIUpstream + " n3-H100x2; " + srcHyperstackPCIe},
 		"hyperstack__4xH100_80GB__124__720":          {gpu: "h100-pcie", source: srcPIUpstream + " n3-H100x4; " + srcHyperstackPCIe},
@@ -241,9 +256,10 @@ var fixes = map[string]map[string]fix{
 		"oblivus__8xA100_80GB__252__1440":            {gpu: "a100-pcie-80gb", source: srcPIUpstream + " A100_PCIE_80GB"},
 	},
 	"fluidstack": {
-		"H100_PCIE_80GB::1": {gpu: "h100-pcie", source: "Fluidstack instance type name H100_PCIE_80GB"},
-		"H100_PCIE_80GB::2": {gpu: "h100-pcie", interconnect: "pcie", source: "Fluidstack instance type name H100_PCIE_80GB"},
-		"H100_PCIE_80GB::4": {gpu: "h100-pcie", interconnect: "pcie", source: "Fluidstack instance type name H100_PCIE_80GB"},
+		"H100_NVLINK_80GB::8": {gpu: "h100-pcie", interconnect: "pcie", source: srcFluidstackH100 + "; " + srcNVLinkBridge},
+		"H100_PCIE_80GB::1":   {gpu: "h100-pcie", source: "Fluidstack instance type name H100_PCIE_80GB"},
+		"H100_PCIE_80GB::2":   {gpu: "h100-pcie", interconnect: "pcie", source: "Fluidstack instance type name H100_PCIE_80GB"},
+		"H100_PCIE_80GB::4":   {gpu: "h100-pcie", interconnect: "pcie", source: "Fluidstack instance type name H100_PCIE_80GB"},
 	},
 }
 
