@@ -22,8 +22,10 @@ var countSuffixes = []struct {
 // T 10¹², P 10¹⁵), case-insensitive. The result is finite and ≥ 0; the
 // error wraps model.ErrBadQuantity and says what is accepted.
 func ParseQuantity(s string) (float64, error) {
-	t := strings.TrimSpace(s)
-	t = strings.NewReplacer("_", "", ",", "").Replace(t)
+	t, ok := Thousands(strings.TrimSpace(s))
+	if !ok {
+		return 0, model.Errorf(model.ErrBadQuantity, "%q: a comma only groups thousands (1,000,000); give one number", s)
+	}
 	if t == "" {
 		return 0, model.Errorf(model.ErrBadQuantity, "empty; want a number such as 7e9, 7B or 110M")
 	}
@@ -103,7 +105,10 @@ var tokenSuffixes = map[byte]struct {
 // so "1k" means the same everywhere. The result is a whole number ≥ 0
 // within int32; the error wraps model.ErrBadQuantity.
 func ParseTokens(s string) (int, error) {
-	t := strings.NewReplacer("_", "", ",", "").Replace(strings.TrimSpace(s))
+	t, ok := Thousands(strings.TrimSpace(s))
+	if !ok {
+		return 0, model.Errorf(model.ErrBadQuantity, "%q: a comma only groups thousands (32,768); give one token count", s)
+	}
 	mult, binary := 1.0, false
 	if n := len(t); n > 1 {
 		if suf, ok := tokenSuffixes[t[n-1]]; ok {
@@ -128,4 +133,37 @@ func ParseTokens(s string) (int, error) {
 		return 0, model.Errorf(model.ErrBadQuantity, "%q is not a whole number of tokens", s)
 	}
 	return int(v), nil
+}
+
+// Thousands removes the digit separators of s: underscores anywhere, and
+// commas only where they group thousands in the whole part ("1,000,000",
+// "88,000"). ok is false for any other comma: "1,2" (two values, or a
+// decimal comma), which read as 12 when every comma was dropped (a new
+// user's walk: --batch-size 1,2 ran a batch of 12, --seq-len 20,48 2048).
+func Thousands(s string) (string, bool) {
+	s = strings.ReplaceAll(s, "_", "")
+	if !strings.Contains(s, ",") {
+		return s, true
+	}
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	j := i
+	for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == ',') {
+		j++
+	}
+	if strings.Contains(s[j:], ",") {
+		return s, false
+	}
+	groups := strings.Split(s[i:j], ",")
+	if len(groups[0]) < 1 || len(groups[0]) > 3 {
+		return s, false
+	}
+	for _, g := range groups[1:] {
+		if len(g) != 3 {
+			return s, false
+		}
+	}
+	return s[:i] + strings.Join(groups, "") + s[j:], true
 }

@@ -20,6 +20,10 @@ func TestParseQuantity(t *testing.T) {
 		{"0", 0, false}, {"1.5G", 1.5e9, false},
 		{"", 0, true}, {"B", 0, true}, {"-5", 0, true}, {"abc", 0, true}, {"NaN", 0, true}, {"Inf", 0, true},
 		{"1e400", 0, true}, {"1e300T", 0, true}, {"7 B", 7e9, false}, {"0x10", 0, true},
+		// A comma groups thousands or is refused (a new user's walk:
+		// --batch-size 1,2 ran 12).
+		{"1,2", 0, true}, {"20,48", 0, true}, {"1,0000", 0, true}, {",100", 0, true}, {"1.5,000", 0, true},
+		{"1,5M", 0, true}, {"1,500M", 1.5e9, false}, {"12,345.5", 12345.5, false},
 	}
 	for _, tt := range tests {
 		got, err := ParseQuantity(tt.in)
@@ -82,7 +86,8 @@ func TestParseTokens(t *testing.T) {
 		{"128K", 131072, false}, {"1.5k", 1500, false}, {"1.5K", 0, true}, {"2m", 2000000, false}, {"1M", 1 << 20, false},
 		{"2048", 2048, false}, {"1.3k", 1300, false}, {"1_000", 1000, false}, {" 4K ", 4096, false},
 		{"2e3", 2000, false}, {"", 0, true}, {"x", 0, true}, {"k", 0, true}, {"1.5", 0, true}, {"-4", 0, true},
-		{"1.0001k", 0, true}, {"3T", 0, true}, {"7B", 0, true}} {
+		{"1.0001k", 0, true}, {"3T", 0, true}, {"7B", 0, true},
+		{"32,768", 32768, false}, {"20,48", 0, true}, {"1,2K", 0, true}} {
 		got, err := ParseTokens(tt.in)
 		if (err != nil) != tt.err || !tt.err && got != tt.want {
 			t.Errorf("ParseTokens(%q) = %d, %v; want %d (error %v)", tt.in, got, err, tt.want, tt.err)

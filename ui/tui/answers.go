@@ -746,8 +746,9 @@ func parsePositive(label, s string, hi float64) (float64, error) {
 	if s == "" {
 		return 0, nil
 	}
-	v, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64)
-	if err != nil || !(v > 0) || v > hi {
+	t, ok := config.Thousands(s)
+	v, err := strconv.ParseFloat(t, 64)
+	if !ok || err != nil || !(v > 0) || v > hi {
 		return 0, model.Msg("%s: want a number above 0 and at most %g, got %q", model.Msg(label), hi, clipped(s))
 	}
 	return v, nil
