@@ -1071,6 +1071,9 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 		order = split.order
 	}
 	sortOffersFrom(rec.Offers, q.Sort, order)
+	if !sc.cheapestOnly {
+		rec.Offers = dropDominatedRisky(rec.Offers, q.Sort)
+	}
 	if groupedFirst && len(rec.Offers) > 1 {
 		rec.Offers = rec.Offers[:1]
 	}
@@ -1089,6 +1092,39 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 		}
 	}
 	return rec, nil
+}
+
+// dropDominatedRisky removes, from offers sorted by compareOffers (every
+// offer that fits before every borderline one), each borderline offer
+// whose group (offerGroup without its risky bit) has a fitting host at
+// most as dear on the sort key: it runs the same GPU in the same region
+// of the same provider for no more, without the risk. The others stay,
+// ranked after the fitting offers as before, for the table and "try
+// first:" to name. The order is kept; dropped offers count as other
+// hosts of the group (report.ReasonSummary).
+func dropDominatedRisky(offers []Offer, k SortKey) []Offer {
+	var fit map[offerGroup]float64
+	out := offers[:0]
+	for i := range offers {
+		o := &offers[i]
+		g := offerGroup{o.Instance.Provider, o.Region, o.GPU, o.spreads(), false}
+		if !o.Risky() {
+			if fit == nil {
+				fit = make(map[offerGroup]float64)
+			}
+			if _, ok := fit[g]; !ok {
+				fit[g] = sortValue(o, k)
+			}
+			out = append(out, *o)
+			continue
+		}
+		if v, ok := fit[g]; ok && v <= sortValue(o, k) {
+			continue
+		}
+		out = append(out, *o)
+	}
+	clear(offers[len(out):])
+	return out
 }
 
 // offersRoom bounds the offers' starting room: 4,096 offers are 1 MB of
@@ -1230,7 +1266,7 @@ func (m *matcher) scanInstance(in *Instance, sc *offerScan, best map[offerGroup]
 			continue
 		}
 		sc.pos = j
-		if kept := sc.add(best, &o, offerGroup{in.Provider, rp.Region, g, o.spreads()}); kept != nil && lent {
+		if kept := sc.add(best, &o, offerGroup{in.Provider, rp.Region, g, o.spreads(), o.Risky()}); kept != nil && lent {
 			kept.Estimate = m.fullEstimate(shape.r) // kept: its own Estimate, not the ring's
 		}
 	}
@@ -1246,6 +1282,13 @@ type offerGroup struct {
 	provider, region string
 	gpu              *GPU
 	faster           bool
+	// risky keeps a borderline host apart from the host that fits: the
+	// group's fitting host always won (lessHost's tier), so a borderline
+	// 8×MI355X at 17 h and $1,087 was left out for a fitting 2-node
+	// 7×MI355X at 1.2 years and $1.2M (a new user's walk). A borderline
+	// host no cheaper on the sort key than its group's fitting one is
+	// dropped after the scan (dropDominatedRisky).
+	risky bool
 }
 
 // offerScan is what a Recommend's scan of the catalog collects: the

@@ -84,7 +84,7 @@ func TestRecommendTryFirstWalk(t *testing.T) {
 	if !r.TryFirst {
 		t.Errorf("try_first false at share %.4g, chance %.2f", r.Share, r.OOMChance)
 	}
-	line := fmt.Sprintf("\ntry first: %s %s in ", r.Provider, r.Type)
+	line := fmt.Sprintf("\ntry first: %s %s ", r.Provider, r.Type) // " in REGION" or " (location not stated)"
 	at, bestAt := strings.Index(out, line), strings.Index(out, "\nbest: ")
 	if at < 0 || bestAt < 0 || at < bestAt || strings.Contains(out[bestAt:at], "Near misses") {
 		t.Errorf("no %q under the best: line in\n%s", line, out)
