@@ -251,6 +251,21 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 				continue // a pipeline left open stays on the GPUs given
 			}
 			p := planOne(a, s, o, tp, pp)
+			// Each split as it would be rented: one meeting the targets
+			// only at the estimate on its fewest replicas is compared on
+			// the replicas that clear its range, within clearCostCap
+			// (clearBorderline), so the split chosen is the best of the
+			// plans rented, not of their fewest replicas (a new user's
+			// walk: Llama 3.1 8B at 32K × 8 on yotta's 2 × RTX 5090 nodes
+			// took TP 2 × 4 at 72 output tokens/s, over TP 1 × 2
+			// borderline, where TP 1 × 8 clears for the same $5.20/h at
+			// 178). Only a borderline split that could rank first pays the
+			// search.
+			if best == nil || !cheaperClear(best, &p) {
+				if q, ok := clearBorderline(a, asGiven, &p); ok {
+					p = q
+				}
+			}
 			tried = append(tried, p)
 			if held > 0 && s.PP == 0 && pp > 1 && !p.Fits && best != nil {
 				// On GPUs given, a longer pipeline is named only when it
@@ -271,6 +286,9 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 		if best != nil && best.Fits && s.PP == 0 && (held == 0 || best.Meets) {
 			break
 		}
+	}
+	if best != nil {
+		best = keepBorderline(best, tried)
 	}
 	if best != nil && s.PP == 0 && best.PP > 1 && !smaller.IsZero() {
 		// The larger pipeline is a consequence, never a silent choice: say
@@ -304,10 +322,63 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 		best.Fallback = model.Msg("%s has no bf16 and vLLM refuses float16 for %s models (numerical instability): vLLM's --dtype auto runs the model in float32, %s with float32 activations",
 			o.GPU.Name, a.ModelType, s.WeightFormat)
 	}
-	if q, ok := clearBorderline(a, asGiven, best); ok {
-		return q, nil
-	}
 	return *best, nil
+}
+
+// cheaperClear reports whether best, a plan ranked so far, meets the
+// targets across its range at no more than p's own cost (its price, or
+// GPUs unpriced), for a question not priced per token: p's plan that
+// clears its range (clearBorderline) rents at least p's replicas, so it
+// cannot rank before best, and keepBorderline keeps p only when cheaper.
+func cheaperClear(best, p *Plan) bool {
+	if !best.Meets || !best.Borderline.IsZero() || p.Serving.PerToken {
+		return false
+	}
+	if best.USDPerHour > 0 && p.USDPerHour > 0 {
+		return best.USDPerHour <= p.USDPerHour
+	}
+	return best.USDPerHour == 0 && p.USDPerHour == 0 && best.GPUs <= p.GPUs
+}
+
+// keepBorderline is clearCostCap across splits: best, which meets the
+// targets across its range, gives way to the best of tried that meets
+// them only at the estimate (one whose own replicas do not clear within
+// the cap) when best costs over clearCostCap times it (price, or GPUs
+// unpriced), as more replicas of one split do in clearBorderline: the
+// range's tail at that price is the user's call. The borderline plan
+// then names best as what clears (a new user's walk: estimate --gpu
+// RTX 5090 for Llama 3.1 8B at 32K × 8 took TP 2 × 4 on 8 GPUs over TP 1
+// × 3 borderline on 3, where recommend on yotta's 1-GPU instance keeps
+// the 3, naming the 8). Otherwise best.
+func keepBorderline(best *Plan, tried []Plan) *Plan {
+	if !best.Meets || !best.Borderline.IsZero() {
+		return best
+	}
+	var b *Plan
+	for i := range tried {
+		t := &tried[i]
+		if !t.Meets || t.Borderline.IsZero() || t.OverBudget {
+			continue
+		}
+		over := best.USDPerHour > 0 && t.USDPerHour > 0 && best.USDPerHour > clearCostCap*t.USDPerHour ||
+			best.USDPerHour == 0 && t.USDPerHour == 0 && best.GPUs > clearCostCap*t.GPUs
+		if over && (b == nil || betterLayout(t, b)) {
+			b = t
+		}
+	}
+	if b == nil {
+		return best
+	}
+	q := *b
+	if k := b.Borderline.Key; k == overTwiceCost || k == overTwiceGPUs {
+		return &q // it names its own replicas that clear
+	}
+	if best.USDPerHour > 0 {
+		q.Borderline = model.Msg("%s; --tp %d (%s) meets them across the range at $%.2f/h, over twice the cost", b.Borderline, best.TP, model.CountMsg(best.Replicas, "replica"), best.USDPerHour)
+	} else {
+		q.Borderline = model.Msg("%s; --tp %d (%s) meets them across the range on %d GPUs, over twice as many", b.Borderline, best.TP, model.CountMsg(best.Replicas, "replica"), best.GPUs)
+	}
+	return &q
 }
 
 // clearBorderline is the plan PlanServing gives in place of best when best
@@ -345,6 +416,13 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 // unpriced) clearBorderline pays to clear its range.
 const clearCostCap = 2
 
+// The Borderline of a plan whose replicas that clear its range cost over
+// clearCostCap times it, naming them.
+const (
+	overTwiceCost = "%s; --replicas %d meets them across the range at $%.2f/h, over twice the cost"
+	overTwiceGPUs = "%s; --replicas %d meets them across the range on %d GPUs, over twice as many"
+)
+
 func clearBorderline(a *model.Architecture, s Serving, best *Plan) (Plan, bool) {
 	if s.Replicas > 0 || s.Nodes > 0 || !best.Meets || best.Borderline.IsZero() {
 		return Plan{}, false
@@ -357,9 +435,9 @@ func clearBorderline(a *model.Architecture, s Serving, best *Plan) (Plan, bool) 
 		// The user's call, not ours: best stands, borderline, and says
 		// what clears it.
 		if q.USDPerHour > 0 {
-			best.Borderline = model.Msg("%s; --replicas %d meets them across the range at $%.2f/h, over twice the cost", best.Borderline, q.Replicas, q.USDPerHour)
+			best.Borderline = model.Msg(overTwiceCost, best.Borderline, q.Replicas, q.USDPerHour)
 		} else {
-			best.Borderline = model.Msg("%s; --replicas %d meets them across the range on %d GPUs, over twice as many", best.Borderline, q.Replicas, q.GPUs)
+			best.Borderline = model.Msg(overTwiceGPUs, best.Borderline, q.Replicas, q.GPUs)
 		}
 		return Plan{}, false
 	}
@@ -551,6 +629,9 @@ func PlanOnGPUNodes(a *model.Architecture, s Serving, g *model.GPU, perNode int)
 			best = &p
 		}
 	}
+	// As PlanServing holds a split that meets the targets only at the
+	// estimate against one that clears them for over twice its GPUs.
+	best = keepBorderline(best, tried)
 	if s.TP == 0 {
 		best.Chosen = chosenTP(best, tried)
 	}
