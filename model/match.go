@@ -1103,28 +1103,38 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 // first:" to name. The order is kept; dropped offers count as other
 // hosts of the group (report.ReasonSummary).
 func dropDominatedRisky(offers []Offer, k SortKey) []Offer {
-	var fit map[offerGroup]float64
-	out := offers[:0]
-	for i := range offers {
-		o := &offers[i]
-		g := offerGroup{o.Instance.Provider, o.Region, o.GPU, o.spreads(), false}
-		if !o.Risky() {
-			if fit == nil {
-				fit = make(map[offerGroup]float64)
-			}
-			if _, ok := fit[g]; !ok {
-				fit[g] = sortValue(o, k)
-			}
-			out = append(out, *o)
-			continue
-		}
-		if v, ok := fit[g]; ok && v <= sortValue(o, k) {
-			continue
-		}
-		out = append(out, *o)
+	// The borderline offers are the sorted list's tail; only their groups
+	// are looked up among the fitting ones, and only the tail moves.
+	first := len(offers)
+	for first > 0 && offers[first-1].Risky() {
+		first--
 	}
-	clear(offers[len(out):])
-	return out
+	if first == len(offers) || first == 0 {
+		return offers
+	}
+	group := func(o *Offer) offerGroup { return offerGroup{o.Instance.Provider, o.Region, o.GPU, o.spreads(), false} }
+	fit := make(map[offerGroup]float64, len(offers)-first)
+	for i := first; i < len(offers); i++ {
+		fit[group(&offers[i])] = math.NaN() // a group with a borderline offer; NaN: no fitting host seen
+	}
+	for i := range first {
+		g := group(&offers[i])
+		if v, ok := fit[g]; ok && math.IsNaN(v) {
+			fit[g] = sortValue(&offers[i], k)
+		}
+	}
+	out := first
+	for i := first; i < len(offers); i++ {
+		if v := fit[group(&offers[i])]; !math.IsNaN(v) && v <= sortValue(&offers[i], k) {
+			continue
+		}
+		if out != i {
+			offers[out] = offers[i]
+		}
+		out++
+	}
+	clear(offers[out:])
+	return offers[:out]
 }
 
 // offersRoom bounds the offers' starting room: 4,096 offers are 1 MB of
