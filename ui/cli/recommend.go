@@ -349,6 +349,7 @@ hosts the framework cannot run on only when nothing else is left.`,
 			if output == outWide { // every column, as offers -o wide (kubectl get -o wide)
 				width = 0
 			}
+			d.Answers = answers // under best:, where they answer the question
 			if err := report.WriteRecommendDecided(env.Stdout, r, &rec, &base, qf.limit, width, " (--limit 0 shows all)", d); err != nil {
 				return err
 			}

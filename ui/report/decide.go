@@ -29,6 +29,12 @@ type Decisions struct {
 	Savings       []advice.Saving
 	SavingsErr    string
 	Hints         bool // name the command-line flags that change the assumptions
+	// Answers are the direct questions' answers (--finish-by,
+	// --max-job-cost): WriteRecommendDecided prints them under best:,
+	// where the question is answered, not pages below after the spot and
+	// savings sections (a new user's walk: the answer to --finish-by 2d
+	// was line 64 of 64).
+	Answers []Answer
 	// SpotLast is how many spot offers whose job would not finish
 	// (decide.Decision.SpotNeverFinishes) Decide ranked after the others
 	// (all of them when every offer is one).
@@ -1142,12 +1148,13 @@ func WritePareto(out io.Writer, r *Renderer, rec *model.Recommendation, d *Decis
 }
 
 // WriteDecisionsAnswers is WriteDecisions followed by the answers to the
-// direct questions.
+// direct questions, unless d carries them (Decisions.Answers: printed
+// under best: by WriteRecommendDecided).
 func WriteDecisionsAnswers(out io.Writer, r *Renderer, rec *model.Recommendation, d *Decisions, answers []Answer) error {
 	if err := WriteDecisions(out, r, rec, d); err != nil {
 		return err
 	}
-	if len(answers) == 0 {
+	if len(answers) == 0 || d != nil && len(d.Answers) > 0 {
 		return nil
 	}
 	st := NewStyles(r)

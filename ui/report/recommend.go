@@ -1489,6 +1489,11 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 			fmt.Fprintf(&b, "%s\n", p.Sprintf("%s: %s", st.Good.Render(p.T("biggest saving")), line))
 		}
 	}
+	if d != nil {
+		for i := range d.Answers {
+			fmt.Fprintf(&b, "%s %s\n", st.Good.Render("→"), AnswerText(p, &d.Answers[i]))
+		}
+	}
 	if len(rec.Rejected) > 0 {
 		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(p.T("Near misses (nearest to fitting)")))
 		// The provider column is as wide as its longest name, 10 at least:
