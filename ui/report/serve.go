@@ -750,6 +750,7 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 	var listed []model.Offer // the rows' offers as training's, for UnconfirmedRegionsNote
 	fallback, slow, ray := false, false, false
 	borderline, sure, cleared := 0, 0, 0
+	var firstBorderline *serve.Plan // its reason is said under the table: the rows show only "~"
 	for i := range plans {
 		p := &plans[i]
 		if !p.Meets {
@@ -762,6 +763,9 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 		if limit == 0 || len(rows) < limit {
 			if !p.Borderline.IsZero() {
 				borderline++
+				if firstBorderline == nil {
+					firstBorderline = p
+				}
 			}
 			in := p.Offer.Instance
 			marked = append(marked, in != nil && overlays.add(p.Offer.Provenance()))
@@ -809,6 +813,12 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 	if borderline > 0 {
 		line("%s", st.Warn.Render(lang.Sprintf("~ borderline (%d %s): meets the targets at the estimate, not across its 90%% range (serving calibration); ranked after the offers that meet them with their range",
 			borderline, lang.T(marketPlural(borderline, "offer", "offers")))))
+		// Why, for the first such row: the band crossed and, when more
+		// replicas would clear it for over twice the cost, their count
+		// (a new user's walk: said only in --json and export).
+		if b := firstBorderline; b != nil && b.Offer.Instance != nil {
+			line("%s", st.Warn.Render(lang.Sprintf("  the first, %s %s: %s", b.Offer.Instance.Provider, b.Offer.Instance.Type, lang.Message(b.Borderline))))
+		}
 		if sure == 0 {
 			line("%s", st.Warn.Render(lang.Sprintf("no offer meets the targets across its 90%% range: a looser --tpot-ms, more replicas or a faster GPU leaves room")))
 		}
