@@ -415,12 +415,21 @@ func roundBand(b *BandJSON, scale float64) *BandJSON {
 func serveMemoryFigures(lang *i18n.Printer, p *serve.Plan) []string {
 	m := &p.Memory
 	s := &p.Serving
+	kv := lang.Sprintf("KV cache %s tokens (%s per token per GPU): %s",
+		model.FormatCount(float64(m.KVTokens)), kvPerToken(m.KVBytesPerToken), ServeConcurrencyIn(lang, m, s.MaxModelLen))
+	if m.Layout.Sliding() {
+		// The per-token figure is a whole request's over its tokens
+		// (serve.Memory.KVBytesPerToken): said, as a full-attention token
+		// costs more (a new user's walk read Mistral 7B's 24 KiB as
+		// wrong beside 2 × 32 × 8 × 128 × 2 B = 128 KiB).
+		kv = lang.Sprintf("KV cache %s tokens (%s per token per GPU, a %d-token request's over its tokens, the window layers holding %d): %s",
+			model.FormatCount(float64(m.KVTokens)), kvPerToken(m.KVBytesPerToken), s.MaxModelLen, m.Layout.Window, ServeConcurrencyIn(lang, m, s.MaxModelLen))
+	}
 	lines := []string{
 		lang.Sprintf("weights %s + activations %s + non-torch %s + KV cache %s of %s (%.0f%% of %s)",
 			GiB(m.Weights), GiB(m.Activation), GiB(m.NonTorch), GiB(max(m.KVCache, 0)), GiB(m.BudgetBytes),
 			s.GPUMemoryUtilization*100, GiB(m.TotalBytes)),
-		lang.Sprintf("KV cache %s tokens (%s per token per GPU): %s",
-			model.FormatCount(float64(m.KVTokens)), kvPerToken(m.KVBytesPerToken), ServeConcurrencyIn(lang, m, s.MaxModelLen)),
+		kv,
 	}
 	if l := &m.Layout; l.Sliding() {
 		lines = append(lines, lang.Sprintf("sliding window: %d of the %d layers per GPU keep only the last %d tokens (vLLM's hybrid KV cache manager); one %d-token request holds %s per GPU",
