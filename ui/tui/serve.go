@@ -376,7 +376,15 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 			row[4] += " " + report.ClearedMark
 			shownCleared = true
 		}
-		rows = append(rows, []string{row[0], typ, row[3], row[4], row[7], row[10]})
+		// The price the offers are ranked by: $ per hour that carries the
+		// load, or per million output tokens with no load given (a new
+		// user's walk: "by $ per hour" above a $/Mtok column that read
+		// unsorted).
+		price := row[10]
+		if !bs.PerToken {
+			price = row[9]
+		}
+		rows = append(rows, []string{row[0], typ, row[3], row[4], row[7], price})
 		marks = append(marks, strings.Join(mark, " "))
 		key := ""
 		if p.Offer.Instance != nil {
@@ -386,6 +394,9 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	}
 	if len(rows) > 0 {
 		headers := []string{T("provider"), T("instance"), T("GPUs"), T("split"), "TPOT ms", "$/Mtok"}
+		if !bs.PerToken {
+			headers[5] = "$/h"
+		}
 		whole := make([][]string, len(rows)) // plainRows cuts the cells in place
 		for i := range rows {
 			whole[i] = slices.Clone(rows[i])
