@@ -767,6 +767,16 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		used := 0
 		if n := room - 3 - len(notes) - len(spotNote); n > 0 { // the notes, and the job cost's range under the list
 			rows, used = report.CollapseRegions(offers, n)
+			// The room kept was for every offer's notes; the rows shown
+			// may have fewer (a note of an offer far down the list): the
+			// rest goes to more rows while theirs still fit (the first
+			// screen had kept three empty lines under its notes).
+			if left := room - 3 - len(spotNote); n < left {
+				more, usedMore := report.CollapseRegions(offers, left-len(panelNoteLines(panelNotes(p.lang, r.shownRec(), rows, false, true), iw)))
+				if len(more) > len(rows) && len(more)+len(panelNoteLines(panelNotes(p.lang, r.shownRec(), more, false, true), iw)) <= left {
+					rows, used = more, usedMore
+				}
+			}
 		}
 		tail := []string{p.lang.Sprintf("ranked by %s", T(sortName)), T("ctrl+o shows all")}
 		count := p.lang.Sprintf("Offers: %d fit", len(offers))
