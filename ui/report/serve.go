@@ -671,6 +671,9 @@ func serveRow(lang *i18n.Printer, p *serve.Plan, cut func(string, int) string, n
 	if !p.NoExport.IsZero() { // a replica across instances: a Ray cluster gpuplan does not export
 		split += " " + RayMark
 	}
+	if !p.Cleared.IsZero() { // more replicas than the fewest that carry the load (serve.Plan.Cleared)
+		split += " " + ClearedMark
+	}
 	gpus := fmt.Sprintf("%d×%s", p.GPUs, p.Offer.GPU.Key)
 	if p.Nodes > 1 && nodes { // the instances rented, as training's rows say them (OfferGPUsIn)
 		gpus += lang.Sprintf(" (%d nodes)", p.Nodes)
@@ -780,7 +783,6 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 			marked = append(marked, in != nil && overlays.add(p.Offer.Provenance()))
 			rows = append(rows, serveRow(lang, p, r.Cut, true))
 			if !p.Cleared.IsZero() {
-				rows[len(rows)-1][4] += " " + ClearedMark
 				cleared++
 			}
 			if in != nil {

@@ -371,9 +371,8 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 			mark = append(mark, report.RayMark)
 			shownRay = true
 		}
-		if !p.Cleared.IsZero() {
+		if !p.Cleared.IsZero() { // ServeRowIn marks the split; the marks alone are kept for a narrow table
 			mark = append(mark, report.ClearedMark)
-			row[4] += " " + report.ClearedMark
 			shownCleared = true
 		}
 		// The price the offers are ranked by: $ per hour that carries the
