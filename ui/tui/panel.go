@@ -771,7 +771,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 			// may have fewer (a note of an offer far down the list): the
 			// rest goes to more rows while theirs still fit (the first
 			// screen had kept three empty lines under its notes).
-			if left := room - 3 - len(spotNote); n < left {
+			if left := room - 3 - len(spotNote); n < left && used < len(offers) {
 				more, usedMore := report.CollapseRegions(offers, left-len(panelNoteLines(panelNotes(p.lang, r.shownRec(), rows, false, true), iw)))
 				if len(more) > len(rows) && len(more)+len(panelNoteLines(panelNotes(p.lang, r.shownRec(), more, false, true), iw)) <= left {
 					rows, used = more, usedMore
