@@ -229,19 +229,12 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 	if err := exportLaunchOptions(d.cfg.Export, &opt); err != nil {
 		return nil, path, perm, err
 	}
-	// A region --region named stays pinned, as export --config pins it
-	// (exportConfigOf keeps it only on its own offer).
-	opt.RegionGiven = d.cfg.Export != nil && d.cfg.Export.Region != "" && d.cfg.Export.Region == d.offer.Region
+	opt.RegionGiven, opt.Where = d.regionScope(d.offer.Region)
 	if o := d.offer; o.Pricing == model.Spot && d.spotRate != nil {
 		r := d.spotRate(o.Instance.Provider, o.Region, o.Instance.Type)
 		opt.SpotRate = &r
 	}
-	// The answers' search bounds the regions the files name and the
-	// failover candidates, as gpuplan export --config's (walk54).
-	search := d.cfg.Query()
-	if d.cat != nil {
-		opt.Where = search.RegionFilter(d.cat)
-	}
+	search := d.cfg.Query() // the failover candidates' bounds, as gpuplan export --config's (walk54)
 	if d.format == launch.FormatSkyPilot { // as gpuplan export: the next-best equivalent offers as failover candidates
 		opt.Alternatives = launch.Alternatives(d.offer.Estimate.Workload, d.cat, d.offer, search)
 	}
@@ -274,6 +267,20 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 }
 
 // askOverwrite turns the dialog into the overwrite question.
+// regionScope is what the files of an offer in region say of regions, as
+// gpuplan export --config says it: given, when [export] pinned it with
+// --region (exportConfigOf keeps that only on its own offer), and where,
+// the regions the answers' search allows, which bound the regions a
+// price region names (walk54); none without a catalog.
+func (d *dialog) regionScope(region string) (given bool, where model.RegionFilter) {
+	given = d.cfg.Export != nil && d.cfg.Export.Region != "" && d.cfg.Export.Region == region
+	if d.cat != nil {
+		search := d.cfg.Search.Query(false)
+		where = search.RegionFilter(d.cat)
+	}
+	return given, where
+}
+
 func (d *dialog) askOverwrite(theme huh.Theme) {
 	d.kind, d.overwrite, d.err, d.writing = dialogExportOverwrite, false, nil, false
 	T := d.lang.T

@@ -597,12 +597,8 @@ func (d *dialog) servePayload() ([]byte, error) {
 	// (walk54: the training formats took them, serving's did not).
 	if e := d.cfg.Export; !e.IsZero() {
 		opt.Name, opt.ModelID, opt.Image = e.Name, e.ModelID, e.Image
-		opt.RegionGiven = e.Region != "" && e.Region == o.Region
 	}
-	if d.cat != nil { // the regions of a price region the answers allow, as gpuplan export --config names them (walk54)
-		search := d.cfg.Search.Query(false)
-		opt.Where = search.RegionFilter(d.cat)
-	}
+	opt.RegionGiven, opt.Where = d.regionScope(o.Region)
 	srv, err := launch.NewServe(a, &p, opt)
 	if err != nil {
 		return nil, err
