@@ -891,7 +891,7 @@ func (c *Catalog) ShapeTwins(a *Architecture) []*Architecture {
 	for i := range c.Models {
 		m := &c.Models[i]
 		if m.Family != a.Family || m.ModelType != a.ModelType || m.Layers != a.Layers || m.DecoderLayers != a.DecoderLayers ||
-			m.Hidden != a.Hidden || m.Heads != a.Heads || kvHeadsOf(m) != kvHeadsOf(a) || headDimOf(m) != headDimOf(a) || m.FFN != a.FFN ||
+			m.Hidden != a.Hidden || m.Heads != a.Heads || m.EffectiveKVHeads() != a.EffectiveKVHeads() || m.EffectiveHeadDim() != a.EffectiveHeadDim() || m.FFN != a.FFN ||
 			m.Vocab != a.Vocab || m.Experts != a.Experts || m.ExpertsPerToken != a.ExpertsPerToken || !m.HasShape() {
 			continue
 		}
@@ -901,23 +901,6 @@ func (c *Catalog) ShapeTwins(a *Architecture) []*Architecture {
 		out = append(out, m)
 	}
 	return out
-}
-
-// kvHeadsOf and headDimOf are a's KV heads and head size, 0 read as the
-// attention's own (Heads, Hidden/Heads), as config.json files write them
-// either way.
-func kvHeadsOf(a *Architecture) int {
-	if a.KVHeads == 0 {
-		return a.Heads
-	}
-	return a.KVHeads
-}
-
-func headDimOf(a *Architecture) int {
-	if a.HeadDim == 0 && a.Heads > 0 {
-		return a.Hidden / a.Heads
-	}
-	return a.HeadDim
 }
 
 // Model returns the architecture with that key or alias. The error wraps
