@@ -3,7 +3,7 @@ package model
 import "testing"
 
 // HostRAMNeed is the 8 GiB floor (system, Python, framework) or the
-// copies of the weights one node holds while loading (HostLoadCopies) in
+// copies of the weights one node holds while loading (oneLoadCopy) in
 // the dtype the script loads (LoadBytesPerParam), or for QLoRA with
 // Hugging Face a shard a process (qloraLoad), whichever is more.
 // Issue 31 item 9: an ImageNet-sized vision dataset (≥ 1M images) raised

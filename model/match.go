@@ -309,8 +309,9 @@ func LoadBytesPerParam(w *Workload) float64 {
 	return 4 // mixed precision keeps fp32 master weights
 }
 
-// HostLoadCopies returns how many full copies of the weights one node
-// holds in host RAM while procs processes (one per GPU) load them:
+// oneLoadCopy reports whether a node holds one copy of w's weights in
+// host RAM while its processes (one per GPU) load them, else one a
+// process:
 //
 //   - FSDP (not QLoRA): one. The exported script sets the Trainer's
 //     fsdp_config cpu_ram_efficient_loading (with sync_module_states), so
@@ -336,16 +337,7 @@ func LoadBytesPerParam(w *Workload) float64 {
 //     (qloraLoad), so HostRAMNeed does not count it in copies.
 //   - everything else (single, DDP, ZeRO-1/2): every process calls
 //     from_pretrained and holds its own copy before moving it to its GPU,
-//     so procs copies.
-func HostLoadCopies(w *Workload, procs int) int {
-	if oneLoadCopy(w) {
-		return 1
-	}
-	return max(procs, 1)
-}
-
-// oneLoadCopy reports whether a node holds one copy of w's weights while
-// loading, however many processes it runs (HostLoadCopies).
+//     so one copy a process (false).
 func oneLoadCopy(w *Workload) bool {
 	return !w.Task.Training() || w.Task == TaskQLoRA || w.Strategy == FSDP || w.Strategy.ZeROStage() == 3
 }
@@ -357,7 +349,8 @@ func oneLoadCopy(w *Workload) bool {
 const LoadShardBytes = 5e9
 
 // hostLoad is what one node's processes hold in host RAM while they load
-// the weights (HostRAMNeed): HostLoadCopies copies of copyBytes, or, for
+// the weights (HostRAMNeed): one copy of copyBytes or one a process
+// (oneLoadCopy), or, for
 // a QLoRA load with Hugging Face (shard > 0, qloraLoad), shard bytes a
 // process plus the 4-bit model where FSDP or ZeRO-3 moves it to the CPU.
 type hostLoad struct {
@@ -435,7 +428,8 @@ func (h hostLoad) bytes(procs int) float64 {
 
 // HostRAMNeed returns the host RAM one instance running procs of the job's
 // processes needs, in bytes: the MinHostRAMBytes floor or what they hold
-// while loading the weights (HostLoadCopies copies at LoadBytesPerParam;
+// while loading the weights (one copy or one a process at
+// LoadBytesPerParam: oneLoadCopy;
 // a shard a process for QLoRA with Hugging Face, qloraLoad), whichever
 // is more.
 func HostRAMNeed(w *Workload, params float64, procs int) float64 {

@@ -232,7 +232,7 @@ func (p *Plan) NoteMessages() []model.Message {
 		out = append(out, model.Msg("FSDP QLoRA loading: every process quantizes the checkpoint onto its GPU one shard at a time, and local rank 0 keeps the 4-bit weights on the CPU for FSDP to broadcast, so a node needs %.0f GiB of host RAM while loading",
 			p.HostRAMNeedGiB))
 	case p.Strategy == model.FSDP && p.HostRAMNeedGiB > 0:
-		// fsdpLoadConfig; model.HostLoadCopies counts the one copy.
+		// fsdpLoadConfig; model.HostRAMNeed counts the one copy.
 		out = append(out, model.Msg("FSDP loading: --fsdp_config cpu_ram_efficient_loading makes local rank 0 of each node read the checkpoint (%s) and broadcast it, so a node needs %.0f GiB of host RAM while loading, not one copy per process; a custom loop does the same with sync_module_states=True and meta-device weights on the other ranks",
 			p.LoadDtype(), p.HostRAMNeedGiB))
 	}

@@ -31,7 +31,7 @@ func TestLoadDtypeMatchesHostRAMCheck(t *testing.T) {
 
 // TestFSDPArgsLoadOnRankZero: every FSDP export asks the Trainer for
 // cpu_ram_efficient_loading with sync_module_states, so one process per
-// node reads the checkpoint (what model.HostLoadCopies counts); DDP and
+// node reads the checkpoint (what model.HostRAMNeed counts); DDP and
 // ZeRO exports do not carry the FSDP config.
 func TestFSDPArgsLoadOnRankZero(t *testing.T) {
 	for _, tt := range []struct {

@@ -690,7 +690,7 @@ func TextLength(w *model.Workload) int {
 // fsdpLoadConfig is the Trainer's --fsdp_config for every FSDP job: only
 // local rank 0 of each node reads the checkpoint into host RAM and FSDP
 // broadcasts the weights to the other ranks, so a node holds one copy of
-// the weights while loading, not one per process (model.HostLoadCopies,
+// the weights while loading, not one per process (model.HostRAMNeed,
 // which the host-RAM check counts). Without it each of 8 processes of a
 // 70B job loads its own float32 copy: 8 × 282 GB, more than a p5's 2 TiB.
 //
