@@ -2138,27 +2138,14 @@ func (m *matcher) sizedGPUs(g *GPU, d *deployment) int {
 // without a job time rank after those with one for job and time. Cost
 // keys weigh an oversized offer up by SizedSlack.
 func sortValue(o *Offer, k SortKey) float64 {
-	slack := 1.0
-	if o.Oversized() {
-		slack += SizedSlack
-	}
-	switch k {
-	case SortMonthly:
-		return o.MonthlyUSD * slack
-	case SortJob:
-		if !o.HasJob {
-			return math.Inf(1)
-		}
-		return o.JobUSD * slack
-	case SortTime:
-		if !o.HasJob {
-			return math.Inf(1)
-		}
-		return o.JobHours
-	case SortHeadroom:
+	if k == SortHeadroom {
 		return -o.HeadroomPct
 	}
-	return o.USDPerHour * slack
+	v := RankedFigure(o, k)
+	if k != SortTime && o.Oversized() {
+		v *= 1 + SizedSlack
+	}
+	return v
 }
 
 // Risky reports whether o is borderline (VerdictBorderline): the 90%
