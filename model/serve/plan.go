@@ -360,8 +360,7 @@ func keepBorderline(best *Plan, tried []Plan) *Plan {
 		if !t.Meets || t.Borderline.IsZero() || t.OverBudget {
 			continue
 		}
-		over := best.USDPerHour > 0 && t.USDPerHour > 0 && best.USDPerHour > clearCostCap*t.USDPerHour ||
-			best.USDPerHour == 0 && t.USDPerHour == 0 && best.GPUs > clearCostCap*t.GPUs
+		over := costOver(best, t, clearCostCap)
 		if over && (b == nil || betterLayout(t, b)) {
 			b = t
 		}
@@ -412,6 +411,16 @@ func keepBorderline(best *Plan, tried []Plan) *Plan {
 // load went from 4 to 32 replicas, $4.01 to $22.82 per million output
 // tokens). best then stands, borderline and ranked after the clear
 // offers as before, its Borderline naming the replicas that clear.
+// costOver reports whether x costs more than f times y: by the hour when
+// both are priced, by GPUs when neither is (estimate --gpu's offers); a
+// priced plan is not weighed against an unpriced one.
+func costOver(x, y *Plan, f int) bool {
+	if x.USDPerHour > 0 && y.USDPerHour > 0 {
+		return x.USDPerHour > float64(f)*y.USDPerHour
+	}
+	return x.USDPerHour == 0 && y.USDPerHour == 0 && x.GPUs > f*y.GPUs
+}
+
 // clearCostCap is how many times the borderline plan's price (or GPUs,
 // unpriced) clearBorderline pays to clear its range.
 const clearCostCap = 2
@@ -431,7 +440,7 @@ func clearBorderline(a *model.Architecture, s Serving, best *Plan) (Plan, bool) 
 	if !ok {
 		return Plan{}, false
 	}
-	if costlier := q.USDPerHour > clearCostCap*best.USDPerHour; best.USDPerHour > 0 && costlier || best.USDPerHour == 0 && q.GPUs > clearCostCap*best.GPUs {
+	if costOver(&q, best, clearCostCap) {
 		// The user's call, not ours: best stands, borderline, and says
 		// what clears it.
 		if q.USDPerHour > 0 {
