@@ -234,7 +234,7 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 		r := d.spotRate(o.Instance.Provider, o.Region, o.Instance.Type)
 		opt.SpotRate = &r
 	}
-	search := d.cfg.Query() // the failover candidates' bounds, as gpuplan export --config's (walk54)
+	search := d.cfg.Query()                // the failover candidates' bounds, as gpuplan export --config's (walk54)
 	if d.format == launch.FormatSkyPilot { // as gpuplan export: the next-best equivalent offers as failover candidates
 		opt.Alternatives = launch.Alternatives(d.offer.Estimate.Workload, d.cat, d.offer, search)
 	}
