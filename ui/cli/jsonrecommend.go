@@ -88,6 +88,24 @@ type jsonOut struct {
 	// escape), next the one to replace (plainStrings).
 	plain [plainStrings]string
 	next  int
+
+	// flushes counts flush's writes, so that offer can tell its bytes are
+	// all still in b; last is the offer it laid out last (offerReuse).
+	flushes int
+	last    offerReuse
+}
+
+// offerReuse is an offer laid out whole: its members (of), its bytes
+// (b, from the '{' to before the country member) and where its region's
+// value is in them. The next offer that differs only in its place
+// (sameButPlace: most often the same type at the same price in another
+// region, 677 of recommend's 1,200 offers for llama-3.1-8b QLoRA) copies
+// them around its own region and lays out the place members alone.
+type offerReuse struct {
+	ok                     bool
+	of                     report.OfferJSON
+	b                      []byte
+	regionStart, regionEnd int
 }
 
 // plainStrings is how many long plain strings a jsonOut remembers, and
@@ -107,6 +125,7 @@ const (
 func (o *jsonOut) raw(s string) { o.b = append(o.b, s...) }
 
 func (o *jsonOut) flush() {
+	o.flushes++
 	if o.err == nil {
 		_, o.err = o.w.Write(o.b)
 	}
@@ -528,11 +547,24 @@ func (o *jsonOut) value(n string, v any) {
 // one append each: ~1,100 offers of ~27 members are most of recommend's
 // document, and each member started as five appends (elem, name).
 func (o *jsonOut) offer(of *report.OfferJSON) {
+	k := o.offerKeys.at(append(o.indent, "  "...), offerNames[:])
+	if o.last.ok && sameButPlace(&o.last.of, of) {
+		l := &o.last
+		o.b = append(o.b, l.b[:l.regionStart]...)
+		o.strValue(of.Region)
+		o.b = append(o.b, l.b[l.regionEnd:]...)
+		o.indent, o.first = append(o.indent, "  "...), false // as begin('{') and the members before
+		o.offerPlace(k, of)
+		return
+	}
+	start, flushes := len(o.b), o.flushes
 	o.begin('{')
-	k := o.offerKeys.at(o.indent, offerNames[:])
 	o.strKey(k[0], of.Provider)
 	o.strKey(k[1], of.InstanceType)
-	o.strKey(k[2], of.Region)
+	o.key(k[2])
+	regionStart := len(o.b) - start
+	o.strValue(of.Region)
+	regionEnd := len(o.b) - start
 	o.strKey(k[3], of.GPU)
 	o.intKey(k[4], int64(of.GPUCount))
 	o.intKey(k[5], int64(of.GPUsPerInstance))
@@ -569,6 +601,20 @@ func (o *jsonOut) offer(of *report.OfferJSON) {
 		o.key(k[33])
 		objsValue(o, of.Commitment, (*jsonOut).breakEven)
 	}
+	// Kept for the next offer only when no flush took bytes of this one
+	// from b (a main goroutine's buffer past 64 KiB at a nested end).
+	if l := &o.last; o.flushes == flushes && reuseOffers {
+		l.ok, l.of, l.regionStart, l.regionEnd = true, *of, regionStart, regionEnd
+		l.b = append(l.b[:0], o.b[start:]...)
+	} else {
+		l.ok = false
+	}
+	o.offerPlace(k, of)
+}
+
+// offerPlace ends an offer: its place members, which sameButPlace leaves
+// out, and the '}'.
+func (o *jsonOut) offerPlace(k []string, of *report.OfferJSON) {
 	o.strKey(k[34], of.Country)
 	o.strKey(k[35], of.City)
 	o.strKey(k[36], of.Continent)
@@ -576,6 +622,39 @@ func (o *jsonOut) offer(of *report.OfferJSON) {
 		o.boolKey(k[37], true)
 	}
 	o.end('}')
+}
+
+// reuseOffers turns offerReuse on; TestOfferReuseSame compares the
+// bytes with it off.
+var reuseOffers = true
+
+// sameButPlace reports whether offers a and b lay out the same bytes but
+// for their place: region, country, city, continent and
+// regions_unconfirmed (offerPlace). An offer with spot figures is never
+// the same (they are a nested object of many members, and per region).
+// TestSameButPlaceFields changes each member of OfferJSON in turn.
+func sameButPlace(a, b *report.OfferJSON) bool {
+	return a.Spot == nil && b.Spot == nil &&
+		a.Provider == b.Provider && a.InstanceType == b.InstanceType && a.GPU == b.GPU &&
+		a.GPUCount == b.GPUCount && a.GPUsPerInstance == b.GPUsPerInstance && a.Instances == b.Instances &&
+		a.Strategy == b.Strategy && a.GPUMemoryGiB == b.GPUMemoryGiB && a.VRAMNeedGiB == b.VRAMNeedGiB &&
+		a.VRAMHeadroomPct == b.VRAMHeadroomPct && a.Verdict == b.Verdict &&
+		samePtr(a.OOMChance, b.OOMChance) && samePtr(a.DeadlineMissChance, b.DeadlineMissChance) &&
+		a.Pricing == b.Pricing && a.PricePerHourUSD == b.PricePerHourUSD && a.MonthlyCostUSD == b.MonthlyCostUSD &&
+		samePtr(a.JobHours, b.JobHours) && samePtr(a.JobCostUSD, b.JobCostUSD) &&
+		samePtr(a.JobHoursLow, b.JobHoursLow) && samePtr(a.JobHoursHigh, b.JobHoursHigh) &&
+		samePtr(a.JobCostLowUSD, b.JobCostLowUSD) && samePtr(a.JobCostHighUSD, b.JobCostHighUSD) &&
+		slices.Equal(a.Warnings, b.Warnings) && (a.Warnings == nil) == (b.Warnings == nil) &&
+		a.Source == b.Source && a.AsOf == b.AsOf && a.Origin == b.Origin &&
+		samePtr(a.CommitmentUSD, b.CommitmentUSD) && samePtr(a.OnDemandJobUSD, b.OnDemandJobUSD) &&
+		a.GPUsNeeded == b.GPUsNeeded && a.BatchSize == b.BatchSize && a.GradAccum == b.GradAccum &&
+		slices.Equal(a.Commitment, b.Commitment) && (a.Commitment == nil) == (b.Commitment == nil)
+}
+
+// samePtr reports whether two optional figures write the same: both
+// absent, or both present and equal (a NaN, equal to nothing, never is).
+func samePtr(a, b *float64) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }
 
 // offerNames are OfferJSON's members in order (offer writes them by
