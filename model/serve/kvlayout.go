@@ -63,18 +63,10 @@ type KVLayout struct {
 }
 
 // kvLayout returns the KV cache layout of a on one GPU of a tp × pp
-// replica in KV cache dtype kv (see KVLayout).
-func kvLayout(a *model.Architecture, kv KVCacheDType, tp, pp int) KVLayout {
-	b := 2.0
-	if kv == KVFP8 {
-		b = 1
-	}
-	var l KVLayout
-	if a.KVLoRARank > 0 {
-		l.LayerBytesPerToken = float64(a.KVLoRARank+a.RopeHeadDim) * b
-	} else {
-		l.LayerBytesPerToken = 2 * float64(kvHeadsPerGPU(a, tp)*a.EffectiveHeadDim()) * b
-	}
+// replica at elem bytes a KV cache element (kvElementBytes; see
+// KVLayout).
+func kvLayout(a *model.Architecture, elem float64, tp, pp int) KVLayout {
+	l := KVLayout{LayerBytesPerToken: layerKVBytesPerToken(a, elem, tp)}
 	pp = max(pp, 1)
 	layers := decoderLayers(a)
 	sliding := 0

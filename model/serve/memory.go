@@ -358,30 +358,52 @@ func CrossAttentionTokens(a *model.Architecture) int {
 	return (a.EncoderSeqLen + vllmBlockSize - 1) / vllmBlockSize * vllmBlockSize
 }
 
-// KVBytesPerToken returns KV-cache bytes per token on one GPU: K and V for
+// KVBytesPerToken returns KV-cache bytes per token on one GPU of a 16-bit
+// model (kvBytesPerTokenAt at kvElementBytes(kv, false)): K and V for
 // every layer on the GPU (layers ÷ pp; an encoder-decoder's decoder
-// layers, decoderLayers), per KV head on the GPU, per head dimension, at 2
-// bytes ("auto" in a 16-bit model) or 1 (fp8) —
-// vllm/v1/kv_cache_interface.py AttentionSpec.page_size_bytes:
-// 2 × block_size × num_kv_heads × head_size × dtype size, per layer. An
-// encoder-decoder's cross-attention tokens (CrossAttentionTokens) cost the
-// same per token. It counts every layer for every token: a model's
-// sliding-window layers keep only their window (KVLayout, whose
-// LayerBytesPerToken is this ÷ the layers).
+// layers, decoderLayers), per KV head on the GPU, per head dimension, at
+// 2 bytes ("auto") or 1 (fp8). An encoder-decoder's cross-attention
+// tokens (CrossAttentionTokens) cost the same per token. It counts every
+// layer for every token: a model's sliding-window layers keep only their
+// window (KVLayout, whose LayerBytesPerToken is this ÷ the layers).
 func KVBytesPerToken(a *model.Architecture, kv KVCacheDType, tp, pp int) float64 {
-	b := 2.0
-	if kv == KVFP8 {
-		b = 1
-	}
+	return kvBytesPerTokenAt(a, kvElementBytes(kv, false), tp, pp)
+}
+
+// kvBytesPerTokenAt is KVBytesPerToken with elem bytes an element
+// (kvElementBytes).
+func kvBytesPerTokenAt(a *model.Architecture, elem float64, tp, pp int) float64 {
 	layers := math.Ceil(float64(decoderLayers(a)) / float64(max(pp, 1)))
+	return layers * layerKVBytesPerToken(a, elem, tp)
+}
+
+// layerKVBytesPerToken returns one layer's K and V of one token on one
+// GPU of tp, at elem bytes an element: vllm/v1/kv_cache_interface.py
+// AttentionSpec.page_size_bytes ÷ block_size, 2 × KV heads on the GPU ×
+// head_size × dtype size. Multi-head latent attention keeps one latent of
+// kv_lora_rank plus the rotary key per token and layer, the same on
+// every TP rank (vllm/v1/attention/backends/mla/common.py: "a single
+// latent vector to represent the per-token entry of the KV cache").
+func layerKVBytesPerToken(a *model.Architecture, elem float64, tp int) float64 {
 	if a.KVLoRARank > 0 {
-		// Multi-head latent attention: one latent of kv_lora_rank plus the
-		// rotary key per token and layer, the same on every TP rank
-		// (vllm/v1/attention/backends/mla/common.py: "a single latent
-		// vector to represent the per-token entry of the KV cache").
-		return layers * float64(a.KVLoRARank+a.RopeHeadDim) * b
+		return float64(a.KVLoRARank+a.RopeHeadDim) * elem
 	}
-	return 2 * layers * float64(kvHeadsPerGPU(a, tp)*a.EffectiveHeadDim()) * b
+	return 2 * float64(kvHeadsPerGPU(a, tp)*a.EffectiveHeadDim()) * elem
+}
+
+// kvElementBytes returns the bytes of one KV cache element: 1 in fp8;
+// in "auto" the model's dtype (vllm/config/cache.py CacheConfig.
+// cache_dtype: "auto" uses the model data type), 4 for a model run in
+// float32 (Serving.Float32: walk56, Gemma on a V100 planned with 2-byte
+// blocks, twice the concurrency vLLM holds), else 2.
+func kvElementBytes(kv KVCacheDType, float32 bool) float64 {
+	switch {
+	case kv == KVFP8:
+		return 1
+	case float32:
+		return 4
+	}
+	return 2
 }
 
 // ActivationBytes returns the peak of vLLM's profiling step on one GPU
@@ -424,14 +446,10 @@ func MemoryOn(a *model.Architecture, s *Serving, g *model.GPU, tp, pp int) Memor
 		m.NonTorch += customAllReduceBytes(g, tp) + s.tuning().NonTorchTPGiB*model.GiB
 	}
 	m.KVCache = m.BudgetBytes - m.Weights - m.Activation - m.NonTorch
-	m.KVBytesPerToken = KVBytesPerToken(a, s.KVCacheDType, tp, pp)
-	m.KVBytesPerToken *= kvDTypeScale(s) // "auto" is the model's dtype: float32 doubles it
+	elem := kvElementBytes(s.KVCacheDType, s.Float32())
+	m.KVBytesPerToken = kvBytesPerTokenAt(a, elem, tp, pp)
 	m.CrossTokens = CrossAttentionTokens(a)
-	m.Layout = kvLayout(a, s.KVCacheDType, tp, pp)
-	// The blocks hold the cache in the model's dtype too: float32's 4
-	// bytes (walk56: Gemma on a V100 was planned with 2-byte blocks, twice
-	// the concurrency vLLM holds, while the file's note said 4 bytes).
-	m.Layout.LayerBytesPerToken *= kvDTypeScale(s)
+	m.Layout = kvLayout(a, elem, tp, pp)
 	if bb := m.Layout.BlockBytes(); m.KVCache > 0 && bb > 0 {
 		m.KVBlocks = int(math.Floor(m.KVCache / bb))
 	}
@@ -478,15 +496,3 @@ func (m Memory) scaledKV(f float64) Memory {
 // tokens holds: MaxModelLen, plus an encoder-decoder's cross-attention
 // tokens (Memory.CrossTokens).
 func (m *Memory) RequestKVTokens(maxModelLen int) int { return maxModelLen + m.CrossTokens }
-
-// kvDTypeScale is the KV cache's bytes an element over the 2 that
-// KVBytesPerToken counts for "auto": 2 where the model runs in float32
-// (Serving.Float32), since vLLM's --kv-cache-dtype auto stores the cache
-// in the model's dtype (vllm/config/cache.py CacheConfig.cache_dtype:
-// "auto" uses the model data type); else 1.
-func kvDTypeScale(s *Serving) float64 {
-	if s.KVCacheDType != KVFP8 && s.Float32() {
-		return 2
-	}
-	return 1
-}

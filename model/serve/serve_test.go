@@ -369,3 +369,22 @@ func TestServeStepGraphPadding(t *testing.T) {
 		t.Errorf("300 sequences: step %.7g s, want 10.3006 ms", step(300, 0))
 	}
 }
+
+// TestKVElementBytes: the KV cache's element in each dtype vLLM stores it
+// in — fp8 whatever the model's dtype, else the model's (float32: 4).
+func TestKVElementBytes(t *testing.T) {
+	for _, tt := range []struct {
+		kv      KVCacheDType
+		float32 bool
+		want    float64
+	}{
+		{KVAuto, false, 2},
+		{KVAuto, true, 4},
+		{KVFP8, false, 1},
+		{KVFP8, true, 1},
+	} {
+		if got := kvElementBytes(tt.kv, tt.float32); got != tt.want {
+			t.Errorf("kvElementBytes(%s, float32 %v) = %v, want %v", tt.kv, tt.float32, got, tt.want)
+		}
+	}
+}

@@ -94,7 +94,7 @@ func TestKVLayoutRequestBytes(t *testing.T) {
 			&modeltest.Llama31_8B, 1, 1, 131072, 8192, 4096, 16 * 131072, 8192, 131072},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			l := kvLayout(tt.a, KVAuto, tt.tp, tt.pp)
+			l := kvLayout(tt.a, 2, tt.tp, tt.pp)
 			if l.LayerBytesPerToken != tt.layerBytes || l.BlockBytes() != tt.blockBytes {
 				t.Errorf("layer bytes %v, block bytes %v; want %v, %v", l.LayerBytesPerToken, l.BlockBytes(), tt.layerBytes, tt.blockBytes)
 			}
@@ -151,7 +151,7 @@ func TestMemoryOnSlidingWindow(t *testing.T) {
 // in the full-attention group (64 blocks), each sequence 3076/16 + 9 =
 // 201.25: ⌊9936 ÷ 201.25⌋ = 49.
 func TestServeMaxBatchSlidingWindow(t *testing.T) {
-	l := kvLayout(&gptOss120B, KVAuto, 1, 1)
+	l := kvLayout(&gptOss120B, 2, 1, 1)
 	m := Memory{Layout: l, KVBlocks: 10000}
 	s := Serving{PromptTokens: 4000, OutputTokens: 200, MaxNumSeqs: 1024}
 	if got := serveMaxBatch(&s, &m); got != 37 {
@@ -185,11 +185,11 @@ func TestSlidingWindowFLOPsAndRead(t *testing.T) {
 	if got, want := PrefillFLOPs(&gptOss120B, 1000), 2*n*1000+2*18*1000*1000*qd+4*18*(128*128/2+872*128)*qd; !nearExact(got, want) {
 		t.Errorf("PrefillFLOPs = %.6g, want %.6g", got, want)
 	}
-	l := kvLayout(&gptOss120B, KVAuto, 1, 1)
+	l := kvLayout(&gptOss120B, 2, 1, 1)
 	if got, want := l.KVReadBytes(1000), float64(18*1000+18*128)*2048; got != want {
 		t.Errorf("KVReadBytes = %v, want %v", got, want)
 	}
-	ll := kvLayout(&modeltest.Llama31_8B, KVAuto, 1, 1)
+	ll := kvLayout(&modeltest.Llama31_8B, 2, 1, 1)
 	if got := ll.KVReadBytes(1000); got != 1000*131072 {
 		t.Errorf("llama-3.1-8b KVReadBytes = %v, want 1000 × 131072", got)
 	}
