@@ -68,16 +68,11 @@ type KVLayout struct {
 func kvLayout(a *model.Architecture, elem float64, tp, pp int) KVLayout {
 	l := KVLayout{LayerBytesPerToken: layerKVBytesPerToken(a, elem, tp)}
 	pp = max(pp, 1)
-	layers := decoderLayers(a)
-	sliding := 0
-	if a.SlidingWindow > 0 && a.KVLoRARank == 0 && !encDec(a) {
-		sliding = min(max(a.SlidingLayers, 0), layers)
-		l.Window = a.SlidingWindow
+	sliding, w := slidingLayers(a)
+	if sliding > 0 {
+		l.Window = int(w)
 	}
-	if sliding == 0 {
-		l.Window = 0
-	}
-	full := layers - sliding
+	full := decoderLayers(a) - sliding
 	size, fg, sg := hybridGroups(full, sliding)
 	perStage := func(n int) int { return (n + pp - 1) / pp }
 	l.FullLayers, l.SlidingLayers = perStage(full), perStage(sliding)
