@@ -909,13 +909,8 @@ func (c *Catalog) Model(name string) (*Architecture, error) {
 	if c.models == nil {
 		c.Index()
 	}
-	if i, ok := c.models[NormKey(name)]; ok {
+	if i, ok := c.lookup(name); ok {
 		return &c.Models[i], nil
-	}
-	if _, after, ok := strings.Cut(name, "/"); ok {
-		if i, ok := c.models[NormKey(after)]; ok {
-			return &c.Models[i], nil
-		}
 	}
 	if a, ok := c.quantRelease(name); ok {
 		return a, nil
@@ -939,6 +934,21 @@ func (c *Catalog) Model(name string) (*Architecture, error) {
 		}
 	}
 	return nil, notFound("model", name, keys, "gpuplan catalog models")
+}
+
+// lookup returns the index of the entry name is the key or an alias of
+// (NormKey), trying a Hugging Face id's name part after its "org/"
+// when the whole id is none: meta-llama/Llama-3.1-8B or Llama-3.1-8B.
+// c must be indexed.
+func (c *Catalog) lookup(name string) (int, bool) {
+	if i, ok := c.models[NormKey(name)]; ok {
+		return i, true
+	}
+	if _, after, ok := strings.Cut(name, "/"); ok {
+		i, ok := c.models[NormKey(after)]
+		return i, ok
+	}
+	return 0, false
 }
 
 // sizeToken matches a model name's size: 8b, 270m, 1.5b, 8x7b, between

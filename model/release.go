@@ -35,40 +35,53 @@ var quantReleases = []quantRelease{
 	{"-GPTQ-Int8", "gptq", 8},        // Qwen/Qwen2.5-7B-Instruct-GPTQ-Int8
 	{"-FP8", "fp8", 8},               // Qwen/Qwen3-8B-FP8, RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8
 	{"-bnb-4bit", "bitsandbytes", 4}, // unsloth/Qwen3-8B-bnb-4bit: NF4
+	// Red Hat AI's llm-compressor releases (quant_method
+	// "compressed-tensors"): FP8 weights with per-channel scales and
+	// activations quantized per token as they run (RedHatAI/Qwen3-8B-
+	// FP8-dynamic); INT4 weights in groups of 128, 16-bit activations
+	// (…-quantized.w4a16); INT8 weights and activations (…-quantized.w8a8).
+	{"-FP8-dynamic", "fp8", 8},
+	{"-quantized.w4a16", "compressed-tensors", 4},
+	{"-quantized.w8a8", "compressed-tensors", 8},
+}
+
+// releaseOf splits a quantized release's id into its release suffix and
+// the base id before it; ok is false when name ends in none.
+func releaseOf(name string) (r quantRelease, base string, ok bool) {
+	for _, r := range quantReleases {
+		if n := len(name) - len(r.suffix); n > 0 && strings.EqualFold(name[n:], r.suffix) {
+			return r, name[:n], true
+		}
+	}
+	return quantRelease{}, "", false
 }
 
 // quantRelease returns the architecture a quantized release's id names:
 // a copy of the catalog entry the id names without its suffix, with the
 // release's quantization (QuantMethod, QuantBits, Release). The base is
-// looked up by key or alias only, without suggestions.
+// looked up by key or alias only, without suggestions (lookup).
 func (c *Catalog) quantRelease(name string) (*Architecture, bool) {
 	name = strings.TrimSpace(name)
-	for _, r := range quantReleases {
-		n := len(name) - len(r.suffix)
-		if n < 1 || !strings.EqualFold(name[n:], r.suffix) {
-			continue
-		}
-		base := name[:n]
-		i, ok := c.models[NormKey(base)]
-		if _, after, cut := strings.Cut(base, "/"); !ok && cut {
-			i, ok = c.models[NormKey(after)]
-		}
-		if !ok {
-			return nil, false
-		}
-		a := c.Models[i]
-		a.Aliases = slices.Clone(a.Aliases)
-		a.Release, a.QuantMethod, a.QuantBits = name, r.method, r.bits
-		a.WeightBlockSize = [2]int{} // per-channel or per-block scales alike: under 0.03% of the weights
-		a.UnquantizedAttnLayers, a.UnquantizedMLPLayers = 0, 0
-		return &a, true
+	r, base, ok := releaseOf(name)
+	if !ok {
+		return nil, false
 	}
-	return nil, false
+	i, ok := c.lookup(base)
+	if !ok {
+		return nil, false
+	}
+	a := c.Models[i]
+	a.Aliases = slices.Clone(a.Aliases)
+	a.Release, a.QuantMethod, a.QuantBits = name, r.method, r.bits
+	a.WeightBlockSize = [2]int{} // per-channel or per-block scales alike: under 0.03% of the weights
+	a.UnquantizedAttnLayers, a.UnquantizedMLPLayers = 0, 0
+	return &a, true
 }
 
 // ReleaseFormat names the weights of the quantized release a names
 // (Release) for a sentence: "AWQ 4-bit", "GPTQ 8-bit", "FP8",
-// "bitsandbytes 4-bit (NF4)"; the zero Message for no release.
+// "bitsandbytes 4-bit (NF4)", "compressed-tensors INT4 (W4A16)"; the
+// zero Message for no release.
 func ReleaseFormat(a *Architecture) Message {
 	switch {
 	case a.Release == "":
@@ -77,6 +90,10 @@ func ReleaseFormat(a *Architecture) Message {
 		return Msg("FP8")
 	case a.QuantMethod == "bitsandbytes":
 		return Msg("bitsandbytes %d-bit (NF4)", a.QuantBits)
+	case a.QuantMethod == "compressed-tensors" && a.QuantBits == 8:
+		return Msg("compressed-tensors INT8 (W8A8)")
+	case a.QuantMethod == "compressed-tensors":
+		return Msg("compressed-tensors INT%d (W%dA16)", a.QuantBits, a.QuantBits)
 	}
 	return Msg("%s %d-bit", strings.ToUpper(a.QuantMethod), a.QuantBits)
 }
@@ -113,11 +130,8 @@ func ReleaseBase(a *Architecture) string {
 		return ""
 	}
 	base := a.Release
-	for _, r := range quantReleases {
-		if n := len(base) - len(r.suffix); n > 0 && strings.EqualFold(base[n:], r.suffix) {
-			base = base[:n]
-			break
-		}
+	if _, b, ok := releaseOf(base); ok {
+		base = b
 	}
 	_, name, _ := strings.Cut(base, "/")
 	name = cmp.Or(name, base)

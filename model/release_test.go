@@ -31,6 +31,9 @@ func TestQuantRelease(t *testing.T) {
 		{"hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4", "llama-3.1-8b", "awq", 4, "AWQ 4-bit", "meta-llama/Llama-3.1-8B", INT4},
 		{"meta-llama/Llama-3.1-8B-Instruct-GPTQ-INT4", "llama-3.1-8b", "gptq", 4, "GPTQ 4-bit", "meta-llama/Llama-3.1-8B-Instruct", INT4},
 		{"someone/DeepSeek-V3-AWQ", "deepseek-v3", "awq", 4, "AWQ 4-bit", "deepseek-ai/DeepSeek-V3", INT4}, // no fp8 blocks left
+		{"RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8-dynamic", "llama-3.1-8b", "fp8", 8, "FP8", "meta-llama/Llama-3.1-8B", FP8},
+		{"RedHatAI/Qwen3-32B-quantized.w4a16", "qwen3-32b", "compressed-tensors", 4, "compressed-tensors INT4 (W4A16)", "Qwen/Qwen3-32B", INT4},
+		{"RedHatAI/Meta-Llama-3.1-8B-Instruct-quantized.w8a8", "llama-3.1-8b", "compressed-tensors", 8, "compressed-tensors INT8 (W8A8)", "meta-llama/Llama-3.1-8B", INT8},
 	} {
 		a, err := cat.Model(tt.name)
 		if err != nil {

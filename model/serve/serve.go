@@ -45,8 +45,8 @@ const (
 // block-quantized, served by vllm/model_executor/layers/quantization/fp8.py)
 // and "mxfp4" on an MoE's experts (gpt-oss, WeightMXFP4); and, for a
 // catalog model named by a quantized release's id (a.Release:
-// Qwen/Qwen3-32B-AWQ), that release's AWQ, GPTQ (8-bit: int8) or
-// bitsandbytes weights. ok is false for any other model, which serves at
+// Qwen/Qwen3-32B-AWQ), that release's AWQ, GPTQ (8-bit: int8),
+// bitsandbytes or compressed-tensors (W8A8: int8; W4A16: GPTQ) weights. ok is false for any other model, which serves at
 // its precision (a config.json's AWQ, GPTQ or bitsandbytes checkpoint
 // through the precision its quantization_config gives).
 func ReleasedFormat(a *model.Architecture) (f WeightFormat, ok bool) {
@@ -64,6 +64,16 @@ func ReleasedFormat(a *model.Architecture) (f WeightFormat, ok bool) {
 		return WeightGPTQ, true
 	case a.QuantMethod == "bitsandbytes" && a.QuantBits == 4:
 		return WeightBNB, true
+	// Red Hat AI's compressed-tensors releases (model.quantReleases): W8A8
+	// is int8 weights and activations (compressed_tensors_w8a8_int8.py,
+	// as --weight-format int8); W4A16 stores 4-bit weights in groups of
+	// 128 as GPTQ does, served through the same mixed-precision kernels
+	// (compressed_tensors_wNa16.py → choose_mp_linear_kernel: Marlin,
+	// Machete, Exllama), so it is planned as GPTQ 4-bit.
+	case a.QuantMethod == "compressed-tensors" && a.QuantBits == 8:
+		return WeightInt8, true
+	case a.QuantMethod == "compressed-tensors" && a.QuantBits == 4:
+		return WeightGPTQ, true
 	}
 	return "", false
 }

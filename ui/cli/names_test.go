@@ -60,6 +60,9 @@ func TestQuantizedReleaseIDs(t *testing.T) {
 			{"Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4", "is Qwen2.5 7B with GPTQ 4-bit weights", "Qwen2.5 7B · inference · int4"},
 			{"Qwen/Qwen2.5-7B-Instruct-GPTQ-Int8", "is Qwen2.5 7B with GPTQ 8-bit weights", "Qwen2.5 7B · inference · int8"},
 			{"unsloth/Qwen3-8B-bnb-4bit", "is Qwen3 8B with bitsandbytes 4-bit (NF4) weights", "Qwen3 8B · inference · int4"},
+			{"RedHatAI/Qwen3-8B-FP8-dynamic", "is Qwen3 8B with FP8 weights", "Qwen3 8B · inference · fp8"},
+			{"RedHatAI/Qwen3-32B-quantized.w4a16", "is Qwen3 32B with compressed-tensors INT4 (W4A16) weights", "Qwen3 32B · inference · int4"},
+			{"RedHatAI/Qwen3-8B-quantized.w8a8", "is Qwen3 8B with compressed-tensors INT8 (W8A8) weights", "Qwen3 8B · inference · int8"},
 		} {
 			code, out, errs := runCLI(t, "estimate", "--model", tc.model, "--task", "inference")
 			first, _, _ := strings.Cut(out, "\n")
@@ -75,6 +78,7 @@ func TestQuantizedReleaseIDs(t *testing.T) {
 		for _, tc := range []struct{ model, format string }{
 			{"Qwen/Qwen3-32B-AWQ", "awq"}, {"Qwen/Qwen3-8B-FP8", "fp8"}, {"Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4", "gptq"},
 			{"Qwen/Qwen2.5-7B-Instruct-GPTQ-Int8", "int8"}, {"unsloth/Qwen3-8B-bnb-4bit", "bitsandbytes"},
+			{"RedHatAI/Qwen3-8B-FP8-dynamic", "fp8"}, {"RedHatAI/Qwen3-32B-quantized.w4a16", "gptq"}, {"RedHatAI/Qwen3-8B-quantized.w8a8", "int8"},
 		} {
 			e, _ := runCLIJSON[report.ServeEstimateJSON](t, []string{"estimate", "--task", "inference", "--gpu", "h100-sxm", "--json", "--model"}, tc.model)
 			if e.Serving.WeightFormat != tc.format || !e.Serving.WeightFormatAsReleased {
