@@ -26,13 +26,31 @@ func calibratedVendor(vendor string) bool {
 	return false
 }
 
-// vendorBands are the time bands widened for a vendor without a source
-// (widenForVendor), by vendor and group, made on first use: bandFor
-// allocates nothing after.
-var vendorBands struct {
+// bandCache holds bands widened from the calibration's, by key, each
+// made on first use: bandFor allocates nothing after.
+type bandCache[K comparable] struct {
 	sync.Mutex
-	m map[[2]string]*Band
+	m map[K]*Band
 }
+
+// get returns k's band, made by widen the first time.
+func (c *bandCache[K]) get(k K, widen func() Band) *Band {
+	c.Lock()
+	defer c.Unlock()
+	if w, ok := c.m[k]; ok {
+		return w
+	}
+	if c.m == nil {
+		c.m = map[K]*Band{}
+	}
+	v := widen()
+	c.m[k] = &v
+	return &v
+}
+
+// vendorBands are the time bands widened for a vendor without a source
+// (widenForVendor), by vendor and group.
+var vendorBands bandCache[[2]string]
 
 // uncalibratedTime returns the time band for g: b itself when the suite
 // has a source on g's vendor, else b widened (widenForVendor) and marked
@@ -42,28 +60,16 @@ func uncalibratedTime(b *Band, g *GPU) *Band {
 	if g == nil || calibratedVendor(g.Vendor) || all == nil {
 		return b
 	}
-	k := [2]string{g.Vendor, b.Group}
-	vendorBands.Lock()
-	defer vendorBands.Unlock()
-	w, ok := vendorBands.m[k]
-	if !ok {
+	return vendorBands.get([2]string{g.Vendor, b.Group}, func() Band {
 		v := widenForVendor(siblingEnvelope(b), *all)
 		v.UncalibratedVendor = strings.ToLower(g.Vendor)
-		w = &v
-		if vendorBands.m == nil {
-			vendorBands.m = map[[2]string]*Band{}
-		}
-		vendorBands.m[k] = w
-	}
-	return w
+		return v
+	})
 }
 
 // moeBands are the time bands widened for training a mixture-of-experts
-// model (uncalibratedMoE), by the band they widen, made on first use.
-var moeBands struct {
-	sync.Mutex
-	m map[*Band]*Band
-}
+// model (uncalibratedMoE), by the band they widen.
+var moeBands bandCache[*Band]
 
 // uncalibratedMoE returns the time band for training w: b itself unless
 // w's model is a mixture of experts, else b widened (widenForVendor) and
@@ -83,19 +89,11 @@ func uncalibratedMoE(b *Band, w *Workload) *Band {
 	if w == nil || w.Model.Experts <= 1 || !w.Task.Training() || all == nil {
 		return b
 	}
-	moeBands.Lock()
-	defer moeBands.Unlock()
-	m, ok := moeBands.m[b]
-	if !ok {
+	return moeBands.get(b, func() Band {
 		v := widenForVendor(siblingEnvelope(b), *all)
 		v.UncalibratedVendor, v.UncalibratedMoE = b.UncalibratedVendor, true
-		m = &v
-		if moeBands.m == nil {
-			moeBands.m = map[*Band]*Band{}
-		}
-		moeBands.m[b] = m
-	}
-	return m
+		return v
+	})
 }
 
 // siblingEnvelope is b widened to hold the bands of its finer groups
