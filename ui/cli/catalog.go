@@ -169,6 +169,7 @@ const (
 	notPicked   = iota
 	pickedName  // its key or name holds the words
 	pickedAlias // only through an alias
+	pickedExact // the words are its key, name or an alias, whole
 )
 
 // narrowWords picks the entries words name, by the rule gpusLong says
@@ -232,6 +233,16 @@ func narrowWords(words []string, entries []entryNames) (rank []int, apart bool, 
 		return rank, false, ""
 	}
 	if fill(every) > 0 {
+		// The words as one name that is an entry's own, whole
+		// (deepseek-ai/DeepSeek-R1): that entry first, before those whose
+		// aliases only hold it (a new user's walk: R1's distills, Llama
+		// 3.1 8B first, DeepSeek-V3/R1 last).
+		whole := strings.Join(nws, "")
+		for i := range entries {
+			if rank[i] != notPicked && entries[i].is(whole) {
+				rank[i] = pickedExact
+			}
+		}
 		return rank, false, ""
 	}
 	for j, nw := range nws {
@@ -362,11 +373,11 @@ func narrowModels(cat *model.Catalog, words []string) (_ *model.Catalog, apart b
 			rank[i] = pickedName
 		}
 	}
-	// Entries whose key or name holds the words come first, those found
-	// through an alias after (walk56: "deepseek" listed Llama 3.1 8B and
-	// four Qwen2.5 models, whose aliases name DeepSeek-R1's distills,
-	// before DeepSeek-V3).
-	for _, want := range []int{pickedName, pickedAlias} {
+	// The entry the words name whole comes first, then those whose key or
+	// name holds the words, those found through an alias after (walk56:
+	// "deepseek" listed Llama 3.1 8B and four Qwen2.5 models, whose
+	// aliases name DeepSeek-R1's distills, before DeepSeek-V3).
+	for _, want := range []int{pickedExact, pickedName, pickedAlias} {
 		for i, r := range rank {
 			if r == want {
 				out.Models = append(out.Models, cat.Models[i])

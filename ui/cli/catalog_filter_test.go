@@ -60,6 +60,16 @@ func TestCatalogListFilter(t *testing.T) {
 	if _, out, _ := runCLI(t, "catalog", "models", "deepseek", "-o", "csv"); !(strings.Index(out, "\ndeepseek-v3,") >= 0 && strings.Index(out, "\ndeepseek-v3,") < strings.Index(out, "\nllama-3.1-8b,")) {
 		t.Errorf("catalog models deepseek: deepseek-v3 not before the distills' bases:\n%s", out)
 	}
+	// A Hugging Face id an entry is known by lists that entry first, before
+	// those whose aliases only hold it (a new user's walk: R1's distills
+	// came first for deepseek-ai/DeepSeek-R1, DeepSeek-V3/R1 last).
+	for _, id := range []string{"deepseek-ai/DeepSeek-R1", "meta-llama/Llama-3.1-8B"} {
+		_, out, _ := runCLI(t, "catalog", "models", id, "-o", "csv")
+		want := map[string]string{"deepseek-ai/DeepSeek-R1": "deepseek-v3,", "meta-llama/Llama-3.1-8B": "llama-3.1-8b,"}[id]
+		if lines := strings.Split(out, "\n"); len(lines) < 2 || !strings.HasPrefix(lines[1], want) {
+			t.Errorf("catalog models %s: first row not %q:\n%s", id, want, out)
+		}
+	}
 	code, out, errs := runCLI(t, "catalog", "models", "qwen4")
 	if code != 2 || out != "" || strings.Count(errs, "\n") != 1 ||
 		!strings.Contains(errs, `no model matches "qwen4"`) || !strings.Contains(errs, "gpuplan catalog models") {
