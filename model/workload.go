@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 )
 
 // Workload is what the user wants to run: the model, the task and how it is
@@ -264,6 +265,8 @@ func (w *Workload) Defaults() {
 		}
 		if len(w.LoRATargets) == 0 {
 			w.LoRATargets = DefaultLoRATargets()
+		} else {
+			w.LoRATargets = LoRATargetNames(w.LoRATargets)
 		}
 	}
 	if w.Epochs == 0 {
@@ -653,7 +656,7 @@ func (w *Workload) Validate() error {
 		seen := map[string]bool{}
 		for _, t := range w.LoRATargets {
 			if !ValidLoRATarget(t) {
-				return bad("lora_targets", "unknown target %q; want any of q, k, v, o, gate, up, down", t)
+				return bad("lora_targets", "unknown target %q; want any of q, k, v, o, gate, up, down (or PEFT's q_proj … down_proj, all-linear)", t)
 			}
 			if seen[t] {
 				return bad("lora_targets", "%q is listed twice", t)
@@ -875,6 +878,40 @@ func Bool(v bool) *bool { return &v }
 
 // ValidLoRATarget reports whether t names a LoRA target projection: q, k,
 // v, o, gate, up or down.
+// LoRATargetNames returns targets in gpuplan's names (q k v o gate up
+// down), each written as PEFT's target_modules has it too: a Llama-style
+// module name (q_proj … down_proj), BERT's query, key and value, and
+// "all-linear", every linear layer of the blocks — "all linear/Conv1D
+// modules are chosen, excluding the output layer" (peft
+// src/peft/tuners/lora/config.py, LoraConfig.target_modules) — which are
+// the seven projections. Case and spaces aside; a name it does not know
+// is kept for Validate to refuse.
+func LoRATargetNames(targets []string) []string {
+	out := make([]string, 0, len(targets))
+	for _, t := range targets {
+		n := strings.ToLower(strings.TrimSpace(t))
+		switch n {
+		case "all-linear":
+			out = append(out, "q", "k", "v", "o", "gate", "up", "down")
+			continue
+		case "query":
+			n = "q"
+		case "key":
+			n = "k"
+		case "value":
+			n = "v"
+		}
+		if base, ok := strings.CutSuffix(n, "_proj"); ok && ValidLoRATarget(base) {
+			n = base
+		}
+		if !ValidLoRATarget(n) {
+			n = t
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
 func ValidLoRATarget(t string) bool {
 	switch t {
 	case "q", "k", "v", "o", "gate", "up", "down":

@@ -535,9 +535,9 @@ func (w *WorkloadAnswers) CheckRanges() error {
 	if w.AutoGPUs && w.GPUs != 0 {
 		return Errorf("workload.gpus", "give a number or \"auto\", not both")
 	}
-	for _, t := range w.LoRATargets {
+	for _, t := range model.LoRATargetNames(w.LoRATargets) { // PEFT's names too (q_proj, all-linear)
 		if !model.ValidLoRATarget(t) {
-			return Errorf("workload.lora_targets", "unknown target %q; want any of q, k, v, o, gate, up, down", t)
+			return Errorf("workload.lora_targets", "unknown target %q; want any of q, k, v, o, gate, up, down (or PEFT's q_proj … down_proj, all-linear)", t)
 		}
 	}
 	for _, f := range []struct {

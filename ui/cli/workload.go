@@ -93,7 +93,7 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value { return boolValue{&f.set.FlashAttention} }},
 	{name: "lora-rank", key: "workload.lora_rank", usage: "LoRA rank r (default 16)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return intValue{v: &f.set.LoRARank, max: model.MaxRank} }},
-	{name: "lora-targets", key: "workload.lora_targets", usage: "LoRA target projections: q,k,v,o,gate,up,down (default q,k,v,o)",
+	{name: "lora-targets", key: "workload.lora_targets", usage: "LoRA target projections: q,k,v,o,gate,up,down, or PEFT's q_proj…down_proj and all-linear (default q,k,v,o)",
 		value: func(f *workloadFlags) pflag.Value { return listValue{&f.set.LoRATargets, &f.listed} }},
 	{name: "dataset-samples", key: "workload.dataset_samples", usage: "samples (images, sequences, requests) per epoch: 1.28M", check: atLeastOne,
 		value: func(f *workloadFlags) pflag.Value { return quantityValue{&f.set.DatasetSamples} }},
