@@ -349,3 +349,31 @@ func (f *RegionFilter) Match(provider, region string) bool {
 		g.Country != "" && slices.Contains(f.inCountry, g.Country)
 	return where && (len(f.countries) == 0 || slices.Contains(f.countries, g.Country) && g.Country != "")
 }
+
+// ChinaNote is the line that says where China's clouds are when the
+// countries (--country values) or region words (--regions: a country
+// code) of a query name China and no instance of c but a marketplace
+// host has a region there: the embedded catalog has none (SkyPilot's
+// catalogs list no Chinese cloud), and Alibaba Cloud, Tencent Cloud and AutoDL come as example
+// overlays whose prices the user supplies (docs/data.md, "China clouds
+// and CNY prices"; a new user's walk: --country CN answered "0 offers"
+// and nothing more). ok is false otherwise.
+func (c *Catalog) ChinaNote(countries, regions []string) (Message, bool) {
+	asked := slices.ContainsFunc(countries, func(s string) bool { code, ok := CountryCode(s); return ok && code == "CN" }) ||
+		slices.ContainsFunc(regions, func(s string) bool { code, ok := RegionCountry(s); return ok && code == "CN" })
+	if !asked {
+		return Message{}, false
+	}
+	for i := range c.Instances {
+		in := &c.Instances[i]
+		if slices.Contains(MarketplaceProviders, in.Provider) { // a host's location, not a cloud's region
+			continue
+		}
+		for _, p := range in.Prices {
+			if g, _ := c.Geo(in.Provider, p.Region); g.Country == "CN" {
+				return Message{}, false
+			}
+		}
+	}
+	return Msg("the catalog has no cloud region in China (marketplace hosts aside): Alibaba Cloud, Tencent Cloud and AutoDL come as example overlays in data/catalog/examples/, priced by you in CNY (copy one to ~/.config/gpuplan/catalog.d/ and rank with --usd-cny RATE; docs/data.md, \"China clouds and CNY prices\")"), true
+}

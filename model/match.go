@@ -1058,6 +1058,9 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	rec.Offers = sc.offers
 	rejected := sc.nearMisses()
 	if sc.considered == 0 {
+		if note, ok := m.cat.ChinaNote(m.q.Countries, m.q.Regions); ok {
+			return rec, Errorf(ErrNoOffers, "no instance in the catalog matches %s; %s", m.describeFilters(), note)
+		}
 		return rec, Errorf(ErrNoOffers, "no instance in the catalog matches %s", m.describeFilters())
 	}
 	var order []int32

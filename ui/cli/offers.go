@@ -273,6 +273,9 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			if !footer.IsZero() && out != outTable && out != outWide { // keep the data clean for scripts
 				notef(env.lang, env.Stderr, footer)
 			}
+			if note, ok := cat.ChinaNote(q.Countries, q.Regions); ok && len(res.Rows) == 0 {
+				notef(env.lang, env.Stderr, note)
+			}
 			if more > 0 && out != outTable && out != outWide {
 				notef(env.lang, env.Stderr, model.Msg("%d more "+model.Plural(more, "row")+" left out by --limit %d (--limit 0 shows all)", more, f.limit))
 			}
