@@ -548,7 +548,7 @@ var gpuFigureMax = []struct {
 	{"fp16_tflops", "mi355x", 2516.6, func(r *rawGPU) float64 { return r.FP16TFLOPS }},
 	{"bf16_tflops", "mi355x", 2516.6, func(r *rawGPU) float64 { return r.BF16TFLOPS }},
 	{"fp8_tflops", "mi355x", 5033.2, func(r *rawGPU) float64 { return r.FP8TFLOPS }},
-	{"int8_tops", "gb200", 5000, func(r *rawGPU) float64 { return r.INT8TOPS }},
+	{"int8_tops", "mi355x", 5033.2, func(r *rawGPU) float64 { return r.INT8TOPS }},
 	{"interconnect_gbps", "gb300", 1800, func(r *rawGPU) float64 { return r.InterconnectGBps }},
 	{"tdp_w", "mi355x", 1400, func(r *rawGPU) float64 { return r.TDPWatts }},
 }
