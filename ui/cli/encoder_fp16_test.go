@@ -11,8 +11,9 @@ import (
 // ranked, marked ↺fp16, with the mark's legend once, instead of 382 near
 // misses asking for allow_precision_fallback; "What saves the most" no
 // longer proposes int4/int8 weights that only "saved" by reaching the T4
-// the bf16 rows were refused. --precision bf16 typed still asks for bf16.
-// T5, whose activations overflow fp16, stays a near miss saying so.
+// the bf16 rows were refused, nor for an encoder at all. --precision bf16
+// typed still asks for bf16. T5, whose activations overflow fp16, stays a
+// near miss saying so.
 func TestEncoderInferenceFP16OnT4(t *testing.T) {
 	base := []string{"recommend", "--model", "modernbert-base", "--task", "inference", "--providers", "aws,gcp"}
 	code, out, errOut := runCLI(t, base...)
@@ -39,9 +40,13 @@ func TestEncoderInferenceFP16OnT4(t *testing.T) {
 		}
 	}
 
+	// bf16 asked keeps the T4 out, and int4 weights (which would reach it
+	// with fp16 activations) are no saving for an encoder, which has no
+	// GPTQ/AWQ checkpoint (advice.quantizableWeights).
 	code, out, errOut = runCLI(t, append(base, "--precision", "bf16")...)
-	if code != 0 || !strings.Contains(out, "NVIDIA T4 has no bf16; it would run fp16 (allow_precision_fallback)") || strings.Contains(out, "↺fp16") {
-		t.Errorf("--precision bf16: exit %d, want T4 near misses and no ↺fp16 row:\n%s%s", code, out, errOut)
+	if code != 0 || !strings.Contains(out, "NVIDIA T4 has no bf16; it would run fp16 (allow_precision_fallback)") || strings.Contains(out, "↺fp16") ||
+		strings.Contains(out, "serve int4 weights") || strings.Contains(out, "serve int8 weights") {
+		t.Errorf("--precision bf16: exit %d, want T4 near misses, no ↺fp16 row and no int8/int4 saving:\n%s%s", code, out, errOut)
 	}
 
 	code, out, errOut = runCLI(t, "recommend", "--model", "t5-base", "--task", "inference", "--providers", "aws,gcp")
