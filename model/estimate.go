@@ -588,6 +588,9 @@ func (e *Estimate) AssumptionMessages() []Message {
 		case e.Precision != w.Precision:
 			add("%s has no published %s rate: timed at %s", e.GPU.Name, w.Precision, e.Precision)
 		}
+		if m, ok := fp16Overflow(w, e.GPU); ok {
+			out = append(out, m)
+		}
 		// QLoRA's time is LoRA's plus dequantSeconds; say so, and say when
 		// it is LoRA's alone (a given MFU, no memory bandwidth).
 		if n := DequantPasses(w); n > 0 && w.MFU == 0 && e.GPU.MemoryBandwidthGBps > 0 {

@@ -75,8 +75,10 @@ type Query struct {
 	// the GPU without AllowPrecisionFallback, as vLLM's --dtype auto loads
 	// bf16 weights in fp16 where the GPU has no bf16
 	// (vllm/config/model.py _resolve_auto_dtype): the default amp-bf16
-	// runs amp-fp16 on a T4 or V100, an amp-bf16 asked for does not.
-	// Pure bf16 and fp8 never adapt on their own.
+	// runs amp-fp16 on a T4 or V100, and inference's default bf16 runs
+	// fp16 there, an amp-bf16 or bf16 asked for does not (PrecisionKept).
+	// fp8, and inference's bf16 of a model that overflows fp16
+	// (FP16Overflows: T5, Gemma 2 and 3), never adapt on their own.
 	PrecisionAsked bool
 
 	// SpotView gives, under spot pricing, an offer as the views show and
@@ -834,8 +836,9 @@ func timingHost(w *Workload, n int, h Host) Host {
 // An offer fits when the per-GPU need is within UsableBytes of its GPU,
 // the host RAM meets HostRAMNeed, the GPU supports the precision (or a
 // documented fallback when the query allows it or the precision is the
-// default (Query.PrecisionAsked): amp-bf16 → amp-fp16 without bf16, fp8 →
-// bf16 without fp8; pure bf16 training has no fallback), and it meets the price,
+// default (Query.PrecisionAsked, PrecisionKept): amp-bf16 → amp-fp16 and
+// inference's bf16 → fp16 without bf16, fp8 → bf16 without fp8; pure bf16
+// training has no fallback), and it meets the price,
 // budget and deadline limits. Multi-node offers need AllowMultiNode; the
 // instance count is ceil(GPUs / GPUs per instance). Of the instance types
 // with the same provider, region and GPU, only the best that fits is
@@ -1499,9 +1502,8 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 	usable := UsableBytes(g)
 	if why := CannotRun(w, g); !why.IsZero() {
 		return deployment{}, RejectPrecision, why
-	} else if run, _ := g.RunPrecision(w.Precision, w.Task.Training()); run != w.Precision && !m.q.AllowPrecisionFallback &&
-		(w.Precision == BF16 || w.Precision == FP8 || m.q.PrecisionAsked) {
-		return deployment{}, RejectPrecision, Msg("%s has no %s; it would run %s (allow_precision_fallback)", g.Name, w.Precision, run)
+	} else if why := PrecisionKept(w, g, m.q.PrecisionAsked); !why.IsZero() && !m.q.AllowPrecisionFallback {
+		return deployment{}, RejectPrecision, why
 	}
 	if why := frameworkSupport(g, w.Framework); !why.IsZero() {
 		return deployment{}, RejectSoftware, why
@@ -1936,6 +1938,9 @@ func (o *Offer) WarningMessages() []Message {
 	}
 	if o.Fallback != "" {
 		out = append(out, Msg("%s lacks %s: runs in %s", o.GPU.Name, o.Asked, o.Fallback))
+	}
+	if m, ok := fp16Overflow(w, o.GPU); ok {
+		out = append(out, m)
 	}
 	if w.Flash() && w.Model.HasShape() && !o.GPU.FlashAttention() {
 		out = append(out, Msg("FlashAttention-2 needs compute capability 8.0; PyTorch falls back to its memory-efficient SDPA kernel"))

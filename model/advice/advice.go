@@ -72,7 +72,8 @@ type Advice struct {
 // autocast, a chunked loss instead of fp32 logits, an 8-bit optimizer,
 // ZeRO-3/FSDP over the fewest GPUs (up to 64) that fit and share the
 // global batch (Workload.OnGPUs), a smaller micro-batch with gradient
-// accumulation to keep the global batch; for inference int8/int4 weights,
+// accumulation to keep the global batch; for inference int8/int4 weights
+// of a causal LM (quantizableWeights),
 // fewer concurrent sequences and tensor parallelism. Every change keeps
 // the job: its task, model and global batch (no LoRA instead of full
 // training); the one exception, a per-GPU micro-batch whose global batch
@@ -311,7 +312,7 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 		}
 	} else {
 		for _, p := range []model.Precision{model.INT8, model.INT4} {
-			if weightRank(p) < weightRank(w.Precision) {
+			if weightRank(p) < weightRank(w.Precision) && quantizableWeights(&w) {
 				v = w
 				v.Precision = p
 				try(model.Msg("serve %s-quantized weights (GPTQ/AWQ)", p), v)
@@ -394,6 +395,24 @@ func sameGlobalBatch(global, limit int) (micro, accum int) {
 		}
 	}
 	return 1, global
+}
+
+// quantizableWeights reports whether int8/int4 weights, as gpuplan prices
+// them for inference (weight-only GPTQ/AWQ: group-128 scales, 16-bit
+// activations), have a path for w's model: a causal LM, a decoder without
+// a task head. The tools that write such checkpoints quantize causal LMs
+// only: AutoAWQ's AutoAWQForCausalLM raises "<model_type> isn't supported
+// yet" for a type outside AWQ_CAUSAL_LM_MODEL_MAP (casper-hansen/AutoAWQ
+// awq/models/auto.py check_and_get_model_type), and AutoGPTQ's
+// AutoGPTQForCausalLM has GPTQ_CAUSAL_LM_MODEL_MAP (auto_gptq/modeling/
+// auto.py), decoder LMs both. An encoder (BERT, ModernBERT), an
+// encoder-decoder (T5, Whisper) or a vision model has no GPTQ/AWQ
+// checkpoint to serve: advising int4 there names a path that does not
+// exist (a new user's walk: "serve int4 weights saves $208 (40%)" for
+// ModernBERT, which only priced its 16-bit activations on a T4 that its
+// bf16 was refused on).
+func quantizableWeights(w *model.Workload) bool {
+	return w.Model.Family == model.FamilyDecoder && w.Model.Head == ""
 }
 
 // weightRank orders inference precisions by bytes per weight.

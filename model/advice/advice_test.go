@@ -136,3 +136,27 @@ func TestFitAdviceShardsOnItsGPUsAtSmallerMicroBatch(t *testing.T) {
 		t.Error("no ZeRO-3 advice")
 	}
 }
+
+// TestFitAdviceQuantizesCausalLMsOnly: int8/int4 weights (GPTQ/AWQ) are
+// advised for a causal LM's inference, never for an encoder's, which has
+// no such checkpoint (quantizableWeights; a new user's walk: estimate
+// --gpu t4 advised ModernBERT's "int4-quantized weights (GPTQ/AWQ)").
+func TestFitAdviceQuantizesCausalLMsOnly(t *testing.T) {
+	quantized := func(a model.Architecture) (n int) {
+		w := model.Workload{Settings: model.Settings{Task: model.TaskInference, Precision: model.BF16, SeqLen: 512}, Model: a}
+		for _, adv := range FitAdvice(w, 1*model.GiB) {
+			if adv.Workload.Precision == model.INT8 || adv.Workload.Precision == model.INT4 {
+				n++
+			}
+		}
+		return n
+	}
+	if n := quantized(modeltest.Llama2_7B); n != 2 {
+		t.Errorf("Llama 2 7B inference on 1 GiB: %d int8/int4 advices, want 2", n)
+	}
+	bert := model.Architecture{Key: "bert-base", Family: model.FamilyEncoder, Layers: 12, Hidden: 768, Heads: 12, FFN: 3072,
+		Vocab: 30522, Tied: true, LinearBias: true, LearnedPositions: 512, TokenTypes: 2, Pooler: true}
+	if n := quantized(bert); n != 0 {
+		t.Errorf("BERT inference on 1 GiB: %d int8/int4 advices, want none", n)
+	}
+}

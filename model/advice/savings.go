@@ -131,8 +131,8 @@ func RankSavings[S any](base S, eval func(S) (usd float64, ok bool), changes []C
 // states, a smaller micro-batch with the accumulation that keeps the
 // global batch (half, and one sample), activation checkpointing (with
 // twice the micro-batch when the accumulation halves to pay for it), and
-// FSDP sharding instead of DDP on a fixed GPU count; for inference, int8
-// and int4 weights. LoRA or QLoRA instead of the task asked are not
+// FSDP sharding instead of DDP on a fixed GPU count; for inference of a
+// causal LM, int8 and int4 weights (quantizableWeights). LoRA or QLoRA instead of the task asked are not
 // offered: they train another model. Changes equal to s are left out.
 func ScenarioChanges(s Scenario, gpuKeys, regions []string) []Change[Scenario] {
 	var out []Change[Scenario]
@@ -167,7 +167,7 @@ func ScenarioChanges(s Scenario, gpuKeys, regions []string) []Change[Scenario] {
 	w.Defaults() // checkpointing is on by default for QLoRA
 	if !w.Task.Training() {
 		for _, p := range []model.Precision{model.INT8, model.INT4} {
-			if weightRank(p) < weightRank(w.Precision) {
+			if weightRank(p) < weightRank(w.Precision) && quantizableWeights(&w) {
 				add("precision", model.Msg("serve %s weights", p), func(b *Scenario) { b.Workload.Precision = p })
 			}
 		}

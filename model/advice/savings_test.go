@@ -100,10 +100,20 @@ func TestScenarioChanges(t *testing.T) {
 			}
 		}
 	}
-	serve := Scenario{Workload: model.Workload{Settings: model.Settings{Task: model.TaskInference, Precision: model.BF16}}}
-	if got, want := names(ScenarioChanges(serve, nil, nil)), []string{
-		"pay spot instead of on-demand", "pay reserved-1y instead of on-demand", "pay reserved-3y instead of on-demand",
-		"serve int8 weights", "serve int4 weights"}; !slices.Equal(got, want) {
+	serve := Scenario{Workload: model.Workload{Settings: model.Settings{Task: model.TaskInference, Precision: model.BF16}, Model: model.Architecture{Family: model.FamilyDecoder}}}
+	pricing := []string{"pay spot instead of on-demand", "pay reserved-1y instead of on-demand", "pay reserved-3y instead of on-demand"}
+	if got, want := names(ScenarioChanges(serve, nil, nil)), append(slices.Clone(pricing), "serve int8 weights", "serve int4 weights"); !slices.Equal(got, want) {
 		t.Errorf("ScenarioChanges(bf16 serving) = %q, want %q", got, want)
+	}
+	// int8/int4 weights are GPTQ/AWQ's, for causal LMs only
+	// (quantizableWeights): an encoder, an encoder-decoder or a decoder
+	// with a classification head has no such checkpoint.
+	for _, a := range []model.Architecture{{Family: model.FamilyEncoder}, {Family: model.FamilyEncoderDecoder}, {Family: model.FamilyCNN},
+		{Family: model.FamilyDecoder, Head: model.HeadSequenceClassification}} {
+		s := serve
+		s.Workload.Model = a
+		if got := names(ScenarioChanges(s, nil, nil)); !slices.Equal(got, pricing) {
+			t.Errorf("ScenarioChanges(bf16 inference of a %s model, head %q) = %q, want %q", a.Family, a.Head, got, pricing)
+		}
 	}
 }
