@@ -19,19 +19,29 @@ func RegionRuns(offers []model.Offer, n int) (starts, lens []int) {
 	return starts, lens
 }
 
+// OffersInRows returns how many of offers the first limit rows of a table
+// hold (regions at one price share a row, RegionRuns); all of them for
+// limit ≤ 0. --limit counts rows in every format, so the JSON and CSV of
+// --limit 5 list the regions of the five rows the table shows (a new
+// user's walk: the JSON's fourth and fifth offers were the third row's
+// other regions, and the table's last two rows were missing).
+func OffersInRows(offers []model.Offer, limit int) int {
+	if limit <= 0 {
+		return len(offers)
+	}
+	starts, lens := RegionRuns(offers, limit)
+	if k := len(starts); k > 0 {
+		return starts[k-1] + lens[k-1]
+	}
+	return 0
+}
+
 // ShowsCurrency reports whether a table of the first limit rows of offers
 // (0: all; regions at one price share a row, RegionRuns) lists an offer
 // priced in currency, so a line about its conversion is said only under
 // a table that shows one.
 func ShowsCurrency(offers []model.Offer, limit int, currency string) bool {
-	n := len(offers)
-	if limit > 0 {
-		starts, lens := RegionRuns(offers, limit)
-		n = 0
-		if k := len(starts); k > 0 {
-			n = starts[k-1] + lens[k-1]
-		}
-	}
+	n := OffersInRows(offers, limit)
 	for i := range offers[:n] {
 		if offers[i].Instance.PriceCurrency() == currency {
 			return true

@@ -58,7 +58,8 @@ func writeCSV(out io.Writer, header []string, rows [][]string) error {
 	return w.Error()
 }
 
-// WriteRecommendCSV writes the ranked offers, best first; limit ≤ 0 writes all.
+// WriteRecommendCSV writes the ranked offers, best first: those of the
+// table's first limit rows (OffersInRows), all for limit ≤ 0.
 // Each row carries its price's source, as_of and origin (the overlay
 // file that set it, or "embedded"), as offers -o csv (MarketCSV) and the
 // JSON do, then the layout the offer runs (strategy: FSDP where DDP does
@@ -72,10 +73,7 @@ func WriteRecommendCSV(out io.Writer, rec *model.Recommendation, limit int) erro
 		"usd_per_hour", "usd_per_month", "job_hours", "job_usd", "headroom_pct", "source", "as_of", "origin",
 		"strategy", "vram_need_gib", "verdict", "country", "city", "continent"}
 	var rows [][]string
-	for i := range rec.Offers {
-		if limit > 0 && i == limit {
-			break
-		}
+	for i := range OffersInRows(rec.Offers, limit) { // --limit counts the table's rows
 		o := &rec.Offers[i]
 		job, cost := "", ""
 		source, origin := o.Provenance() // the price's: an overlay's region price names the overlay, as offers -o csv

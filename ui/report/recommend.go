@@ -381,10 +381,7 @@ func (l *OfferLayout) Each(from, to int, f func(*OfferJSON) error) error {
 // newRecommendHead is NewRecommendJSON without its offers, and how many
 // offers it has.
 func newRecommendHead(r *model.Recommendation, base *model.Estimate, limit int) (RecommendJSON, int) {
-	n := len(r.Offers)
-	if limit > 0 {
-		n = min(n, limit)
-	}
+	n := OffersInRows(r.Offers, limit) // --limit counts the table's rows
 	out := RecommendJSON{Sort: string(r.Sort), Rejected: make([]RejectionJSON, 0, len(r.Rejected))}
 	if len(r.Offers) > 0 && r.Offers[0].Estimate != nil {
 		out.Estimate = NewEstimateJSON(r.Offers[0].Estimate, nil)
