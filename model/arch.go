@@ -271,6 +271,32 @@ func (a *Architecture) normParams() float64 {
 	return 2 * float64(a.Hidden) // LayerNorm, the default
 }
 
+// PositionLimit returns the longest sequence the model can run at all,
+// in tokens: the positions of a learned absolute position table
+// (LearnedPositions > 0), bounded by MaxPositions when set (RoBERTa's and
+// OPT's tables hold 2 offset rows beyond them); 0 when the positions are
+// rotary, relative or ALiBi, or not known.
+//
+// A learned table is an nn.Embedding of max_position_embeddings rows that
+// each token's position indexes (transformers modeling_gpt2.py GPT2Model:
+// "self.wpe = nn.Embedding(config.max_position_embeddings,
+// self.embed_dim)", forward "position_embeds = self.wpe(position_ids)";
+// modeling_bert.py BertEmbeddings: "self.position_embeddings =
+// nn.Embedding(config.max_position_embeddings, config.hidden_size)" and
+// its position_ids and token_type_ids buffers of that length, sliced to
+// the input), so a longer input fails: GPT-2 with an index out of range,
+// BERT with a size mismatch. Rotary and ALiBi models run past their
+// trained length, worse (MaxPositions then bounds a warning, not the run).
+func (a *Architecture) PositionLimit() int {
+	if a.LearnedPositions <= 0 {
+		return 0
+	}
+	if a.MaxPositions > 0 {
+		return min(a.MaxPositions, a.LearnedPositions)
+	}
+	return a.LearnedPositions
+}
+
 // HasShape reports whether the transformer shape (layers, hidden size,
 // heads) is known, so that the shape formulas apply.
 func (a *Architecture) HasShape() bool {

@@ -240,7 +240,9 @@ func (w *Workload) Defaults() {
 	if w.SeqLen == 0 && !w.Model.Family.Vision() {
 		w.SeqLen = w.Model.DefaultSeqLen
 		if w.SeqLen == 0 {
-			w.SeqLen = min(defaultSeqLen, maxIfSet(w.Model.MaxPositions))
+			// Within a learned position table's rows even when
+			// max_positions is not given (PositionLimit).
+			w.SeqLen = min(defaultSeqLen, maxIfSet(cmp.Or(w.Model.PositionLimit(), w.Model.MaxPositions)))
 		}
 	}
 	if w.ImageSize == 0 && w.Model.Family.Vision() {
@@ -581,6 +583,19 @@ func (w *Workload) Validate() error {
 			if err := intRange(c.field, c.v, c.lo, c.hi); err != nil {
 				return err
 			}
+		}
+	}
+	// A learned absolute position table has no row past its last
+	// position (Architecture.PositionLimit): the model cannot run a longer
+	// sequence at all, where a rotary model runs it worse (a warning). An
+	// inference sequence holds its context, prompt and generated tokens.
+	if n := w.Model.PositionLimit(); n > 0 && !w.Model.Family.Vision() {
+		name := cmp.Or(w.Model.Key, w.Model.Name)
+		if w.SeqLen > n {
+			return bad("seq_len", "%d is above %s's %d learned positions: its position-embedding table has no row past them, so the model cannot run a longer input; give %d or less", w.SeqLen, name, n, n)
+		}
+		if w.Task == TaskInference && w.ContextLen > n {
+			return bad("context_len", "%d is above %s's %d learned positions: its position-embedding table has no row past them, so the model cannot run a longer input; give %d or less", w.ContextLen, name, n, n)
 		}
 	}
 	if w.GPUs%w.TP != 0 {

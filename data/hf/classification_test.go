@@ -57,6 +57,11 @@ func withKeys(tb testing.TB, file string, keys map[string]any) []byte {
 //	modeling_bert.py BertForTokenClassification: BertModel(config, add_pooling_layer=False)
 //	modeling_roberta.py RobertaForSequenceClassification: RobertaModel(config, add_pooling_layer=False)
 //	    and RobertaClassificationHead (dense h×h + bias, out_proj h×labels + bias)
+//	modeling_distilbert.py DistilBertForSequenceClassification:
+//	    self.pre_classifier = nn.Linear(config.dim, config.dim) and
+//	    self.classifier = nn.Linear(config.dim, config.num_labels)
+//	    (a Keras summary of TFDistilBertForSequenceClassification: 66,362,880 + 590,592 + 1,538);
+//	    DistilBertForTokenClassification: the classifier only
 //	modeling_modernbert.py ModernBertPredictionHead:
 //	    self.dense = nn.Linear(config.hidden_size, config.hidden_size, config.classifier_bias)
 //	    self.norm = nn.LayerNorm(config.hidden_size, eps=config.norm_eps, bias=config.norm_bias)
@@ -109,6 +114,12 @@ func TestClassificationHeads(t *testing.T) {
 		{"roberta-base seq-cls: the dense layer replaces the pooler, + 768×2 + 2",
 			"roberta-base", map[string]any{"architectures": []string{"RobertaForSequenceClassification"}},
 			model.HeadSequenceClassification, 2, 124_647_170, 0},
+		{"distilbert-base-uncased seq-cls (sst-2): + 768² + 768 pre_classifier + 768×2 + 2 classifier",
+			"distilbert-base-uncased", map[string]any{"architectures": []string{"DistilBertForSequenceClassification"}, "id2label": two},
+			model.HeadSequenceClassification, 2, 66_955_010, 0},
+		{"distilbert-base-uncased token-cls, 9 labels: classifier only, + 768×9 + 9",
+			"distilbert-base-uncased", map[string]any{"architectures": []string{"DistilBertForTokenClassification"}, "num_labels": 9},
+			model.HeadTokenClassification, 9, 66_362_880 + 768*9 + 9, 0},
 		{"modernbert-base seq-cls: + 768² dense + 768 norm (no biases) + 768×2 + 2",
 			"modernbert-base", map[string]any{"architectures": []string{"ModernBertForSequenceClassification"}},
 			model.HeadSequenceClassification, 2, 149_606_402, 0},

@@ -496,14 +496,16 @@ var dropoutKeys = []string{"hidden_dropout_prob", "attention_probs_dropout_prob"
 // (models/bert/configuration_bert.py); GPT2Config resid_pdrop, embd_pdrop
 // and attn_pdrop (configuration_gpt2.py); T5Config and MT5Config
 // dropout_rate (configuration_t5.py, configuration_mt5.py); OPTConfig
-// dropout (configuration_opt.py). Every other model type the importer
+// dropout (configuration_opt.py); DistilBertConfig dropout and
+// attention_dropout (configuration_distilbert.py). Every other model type the importer
 // knows defaults its dropout to 0 (Llama's attention_dropout, Whisper's
 // dropout) or was not checked, and reads only what the file says.
 var dropoutDefaults = map[string][]string{
 	"bert": {"hidden_dropout_prob", "attention_probs_dropout_prob"},
 	"gpt2": {"resid_pdrop", "embd_pdrop", "attn_pdrop"},
 	"t5":   {"dropout_rate"}, "mt5": {"dropout_rate"},
-	"opt": {"dropout"},
+	"opt":        {"dropout"},
+	"distilbert": {"dropout", "attention_dropout"},
 }
 
 // dropout reports whether any dropout field is a number above 0, a field

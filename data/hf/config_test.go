@@ -86,6 +86,8 @@ var fixtures = []struct {
 		"[K] bert_base_en_uncased (BertModel with pooler)", 512, ""},
 	{"roberta-base", "roberta", model.FamilyEncoder, 124_645_632, 0, 124_697_433,
 		"[H] model.safetensors, F32: RobertaForMaskedLM (LM head, no pooler); we count RobertaModel with pooler", 512, ""},
+	{"distilbert-base-uncased", "distilbert", model.FamilyEncoder, 66_362_880, 0, 66_362_880,
+		"[K] distil_bert_base_en_uncased (DistilBertModel: no pooler, no token types, 512 learned positions)", 512, ""},
 	{"t5-base", "t5", model.FamilyEncoderDecoder, 222_903_552, 0, 222_903_552,
 		"[KN] t5_base", 512, ""}, // n_positions: the trained length
 	{"flan-t5-xl", "t5", model.FamilyEncoderDecoder, 2_849_757_184, 0, 2_849_757_184,
@@ -254,6 +256,9 @@ func TestParseConfigMapping(t *testing.T) {
 		{"bloom-560m", func(a model.Architecture) bool { return a.ExtraParams == 2048 && a.FFN == 4096 }},
 		{"bert-base-uncased", func(a model.Architecture) bool { return a.Pooler && a.TokenTypes == 2 && a.LearnedPositions == 512 }},
 		{"roberta-base", func(a model.Architecture) bool { return a.TokenTypes == 1 && a.LearnedPositions == 514 }},
+		{"distilbert-base-uncased", func(a model.Architecture) bool {
+			return !a.Pooler && a.TokenTypes == 0 && a.LearnedPositions == 512 && a.LinearBias && a.Dropout && a.ModelType == "distilbert"
+		}},
 		{"t5-base", func(a model.Architecture) bool {
 			return a.Tied && !a.GatedMLP && a.DecoderLayers == 12 && a.ExtraParams == 2*32*12 && a.MaxPositions == 512
 		}},

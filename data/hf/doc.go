@@ -53,7 +53,9 @@
 //	gpuplan estimate --hf-config PATH    cfg, err := hf.ReadConfig(PATH)
 //	                                     arch := cfg.Arch; p, ok := cfg.Precision(task)
 //	                                     (default precision when the user gave none;
-//	                                     arch.MaxPositions bounds --seq-len when > 0;
+//	                                     arch.MaxPositions bounds --seq-len when > 0,
+//	                                     a refusal past arch.PositionLimit() (a learned
+//	                                     position table), else a warning;
 //	                                     print cfg.Warnings on stderr)
 //	gpuplan estimate --safetensors PATH  n, err := hf.ReadSafetensors(PATH)
 //	                                     model.Architecture{Params: float64(n.Params), ...}

@@ -42,6 +42,7 @@ var mappings = map[string]mapping{
 	"bloom":           bloom,
 	"bert":            bert,
 	"roberta":         roberta,
+	"distilbert":      distilbert,
 	"xlm-roberta":     roberta,
 	"t5":              t5(true),
 	"mt5":             t5(false),
@@ -596,6 +597,39 @@ func roberta(f *fields, a *model.Architecture) float64 {
 	return d
 }
 
+// distilbert counts DistilBertModel (transformers
+// models/distilbert/modeling_distilbert.py): token and position embeddings
+// (no token types) and their LayerNorm, which stands in for the formula's
+// final norm, then post-norm layers of q_lin, k_lin, v_lin and out_lin and
+// an MLP of lin1 and lin2 (hidden_dim), all with biases, and two
+// LayerNorms (sa_layer_norm, output_layer_norm). The position table,
+// Embeddings.position_embeddings = "nn.Embedding(config.max_position_embeddings,
+// config.dim)", is built whether sinusoidal_pos_embds fills it with fixed
+// values or not: it counts, and its rows bound the sequence
+// (model.Architecture.PositionLimit). DistilBertForSequenceClassification
+// adds pre_classifier, "nn.Linear(config.dim, config.dim)", counted as
+// BERT's pooler, before its classifier; DistilBertForTokenClassification
+// has the classifier only. The MLM head (vocab_transform,
+// vocab_layer_norm, a vocab_projector tied to the word embeddings) is not
+// counted, as for BERT. Absent keys take DistilBertConfig's defaults
+// (configuration_distilbert.py: max_position_embeddings 512); its
+// attribute_map names the shape keys dim, n_layers and n_heads.
+func distilbert(f *fields, a *model.Architecture) float64 {
+	a.Family = model.FamilyEncoder
+	a.Hidden = f.need("dim")
+	a.Layers = f.need("n_layers")
+	a.Heads = f.need("n_heads")
+	a.FFN = f.need("hidden_dim")
+	a.Vocab = f.need("vocab_size")
+	a.LearnedPositions = f.int(512, "max_position_embeddings")
+	a.MaxPositions = a.LearnedPositions
+	a.Norm = model.LayerNorm
+	a.LinearBias = true
+	a.Pooler = a.Head == model.HeadSequenceClassification
+	a.Tied = true
+	return 0
+}
+
 // t5 (and mt5, untied by default): encoder-decoder with RMS-style layer
 // norms (weight only), no biases, attention width num_heads × d_kv, a ReLU
 // or gated (feed_forward_proj "gated-gelu") MLP, one shared embedding and
@@ -685,6 +719,9 @@ func generic(f *fields, a *model.Architecture) float64 {
 	a.Vocab = f.need("vocab_size")
 	a.Tied = f.bool(true, "tie_word_embeddings")
 	a.MaxPositions = f.int(0, "max_position_embeddings", "n_positions", "max_sequence_length", "seq_length")
+	if learnedPositions(f) {
+		a.LearnedPositions = a.MaxPositions
+	}
 	if f.has("rms_norm_eps") {
 		a.Norm, a.GatedMLP = model.RMSNorm, true
 	} else {
@@ -709,6 +746,37 @@ func generic(f *fields, a *model.Architecture) float64 {
 		a.Family = model.FamilyEncoder
 	}
 	return 0
+}
+
+// learnedPositions reports whether a config.json read through the generic
+// keys says its model has a learned absolute position table of
+// max_position_embeddings rows, an nn.Embedding its positions index, so
+// that the model cannot run a longer sequence
+// (model.Architecture.PositionLimit):
+//
+//   - position_embedding_type "absolute", the key of the BERT-derived
+//     configs (ELECTRA, CamemBERT, ERNIE, …) for modeling_bert.py's
+//     BertEmbeddings.position_embeddings, "nn.Embedding(
+//     config.max_position_embeddings, config.hidden_size)"; other values
+//     (relative_key, or rotary and alibi in remote code) are not read as
+//     one;
+//   - model_type gpt_neo and gpt_bigcode, GPT-2-style decoders whose
+//     GPTNeoModel and GPTBigCodeModel build "self.wpe =
+//     nn.Embedding(config.max_position_embeddings, self.embed_dim)"
+//     (modeling_gpt_neo.py, modeling_gpt_bigcode.py; GPTBigCodeConfig
+//     maps max_position_embeddings to n_positions).
+//
+// A table with offset rows (CamemBERT's 514 for 512 positions, as
+// RoBERTa's) then bounds the sequence at its rows, a little late, never
+// refusing what runs.
+//
+// Both keys are read as they are, never failing the file: model_type was
+// checked as a name already, and position_embedding_type only refines.
+func learnedPositions(f *fields) bool {
+	var modelType, kind string
+	_ = json.Unmarshal(f.raw["model_type"], &modelType)
+	_ = json.Unmarshal(f.raw["position_embedding_type"], &kind)
+	return modelType == "gpt_neo" || modelType == "gpt_bigcode" || kind == "absolute"
 }
 
 // visionTowers count the vision tower and projector of the multimodal

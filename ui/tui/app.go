@@ -896,19 +896,23 @@ func (m *app) recompute() tea.Cmd {
 
 // learnHF keeps the architecture a recompute read from the config.json
 // the answers name, and the precision it took from its dtype, and
-// reports whether either is new.
+// reports whether either is new. The architecture is kept also when the
+// workload on it does not validate: the answers then follow its defaults
+// (answers.reconcile), where the previous model's length past a BERT's
+// 512 learned positions left the configurator refusing the file until
+// the length was typed.
 func (m *app) learnHF(r *result) bool {
 	path := r.cfg.Workload.HFConfig
-	if m.a.Model != modelHF || path == "" || path != m.a.hfPath() || r.err != nil {
+	if m.a.Model != modelHF || path == "" || path != m.a.hfPath() || r.hfModel.Family == "" {
 		return false
 	}
 	// The precision the estimate took from the config.json's dtype (none
 	// asked for: answers.checkpointPrecision) shows on the Precision page.
-	followed := r.cfg.Workload.Precision == "" && r.cfg.Workload.Task == m.a.Task && m.a.followCheckpoint(&r.workload)
+	followed := r.err == nil && r.cfg.Workload.Precision == "" && r.cfg.Workload.Task == m.a.Task && m.a.followCheckpoint(&r.workload)
 	if m.a.hf.path == path {
 		return followed
 	}
-	m.a.hf.path, m.a.hf.arch = path, r.workload.Model
+	m.a.hf.path, m.a.hf.arch = path, r.hfModel
 	return true
 }
 

@@ -151,6 +151,9 @@ func TestHFConfigEntry(t *testing.T) {
 	if !strings.Contains(screenText(m), "my-bert") {
 		t.Errorf("the panel does not show the config.json's model:\n%s", screenText(m))
 	}
+	// The length follows the config.json model's default even though
+	// the first workload on it, at the previous model's 4096 tokens, is
+	// past BERT's 512 learned positions and refused (learnHF).
 	def := model.Workload{Settings: model.Settings{Task: m.a.Task}, Model: *bert} // for the task asked: LoRA's batch is its recipe's
 	def.Defaults()
 	if m.a.Batch != fmt.Sprint(def.MicroBatch) || m.a.Length != fmt.Sprint(bert.DefaultSeqLen) {

@@ -29,6 +29,12 @@ type result struct {
 	cfg      config.Config
 	err      error // the first answer that does not parse, resolve or validate
 	workload model.Workload
+	// hfModel is the architecture read from the answers' config.json,
+	// kept also when the workload on it does not validate (a BERT's 512
+	// learned positions under the previous model's 4096 tokens), so that
+	// learnHF can learn it and the length follow its default; zero when
+	// no config.json was read.
+	hfModel  model.Architecture
 	warnings []string        // resolving the answers (English only: model gives them as text)
 	warnMsgs []model.Message // the workload's, for translation
 	est      *model.Estimate // per-GPU need, no GPU
@@ -292,6 +298,9 @@ func computeView(cat *model.Catalog, cfg config.Config, cfgErr error, hf *hfRead
 		rd.HFConfig = hf.get
 	}
 	w, ws, err := cfg.Workload.Resolve(cat, rd)
+	if cfg.Workload.HFConfig != "" {
+		r.hfModel = w.Model
+	}
 	if err != nil {
 		r.err = err
 		return r
