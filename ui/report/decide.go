@@ -672,7 +672,7 @@ func SpotLineIn(lang *i18n.Printer, e *decide.SpotEstimate, a decide.SpotAssumpt
 	case e.OnDemandUSD > 0 && e.ExpectedUSD >= e.OnDemandUSD:
 		// Interruptions can cost more than the discount (walk45b: daytona
 		// MI355X, spot $148 expected against $142 on-demand, said nothing).
-		lang.Fprintf(&b, "; on-demand %s, no dearer: spot saves nothing on this job", USD(e.OnDemandUSD))
+		lang.Fprintf(&b, "; on-demand %s costs no more: spot saves nothing on this job", USD(e.OnDemandUSD))
 	case e.OnDemandUSD > 0:
 		lang.Fprintf(&b, "; on-demand %s", USD(e.OnDemandUSD))
 	}
