@@ -276,6 +276,11 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			if note, ok := cat.ChinaNote(q.Countries, q.Regions); ok && len(res.Rows) == 0 {
 				notef(env.lang, env.Stderr, note)
 			}
+			if len(res.Rows) == 0 {
+				for _, h := range market.EmptyHints(cat, &q) {
+					notef(env.lang, env.Stderr, h)
+				}
+			}
 			if more > 0 && out != outTable && out != outWide {
 				notef(env.lang, env.Stderr, model.Msg("%d more "+model.Plural(more, "row")+" left out by --limit %d (--limit 0 shows all)", more, f.limit))
 			}
