@@ -249,7 +249,7 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, w
 		say(lang.Sprintf("Not ranked, priced in %s: %s%s — needs --usd-cny RATE (1 USD = RATE CNY).\n", m.NeedsRate[0].Currency, strings.Join(names, lang.T(", ")), more))
 	}
 	if arm {
-		say(lang.Sprintf("arm64: %s.\n", lang.T(ArchNote)))
+		say(lang.Sprintf("arm64: %s.\n", lang.T("the host's CPU is arm64; wheels and images must be arm64"))) // not ArchNote again ("arm64: arm64 host: …")
 	}
 	for _, l := range overlays.legend(lang, OverlayMark) {
 		say(l)
