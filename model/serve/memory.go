@@ -194,6 +194,20 @@ func mxfp4KernelOn(g *model.GPU) mxfp4Kernel {
 	return mxfp4Triton
 }
 
+// MXFP4Layout says how vLLM holds an MXFP4 checkpoint's experts on g
+// (mxfp4KernelOn, mxfp4ExpertBytes), for a report's assumptions.
+func MXFP4Layout(g *model.GPU) model.Message {
+	switch mxfp4KernelOn(g) {
+	case mxfp4Triton:
+		return model.Msg("MXFP4 experts as vLLM's triton_kernels MoE kernel holds them on Hopper: each expert's inner size per GPU padded to a multiple of 64, the swizzled weights and scales padded as triton_kernels' Hopper layouts pad them, biases fp32 (vllm/model_executor/layers/fused_moe/oracle/mxfp4.py, quantization/utils/mxfp4_utils.py)")
+	case mxfp4TRTLLM:
+		return model.Msg("MXFP4 experts as vLLM's FlashInfer TRT-LLM MoE kernel holds them (compute capability 10.x): each expert's inner size per GPU and the hidden size padded to multiples of 256, biases fp32 (vllm/model_executor/layers/fused_moe/oracle/mxfp4.py)")
+	case mxfp4ROCm:
+		return model.Msg("MXFP4 experts as vLLM holds them on ROCm: each expert's inner size per GPU and the hidden size padded to multiples of 256, biases fp32 (vllm/model_executor/layers/fused_moe/oracle/mxfp4.py)")
+	}
+	return model.Msg("MXFP4 experts as vLLM's Marlin MoE kernel holds them (compute capability 8.x, 11.x and 12.x): each expert's inner size per GPU padded to a multiple of 128 and the hidden size to 256, biases bf16 (vllm/model_executor/layers/fused_moe/oracle/mxfp4.py, quantization/utils/marlin_utils_fp4.py)")
+}
+
 func roundUp(n, m int) int { return cdiv(n, m) * m }
 
 // mxfp4ExpertBytes returns the bytes one routed expert of one MoE layer
