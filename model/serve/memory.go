@@ -252,11 +252,12 @@ func roundUp(n, m int) int { return cdiv(n, m) * m }
 // 974c4f9f544d, lines 131–137) on the transposed uint8 storage (w13: h/2
 // × 2·f, w2: f/2 × h), HopperMXScaleLayout.swizzle_data
 // SWIZZLE_ALIGN_M = 2·num_warps·2·8, SWIZZLE_ALIGN_K = 2 (hopper_scale.py
-// at 57af0d623c97, lines 33–37; num_warps 8, line 15). vLLM builds the
-// triton_kernels of tag v3.6.0 (cmake/external_projects/triton_kernels.cmake
-// DEFAULT_TRITON_KERNELS_TAG); triton's release/3.6.x was cut 2025-12-01
-// (triton-lang/triton#8862), after the 64-multiple padding came in
-// (triton-lang/triton#8677, "pad tensors in HopperValue layout"). Left
+// at 57af0d623c97, lines 33–37; num_warps 8, line 15). vLLM builds
+// triton_kernels from a triton tag (cmake/external_projects/triton_kernels.cmake
+// DEFAULT_TRITON_KERNELS_TAG, v3.6.0 in the newest copy read here; the
+// file at that tag was not read): triton's release/3.6.x was cut
+// 2025-12-01 (triton-lang/triton#8862), after the 64-multiple padding came
+// in (triton-lang/triton#8677, "pad tensors in HopperValue layout"). Left
 // out: per-expert scalars (TRT-LLM's gemm1 alpha, beta and clamp, 12
 // bytes), and the zero-padding of Hopper scale groups to a multiple of 4
 // that vllm-project/vllm#47910 added as triton-lang/triton#10800 reports it
