@@ -264,7 +264,7 @@ func roundUp(n, m int) int { return cdiv(n, m) * m }
 // (90 → 92 groups for gpt-oss, +0.08 GiB at 120b; not read here).
 //
 // vLLM 0.14.1's "Model loading took 64.38 GiB" for gpt-oss-120b on one
-// H100 (vllm-project/vllm#33155)
+// H100 (vllm-project/vllm#33155; testdata/serving_calibration_weights.toml)
 // is this layout as it was before vllm-project/vllm#46549, the unswizzled
 // scales kept (+777,600 B an expert), and with no 64-byte value padding
 // (−276,480 B an expert): 64.30 GiB, where the current one gives 62.15.
