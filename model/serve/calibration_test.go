@@ -54,7 +54,13 @@ type servingCalibration struct {
 		// SlidingWindow, SlidingLayers); zero for full attention.
 		SlidingWindow int `toml:"sliding_window"`
 		SlidingLayers int `toml:"sliding_layers"`
-		Source        string
+		// Biases on every linear layer and parameters the shape formula
+		// leaves out (model.Architecture LinearBias, ExtraParams): gpt-oss's
+		// attention and expert biases, router biases and sinks, which a
+		// weights case counts.
+		LinearBias  bool    `toml:"linear_bias"`
+		ExtraParams float64 `toml:"extra_params"`
+		Source      string
 	}
 	GPU []struct {
 		Key                 string
@@ -67,7 +73,13 @@ type servingCalibration struct {
 		// transport); false, the default, is host memory (SHM), as the
 		// cases' own logs say where they say it (Hardware.PeerToPeer).
 		PeerToPeer bool `toml:"peer_to_peer"`
-		Source     string
+		// ComputeCapability and Vendor pick the kernels vLLM loads a
+		// quantized checkpoint with (an MXFP4 one's layout: the weights
+		// cases); "9.0" and NVIDIA when not given, as the KV-cache and
+		// speed cases were gathered.
+		ComputeCapability string `toml:"compute_capability"`
+		Vendor            string
+		Source            string
 	}
 	Memory []struct {
 		Case, Model, Note, Quote string
@@ -89,6 +101,17 @@ type servingCalibration struct {
 		KVCacheDType             string `toml:"kv_cache_dtype"`
 		TP, Prompt, Output       int
 		OutputTokensPerSec       float64 `toml:"output_tokens_per_sec"`
+		Tolerance                float64
+	}
+	// Weights are vLLM's "Model loading took X GiB memory" (the torch
+	// memory the loaded model holds on one GPU, gpu_model_runner.py
+	// load_model's DeviceMemoryProfiler) against Memory.Weights.
+	Weights []struct {
+		Case, Model, Note, Quote string
+		GPU, Source, Group       string
+		WeightFormat             string `toml:"weight_format"`
+		TP                       int
+		WeightsGiB               float64 `toml:"weights_gib"`
 		Tolerance                float64
 	}
 	// TPOT is vLLM's time per output token (excluding the first: (latency
@@ -121,14 +144,14 @@ const serveInSampleFile = "serving_calibration.toml"
 
 // serveCase is one serving measurement ready to estimate.
 type serveCase struct {
-	name, kind, src string // kind: "kv-cache", "throughput" or "tpot"
+	name, kind, src string // kind: "kv-cache", "weights", "throughput" or "tpot"
 	file            string // the testdata file it came from
 	a               *model.Architecture
 	gpu             *model.GPU
 	peerToPeer      bool // Hardware.PeerToPeer of the case's GPUs
 	s               Serving
 	tp              int
-	published       float64 // model.GiB of KV cache, output tokens/s, or TPOT in ms
+	published       float64 // model.GiB of KV cache or of weights, output tokens/s, or TPOT in ms
 	tolerance       float64
 	quote           string
 	concurrency     int    // tpot: requests in flight
@@ -145,6 +168,8 @@ func (c *serveCase) predict(tn *Tuning) (got, r float64) {
 	switch c.kind {
 	case "kv-cache":
 		got = mem.KVCache / model.GiB
+	case "weights":
+		got = mem.Weights / model.GiB
 	case "tpot":
 		// A longer TPOT is a slower estimate: the residual keeps the
 		// sign of the throughput's (positive = estimate too slow).
@@ -201,7 +226,7 @@ func loadServingCalibration(tb testing.TB) []*serveCase {
 				KVHeads: m.KVHeads, HeadDim: m.HeadDim, FFN: m.FFN, GatedMLP: true, Vocab: m.Vocab, Tied: m.Tied, Norm: model.RMSNorm,
 				Experts: m.Experts, ExpertsPerToken: m.ExpertsPerToken, SharedExperts: m.SharedExperts,
 				DenseLayers: m.DenseLayers, DenseFFN: m.DenseFFN, QLoRARank: m.QLoRARank, KVLoRARank: m.KVLoRARank, RopeHeadDim: m.RopeHeadDim, VHeadDim: m.VHeadDim,
-				SlidingWindow: m.SlidingWindow, SlidingLayers: m.SlidingLayers}
+				SlidingWindow: m.SlidingWindow, SlidingLayers: m.SlidingLayers, LinearBias: m.LinearBias, ExtraParams: m.ExtraParams}
 			if err := a.Validate(); err != nil {
 				tb.Fatalf("%s: model %s: %v", f, m.Key, err)
 			}
@@ -214,8 +239,12 @@ func loadServingCalibration(tb testing.TB) []*serveCase {
 			if g.InterconnectGBps < 100 { // PCIe between consumer cards
 				ic = "pcie"
 			}
+			cc := g.ComputeCapability
+			if cc == "" && g.Vendor == "" {
+				cc = "9.0"
+			}
 			gpus[g.Key] = &model.GPU{Key: g.Key, MemoryGiB: g.MemoryGiB, MemoryBandwidthGBps: g.MemoryBandwidthGBps,
-				BF16TFLOPS: g.BF16TFLOPS, FP16TFLOPS: g.BF16TFLOPS, FP8TFLOPS: g.FP8TFLOPS, ComputeCapability: "9.0",
+				BF16TFLOPS: g.BF16TFLOPS, FP16TFLOPS: g.BF16TFLOPS, FP8TFLOPS: g.FP8TFLOPS, ComputeCapability: cc, Vendor: g.Vendor,
 				Interconnect: ic, InterconnectGBps: g.InterconnectGBps}
 			p2p[gpus[g.Key]] = g.PeerToPeer
 		}
@@ -236,6 +265,15 @@ func loadServingCalibration(tb testing.TB) []*serveCase {
 				GPUMemoryUtilization: m.Util, MaxNumBatchedTokens: m.MaxNumBatchedTokens, PromptTokens: 1, OutputTokens: 1}.Defaults(g)
 			out = append(out, &serveCase{file: filepath.Base(f), name: m.Case, kind: "kv-cache", src: src, url: m.Source, a: a, gpu: g, peerToPeer: p2p[g], s: s, tp: max(m.TP, 1),
 				published: m.KVCacheGiB, tolerance: m.Tolerance, quote: m.Quote})
+		}
+		for _, m := range c.Weights {
+			a, g, src := resolve(m.Case, m.Model, m.GPU, m.Source, m.Group)
+			if m.WeightsGiB <= 0 || m.Tolerance <= 0 {
+				tb.Fatalf("%s: %q: want weights_gib and tolerance > 0", f, m.Case)
+			}
+			s := Serving{WeightFormat: WeightFormat(m.WeightFormat), GPUMemoryUtilization: 0.9, PromptTokens: 1, OutputTokens: 1}.Defaults(g)
+			out = append(out, &serveCase{file: filepath.Base(f), name: m.Case, kind: "weights", src: src, url: m.Source, a: a, gpu: g, peerToPeer: p2p[g], s: s, tp: max(m.TP, 1),
+				published: m.WeightsGiB, tolerance: m.Tolerance, quote: m.Quote})
 		}
 		for _, m := range c.Throughput {
 			a, g, src := resolve(m.Case, m.Model, m.GPU, m.Source, m.Group)
@@ -545,7 +583,7 @@ func writeServeBands(t *testing.T, full Tuning, bands map[string]model.Band) {
 }
 
 // serveKinds are the kinds of serving case, in the order reports list them.
-var serveKinds = []string{"kv-cache", "throughput", "tpot"}
+var serveKinds = []string{"kv-cache", "weights", "throughput", "tpot"}
 
 // serveSummary is one kind's accuracy for the calibration document.
 type serveSummary struct {
@@ -566,6 +604,7 @@ const (
 
 var serveKindReading = map[string]string{
 	"kv-cache":   "KV cache per GPU (vLLM's \"Available KV cache memory\")",
+	"weights":    "weights per GPU (vLLM's \"Model loading took\")",
 	"throughput": "output tokens/s at full load",
 	"tpot":       "TPOT with N requests in flight ((latency − TTFT) ÷ (output − 1), vLLM's benchmark client)",
 }
@@ -589,7 +628,7 @@ func serveCalibrationDoc(cases []*serveCase, cv, cvGot []float64, full Tuning, f
 	fmt.Fprintf(&b, "### Serving (vLLM)\n\n%d published serving measurements from %d sources (%s in `model/serve/testdata/`), checked by `go test ./model/serve -run TestServeCalibration`, which writes this part with `-update`. ",
 		len(cases), len(srcs), strings.Join(fl, ", "))
 	b.WriteString("Accuracy is **leave-one-source-out cross-validated**: each source is estimated with the serving constants (`serve.Tuning`) refitted without it. ")
-	b.WriteString("An error is estimate / measurement − 1 of the KV cache, or of the speed (output tokens/s, or 1 / TPOT: a TPOT estimated 10% short is a speed error of +11%): positive over-states. ")
+	b.WriteString("An error is estimate / measurement − 1 of the KV cache or the weights, or of the speed (output tokens/s, or 1 / TPOT: a TPOT estimated 10% short is a speed error of +11%): positive over-states. ")
 	b.WriteString("A kind with one source has no other source to learn from when it is left out: its constants then come from the other kinds' sources or the prior.\n\n")
 	b.WriteString("| Kind | Reading | Cases | Sources | LOSO CV median \\|error\\| | LOSO CV median signed error | Inside the printed 90% range | 90% range (× estimate) | In-sample median \\|error\\| | In-sample median signed error |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
@@ -613,7 +652,7 @@ func serveCalibrationDoc(cases []*serveCase, cv, cvGot []float64, full Tuning, f
 			strconv.FormatFloat(*f.ptr(&TuningPrior), 'g', -1, 64), strconv.FormatFloat(lo, 'g', -1, 64), strconv.FormatFloat(hi, 'g', -1, 64))
 	}
 	b.WriteString("\n| Kind | Case | Published | Shipped estimate | LOSO CV estimate | Source |\n|---|---|---|---|---|---|\n")
-	unit := map[string]string{"kv-cache": " GiB", "throughput": " tok/s", "tpot": " ms"}
+	unit := map[string]string{"kv-cache": " GiB", "weights": " GiB", "throughput": " tok/s", "tpot": " ms"}
 	for i, c := range cases {
 		got, r := c.predict(&full)
 		src := c.url

@@ -34,6 +34,12 @@ type Memory struct {
 	NonTorch    float64 // allocations outside PyTorch (NCCL, custom all-reduce)
 	KVCache     float64 // what is left for the KV cache; negative when nothing is
 
+	// RoutedExperts is the part of Weights that is an MoE's routed
+	// experts (0 for a dense model), as vLLM lays them out on this GPU:
+	// what a decode step skips of the experts no token is routed to
+	// (DecodeWeightBytes).
+	RoutedExperts float64
+
 	// KVBytesPerToken is the KV cache one token costs on this GPU: 2 ×
 	// layers on this GPU × KV heads on this GPU × head_dim × dtype bytes;
 	// for a model with sliding-window layers (Layout), which hold fewer
@@ -140,6 +146,187 @@ const BNB4BytesPerParam = 0.5 + 4.0/64
 // k = 32, scale E8M0; gpt-oss stores *_blocks uint8 pairs and *_scales
 // uint8 per 32, transformers integrations/mxfp4.py), 0.5 + 1/32 bytes.
 const MXFP4BytesPerParam = 0.5 + 1.0/32
+
+// mxfp4Kernel is the MoE kernel family vLLM loads an MXFP4 checkpoint's
+// experts into, which sets how it pads and stores them (mxfp4ExpertBytes).
+// vLLM picks it per GPU (select_mxfp4_moe_backend in
+// vllm/model_executor/layers/fused_moe/oracle/mxfp4.py, vllm-project/vllm
+// at 001eda31e3d032e9dc864e97f3630358b2ff8b5a, lines 169–184 and 197–380:
+// the first of FLASHINFER_TRTLLM_MXFP4_BF16, CK, TRITON,
+// FLASHINFER_CUTLASS_MXFP4_BF16, TRITON_UNFUSED, MARLIN that supports the
+// GPU, with triton_kernels supported for compute capability 9.0 up to but
+// not including 11.0, lines 204–207).
+type mxfp4Kernel int
+
+const (
+	// mxfp4Marlin is Marlin weight-only FP4: every NVIDIA GPU below 9.0
+	// (vLLM's MXFP4 needs 8.0, FormatOn) and the 11.x and 12.x ones
+	// (Thor, RTX 50, RTX PRO Blackwell), where neither FlashInfer's
+	// TRT-LLM kernels (SM100 family) nor triton_kernels (9.0–11.0) run.
+	mxfp4Marlin mxfp4Kernel = iota
+	// mxfp4Triton is OpenAI's triton_kernels (matmul_ogs) on Hopper, 9.x.
+	mxfp4Triton
+	// mxfp4TRTLLM is FlashInfer's TRT-LLM MXFP4 kernels on the SM100
+	// family, 10.x (B200, GB200, B300).
+	mxfp4TRTLLM
+	// mxfp4ROCm is AMD's: AITER (CK) or triton_kernels, which vLLM pads
+	// alike on ROCm.
+	mxfp4ROCm
+)
+
+// mxfp4KernelOn returns the kernel family vLLM runs MXFP4 experts with on
+// g (mxfp4Kernel): Triton on compute capability 9.x, FlashInfer TRT-LLM on
+// 10.x, ROCm's on AMD, Marlin on everything else. FlashInfer and
+// triton_kernels are taken as installed, as vLLM's CUDA wheel has them
+// (requirements/cuda.txt flashinfer-python; triton_kernels vendored as
+// vllm/third_party/triton_kernels by cmake/external_projects/triton_kernels.cmake).
+func mxfp4KernelOn(g *model.GPU) mxfp4Kernel {
+	switch {
+	case g == nil:
+		return mxfp4Marlin
+	case g.Vendor == "amd":
+		return mxfp4ROCm
+	case g.CCAtLeast(11, 0) || !g.CCAtLeast(9, 0):
+		return mxfp4Marlin
+	case g.CCAtLeast(10, 0):
+		return mxfp4TRTLLM
+	}
+	return mxfp4Triton
+}
+
+// MXFP4Layout says how vLLM holds an MXFP4 checkpoint's experts on g
+// (mxfp4KernelOn, mxfp4ExpertBytes), for a report's assumptions.
+func MXFP4Layout(g *model.GPU) model.Message {
+	switch mxfp4KernelOn(g) {
+	case mxfp4Triton:
+		return model.Msg("MXFP4 experts as vLLM's triton_kernels MoE kernel holds them on Hopper: each expert's inner size per GPU padded to a multiple of 64, the swizzled weights and scales padded as triton_kernels' Hopper layouts pad them, biases fp32 (vllm/model_executor/layers/fused_moe/oracle/mxfp4.py, quantization/utils/mxfp4_utils.py)")
+	case mxfp4TRTLLM:
+		return model.Msg("MXFP4 experts as vLLM's FlashInfer TRT-LLM MoE kernel holds them (compute capability 10.x): each expert's inner size per GPU and the hidden size padded to multiples of 256, biases fp32 (vllm/model_executor/layers/fused_moe/oracle/mxfp4.py)")
+	case mxfp4ROCm:
+		return model.Msg("MXFP4 experts as vLLM holds them on ROCm: each expert's inner size per GPU and the hidden size padded to multiples of 256, biases fp32 (vllm/model_executor/layers/fused_moe/oracle/mxfp4.py)")
+	}
+	return model.Msg("MXFP4 experts as vLLM's Marlin MoE kernel holds them (compute capability 8.x, 11.x and 12.x): each expert's inner size per GPU padded to a multiple of 128 and the hidden size to 256, biases bf16 (vllm/model_executor/layers/fused_moe/oracle/mxfp4.py, quantization/utils/marlin_utils_fp4.py)")
+}
+
+func roundUp(n, m int) int { return cdiv(n, m) * m }
+
+// mxfp4ExpertBytes returns the bytes one routed expert of one MoE layer
+// holds on one GPU once vLLM has loaded an MXFP4 checkpoint with kernel k:
+// hidden size h, inner size f split over tp GPUs (FusedMoE's
+// intermediate_size_per_partition), a gated MLP's gate and up fused in
+// w13 (gpt-oss), expert biases when bias. The checkpoint stores 0.5 + 1/32
+// bytes a weight and bf16 biases (MXFP4BytesPerParam); vLLM rounds the
+// sizes up for its kernel before it allocates, then converts:
+//
+//   - Marlin: f/tp up to a multiple of 128, h of 256; weights and E8M0
+//     scales repacked at the same bytes; biases in the model dtype, bf16.
+//   - FlashInfer TRT-LLM and ROCm: f/tp and h up to multiples of 256;
+//     weights and scales shuffled at the same bytes; biases fp32.
+//   - Triton (Hopper): f/tp up to a multiple of 64, h as is; biases fp32;
+//     triton_kernels' Hopper layouts pad the swizzled copies — values to
+//     64-byte multiples of both storage dimensions, scales to multiples
+//     of 32·num_warps = 256 rows and 2 groups — and vLLM frees the
+//     unswizzled scales.
+//
+// Sources (vllm-project/vllm): the sizes from
+// mxfp4_round_up_hidden_size_and_intermediate_size
+// (fused_moe/oracle/mxfp4.py at 001eda31e3d0, lines 383–407; the same in
+// oracle/gpt_oss_mxfp4.py at 80416a17e35d), applied by the MoE method's
+// maybe_roundup_sizes before create_weights allocates w13 (E, 2·f, h/2)
+// and w2 (E, h, f/2) uint8, scales (E, 2·f, h/32) and (E, h, f/32) uint8,
+// biases bf16 (quantization/mxfp4.py Mxfp4MoEMethod.create_weights at
+// 007d50058a06, which rounds the sizes itself by the same rules but
+// ROCm's, 128 there, 256 on gfx950: get_padding_alignment);
+// the conversions in convert_to_mxfp4_moe_kernel_format (oracle/mxfp4.py
+// at 001eda31e3d0: TRT-LLM biases .to(torch.float32), lines 464–465; the
+// TRITON_BACKENDS branch's the same, then _swizzle_mxfp4; CK's fp32 too),
+// prepare_moe_mxfp4_layer_for_marlin (quantization/utils/marlin_utils_fp4.py
+// at 00d52e93: gptq_marlin_repack, mxfp4_marlin_process_scales to
+// float8_e8m0fnu, biases .to(param_dtype)); the unswizzled scales freed on
+// Triton by vllm-project/vllm#46549 ("Free unused MXFP4 scales in OAI
+// Triton Backend", 2026-06-24; before it vLLM held both copies, +3.3 GiB
+// for gpt-oss-120b). triton_kernels' Hopper layouts (_swizzle_mxfp4,
+// quantization/utils/mxfp4_utils.py at 01b817dbbd2e, lines 51–58, mx_axis 1)
+// as triton-lang/triton has them: HopperMXValueLayout.swizzle_data "Pre-pad
+// both matrix dims to multiples of 64" (layout_details/hopper_value.py at
+// 974c4f9f544d, lines 131–137) on the transposed uint8 storage (w13: h/2
+// × 2·f, w2: f/2 × h), HopperMXScaleLayout.swizzle_data
+// SWIZZLE_ALIGN_M = 2·num_warps·2·8, SWIZZLE_ALIGN_K = 2 (hopper_scale.py
+// at 57af0d623c97, lines 33–37; num_warps 8, line 15). vLLM builds
+// triton_kernels from a triton tag (cmake/external_projects/triton_kernels.cmake
+// DEFAULT_TRITON_KERNELS_TAG, v3.6.0 in the newest copy read here; the
+// file at that tag was not read): triton's release/3.6.x was cut
+// 2025-12-01 (triton-lang/triton#8862), after the 64-multiple padding came
+// in (triton-lang/triton#8677, "pad tensors in HopperValue layout"). Left
+// out: per-expert scalars (TRT-LLM's gemm1 alpha, beta and clamp, 12
+// bytes), and the zero-padding of Hopper scale groups to a multiple of 4
+// that vllm-project/vllm#47910 added as triton-lang/triton#10800 reports it
+// (90 → 92 groups for gpt-oss, +0.08 GiB at 120b; not read here).
+//
+// vLLM 0.14.1's "Model loading took 64.38 GiB" for gpt-oss-120b on one
+// H100 (vllm-project/vllm#33155; testdata/serving_calibration_weights.toml)
+// is this layout as it was before vllm-project/vllm#46549, the unswizzled
+// scales kept (+777,600 B an expert), and with no 64-byte value padding
+// (−276,480 B an expert): 64.30 GiB, where the current one gives 62.15.
+func mxfp4ExpertBytes(k mxfp4Kernel, h, f, tp int, gated, bias bool) float64 {
+	shards := 1 // w13 holds gate and up for a gated MLP, up alone else
+	if gated {
+		shards = 2
+	}
+	fp := cdiv(f, max(tp, 1))
+	var w, b float64 // weights with their scales; biases
+	switch k {
+	case mxfp4Triton:
+		ip := roundUp(fp, 64)
+		w13 := roundUp(h/2, 64) * roundUp(shards*ip, 64)
+		w2 := roundUp(ip/2, 64) * roundUp(h, 64)
+		s13 := roundUp(shards*ip, 256) * roundUp(h/32, 2)
+		s2 := roundUp(h, 256) * roundUp(ip/32, 2)
+		w = float64(w13 + w2 + s13 + s2)
+		b = float64(shards*ip+h) * 4
+	default:
+		ip, hp, bb := roundUp(fp, 128), roundUp(h, 256), 2.0
+		if k != mxfp4Marlin {
+			ip, bb = roundUp(fp, 256), 4
+		}
+		w = float64((shards+1)*ip*hp) * MXFP4BytesPerParam
+		b = float64(shards*ip+hp) * bb
+	}
+	if !bias {
+		b = 0
+	}
+	return w + b
+}
+
+// weightBytesOn returns the weight bytes one GPU of a tp × pp replica of
+// a holds in format f on g, other weights at dense bytes each
+// (weightBytesAt), and the part of them that is routed experts
+// (RoutedExpertBytes' share, as loaded): weightBytesAt ÷ (tp·pp), except
+// that an MXFP4 checkpoint's routed experts take the bytes vLLM lays them
+// out in on g (mxfp4ExpertBytes), not the checkpoint's. gpt-oss-120b on
+// one GPU: 60.77 GiB as released, 65.90 GiB on Ampere and Ada (Marlin),
+// 62.15 GiB on Hopper (Triton), 68.67 GiB on Blackwell B200 (TRT-LLM).
+// Shared experts, which vLLM's MXFP4 config leaves to the linear layers,
+// keep the checkpoint's bytes here as WeightBytes counts them.
+func weightBytesOn(a *model.Architecture, f WeightFormat, dense float64, g *model.GPU, tp, pp int) (weights, routed float64) {
+	n := float64(tp * pp)
+	params := a.RoutedExpertLinearParams()
+	if f != WeightMXFP4 || params <= 0 || a.Hidden <= 0 || a.FFN <= 0 {
+		return weightBytesAt(a, f, dense) / n, RoutedExpertBytes(a, f) / n
+	}
+	one := float64(a.Hidden) * float64(a.FFN) * 2 // one expert's linear weights
+	shards := 1.0
+	if a.GatedMLP {
+		one, shards = one*1.5, 2
+	}
+	count := params / one // MoE layers × routed experts (scaled as ExpertLinearParams is)
+	checkpoint := params * MXFP4BytesPerParam
+	if a.LinearBias {
+		checkpoint += count * (shards*float64(a.FFN) + float64(a.Hidden)) * dense
+	}
+	routed = count * mxfp4ExpertBytes(mxfp4KernelOn(g), a.Hidden, a.FFN, tp, a.GatedMLP, a.LinearBias) / float64(max(pp, 1))
+	return (weightBytesAt(a, f, dense)-checkpoint)/n + routed, routed
+}
 
 // weightBytesPerLinear returns bytes per linear-layer weight for f.
 // Embeddings, norms and the LM head stay 16-bit in every format (AWQ, GPTQ
@@ -292,18 +479,19 @@ func DecodeWeightBytes(a *model.Architecture, f WeightFormat, weightsPerGPU floa
 	if f == WeightFP32 {
 		dense = 4
 	}
-	return decodeWeightBytes(a, f, weightsPerGPU, tp, pp, tokens, dense)
+	return decodeWeightBytes(a, weightsPerGPU, RoutedExpertBytes(a, f)/float64(tp*pp), tp, pp, tokens, dense)
 }
 
 // decodeWeightBytes is DecodeWeightBytes with the embedding table at dense
-// bytes a weight (Serving.denseBytes).
-func decodeWeightBytes(a *model.Architecture, f WeightFormat, weightsPerGPU float64, tp, pp int, tokens, dense float64) float64 {
+// bytes a weight (Serving.denseBytes) and routedPerGPU the routed experts'
+// bytes on the GPU (Memory.RoutedExperts: as loaded, padding and all).
+func decodeWeightBytes(a *model.Architecture, weightsPerGPU, routedPerGPU float64, tp, pp int, tokens, dense float64) float64 {
 	w := max(weightsPerGPU-lookupBytes(a, tp, pp)*dense/2, 0)
 	if a.Experts <= 1 || a.ExpertsPerToken <= 0 {
 		return w
 	}
 	untouched := 1 - ExpectedExpertsTouched(a.Experts, a.ExpertsPerToken, math.Max(tokens, 1))/float64(a.Experts)
-	return max(w-RoutedExpertBytes(a, f)/float64(tp*pp)*untouched, 0)
+	return max(w-routedPerGPU*untouched, 0)
 }
 
 // kvHeadsPerGPU returns the KV heads one GPU stores under tensor
@@ -439,7 +627,7 @@ func MemoryOn(a *model.Architecture, s *Serving, g *model.GPU, tp, pp int) Memor
 	var m Memory
 	m.TotalBytes = g.MemoryBytes()
 	m.BudgetBytes = m.TotalBytes * s.GPUMemoryUtilization
-	m.Weights = weightBytesAt(a, s.WeightFormat, s.denseBytes()) / float64(tp*pp)
+	m.Weights, m.RoutedExperts = weightBytesOn(a, s.WeightFormat, s.denseBytes(), g, tp, pp)
 	m.Activation = activationBytesAt(a, s.MaxNumBatchedTokens, s.MaxNumSeqs, tp, s.denseBytes())
 	m.NonTorch = NonTorchBytes
 	if tp > 1 {

@@ -467,7 +467,7 @@ func stepTime(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, 
 	}
 	frac := decodeWeightFraction(a)
 	memOf := func(tokens float64) float64 {
-		return (decodeWeightBytes(a, s.WeightFormat, mem.Weights, tp, pp, tokens, s.denseBytes())*frac + kvBytes) / bw
+		return (decodeWeightBytes(a, mem.Weights, mem.RoutedExperts, tp, pp, tokens, s.denseBytes())*frac + kvBytes) / bw
 	}
 	memSec := memOf(b)
 	decodeFLOPs := DecodeFLOPs(a, ctx)

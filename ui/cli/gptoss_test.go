@@ -14,14 +14,18 @@ import (
 // quantization_config: quant_method "mxfp4", modules_to_not_convert
 // self_attn, mlp.router, embed_tokens, lm_head), as the same config.json
 // read with --hf-config is; it was served in bf16 (217.6 GiB, 4 GPUs).
-// By hand: the experts are 36 layers × 128 experts × 3 × 2880 × 2880
-// (fused gate/up and down) = 114,661,785,600 weights at 0.5 + 1/32 B
-// (MXFP4: 4-bit elements, one 8-bit scale per 32) = 60.91e9 B; the other
-// 116,829,156,672 − 114,661,785,600 = 2,167,371,072 at 2 B = 4.33e9 B;
-// 65.25e9 B = 60.77 GiB, which fits one H100 80GB (71.7 GiB at 0.9). A
-// weight format given still wins.
+// By hand: the checkpoint's experts are 36 layers × 128 experts × 3 ×
+// 2880 × 2880 (fused gate/up and down) = 114,661,785,600 weights at 0.5 +
+// 1/32 B (MXFP4: 4-bit elements, one 8-bit scale per 32) = 60.91e9 B; the
+// other 116,829,156,672 − 114,661,785,600 = 2,167,371,072 at 2 B =
+// 4.33e9 B; 65.25e9 B = 60.77 GiB on disk. On an H100 vLLM holds the
+// experts as its triton_kernels MoE path lays them out (serve's
+// mxfp4ExpertBytes): 13,559,040 B an expert with fp32 biases, 4608
+// experts, plus the 2,127,557,952 other parameters (the experts' 4608 ×
+// 8640 biases left out) at 2 B: 66,735,172,224 B = 62.15 GiB, which fits
+// one H100 80GB (71.3 GiB at 0.9). A weight format given still wins.
 func TestGptOssServedAsReleased(t *testing.T) {
-	const wantGiB = (114661785600*(0.5+1.0/32) + 2167371072*2) / (1 << 30)
+	const wantGiB = (4608*13559040 + 2127557952*2) / float64(1<<30)
 	weights := func(args ...string) (string, float64, bool) {
 		t.Helper()
 		code, out, errs := runServeCLI(t, append([]string{"estimate", "--task", "inference", "--json", "--gpu", "h100-sxm", "--gpus", "1", "--max-model-len", "4096"}, args...)...)

@@ -10,19 +10,20 @@ import (
 // TestServeEstimatePicksTP: estimate without --gpus considers TP 1, 2, 4
 // and 8 and takes the fewest GPUs that carry the load (serve.PlanOnGPU),
 // unless --tp or --replicas fixes one (issue 30). gpt-oss-120b (MXFP4
-// experts, 60.77 GiB of weights) on one H100 (81089 MiB CUDA total)
-// leaves about 3 GiB of KV cache, 5394 blocks of its two KV cache groups:
-// a decoding sequence of 3840 + 128 tokens holds 248 of its full-attention
-// group and 9 of its 128-token sliding-window group (vLLM's hybrid KV cache
-// manager frees the rest), so 20 fit where 10 did when every layer kept
-// every token. TP 2 halves the weights per GPU and holds about 240 such
-// sequences on 2 GPUs (TPOT 26 ms at 64, under the 100 ms default). --tp 1
-// fixed: 4 replicas of 16 carry the load at the estimate, but the low end
-// of the KV cache's 90% range holds 13 of them, so the planner takes the
-// fewest replicas that clear the range, 5 of 13 sequences each on 5 GPUs
-// (serve.ClearingReplicas; it took one node of 8 before, the first node
-// size whose filled replicas cleared it, and 7 before the window, all
-// borderline).
+// experts as vLLM's triton_kernels path holds them on Hopper, 62.15 GiB
+// of weights) on one H100 (81089 MiB CUDA total) leaves about 1.6 GiB of
+// KV cache, 2875 blocks of its two KV cache groups: a decoding sequence
+// of 3840 + 128 tokens holds 248 of its full-attention group and 9 of its
+// 128-token sliding-window group (vLLM's hybrid KV cache manager frees the
+// rest), so 11 fit where 5 did when every layer kept every token. TP 2
+// halves the weights per GPU and holds about 225 such sequences on 2 GPUs
+// (TPOT 25 ms at 64, under the 100 ms default). --tp 1 fixed: 6 replicas
+// of 11 carry the load at the estimate, but the low end of the KV cache's
+// 90% range holds 7 of them, so the planner takes the fewest replicas that
+// clear the range, 10 of 7 sequences each on 10 GPUs
+// (serve.ClearingReplicas; 5 of 13 at the checkpoint's 60.77 GiB of
+// weights, one node of 8 before that, the first node size whose filled
+// replicas cleared it, and 7 before the window, all borderline).
 func TestServeEstimatePicksTP(t *testing.T) {
 	for _, tt := range []struct {
 		name               string
@@ -31,7 +32,7 @@ func TestServeEstimatePicksTP(t *testing.T) {
 		miss               bool // --gpus binds: the load is missed, Would names the replicas
 	}{
 		{"auto: TP 2 on 2 GPUs, not 6 × TP 1", nil, 2, 1, 2, false},
-		{"--tp 1 fixed: the 5 replicas that clear the range", []string{"--tp", "1"}, 1, 5, 5, false},
+		{"--tp 1 fixed: the 10 replicas that clear the range", []string{"--tp", "1"}, 1, 10, 10, false},
 		{"--replicas 2 fixed: TP chosen per replica", []string{"--replicas", "2"}, 2, 2, 4, false},
 		{"--gpus 1 binds: one GPU, a miss naming the replicas", []string{"--gpus", "1"}, 1, 1, 1, true},
 		{"one request: TP 1 on one GPU", []string{"--concurrency", "1"}, 1, 1, 1, false},

@@ -18,13 +18,18 @@ import (
 // default max_num_batched_tokens (8192 on an H100, 2048 on an L4):
 //   - gpt-oss-20b on an L4: 12 full + 12 sliding layers, two groups of 12,
 //     a request 8192 + ⌈(127 + 2048)/16⌉ + 1 = 8329 blocks of 16 × 2048 ×
-//     12 B = 3.05 GiB, which one L4 holds (it took 2: 131072 × 48 KiB =
-//     6 GiB at 24 layers);
+//     12 B = 3.05 GiB, which one L4 holds at the estimate (20.24 GiB at
+//     0.9 less 13.67 GiB of weights in vLLM's Marlin layout, 1.85 of
+//     activations and 0.13 non-torch leaves 4.59) but not at the low end
+//     of the KV cache's 90% range (×0.632: 2.90 GiB), so 2 GPUs at TP 2,
+//     1.53 GiB a request per GPU (one held it at the checkpoint's 12.82
+//     GiB; 2 before the window too: 131072 × 48 KiB = 6 GiB at 24 layers);
 //   - gemma-3-27b on H100s: 10 full + 52 sliding layers, groups of 10
 //     (one full, six sliding), 8192 + 6 × (⌈(1023 + 8192)/16⌉ + 1) = 11654
 //     blocks of 16 × 4096 × 10 B at TP 2 = 7.11 GiB: 2 GPUs (it took 4);
 //   - gpt-oss-120b on H100s: 8713 blocks, 4.79 GiB at TP 1, more than the
-//     3 GiB the 60.8 GiB of weights leave one H100 at 0.9, so TP 2 still
+//     1.6 GiB the 62.15 GiB of weights (vLLM's Hopper layout of the MXFP4
+//     experts) leave one H100 at 0.9, so TP 2 still
 //     (vllm-project/vllm#27508: "Available KV cache memory: 1.71 GiB", and
 //     vLLM refuses the 131072-token default on one H100).
 //
@@ -42,8 +47,8 @@ func TestSlidingWindowServing(t *testing.T) {
 		requestGiB  float64 // one 131072-token request's KV cache per GPU
 		chosenNotTP int     // the TP the chosen line says lost, 0 for none
 	}{
-		{"gpt-oss-20b on an L4: one GPU", "l4", []string{"--model", "gpt-oss-20b"}, 1, 1, 128, 12, 8329 * 393216.0 / model.GiB, 0},
-		{"gpt-oss-20b config.json on an L4", "l4", []string{"--hf-config", cfg("gpt-oss-20b")}, 1, 1, 128, 12, 8329 * 393216.0 / model.GiB, 0},
+		{"gpt-oss-20b on an L4: two GPUs", "l4", []string{"--model", "gpt-oss-20b"}, 2, 2, 128, 12, 8329 * 196608.0 / model.GiB, 0},
+		{"gpt-oss-20b config.json on an L4", "l4", []string{"--hf-config", cfg("gpt-oss-20b")}, 2, 2, 128, 12, 8329 * 196608.0 / model.GiB, 0},
 		{"gemma-3-27b on H100s: two GPUs", "h100-sxm", []string{"--model", "gemma-3-27b"}, 2, 2, 1024, 52, 11654 * 655360.0 / model.GiB, 1},
 		{"gemma-3-27b config.json on H100s", "h100-sxm", []string{"--hf-config", cfg("gemma-3-27b")}, 2, 2, 1024, 52, 11654 * 655360.0 / model.GiB, 1},
 		{"gpt-oss-120b on H100s: TP 2 still", "h100-sxm", []string{"--model", "gpt-oss-120b"}, 2, 2, 128, 18, 8713 * 294912.0 / model.GiB, 1},

@@ -498,7 +498,8 @@ func serveRequestIn(lang *i18n.Printer, a *model.Architecture, s *serve.Serving,
 
 // serveAssumptionsFor is ServeAssumptionsIn with, for a model with
 // sliding-window layers (p's memory has a sliding serve.KVLayout), how
-// vLLM's hybrid KV cache manager holds them, and for an encoder-decoder
+// vLLM's hybrid KV cache manager holds them, for MXFP4 experts how vLLM's
+// MoE kernel on p's GPU pads them (serve.MXFP4Layout), and for an encoder-decoder
 // (p's memory holds cross-attention tokens), how its KV cache and its
 // encoder are counted.
 func serveAssumptionsFor(lang *i18n.Printer, p *serve.Plan) []string {
@@ -506,6 +507,9 @@ func serveAssumptionsFor(lang *i18n.Printer, p *serve.Plan) []string {
 	if l := &p.Memory.Layout; l.Sliding() {
 		out = append(out, lang.Sprintf("sliding-window layers: vLLM's hybrid KV cache manager puts the layers in %d full-attention and %d sliding-window groups of %d layers, drawing 16-token blocks from one pool; a request holds max_model_len tokens in a full-attention group and min(window − 1 + max_num_batched_tokens, max_model_len) tokens plus one block in a sliding-window group (vllm/v1/core/kv_cache_utils.py, vllm/v1/kv_cache_interface.py SlidingWindowSpec); KV tokens = max concurrency × max_model_len, as vLLM logs its GPU KV cache size; a decode step reads the window only",
 			l.FullGroups, l.SlidingGroups, l.GroupLayers))
+	}
+	if p.Serving.WeightFormat == serve.WeightMXFP4 && p.Memory.RoutedExperts > 0 {
+		out = append(out, lang.Message(serve.MXFP4Layout(p.Offer.GPU)))
 	}
 	if c := p.Memory.CrossTokens; c > 0 {
 		out = append(out, lang.Sprintf("encoder-decoder: KV cache per token of the decoder's layers; every request also holds the cross-attention keys and values of all %d encoder positions (vllm/v1/kv_cache_interface.py CrossAttentionSpec), so max concurrency = KV tokens ÷ (max_model_len + %d); the encoder runs once per request, one request's per engine step (max_num_encoder_input_tokens is the encoder's length)", c, c))
