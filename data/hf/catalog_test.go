@@ -18,6 +18,8 @@ var catalogKeys = map[string]string{
 	"qwen3-0.6b": "qwen3-0.6b", "qwen3-1.7b": "qwen3-1.7b", "qwen3-4b": "qwen3-4b", "qwen3-8b": "qwen3-8b",
 	"qwen3-14b": "qwen3-14b", "qwen3-32b": "qwen3-32b", "qwen3-30b-a3b": "qwen3-30b-a3b",
 	"qwen3-235b-a22b": "qwen3-235b-a22b", "qwen3-coder-480b-a35b": "qwen3-coder-480b-a35b",
+	"qwen3-4b-2507": "qwen3-4b-2507", "qwen3-30b-a3b-2507": "qwen3-30b-a3b-2507", "qwen3-coder-30b-a3b": "qwen3-30b-a3b-2507",
+	"qwen3-235b-a22b-2507": "qwen3-235b-a22b-2507", "qwq-32b": "qwen2.5-32b",
 	"qwen2.5-0.5b": "qwen2.5-0.5b", "qwen2.5-1.5b": "qwen2.5-1.5b", "qwen2.5-3b": "qwen2.5-3b",
 	"qwen2.5-14b": "qwen2.5-14b", "qwen2.5-32b": "qwen2.5-32b",
 	"deepseek-r1-distill-qwen-1.5b": "r1-distill-qwen-1.5b",
@@ -38,7 +40,8 @@ var catalogKeys = map[string]string{
 // and on the positions (max_position_embeddings), which bound serving and
 // size the KV cache, so `--model KEY` and `--hf-config config.json`
 // estimate the same model. A fixture mapped to another model's entry is an
-// alias that must hold all of it, positions included.
+// alias that must hold all of it: Qwen3-Coder-30B-A3B-Instruct, aliased to
+// qwen3-30b-a3b, had its layers but 262144 positions, not 40960.
 func TestCatalogMatchesImporter(t *testing.T) {
 	cat, err := data.Load()
 	if err != nil {
