@@ -58,6 +58,10 @@ func TestLoadEmbedded(t *testing.T) {
 		{"openai/whisper-large-v3-turbo", "whisper-large-v3-turbo"},
 		{"meta-llama/Meta-Llama-3-8B-Instruct", "llama-3-8b"}, {"meta-llama/Meta-Llama-3-70B", "llama-3-70b"},
 		{"deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B", "r1-distill-qwen-1.5b"},
+		// The 2507 releases: Qwen3's layers at 262144 positions, entries of their own; QwQ-32B is Qwen2.5-32B.
+		{"Qwen/Qwen3-4B-Instruct-2507", "qwen3-4b-2507"}, {"Qwen/Qwen3-30B-A3B-Instruct-2507", "qwen3-30b-a3b-2507"},
+		{"Qwen/Qwen3-Coder-30B-A3B-Instruct", "qwen3-30b-a3b-2507"}, {"Qwen/Qwen3-235B-A22B-Instruct-2507", "qwen3-235b-a22b-2507"},
+		{"Qwen/QwQ-32B", "qwen2.5-32b"},
 	} {
 		if m, err := c.Model(alias.in); err == nil {
 			if m.Key != alias.want {

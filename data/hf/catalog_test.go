@@ -18,6 +18,8 @@ var catalogKeys = map[string]string{
 	"qwen3-0.6b": "qwen3-0.6b", "qwen3-1.7b": "qwen3-1.7b", "qwen3-4b": "qwen3-4b", "qwen3-8b": "qwen3-8b",
 	"qwen3-14b": "qwen3-14b", "qwen3-32b": "qwen3-32b", "qwen3-30b-a3b": "qwen3-30b-a3b",
 	"qwen3-235b-a22b": "qwen3-235b-a22b", "qwen3-coder-480b-a35b": "qwen3-coder-480b-a35b",
+	"qwen3-4b-2507": "qwen3-4b-2507", "qwen3-30b-a3b-2507": "qwen3-30b-a3b-2507", "qwen3-coder-30b-a3b": "qwen3-30b-a3b-2507",
+	"qwen3-235b-a22b-2507": "qwen3-235b-a22b-2507", "qwq-32b": "qwen2.5-32b",
 	"qwen2.5-0.5b": "qwen2.5-0.5b", "qwen2.5-1.5b": "qwen2.5-1.5b", "qwen2.5-3b": "qwen2.5-3b",
 	"qwen2.5-14b": "qwen2.5-14b", "qwen2.5-32b": "qwen2.5-32b",
 	"deepseek-r1-distill-qwen-1.5b": "r1-distill-qwen-1.5b",
@@ -34,9 +36,12 @@ var catalogKeys = map[string]string{
 
 // TestCatalogMatchesImporter: for every model whose config.json is in
 // testdata, the importer and the catalog entry agree to the unit on the
-// total and per-token parameter counts and on the shape the estimator
-// reads, so `--model KEY` and `--hf-config config.json` estimate the same
-// model.
+// total and per-token parameter counts, on the shape the estimator reads
+// and on the positions (max_position_embeddings), which bound serving and
+// size the KV cache, so `--model KEY` and `--hf-config config.json`
+// estimate the same model. A fixture mapped to another model's entry is an
+// alias that must hold all of it: Qwen3-Coder-30B-A3B-Instruct, aliased to
+// qwen3-30b-a3b, had its layers but 262144 positions, not 40960.
 func TestCatalogMatchesImporter(t *testing.T) {
 	cat, err := data.Load()
 	if err != nil {
@@ -75,15 +80,18 @@ func TestCatalogMatchesImporter(t *testing.T) {
 				Dense, DenseFFN, KVLoRA                          int
 				Gated, Tied, QKNorm, FusedQKV, FusedGateUp       bool
 				SlidingWindow, SlidingLayers                     int
+				MaxPositions                                     int // bounds --max-model-len and the KV cache
 			}
 			ghd, gkv := norm(&got)
 			whd, wkv := norm(want)
 			g := shape{string(got.Family), got.Layers, got.DecoderLayers, got.Hidden, got.Heads, got.FFN, got.Vocab,
 				ghd, gkv, got.Experts, got.ExpertsPerToken, got.SharedExperts, got.DenseLayers, got.DenseFFN,
-				got.KVLoRARank, got.GatedMLP, got.Tied, got.QKNorm, got.FusedQKV, got.FusedGateUp, got.SlidingWindow, got.SlidingLayers}
+				got.KVLoRARank, got.GatedMLP, got.Tied, got.QKNorm, got.FusedQKV, got.FusedGateUp, got.SlidingWindow, got.SlidingLayers,
+				got.MaxPositions}
 			w := shape{string(want.Family), want.Layers, want.DecoderLayers, want.Hidden, want.Heads, want.FFN, want.Vocab,
 				whd, wkv, want.Experts, want.ExpertsPerToken, want.SharedExperts, want.DenseLayers, want.DenseFFN,
-				want.KVLoRARank, want.GatedMLP, want.Tied, want.QKNorm, want.FusedQKV, want.FusedGateUp, want.SlidingWindow, want.SlidingLayers}
+				want.KVLoRARank, want.GatedMLP, want.Tied, want.QKNorm, want.FusedQKV, want.FusedGateUp, want.SlidingWindow, want.SlidingLayers,
+				want.MaxPositions}
 			if g != w {
 				t.Errorf("shape:\nimporter %+v\ncatalog  %+v", g, w)
 			}

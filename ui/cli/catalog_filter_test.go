@@ -183,8 +183,8 @@ func TestHoldsWord(t *testing.T) {
 // complete to the catalog's keys, as --gpu and --model do.
 func TestCatalogListFilterCompletes(t *testing.T) {
 	vals, _ := complete(t, "catalog", "models", "qwen3-3")
-	if strings.Join(vals, " ") != "qwen3-32b qwen3-30b-a3b" {
-		t.Errorf("catalog models qwen3-3: candidates %v, want qwen3-32b qwen3-30b-a3b", vals)
+	if strings.Join(vals, " ") != "qwen3-32b qwen3-30b-a3b qwen3-30b-a3b-2507" {
+		t.Errorf("catalog models qwen3-3: candidates %v, want qwen3-32b qwen3-30b-a3b qwen3-30b-a3b-2507", vals)
 	}
 	vals, _ = complete(t, "catalog", "gpus", "mi3")
 	if strings.Join(vals, " ") != "mi300x mi355x mi325x" {

@@ -13,7 +13,9 @@ import (
 // types resolve to the catalog entry of their architecture, which the
 // estimate's header names. DeepSeek-R1-Distill-Qwen-1.5B answered
 // "unknown model" with no suggestion while its 7B–70B siblings resolved;
-// so did meta-llama/Meta-Llama-3-8B and -70B, base and Instruct.
+// so did meta-llama/Meta-Llama-3-8B and -70B, base and Instruct. The Qwen3
+// 2507 releases were "unknown model; did you mean qwen3-4b?" and QwQ-32B
+// was offered qwen3-32b, though it is Qwen2.5-32B's architecture.
 func TestNewUserModelNames(t *testing.T) {
 	for _, tc := range []struct{ model, header string }{
 		{"deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B", "DeepSeek-R1-Distill-Qwen 1.5B · inference"},
@@ -22,6 +24,12 @@ func TestNewUserModelNames(t *testing.T) {
 		{"meta-llama/Meta-Llama-3-8B-Instruct", "Llama 3 8B · inference"},
 		{"meta-llama/Meta-Llama-3-70B", "Llama 3 70B · inference"},
 		{"meta-llama/Meta-Llama-3-70B-Instruct", "Llama 3 70B · inference"},
+		// Qwen3 2507: Qwen3's layers at 262144 positions, entries of their own.
+		{"Qwen/Qwen3-4B-Instruct-2507", "Qwen3 4B-2507 · inference"},
+		{"Qwen/Qwen3-30B-A3B-Instruct-2507", "Qwen3 30B-A3B-2507 (MoE) · inference"},
+		{"Qwen/Qwen3-Coder-30B-A3B-Instruct", "Qwen3 30B-A3B-2507 (MoE) · inference"},
+		{"Qwen/Qwen3-235B-A22B-Instruct-2507", "Qwen3 235B-A22B-2507 (MoE) · inference"},
+		{"Qwen/QwQ-32B", "Qwen2.5 32B · inference"},
 	} {
 		code, out, errs := runCLI(t, "estimate", "--model", tc.model, "--task", "inference")
 		if first, _, _ := strings.Cut(out, "\n"); code != 0 || !strings.HasPrefix(first, tc.header) {
@@ -41,6 +49,26 @@ func TestLlama3Context(t *testing.T) {
 	}
 	if code, _, errs := runCLI(t, append(args, "meta-llama/Llama-3.1-8B-Instruct")...); code != 0 {
 		t.Errorf("Llama 3.1 8B at 16384 tokens: exit %d: %s", code, errs)
+	}
+}
+
+// TestQwen3Context2507: the 2507 releases (and Qwen3-Coder-30B-A3B) are
+// Qwen3's layers at 262144 positions (max_position_embeddings; Qwen3:
+// 40960), so a 64K request is planned for them and refused for the
+// Qwen3 entry of the same size, whose config.json stops at 40960.
+func TestQwen3Context2507(t *testing.T) {
+	args := []string{"estimate", "--task", "inference", "--gpu", "h100-sxm", "--max-model-len", "65536", "--model"}
+	for _, tc := range []struct{ long, short string }{
+		{"Qwen/Qwen3-4B-Instruct-2507", "Qwen/Qwen3-4B"},
+		{"Qwen/Qwen3-30B-A3B-Instruct-2507", "Qwen/Qwen3-30B-A3B"},
+		{"Qwen/Qwen3-Coder-30B-A3B-Instruct", "Qwen/Qwen3-30B-A3B"},
+	} {
+		if code, _, errs := runCLI(t, append(args, tc.long)...); code != 0 {
+			t.Errorf("%s at 65536 tokens: exit %d: %s", tc.long, code, errs)
+		}
+		if code, _, errs := runCLI(t, append(args, tc.short)...); code == 0 || !strings.Contains(errs, "above the model's 40960 positions") {
+			t.Errorf("%s at 65536 tokens: exit %d, stderr %q; want a refusal naming its 40960 positions", tc.short, code, errs)
+		}
 	}
 }
 
