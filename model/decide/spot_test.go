@@ -353,10 +353,10 @@ func TestSpotMedian(t *testing.T) {
 		// B = 101, L = 1.26, T = 102.288839 h, μ = 1.0228884: P(N ≤ 0) = e^−1.0229 = 0.3595,
 		// P(N ≤ 1) = 0.3595·2.0229 = 0.7273 ≥ ½ → median 1: 101 + 1.26 = 102.26 h.
 		{"λ=0.01/h, 100 h", base, 1, 102.26, false, 102.28883937613935},
-		// 1 h job, τ = 1 h (capped at W): B = 1·(1 + 0.02/1) = 1.02, L = 0.25 + 1.02/2 = 0.76,
-		// T = 1.02/(1 − 0.0076) = 1.0278113 h, μ = 0.0102781: P(N ≤ 0) = 0.98977 ≥ ½ → median 0
-		// = P10 = P90 = 1.02 h, below the mean 1.0278 h.
-		{"1 h job: rare interruptions", func() SpotInput { in := base; in.JobHours = 1; return in }(), 0, 1.02, true, 1.02 / (1 - 0.01*0.76)},
+		// 1 h job, τ = 2 h ≥ W: no checkpoint (δ not paid), B = 1, L = 0.25 + 1/2 = 0.75,
+		// T = 1/(1 − 0.0075) = 1.0075567 h, μ = 0.0100756: P(N ≤ 0) = 0.98998 ≥ ½ → median 0
+		// = P10 = P90 = 1 h, below the mean 1.00756 h.
+		{"1 h job: rare interruptions", func() SpotInput { in := base; in.JobHours = 1; return in }(), 0, 1, true, 1 / (1 - 0.01*0.75)},
 	} {
 		e, err := SpotExpectedCost(c.in)
 		if err != nil {
