@@ -387,7 +387,10 @@ func TestSpotMedian(t *testing.T) {
 // the fallback band, uniform in log over ×0.75–×1.333 around W = 10 h:
 // P(W > h) = 0.95 − 0.9·(ln(h/10) − ln 0.75)/(2 ln(4/3)) inside it,
 // 0.95 below (at least 95%) and 0.05 above (at most 5%), as
-// Band.Exceedance reports. δ = 0.02 h, τ = 1 h (1 + δ/τ = 1.02), L = 0.76 h.
+// Band.Exceedance reports. δ = 0.02 h, τ = 1 h (1 + δ/τ = 1.02), L = 0.76 h:
+// the estimate names W (OnDemandHours = 10 h), as τ < W is what says
+// checkpoints are taken. A job no longer than τ takes none (τ = W, 1 + δ/τ
+// is 1, L = R + W/2), the last case.
 func TestSpotLateChance(t *testing.T) {
 	var q [19]float64
 	for i := range q {
@@ -396,7 +399,7 @@ func TestSpotLateChance(t *testing.T) {
 	band := model.NewBand("test/uniform", 0, 0, q)
 	overrun := func(h float64) float64 { return band.Exceedance(h / 10) }
 	spot := func(mu float64) *SpotEstimate {
-		return &SpotEstimate{InterruptionsPerHour: 0.01, CheckpointEveryHours: 1, LostHoursPerInterrupt: 0.76, ExpectedInterruptions: mu}
+		return &SpotEstimate{InterruptionsPerHour: 0.01, CheckpointEveryHours: 1, OnDemandHours: 10, LostHoursPerInterrupt: 0.76, ExpectedInterruptions: mu}
 	}
 	for _, c := range []struct {
 		name     string
@@ -422,6 +425,15 @@ func TestSpotLateChance(t *testing.T) {
 		// (k ≥ 4): 0.957 reported as 0.95, at least 95%.
 		{"μ = 2, D = 3 h: late at the fast end", spot(2), 3, 0.95, true},
 		{"no deadline", spot(2), 0, 0, false},
+		// No checkpoint: τ = W = 10 h, δ not paid (1 + δ/τ = 1), L = R + W/2 = 0.25 + 5 = 5.25 h,
+		// μ = 0.1, D = 12 h. k = 0: P(W > 12) = 0.214808 (not 0.245784: no 2% of writes);
+		// k = 1: (12 − 5.25)/10 = 0.675, below the band: 0.95; k = 2: 1.5 h, 0.95; k ≥ 3: 15.75 h ≥ D, 1.
+		// e^−0.1·(0.214808 + 0.1·0.95 + 0.005·0.95) + (1 − e^−0.1·1.105) = 0.194366 + 0.085960
+		// + 0.004298 + 0.000155 = 0.284778: above μ = 0.1 with checkpoints (0.256054), as one
+		// interruption loses half the job.
+		{"no checkpoint: τ = W, μ = 0.1, D = 12 h",
+			&SpotEstimate{InterruptionsPerHour: 0.01, CheckpointEveryHours: 10, OnDemandHours: 10, LostHoursPerInterrupt: 5.25, ExpectedInterruptions: 0.1},
+			12, 0.2847782658730083, true},
 	} {
 		chance, late := SpotLateChance(c.s, 0.02, c.deadline, overrun)
 		if late != c.late || !near(chance, c.chance, 1e-9) {
