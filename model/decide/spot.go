@@ -126,8 +126,9 @@ func CheckpointWriteHours(bytes, bytesPerSecond float64) (float64, error) {
 // CheckpointInterval returns τ, the compute hours between checkpoints
 // SpotExpectedCost assumes for in, without pricing the job: the given
 // in.CheckpointEveryHours, else DalyInterval(δ, 1/λ) with λ = Nodes ×
-// Rate.PerHour(); at most in.JobHours when that is known (> 0), as a
-// period longer than the job is one checkpoint at the end. It is 0 when
+// Rate.PerHour(); at most in.JobHours when that is known (> 0): τ = W is
+// a job that takes no checkpoint of its own, only the final save it
+// makes on demand too, which SpotExpectedCost does not charge. It is 0 when
 // the job is not interrupted (λ = 0: no periodic checkpoint is needed),
 // when every instance is (λ infinite) and when neither δ nor τ is given.
 // A launch file writes its checkpoints every τ with it (model/launch), so

@@ -239,11 +239,19 @@ func TestSpotExpectedCost(t *testing.T) {
 			hours: 102.28873026686038, n: 1.0228873026686038, usd: 153.43309540029057, p10: 101.00670014, p90: 101.00670014 + 2*1.2533444444,
 		},
 		{
+			// τ given as long as the job: no checkpoint, δ not paid, B = W = 100; L = 0.25 + 100/2 = 50.25;
+			// λL = 0.5025, T = 100/0.4975 = 201.005025 h; N = 2.0100503; USD = 1.5·T = 301.507538
+			// Poisson(2.0101): P(≤0) = 0.1340, so P10 = 0; P(≤3) = 0.8553, P(≤4) = 0.9464 → P90 = 4:
+			// 100 h and 100 + 4·50.25 = 301 h (a job this long loses far more without checkpoints)
+			name: "τ = W: no checkpoint, an interruption loses half the job", in: with(func(in *SpotInput) { in.CheckpointEveryHours = 100 }),
+			hours: 201.00502512562815, n: 2.0100502512562817, usd: 301.5075376884422, p10: 100, p90: 301,
+		},
+		{
 			name: "no interruptions: the job as on demand, at the spot price", in: with(func(in *SpotInput) { in.Rate = InterruptionRate{} }),
 			hours: 100, n: 0, usd: 150, p10: 100, p90: 100,
 		},
 		{
-			// λL = 0.01·(99.75 + 0.25 ...): τ = 100 h (capped at W), L = 10 + 50.01 = 60.01 ≥ 1/0.01
+			// τ = 200 h ≥ W: no checkpoint, δ not paid, L = R + W/2 = 60 + 50 = 110 h ≥ 1/λ = 100 h
 			name: "restart 60 h with λ=0.01: never finishes",
 			in:   with(func(in *SpotInput) { in.RestartHours = 60; in.CheckpointEveryHours = 200 }), err: ErrSpotNeverFinishes,
 		},
