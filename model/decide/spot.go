@@ -126,8 +126,9 @@ func CheckpointWriteHours(bytes, bytesPerSecond float64) (float64, error) {
 // CheckpointInterval returns τ, the compute hours between checkpoints
 // SpotExpectedCost assumes for in, without pricing the job: the given
 // in.CheckpointEveryHours, else DalyInterval(δ, 1/λ) with λ = Nodes ×
-// Rate.PerHour(); at most in.JobHours when that is known (> 0), as a
-// period longer than the job is one checkpoint at the end. It is 0 when
+// Rate.PerHour(); at most in.JobHours when that is known (> 0): τ = W is
+// a job that takes no checkpoint of its own, only the final save it
+// makes on demand too, which SpotExpectedCost does not charge. It is 0 when
 // the job is not interrupted (λ = 0: no periodic checkpoint is needed),
 // when every instance is (λ infinite) and when neither δ nor τ is given.
 // A launch file writes its checkpoints every τ with it (model/launch), so
@@ -220,7 +221,9 @@ var ErrSpotNeverFinishes = errors.New("spot job would not finish")
 //     mean T lies above the 90th when P(N = 0) ≥ 0.9 (λT ≤ ln 10/9 ≈ 0.105:
 //     most runs are not interrupted, the rare one pays L).
 //
-// With λ = 0 no checkpoints are needed (τ = W, δ is not paid). The error
+// With λ = 0 no checkpoints are needed (τ = W, δ is not paid), nor when
+// the interval (Daly's, or the one given) is as long as the job: τ = W,
+// δ not paid, an interruption losing half the job. The error
 // wraps ErrInvalidSpot for inputs out of range and ErrSpotNeverFinishes
 // when λL ≥ 1.
 func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
@@ -268,7 +271,15 @@ func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 		}
 		tau = e.DalyIntervalHours
 	}
-	tau = min(tau, w) // a period longer than the job is one checkpoint at the end
+	if tau >= w {
+		// A period as long as the job takes no checkpoint: one written at
+		// the end saves no work from an interruption, and the job's final
+		// save is the same on-demand (a new user's walk: a 6-minute job
+		// on spot was 18 minutes, 12 of them one checkpoint at its end, so
+		// "spot saves nothing"). An interruption then loses on average
+		// half the job: L = R + W/2.
+		tau, delta = w, 0
+	}
 	e.CheckpointEveryHours = tau
 	base := w * (1 + delta/tau)
 	l := r + (tau+delta)/2
@@ -337,8 +348,8 @@ func SpotLateChance(s *SpotEstimate, writeHours, deadline float64, overrun func(
 		return 0, false
 	}
 	const tail = 0.05 + 1e-9 // overrun's "at most 5%", with rounding
-	grow := 1.0              // 1 + δ/τ: checkpoints are written only when λ > 0
-	if s.InterruptionsPerHour > 0 && s.CheckpointEveryHours > 0 {
+	grow := 1.0              // 1 + δ/τ: checkpoints are written only when λ > 0, and a job no longer than τ takes none
+	if s.InterruptionsPerHour > 0 && s.CheckpointEveryHours > 0 && s.CheckpointEveryHours < s.OnDemandHours {
 		grow += writeHours / s.CheckpointEveryHours
 	}
 	mu, l := s.ExpectedInterruptions, s.LostHoursPerInterrupt

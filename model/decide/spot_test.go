@@ -239,11 +239,19 @@ func TestSpotExpectedCost(t *testing.T) {
 			hours: 102.28873026686038, n: 1.0228873026686038, usd: 153.43309540029057, p10: 101.00670014, p90: 101.00670014 + 2*1.2533444444,
 		},
 		{
+			// τ given as long as the job: no checkpoint, δ not paid, B = W = 100; L = 0.25 + 100/2 = 50.25;
+			// λL = 0.5025, T = 100/0.4975 = 201.005025 h; N = 2.0100503; USD = 1.5·T = 301.507538
+			// Poisson(2.0101): P(≤0) = 0.1340, so P10 = 0; P(≤3) = 0.8553, P(≤4) = 0.9464 → P90 = 4:
+			// 100 h and 100 + 4·50.25 = 301 h (a job this long loses far more without checkpoints)
+			name: "τ = W: no checkpoint, an interruption loses half the job", in: with(func(in *SpotInput) { in.CheckpointEveryHours = 100 }),
+			hours: 201.00502512562815, n: 2.0100502512562817, usd: 301.5075376884422, p10: 100, p90: 301,
+		},
+		{
 			name: "no interruptions: the job as on demand, at the spot price", in: with(func(in *SpotInput) { in.Rate = InterruptionRate{} }),
 			hours: 100, n: 0, usd: 150, p10: 100, p90: 100,
 		},
 		{
-			// λL = 0.01·(99.75 + 0.25 ...): τ = 100 h (capped at W), L = 10 + 50.01 = 60.01 ≥ 1/0.01
+			// τ = 200 h ≥ W: no checkpoint, δ not paid, L = R + W/2 = 60 + 50 = 110 h ≥ 1/λ = 100 h
 			name: "restart 60 h with λ=0.01: never finishes",
 			in:   with(func(in *SpotInput) { in.RestartHours = 60; in.CheckpointEveryHours = 200 }), err: ErrSpotNeverFinishes,
 		},
@@ -353,10 +361,10 @@ func TestSpotMedian(t *testing.T) {
 		// B = 101, L = 1.26, T = 102.288839 h, μ = 1.0228884: P(N ≤ 0) = e^−1.0229 = 0.3595,
 		// P(N ≤ 1) = 0.3595·2.0229 = 0.7273 ≥ ½ → median 1: 101 + 1.26 = 102.26 h.
 		{"λ=0.01/h, 100 h", base, 1, 102.26, false, 102.28883937613935},
-		// 1 h job, τ = 1 h (capped at W): B = 1·(1 + 0.02/1) = 1.02, L = 0.25 + 1.02/2 = 0.76,
-		// T = 1.02/(1 − 0.0076) = 1.0278113 h, μ = 0.0102781: P(N ≤ 0) = 0.98977 ≥ ½ → median 0
-		// = P10 = P90 = 1.02 h, below the mean 1.0278 h.
-		{"1 h job: rare interruptions", func() SpotInput { in := base; in.JobHours = 1; return in }(), 0, 1.02, true, 1.02 / (1 - 0.01*0.76)},
+		// 1 h job, τ = 2 h ≥ W: no checkpoint (δ not paid), B = 1, L = 0.25 + 1/2 = 0.75,
+		// T = 1/(1 − 0.0075) = 1.0075567 h, μ = 0.0100756: P(N ≤ 0) = 0.98998 ≥ ½ → median 0
+		// = P10 = P90 = 1 h, below the mean 1.00756 h.
+		{"1 h job: rare interruptions", func() SpotInput { in := base; in.JobHours = 1; return in }(), 0, 1, true, 1 / (1 - 0.01*0.75)},
 	} {
 		e, err := SpotExpectedCost(c.in)
 		if err != nil {
@@ -387,7 +395,10 @@ func TestSpotMedian(t *testing.T) {
 // the fallback band, uniform in log over ×0.75–×1.333 around W = 10 h:
 // P(W > h) = 0.95 − 0.9·(ln(h/10) − ln 0.75)/(2 ln(4/3)) inside it,
 // 0.95 below (at least 95%) and 0.05 above (at most 5%), as
-// Band.Exceedance reports. δ = 0.02 h, τ = 1 h (1 + δ/τ = 1.02), L = 0.76 h.
+// Band.Exceedance reports. δ = 0.02 h, τ = 1 h (1 + δ/τ = 1.02), L = 0.76 h:
+// the estimate names W (OnDemandHours = 10 h), as τ < W is what says
+// checkpoints are taken. A job no longer than τ takes none (τ = W, 1 + δ/τ
+// is 1, L = R + W/2), the last case.
 func TestSpotLateChance(t *testing.T) {
 	var q [19]float64
 	for i := range q {
@@ -396,7 +407,7 @@ func TestSpotLateChance(t *testing.T) {
 	band := model.NewBand("test/uniform", 0, 0, q)
 	overrun := func(h float64) float64 { return band.Exceedance(h / 10) }
 	spot := func(mu float64) *SpotEstimate {
-		return &SpotEstimate{InterruptionsPerHour: 0.01, CheckpointEveryHours: 1, LostHoursPerInterrupt: 0.76, ExpectedInterruptions: mu}
+		return &SpotEstimate{InterruptionsPerHour: 0.01, CheckpointEveryHours: 1, OnDemandHours: 10, LostHoursPerInterrupt: 0.76, ExpectedInterruptions: mu}
 	}
 	for _, c := range []struct {
 		name     string
@@ -422,6 +433,15 @@ func TestSpotLateChance(t *testing.T) {
 		// (k ≥ 4): 0.957 reported as 0.95, at least 95%.
 		{"μ = 2, D = 3 h: late at the fast end", spot(2), 3, 0.95, true},
 		{"no deadline", spot(2), 0, 0, false},
+		// No checkpoint: τ = W = 10 h, δ not paid (1 + δ/τ = 1), L = R + W/2 = 0.25 + 5 = 5.25 h,
+		// μ = 0.1, D = 12 h. k = 0: P(W > 12) = 0.214808 (not 0.245784: no 2% of writes);
+		// k = 1: (12 − 5.25)/10 = 0.675, below the band: 0.95; k = 2: 1.5 h, 0.95; k ≥ 3: 15.75 h ≥ D, 1.
+		// e^−0.1·(0.214808 + 0.1·0.95 + 0.005·0.95) + (1 − e^−0.1·1.105) = 0.194366 + 0.085960
+		// + 0.004298 + 0.000155 = 0.284778: above μ = 0.1 with checkpoints (0.256054), as one
+		// interruption loses half the job.
+		{"no checkpoint: τ = W, μ = 0.1, D = 12 h",
+			&SpotEstimate{InterruptionsPerHour: 0.01, CheckpointEveryHours: 10, OnDemandHours: 10, LostHoursPerInterrupt: 5.25, ExpectedInterruptions: 0.1},
+			12, 0.2847782658730083, true},
 	} {
 		chance, late := SpotLateChance(c.s, 0.02, c.deadline, overrun)
 		if late != c.late || !near(chance, c.chance, 1e-9) {

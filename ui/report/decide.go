@@ -665,7 +665,11 @@ func SpotLineIn(lang *i18n.Printer, e *decide.SpotEstimate, a decide.SpotAssumpt
 		lang.Fprintf(&b, "expected %s (P10–P90 %s–%s) in %s, %.2f interruptions", USD(e.ExpectedUSD), USD(e.P10USD), USD(e.P90USD),
 			HoursIn(lang, e.ExpectedHours), e.ExpectedInterruptions)
 	}
-	if e.InterruptionsPerHour > 0 {
+	switch {
+	case e.InterruptionsPerHour > 0 && e.CheckpointEveryHours >= e.OnDemandHours:
+		// decide.SpotExpectedCost takes none: one at the end saves nothing.
+		lang.Fprintf(&b, "; no checkpoint: the job is shorter than the checkpoint interval, so an interruption restarts it")
+	case e.InterruptionsPerHour > 0:
 		lang.Fprintf(&b, "; checkpoint every %s", HoursIn(lang, e.CheckpointEveryHours))
 	}
 	switch {

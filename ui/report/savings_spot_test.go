@@ -14,19 +14,20 @@ import (
 //
 //   - checkpoint: 225,000 MiB at the default 125 MiB/s = 1,800 s, δ = 0.5 h;
 //   - λ = 0.01/h (monthly fraction 1 − e^(−7.3)), so M = 100 h and Daly's
-//     τ = √(2·0.5·100)·(1 + √0.0025/3 + 0.0025/9) − 0.5 = 9.669 h,
-//     capped at W: τ = 2 h;
-//   - B = W·(1 + δ/τ) = 2.5 h; L = R + (τ+δ)/2 = 1/6 + 1.25 = 1.41667 h;
-//   - T = B/(1 − λL) = 2.5/0.98583 = 2.53593 h, so $25.3593 expected.
+//     τ = √(2·0.5·100)·(1 + √0.0025/3 + 0.0025/9) − 0.5 = 9.669 h, past
+//     W: no checkpoint, δ not paid, τ = W = 2 h;
+//   - B = W = 2 h; L = R + τ/2 = 1/6 + 1 = 1.16667 h;
+//   - T = B/(1 − λL) = 2/0.98833 = 2.02361 h, so $20.2361 expected.
 //
-// Against on-demand at $12/h ($24) spot is no saving; at $15/h ($30) it
-// saves $30 − $25.36 = $4.64. A rate that reclaims every instance (100%
-// a month) never finishes: no price (ok false).
+// Against on-demand at $10/h ($20) spot is no saving (the same hourly
+// price and the risk of a restart); at $12/h ($24) it saves $24 − $20.24
+// = $3.76. A rate that reclaims every instance (100% a month) never
+// finishes: no price (ok false).
 func TestSpotJobCostHandWorked(t *testing.T) {
 	const (
 		w       = 2.0
 		spotUSD = 10.0
-		wantT   = 2.5 / (1 - 0.01*(1.0/6+1.25))
+		wantT   = 2 / (1 - 0.01*(1.0/6+1))
 	)
 	for _, tt := range []struct {
 		name      string
@@ -36,8 +37,8 @@ func TestSpotJobCostHandWorked(t *testing.T) {
 		wantSaved float64 // on-demand job − wantUSD
 		wantOK    bool
 	}{
-		{"on-demand $12/h: $24 − $25.36 = −$1.36, no saving", 12, -math.Expm1(-7.3), wantT * spotUSD, 24 - wantT*spotUSD, true},
-		{"on-demand $15/h: $30 − $25.36 = $4.64 saved", 15, -math.Expm1(-7.3), wantT * spotUSD, 30 - wantT*spotUSD, true},
+		{"on-demand $10/h: $20 − $20.24 = −$0.24, no saving", 10, -math.Expm1(-7.3), wantT * spotUSD, 20 - wantT*spotUSD, true},
+		{"on-demand $12/h: $24 − $20.24 = $3.76 saved", 12, -math.Expm1(-7.3), wantT * spotUSD, 24 - wantT*spotUSD, true},
 		{"no interruptions: W × $10 = $20, no checkpoint paid", 12, 0, w * spotUSD, 24 - w*spotUSD, true},
 		{"every instance reclaimed: never finishes", 12, 1, 0, 0, false},
 	} {

@@ -17,25 +17,33 @@ import (
 // as the table shows it, not on its uninterrupted time; the shown offer
 // and the recommendation's own (JSON's deadline_miss_chance) carry the
 // same chance, and the ranking puts it after the offers that meet the
-// deadline. Worked by hand as TestDecideSpotShownRanksByExpected: a 2 h
-// job (W) with a 0.5 h checkpoint write (δ) and a 10 min restart;
+// deadline. Worked by hand as TestDecideSpotShownRanksByExpected: a 20 h
+// job (W) with a 0.5 h checkpoint write (δ) and a 10 min restart, long
+// enough for Daly's interval (a 2 h job takes no checkpoint, and at
+// λ = 0.01/h its μ = 0.02 interruptions cannot make it late);
 // uninterrupted time ranges ×0.75–×1.333 (the fallback calibration band,
-// uniform in log), so [1.5 h, 2.667 h], inside a 3 h deadline:
+// uniform in log), so [15 h, 26.667 h], inside a 29 h deadline:
 //
-//   - "a" at $10/h spot, λ = 0.01/h: τ = W = 2 h, 1 + δ/τ = 1.25,
-//     L = 1/6 + 1.25 = 1.41667 h, T = 2.5/(1 − 0.0141667) = 2.535926 h,
-//     μ = λT = 0.0253593, $25.36 expected. Late: P(W > 3/1.25 = 2.4 h)
-//     = 0.95 − 0.9·ln(1.2/0.75)/ln(16/9) = 0.214808 uninterrupted; after
-//     one interruption (3 − 1.41667)/1.25 = 1.267 h is below the fast
-//     end (0.95), after three 3 h is lost (1): e^−μ(0.214808 + 0.95μ +
-//     0.95μ²/2) + (1 − e^−μ(1 + μ + μ²/2)) = 0.233217, about 25%;
-//     its time range shown [2.0236 h, 3.2231 h] (T at W = 1.5 h and
-//     2.667 h) straddles 3 h;
-//   - "b" at $14/h spot, λ = 0: $28, its range [1.5, 2.667] meets 3 h.
+//   - "a" at $10/h spot, λ = 0.01/h (M = 100 h): Daly's τ = √(2·0.5·100)
+//     ·(1 + √0.0025/3 + 0.0025/9) − 0.5 = 9.669444 h < W, so
+//     1 + δ/τ = 1.0517093, B = 21.034186 h, L = 1/6 + (9.669444 + 0.5)/2
+//     = 5.251389 h, T = 21.034186/(1 − 0.0525139) = 22.199994 h,
+//     μ = λT = 0.2219999, $222.00 expected. Late: P(N = k) = e^−μ·μᵏ/k!
+//     = 0.800915, 0.177803, 0.019736, 0.00146047, 8.1056e-5, 3.5989e-6;
+//     P(W > (29 − kL)/1.0517093) at k = 0: 27.574 h, past the slow end
+//     (0.05, at most 5%); k = 1: 22.581 h, 0.95 − 0.9·ln(22.581/15)
+//     /ln(16/9) = 0.310142; k = 2: 17.588 h, 0.701048; k = 3, 4, 5:
+//     12.59, 7.60, 2.61 h, below the fast end (0.95); k ≥ 6: 6L ≥ 29 h (1,
+//     1.375e-7). The sum is 0.040046 + 0.055144 + 0.013836 + 0.001387 +
+//     0.000077 + 0.000003 + 0.0000001 = 0.110494, about 10%; without the
+//     k = 0 term (at most 5%) 0.070448, above 5%: late. Its time range
+//     shown [16.650 h, 29.600 h] (T at W = 15 h and 26.667 h: B = 15.775639
+//     and 28.045581 h over 0.9474861) straddles 29 h;
+//   - "b" at $14/h spot, λ = 0: $280, its range [15, 26.667] meets 29 h.
 //
-// Without the deadline a ($25.36) ranks before b ($28); with it, b first.
+// Without the deadline a ($222.00) ranks before b ($280); with it, b first.
 func TestDecideSpotLate(t *testing.T) {
-	const w = 2.0
+	const w = 20.0
 	cat := &model.Catalog{Instances: []model.Instance{
 		{Provider: "pa", Type: "a", GPU: "g", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 30, SpotUSD: 10}}},
 		{Provider: "pb", Type: "b", GPU: "g", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 30, SpotUSD: 14}}},
@@ -55,11 +63,18 @@ func TestDecideSpotLate(t *testing.T) {
 			Rate: func(provider, _, _ string) decide.InterruptionRate { return rates[provider] },
 			Spot: decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond, RestartHours: decide.DefaultRestartHours}}
 	}
-	lam, l := 0.01, 1.0/6+1.25
-	mu := lam * 2.5 / (1 - lam*l)
-	c0 := 0.95 - 0.9*math.Log(1.2/0.75)/math.Log(16.0/9)
-	em := math.Exp(-mu)
-	wantChance := em*(c0+0.95*mu+0.95*mu*mu/2) + (1 - em*(1+mu+mu*mu/2))
+	lam, tau := 0.01, 10*(1+0.05/3+0.0025/9)-0.5
+	grow, l := 1+0.5/tau, 1.0/6+(tau+0.5)/2
+	mu := lam * w * grow / (1 - lam*l)
+	over := func(h float64) float64 { // P(W > h): uniform in log over [15 h, 26.667 h], 0.05–0.95 outside
+		return min(max(0.95-0.9*math.Log(h/15)/math.Log(16.0/9), 0.05), 0.95)
+	}
+	wantChance, pk, cdf := 0.0, math.Exp(-mu), 0.0
+	for k := 0; float64(k)*l < 29; k++ {
+		wantChance, cdf = wantChance+pk*over((29-float64(k)*l)/grow), cdf+pk
+		pk *= mu / float64(k+1)
+	}
+	wantChance += 1 - cdf
 
 	for _, c := range []struct {
 		name     string
@@ -68,11 +83,12 @@ func TestDecideSpotLate(t *testing.T) {
 		late     float64 // a's chance
 	}{
 		{"no deadline: a first", 0, "a", 0},
-		{"3 h: a late with interruptions", 3, "b", wantChance},
-		// 5 h: past a's slow end with interruptions, T(2.667 h) = 3.22 h; one interruption leaves
-		// (5 − 1.417)/1.25 = 2.867 h, past the slow end too (at most 5%); two (1.733 h) are inside
-		// at μ²/2 ≈ 3e-4: not late.
-		{"5 h: not late", 5, "a", 0},
+		{"29 h: a late with interruptions", 29, "b", wantChance},
+		// 35 h: past a's slow end with interruptions, T(26.667 h) = 29.6 h; one interruption leaves
+		// (35 − 5.251)/1.0517 = 28.286 h, past the slow end too (at most 5%); two (23.293 h, 0.261595)
+		// and three (18.300 h, 0.638988) are inside at 0.019736 and 0.00146: 0.005163 + 0.000933, with
+		// four to six below the fast end (0.95 × 8.47e-5) 0.006177 past the 5% tail: not late.
+		{"35 h: not late", 35, "a", 0},
 	} {
 		bare := []model.Offer{offer(0, 10), offer(1, 14)}
 		for i := range bare {
@@ -104,15 +120,15 @@ func TestDecideSpotLate(t *testing.T) {
 		if err := WriteRecommendDecided(&b, &Renderer{}, rec, rec.Offers[0].Estimate, 5, 0, "", d); err != nil {
 			t.Fatal(err)
 		}
-		const warn = "about 25% chance the job takes longer than 3 h (the 90% range of its time is 2.0–3.2 h)"
-		if out := b.String(); !strings.Contains(out, "~2.5 h") || !strings.Contains(out, "~ job time (1 row): about 25% chance of missing the 3 h deadline") {
+		const warn = "about 10% chance the job takes longer than 29 h (the 90% range of its time is 16.6–29.6 h)"
+		if out := b.String(); !strings.Contains(out, "~22.2 h") || !strings.Contains(out, "~ job time (1 row): about 10% chance of missing the 29 h deadline") {
 			t.Errorf("%s: the table does not mark a late:\n%s", c.name, out)
 		}
 		j := NewRecommendJSON(rec, nil, 0)
 		j.AddDecisions(rec, d)
 		ja := j.Offers[1]
-		if ja.DeadlineMissChance == nil || *ja.DeadlineMissChance != 0.25 || !strings.Contains(strings.Join(ja.Warnings, "\n"), warn) {
-			t.Errorf("%s: JSON a: deadline_miss_chance %v, warnings %q; want 0.25 and %q", c.name, ja.DeadlineMissChance, ja.Warnings, warn)
+		if ja.DeadlineMissChance == nil || *ja.DeadlineMissChance != 0.1 || !strings.Contains(strings.Join(ja.Warnings, "\n"), warn) {
+			t.Errorf("%s: JSON a: deadline_miss_chance %v, warnings %q; want 0.1 and %q", c.name, ja.DeadlineMissChance, ja.Warnings, warn)
 		}
 		if jb := j.Offers[0]; jb.DeadlineMissChance != nil {
 			t.Errorf("%s: JSON b late: %v", c.name, *jb.DeadlineMissChance)
@@ -163,9 +179,9 @@ func TestAnswerLateZh(t *testing.T) {
 
 // TestSpotViewIsShown: SpotView, which the matcher weighs a region's
 // hosts on (model.Query.SpotView), gives each spot offer the figures
-// Decide shows it with (TestDecideSpotLate's "a": $25.36 expected, the
-// 3 h deadline missed about 25% of the time; "b", never interrupted, its
-// own $28), an offer whose job would not finish on spot an infinite job
+// Decide shows it with (TestDecideSpotLate's "a": $222.00 expected, the
+// 29 h deadline missed about 10% of the time; "b", never interrupted, its
+// own $280), an offer whose job would not finish on spot an infinite job
 // (Decide ranks it last), and nothing off spot pricing or without rates.
 func TestSpotViewIsShown(t *testing.T) {
 	cat := &model.Catalog{Instances: []model.Instance{
@@ -176,15 +192,15 @@ func TestSpotViewIsShown(t *testing.T) {
 	cat.Index()
 	g := &model.GPU{Key: "g", Name: "G", MemoryGiB: 80}
 	offer := func(i int, usd float64) model.Offer {
-		e := &model.Estimate{Workload: model.Workload{Settings: model.Settings{Task: model.TaskFinetune, Strategy: model.DDP}}, HasTime: true, Hours: 2}
+		e := &model.Estimate{Workload: model.Workload{Settings: model.Settings{Task: model.TaskFinetune, Strategy: model.DDP}}, HasTime: true, Hours: 20}
 		e.States.Weights, e.States.OptimizerStates = 225000*model.MiB/2, 225000*model.MiB/2
-		e.TimeBand = [2]float64{1.5, 2 / 0.75}
+		e.TimeBand = [2]float64{15, 20 / 0.75}
 		return model.Offer{Instance: &cat.Instances[i], GPU: g, GPUs: 1, Region: "r", Pricing: model.Spot, USDPerHour: usd, Instances: 1,
-			HasJob: true, JobHours: 2, JobUSD: 2 * usd, Estimate: e, DeadlineHours: 3}
+			HasJob: true, JobHours: 20, JobUSD: 20 * usd, Estimate: e, DeadlineHours: 29}
 	}
-	// "c": one interruption an hour (f = 1 − e^−730): L = 1/6 + 1.25 h ≥ 1 h between them, never finishes.
+	// "c": f = 1 − e^−730 (one interruption an hour) is 1 in float64: every instance reclaimed, never finishes.
 	rates := map[string]decide.InterruptionRate{"pa": {PerMonth: -math.Expm1(-7.3)}, "pb": {}, "pc": {PerMonth: -math.Expm1(-730)}}
-	in := DecideInput{Catalog: cat, Query: model.Query{Pricing: model.Spot, DeadlineHours: 3},
+	in := DecideInput{Catalog: cat, Query: model.Query{Pricing: model.Spot, DeadlineHours: 29},
 		Rate: func(provider, _, _ string) decide.InterruptionRate { return rates[provider] },
 		Spot: decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond, RestartHours: decide.DefaultRestartHours}}
 	view := SpotView(in)
@@ -197,6 +213,9 @@ func TestSpotViewIsShown(t *testing.T) {
 			v.Estimate.TimeBand != shown[i].Estimate.TimeBand {
 			t.Errorf("%s: view %v %.6g h $%.6g late %.3g band %v; shown %.6g h $%.6g late %.3g band %v", rec.Offers[i].Instance.Type, ok,
 				v.JobHours, v.JobUSD, v.LateChance, v.Estimate.TimeBand, shown[i].JobHours, shown[i].JobUSD, shown[i].LateChance, shown[i].Estimate.TimeBand)
+		}
+		if a := rec.Offers[i].Instance.Type == "a"; a != (v.LateChance > 0.05) {
+			t.Errorf("%s: view late chance %.3g; want a late (about 10%%), b not", rec.Offers[i].Instance.Type, v.LateChance)
 		}
 	}
 	c := offer(2, 5)

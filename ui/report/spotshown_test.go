@@ -14,23 +14,30 @@ import (
 // the offers by what the views show, the expected job cost with
 // interruptions (decide.SpotExpectedCost), and ShownOffers carries it,
 // while the recommendation's own offers keep their uninterrupted figures
-// (JSON's job_cost_usd). Worked by hand, each a 2 h job (W) on one
+// (JSON's job_cost_usd). Worked by hand, each a 20 h job (W) on one
 // instance with a 225,000 MiB checkpoint at the default 125 MiB/s
-// (δ = 0.5 h) and a 10 min restart:
+// (δ = 0.5 h) and a 10 min restart, long enough to take checkpoints (at
+// 2 h a would take none and expect $20.24, still below b's $22: the
+// order would not turn):
 //
-//   - "a" at $10/h spot, λ = 0.01/h: Daly's τ = 9.669 h capped at W = 2 h;
-//     B = W·(1 + δ/τ) = 2.5 h, L = R + (τ+δ)/2 = 1.41667 h,
-//     T = B/(1 − λL) = 2.53593 h: $25.36 expected, $20 bare;
-//   - "b" at $11/h spot, never interrupted (λ = 0): T = W, $22 both.
+//   - "a" at $10/h spot, λ = 0.01/h: Daly's τ = √(2·0.5·100)·(1 +
+//     √0.0025/3 + 0.0025/9) − 0.5 = 9.669444 h, below W; B = W·(1 + δ/τ)
+//     = 20·1.0517093 = 21.034186 h, L = R + (τ+δ)/2 = 1/6 + 5.084722 =
+//     5.251389 h, T = B/(1 − λL) = 21.034186/0.9474861 = 22.199994 h:
+//     $222.00 expected, $200 bare;
+//   - "b" at $11/h spot, never interrupted (λ = 0): T = W, $220 both.
 //
-// Bare, a ($20) ranks before b ($22); expected, b ($22) before a ($25.36).
-// a's time range [1 h, 4 h] becomes the expected time at each end:
-// W = 1: τ = 1, B = 1.5, L = 1/6 + 0.75 = 0.91667, T = 1.5/0.990833 =
-// 1.513878 h; W = 4: τ = 4, B = 4.5, L = 1/6 + 2.25 = 2.41667,
-// T = 4.5/0.975833 = 4.611460 h.
+// Bare, a ($200) ranks before b ($220); expected, b ($220) before a ($222.00).
+// a's time range [5 h, 40 h] becomes the expected time at each end:
+// W = 5 h is shorter than τ, so no checkpoint: δ not paid, B = 5,
+// L = 1/6 + 5/2 = 2.666667, T = 5/0.9733333 = 5.136986 h; W = 40 h:
+// B = 40·1.0517093 = 42.068371, L = 5.251389, T = 42.068371/0.9474861 =
+// 44.399987 h.
 func TestDecideSpotShownRanksByExpected(t *testing.T) {
-	const w = 2.0
-	wantT := 2.5 / (1 - 0.01*(1.0/6+1.25))
+	const w = 20.0
+	tau := 10*(1+0.05/3+0.0025/9) - 0.5 // Daly's, 9.669444 h
+	l := 1.0/6 + (tau+0.5)/2
+	wantT := w * (1 + 0.5/tau) / (1 - 0.01*l)
 	cat := &model.Catalog{Instances: []model.Instance{
 		{Provider: "pa", Type: "a", GPU: "g", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 30, SpotUSD: 10}}},
 		{Provider: "pb", Type: "b", GPU: "g", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 30, SpotUSD: 11}}},
@@ -49,11 +56,11 @@ func TestDecideSpotShownRanksByExpected(t *testing.T) {
 			Rate: func(provider, _, _ string) decide.InterruptionRate { return rates[provider] },
 			Spot: decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond, RestartHours: decide.DefaultRestartHours}}
 	}
-	bare := []model.Offer{offer(0, 10, [2]float64{1, 4}), offer(1, 11, [2]float64{})}
+	bare := []model.Offer{offer(0, 10, [2]float64{5, 40}), offer(1, 11, [2]float64{})}
 	rec := &model.Recommendation{Sort: model.SortJob, Offers: bare}
 	d := Decide(rec, in(model.Spot))
 	if rec.Offers[0].Instance.Type != "b" || rec.Offers[1].Instance.Type != "a" {
-		t.Fatalf("order %s, %s; want b ($22 expected) before a ($25.36 expected)", rec.Offers[0].Instance.Type, rec.Offers[1].Instance.Type)
+		t.Fatalf("order %s, %s; want b ($220 expected) before a ($222.00 expected)", rec.Offers[0].Instance.Type, rec.Offers[1].Instance.Type)
 	}
 	if bare[0].Instance.Type != "a" {
 		t.Error("Decide reordered the caller's slice; want a copy")
@@ -65,14 +72,14 @@ func TestDecideSpotShownRanksByExpected(t *testing.T) {
 	if d.Offers[1].Spot == nil || d.Offers[1].Spot.ExpectedUSD != shown[1].JobUSD {
 		t.Errorf("decisions not parallel to the offers: %+v", d.Offers[1].Spot)
 	}
-	if rec.Offers[1].JobUSD != 20 || rec.Offers[1].JobHours != w {
-		t.Errorf("rec's a: %.2f h, $%.2f; want its uninterrupted 2 h, $20 (JSON's job_cost_usd)", rec.Offers[1].JobHours, rec.Offers[1].JobUSD)
+	if rec.Offers[1].JobUSD != 200 || rec.Offers[1].JobHours != w {
+		t.Errorf("rec's a: %.2f h, $%.2f; want its uninterrupted 20 h, $200 (JSON's job_cost_usd)", rec.Offers[1].JobHours, rec.Offers[1].JobUSD)
 	}
-	wantBand := [2]float64{1.5 / (1 - 0.01*(1.0/6+0.75)), 4.5 / (1 - 0.01*(1.0/6+2.25))}
+	wantBand := [2]float64{5 / (1 - 0.01*(1.0/6+2.5)), 40 * (1 + 0.5/tau) / (1 - 0.01*l)}
 	if got := shown[1].Estimate.TimeBand; math.Abs(got[0]-wantBand[0]) > 1e-9 || math.Abs(got[1]-wantBand[1]) > 1e-9 {
 		t.Errorf("shown a's time band %v; want %v", got, wantBand)
 	}
-	if rec.Offers[1].Estimate.TimeBand != [2]float64{1, 4} {
+	if rec.Offers[1].Estimate.TimeBand != [2]float64{5, 40} {
 		t.Errorf("rec's a's estimate changed: band %v", rec.Offers[1].Estimate.TimeBand)
 	}
 	if !d.SpotShown(0) || !d.SpotShown(1) {
@@ -80,7 +87,7 @@ func TestDecideSpotShownRanksByExpected(t *testing.T) {
 	}
 
 	// On demand: nothing moves, nothing is shown otherwise.
-	rec = &model.Recommendation{Sort: model.SortJob, Offers: []model.Offer{offer(0, 10, [2]float64{1, 4}), offer(1, 11, [2]float64{})}}
+	rec = &model.Recommendation{Sort: model.SortJob, Offers: []model.Offer{offer(0, 10, [2]float64{5, 40}), offer(1, 11, [2]float64{})}}
 	for i := range rec.Offers {
 		rec.Offers[i].Pricing = model.OnDemand
 	}
@@ -92,7 +99,11 @@ func TestDecideSpotShownRanksByExpected(t *testing.T) {
 
 // TestWriteRecommendDecidedSpot: the table, the "best:" line and the
 // note under the table give the expected figures of ShownOffers; without
-// decisions (WriteRecommend) the bare ones.
+// decisions (WriteRecommend) the bare ones. A 2 h job at $10/h spot with
+// δ = 0.5 h, R = 10 min and λ = 0.01/h, as TestSpotJobCostHandWorked:
+// Daly's τ = 9.669 h is past W, so no checkpoint: B = 2 h, L = 1/6 + 1 =
+// 1.16667 h, T = 2/(1 − 0.0116667) = 2.02361 h (shown 2.0 h), $20.24
+// expected against $20.00 bare.
 func TestWriteRecommendDecidedSpot(t *testing.T) {
 	g := &model.GPU{Key: "g", Name: "G", MemoryGiB: 80}
 	in := model.Instance{Provider: "pa", Type: "a", GPU: "g", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 30, SpotUSD: 10}}}
@@ -117,7 +128,7 @@ func TestWriteRecommendDecidedSpot(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{"$25.36", "expected 2.5 h and $25.36 for the job with interruptions", "spot: job time and job cost are expected with interruptions"} {
+	for _, want := range []string{"$20.24", "expected 2.0 h and $20.24 for the job with interruptions", "spot: job time and job cost are expected with interruptions"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in:\n%s", want, out)
 		}
