@@ -902,6 +902,9 @@ func Bool(v bool) *bool { return &v }
 // the seven projections. Case and spaces aside; a name it does not know
 // is kept for Validate to refuse.
 func LoRATargetNames(targets []string) []string {
+	if !slices.ContainsFunc(targets, func(t string) bool { return !ValidLoRATarget(t) }) {
+		return targets // gpuplan's names already: Defaults runs per estimate, so no copy
+	}
 	out := make([]string, 0, len(targets))
 	for _, t := range targets {
 		n := strings.ToLower(strings.TrimSpace(t))

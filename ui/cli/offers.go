@@ -273,10 +273,10 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			if !footer.IsZero() && out != outTable && out != outWide { // keep the data clean for scripts
 				notef(env.lang, env.Stderr, footer)
 			}
-			if note, ok := cat.ChinaNote(q.Countries, q.Regions); ok && len(res.Rows) == 0 {
-				notef(env.lang, env.Stderr, note)
-			}
-			if len(res.Rows) == 0 {
+			if len(res.Rows) == 0 { // why nothing is listed: a scan of the catalog, only then
+				if note, ok := cat.ChinaNote(q.Countries, q.Regions); ok {
+					notef(env.lang, env.Stderr, note)
+				}
 				for _, h := range market.EmptyHints(cat, &q) {
 					notef(env.lang, env.Stderr, h)
 				}
