@@ -182,7 +182,7 @@ type SpotEstimate struct {
 	CheckpointWrites      int     `json:"checkpoint_writes"`
 	YoungIntervalHours    float64 `json:"young_interval_hours"`
 	DalyIntervalHours     float64 `json:"daly_interval_hours"`
-	LostHoursPerInterrupt float64 `json:"lost_hours_per_interruption"` // R + (τ+δ)/2
+	LostHoursPerInterrupt float64 `json:"lost_hours_per_interruption"` // R + (τ+δ)/2; R + W/2 without a checkpoint
 	ExpectedInterruptions float64 `json:"expected_interruptions"`
 	ExpectedHours         float64 `json:"expected_hours"`
 	ExpectedUSD           float64 `json:"expected_usd"`
@@ -208,7 +208,9 @@ type SpotEstimate struct {
 }
 
 // ErrSpotNeverFinishes is wrapped when interruptions come faster than the
-// job can make progress between them (λ·(R + (τ+δ)/2) ≥ 1).
+// job can make progress between them: λ·(R + (τ+δ)/2) ≥ 1 with
+// checkpoints, λ·(R + W/2) ≥ 1 for a job that takes none (τ ≥ W). Its
+// message names the one that applies.
 var ErrSpotNeverFinishes = errors.New("spot job would not finish")
 
 // SpotExpectedCost estimates a job on spot with periodic checkpoints, to
@@ -307,6 +309,10 @@ func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 	l := r + (tau+delta)/2
 	e.LostHoursPerInterrupt = l
 	if lambda*l >= 1 {
+		if writes == 0 {
+			return SpotEstimate{}, model.Errorf(ErrSpotNeverFinishes, "one interruption every %.2g h but each costs %.2g h (restart %.2g h + half of the %.2g h job, which takes no checkpoint)",
+				mtbi, l, r, tau)
+		}
 		return SpotEstimate{}, model.Errorf(ErrSpotNeverFinishes, "one interruption every %.2g h but each costs %.2g h (restart %.2g h + half of %.2g h between checkpoints)",
 			mtbi, l, r, tau+delta)
 	}

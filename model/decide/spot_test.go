@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -564,5 +565,28 @@ func TestSpotWritesStep(t *testing.T) {
 			t.Errorf("T(%.2f h) = %.8g h, below T(%.2f h) = %.8g h", w, h, w-0.05, prev)
 		}
 		prev = h
+	}
+}
+
+// TestSpotNeverFinishesWording: the error names what an interruption
+// loses: half the job when it takes no checkpoint (τ ≥ W), half the
+// period between checkpoints otherwise. λ = 0.01/h (M = 100 h):
+// W = 100 h, τ = 200 h, R = 60 h: L = 60 + 100/2 = 110 h ≥ M; W = 100 h,
+// τ = 2 h, R = 99 h: L = 99 + (2 + 0.02)/2 = 100.01 h ≥ M.
+func TestSpotNeverFinishesWording(t *testing.T) {
+	lambda01 := InterruptionRate{PerMonth: -math.Expm1(-7.3)}
+	for _, c := range []struct {
+		name      string
+		tau, r    float64
+		want, not string
+	}{
+		{"no checkpoint", 200, 60, "half of the 1e+02 h job, which takes no checkpoint", "between checkpoints"},
+		{"checkpoints", 2, 99, "half of 2 h between checkpoints", "no checkpoint"},
+	} {
+		_, err := SpotExpectedCost(SpotInput{JobHours: 100, SpotUSDPerHour: 1, Nodes: 1, Rate: lambda01,
+			CheckpointWriteHours: 0.02, RestartHours: c.r, CheckpointEveryHours: c.tau})
+		if !errors.Is(err, ErrSpotNeverFinishes) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), c.not) {
+			t.Errorf("%s: %v; want ErrSpotNeverFinishes saying %q", c.name, err, c.want)
+		}
 	}
 }
