@@ -72,7 +72,8 @@ func TestDecideOffer(t *testing.T) {
 		JobHours: 10, JobUSD: 80, HasJob: true, Estimate: est}
 	// δ = 3.6e9 B / 1e9 B/s = 3.6 s = 0.001 h; f = 10%/month, 2 nodes:
 	// λ = 2 × −ln(0.9)/730 = 2.886663e-4 /h, M = 3464.2 h;
-	// Daly τ ≈ √(2 × 0.001 × 3464.2) = 2.632 h (+ small terms) < W = 10 h.
+	// Daly τ ≈ √(2 × 0.001 × 3464.2) = 2.632 h (+ small terms) < W = 10 h;
+	// 10/2.632 = 3.80, so n = ⌈3.80⌉ − 1 = 3 writes: B = 10 + 3 × 0.001 = 10.003 h.
 	a := SpotAssumptions{CheckpointWriteBytesPerSecond: 1e9, RestartHours: 0.25}
 	rate := InterruptionRate{PerMonth: 0.10, LowPerMonth: 0.05, HighPerMonth: 0.10, Source: "test"}
 	d := ForOffer(cat, o, rate, a, 500)
@@ -90,7 +91,10 @@ func TestDecideOffer(t *testing.T) {
 		t.Errorf("λ = %g, want %g", d.Spot.InterruptionsPerHour, lambda)
 	}
 	tau := DalyInterval(0.001, 1/lambda)
-	base := 10 * (1 + 0.001/tau)
+	if d.Spot.CheckpointWrites != 3 {
+		t.Errorf("checkpoint writes = %d, want 3", d.Spot.CheckpointWrites)
+	}
+	base := 10.003
 	l := 0.25 + (tau+0.001)/2
 	wantHours := base / (1 - lambda*l)
 	if !near(d.Spot.ExpectedHours, wantHours, 1e-12) || !near(d.Spot.ExpectedUSD, wantHours*3.2, 1e-12) || !near(d.Spot.OnDemandUSD, 80, 1e-12) {

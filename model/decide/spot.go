@@ -174,11 +174,15 @@ type SpotInput struct {
 // SpotEstimate is the expected outcome of a job on spot beside on-demand.
 // Hours are wall-clock, USD the whole job.
 type SpotEstimate struct {
-	InterruptionsPerHour  float64 `json:"interruptions_per_hour"` // λ of the whole deployment
-	CheckpointEveryHours  float64 `json:"checkpoint_every_hours"` // τ used
+	InterruptionsPerHour float64 `json:"interruptions_per_hour"` // λ of the whole deployment
+	CheckpointEveryHours float64 `json:"checkpoint_every_hours"` // τ used
+	// CheckpointWrites is n = ⌈W/τ⌉ − 1, the periodic checkpoint writes
+	// the job pays δ for (SpotExpectedCost): 0 when it takes none (τ ≥ W,
+	// or λ = 0); the job's final save is not among them.
+	CheckpointWrites      int     `json:"checkpoint_writes"`
 	YoungIntervalHours    float64 `json:"young_interval_hours"`
 	DalyIntervalHours     float64 `json:"daly_interval_hours"`
-	LostHoursPerInterrupt float64 `json:"lost_hours_per_interruption"` // R + (τ+δ)/2
+	LostHoursPerInterrupt float64 `json:"lost_hours_per_interruption"` // R + (τ+δ)/2; R + W/2 without a checkpoint
 	ExpectedInterruptions float64 `json:"expected_interruptions"`
 	ExpectedHours         float64 `json:"expected_hours"`
 	ExpectedUSD           float64 `json:"expected_usd"`
@@ -204,13 +208,23 @@ type SpotEstimate struct {
 }
 
 // ErrSpotNeverFinishes is wrapped when interruptions come faster than the
-// job can make progress between them (λ·(R + (τ+δ)/2) ≥ 1).
+// job can make progress between them: λ·(R + (τ+δ)/2) ≥ 1 with
+// checkpoints, λ·(R + W/2) ≥ 1 for a job that takes none (τ ≥ W). Its
+// message names the one that applies.
 var ErrSpotNeverFinishes = errors.New("spot job would not finish")
 
 // SpotExpectedCost estimates a job on spot with periodic checkpoints, to
 // first order (Young 1974, the model behind YoungInterval):
 //
-//   - productive time with checkpoints: B = W·(1 + δ/τ);
+//   - productive time with checkpoints: B = W + n·δ, n = ⌈W/τ⌉ − 1 the
+//     periodic writes (checkpointWrites). W hours of compute cut into
+//     ⌈W/τ⌉ intervals of at most τ end each with a write but the last,
+//     which ends with the job's own final save: a job on demand makes it
+//     too, so spot is not charged for it. transformers' Trainer saves
+//     that way (DefaultFlowCallback.on_step_end: every save_steps, and at
+//     max_steps), so 1.5τ of compute writes once, at τ, and 2τ once.
+//     Young's W·(1 + δ/τ), used here before, counted W/τ writes: the
+//     final save among them, and a fraction of a write between multiples;
 //   - each interruption costs L = R + (τ+δ)/2: the restart, and on average
 //     half a checkpoint period of lost work;
 //   - interruptions arrive as a Poisson process at λ per wall-clock hour,
@@ -223,9 +237,11 @@ var ErrSpotNeverFinishes = errors.New("spot job would not finish")
 //
 // With λ = 0 no checkpoints are needed (τ = W, δ is not paid), nor when
 // the interval (Daly's, or the one given) is as long as the job: τ = W,
-// δ not paid, an interruption losing half the job. The error
-// wraps ErrInvalidSpot for inputs out of range and ErrSpotNeverFinishes
-// when λL ≥ 1.
+// n = 0, an interruption losing half the job (L = R + W/2). B steps up by
+// δ where W passes each multiple of τ, the first included: the write that
+// the launch file (model/launch, SaveSteps) then makes at τ; between them
+// it grows as W. The error wraps ErrInvalidSpot for inputs out of range
+// and ErrSpotNeverFinishes when λL ≥ 1.
 func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 	bad := func(what string, v float64) (SpotEstimate, error) {
 		return SpotEstimate{}, model.Errorf(ErrInvalidSpot, "%s must be a finite number ≥ 0, got %g", what, v)
@@ -278,13 +294,25 @@ func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 		// on spot was 18 minutes, 12 of them one checkpoint at its end, so
 		// "spot saves nothing"). An interruption then loses on average
 		// half the job: L = R + W/2.
-		tau, delta = w, 0
+		tau = w
+	}
+	writes := checkpointWrites(w, tau)
+	if writes == 0 {
+		delta = 0 // no write is made, so none is lost to an interruption either
 	}
 	e.CheckpointEveryHours = tau
-	base := w * (1 + delta/tau)
+	e.CheckpointWrites = int(min(writes, maxExactCount))
+	base := w
+	if delta > 0 { // 0·∞ would be NaN when τ is vanishingly small beside W
+		base += writes * delta
+	}
 	l := r + (tau+delta)/2
 	e.LostHoursPerInterrupt = l
 	if lambda*l >= 1 {
+		if writes == 0 {
+			return SpotEstimate{}, model.Errorf(ErrSpotNeverFinishes, "one interruption every %.2g h but each costs %.2g h (restart %.2g h + half of the %.2g h job, which takes no checkpoint)",
+				mtbi, l, r, tau)
+		}
 		return SpotEstimate{}, model.Errorf(ErrSpotNeverFinishes, "one interruption every %.2g h but each costs %.2g h (restart %.2g h + half of %.2g h between checkpoints)",
 			mtbi, l, r, tau+delta)
 	}
@@ -313,6 +341,18 @@ func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 	return e, nil
 }
 
+// checkpointWrites is n = ⌈W/τ⌉ − 1, the periodic checkpoint writes of W
+// hours of compute saved every τ (see SpotExpectedCost): 0 for W ≤ τ, 1
+// for τ < W ≤ 2τ, and so on. W within a relative 10⁻¹² of a multiple of
+// τ counts as that multiple, so that rounding (0.30000000000000004/0.1 =
+// 3.0000000000000004) adds no write. It is +Inf when W/τ overflows.
+func checkpointWrites(w, tau float64) float64 {
+	if !(tau > 0) || !(w > tau) {
+		return 0
+	}
+	return math.Ceil(w/tau*(1-1e-12)) - 1
+}
+
 func (e *SpotEstimate) finish(in SpotInput) {
 	if in.OnDemandUSDPerHour > 0 {
 		e.SavingUSD = e.OnDemandUSD - e.ExpectedUSD
@@ -328,13 +368,16 @@ func (e *SpotEstimate) finish(in SpotInput) {
 // distribution, 0.05 meaning at most 5% and 0.95 at least 95%).
 //
 // It uses SpotExpectedCost's own model of the hours, the one its P10–P90
-// range is drawn from: W·(1 + δ/τ) + N·L with N ~ Poisson(λT) (Young
-// 1974; W alone when λ = 0), and sums over the count (the law of total
-// probability): Σₖ P(N = k) · overrun((D − kL)/(1 + δ/τ)), a term being
-// 1 once kL ≥ D. The expected hours T are a mean: with rare
-// interruptions it can pass a deadline that most runs meet, and a
-// deadline above T can still be missed by a run interrupted more than
-// λT times.
+// range is drawn from: W + n·δ + N·L with n = s.CheckpointWrites
+// (⌈W/τ⌉ − 1) and N ~ Poisson(λT) (Young 1974; W alone when λ = 0), and
+// sums over the count (the law of total probability):
+// Σₖ P(N = k) · overrun(D − kL − nδ), a term being 1 once kL + nδ ≥ D.
+// n stays the estimate's when W turns out longer or shorter: the launch
+// file saves every SaveSteps steps (model/launch), so a slower job
+// writes as many checkpoints, each later. The expected hours T are a
+// mean: with rare interruptions it can pass a deadline that most runs
+// meet, and a deadline above T can still be missed by a run interrupted
+// more than λT times.
 //
 // late is whether the sum, counting the terms overrun reports as "at most
 // 5%" as 0, is above 5%: without interruptions it is late exactly when
@@ -348,13 +391,17 @@ func SpotLateChance(s *SpotEstimate, writeHours, deadline float64, overrun func(
 		return 0, false
 	}
 	const tail = 0.05 + 1e-9 // overrun's "at most 5%", with rounding
-	grow := 1.0              // 1 + δ/τ: checkpoints are written only when λ > 0, and a job no longer than τ takes none
-	if s.InterruptionsPerHour > 0 && s.CheckpointEveryHours > 0 && s.CheckpointEveryHours < s.OnDemandHours {
-		grow += writeHours / s.CheckpointEveryHours
+	writes := 0.0            // n·δ: checkpoints are written only when λ > 0, and a job no longer than τ takes none
+	if s.InterruptionsPerHour > 0 && s.CheckpointWrites > 0 && writeHours > 0 {
+		writes = float64(s.CheckpointWrites) * writeHours
 	}
 	mu, l := s.ExpectedInterruptions, s.LostHoursPerInterrupt
+	left := func(k int) float64 { return deadline - float64(k)*l - writes } // hours W may take with k interruptions
 	if !(mu > 0) || !(l > 0) {
-		c := overrun(deadline / grow)
+		c := 1.0 // the writes alone pass the deadline
+		if h := left(0); h > 0 {
+			c = overrun(h)
+		}
 		if c <= tail {
 			return 0, false
 		}
@@ -362,7 +409,7 @@ func SpotLateChance(s *SpotEstimate, writeHours, deadline float64, overrun func(
 	}
 	// From ⌊μ − 10√μ⌋, below which the mass is under e^−50, as
 	// poissonQuantileSum, to where the remaining mass is as small, or to
-	// where kL ≥ D makes every later term 1.
+	// where kL + nδ ≥ D makes every later term 1.
 	from := max(int(mu-10*math.Sqrt(mu)), 0)
 	limit := int(mu + 40*math.Sqrt(mu) + 40)
 	logMu := math.Log(mu)
@@ -370,14 +417,14 @@ func SpotLateChance(s *SpotEstimate, writeHours, deadline float64, overrun func(
 	for k := from; k < limit; k++ {
 		lg, _ := math.Lgamma(float64(k + 1))
 		pk := math.Exp(-mu + float64(k)*logMu - lg)
-		left := deadline - float64(k)*l
-		if left <= 0 { // late whatever W: this count and every higher one
+		h := left(k)
+		if h <= 0 { // late whatever W: this count and every higher one
 			rest := max(1-cdf, 0)
 			sum, lo = sum+rest, lo+rest
 			break
 		}
 		cdf += pk
-		c := overrun(left / grow)
+		c := overrun(h)
 		sum += pk * c
 		if c > tail {
 			lo += pk * c

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -220,23 +221,29 @@ func TestSpotExpectedCost(t *testing.T) {
 		err                     error
 	}{
 		{
-			// B = 100·(1 + 0.02/2) = 101; L = 0.25 + (2+0.02)/2 = 1.26; λL = 0.0126
-			// T = 101/0.9874 = 102.288839 h; N = 1.0228884; USD = 1.5·T = 153.433259
-			// N ~ Poisson(1.0229): P10 = 0, P90 = 2 → 101 h and 101 + 2·1.26 = 103.52 h
-			name: "100 h, λ=0.01/h, τ=2 h: T = 101/(1 − 0.01·1.26)", in: base,
-			hours: 102.28883937613935, n: 1.0228883937613935, usd: 153.43325906420904, p10: 101, p90: 103.52,
+			// n = ⌈100/2⌉ − 1 = 49 writes (the 50th interval ends with the final save);
+			// B = 100 + 49·0.02 = 100.98; L = 0.25 + (2+0.02)/2 = 1.26; λL = 0.0126
+			// T = 100.98/0.9874 = 102.268584 h; N = 1.0226858; USD = 1.5·T = 153.402876
+			// N ~ Poisson(1.0227): P(0) = e^−1.0227 = 0.35963, P(≤1) = 0.72741, P(≤2) = 0.91548:
+			// P10 = 0, P90 = 2 → 100.98 h and 100.98 + 2·1.26 = 103.50 h
+			name: "100 h, λ=0.01/h, τ=2 h: T = (100 + 49·0.02)/(1 − 0.01·1.26)", in: base,
+			hours: 100.98 / 0.9874, n: 0.01 * 100.98 / 0.9874, usd: 1.5 * 100.98 / 0.9874, p10: 100.98, p90: 103.50,
 		},
 		{
-			// two nodes: λ = 0.02; L = 1.26; T = 101/(1 − 0.0252) = 103.610997 h; N = 2.0722199
-			// Poisson(2.0722): P(≤0)=0.1259, so P10 = 0; P(≤3)=0.8442, P(≤4)=0.9405 → P90 = 4
-			name: "2 nodes double λ: T = 101/(1 − 0.02·1.26)", in: with(func(in *SpotInput) { in.Nodes = 2 }),
-			hours: 103.61099712761592, n: 2.0722199425523185, usd: 155.41649569142388, p10: 101, p90: 101 + 4*1.26,
+			// two nodes: λ = 0.02; B = 100.98, L = 1.26; T = 100.98/(1 − 0.0252) = 103.590480 h;
+			// N = 2.0718096; Poisson(2.0718): P(≤0) = 0.12596, so P10 = 0; P(≤3) = 0.84394,
+			// P(≤4) = 0.94064 → P90 = 4: 100.98 h and 100.98 + 4·1.26 = 106.02 h
+			name: "2 nodes double λ: T = 100.98/(1 − 0.02·1.26)", in: with(func(in *SpotInput) { in.Nodes = 2 }),
+			hours: 100.98 / 0.9748, n: 0.02 * 100.98 / 0.9748, usd: 1.5 * 100.98 / 0.9748, p10: 100.98, p90: 106.02,
 		},
 		{
-			// τ = 0 picks Daly: τ = 1.9866889; B = 100·(1 + 0.02/1.9866889) = 101.00670;
-			// L = 0.25 + (1.9866889+0.02)/2 = 1.25334444; T = B/(1 − 0.0125334444) = 102.288730 h
+			// τ = 0 picks Daly: τ = 1.9866889 (TestDalyInterval); 100/τ = 50.335 → n = 51 − 1 = 50,
+			// B = 100 + 50·0.02 = 101; L = 0.25 + (1.9866889+0.02)/2 = 1.25334444;
+			// T = 101/(1 − 0.0125334444) = 102.281945 h; N = 1.0228195: P10 = 0, P90 = 2 (as above)
+			// → 101 h and 101 + 2·1.25334444 = 103.506689 h
 			name: "τ from Daly's optimum", in: with(func(in *SpotInput) { in.CheckpointEveryHours = 0 }),
-			hours: 102.28873026686038, n: 1.0228873026686038, usd: 153.43309540029057, p10: 101.00670014, p90: 101.00670014 + 2*1.2533444444,
+			hours: 101 / (1 - 0.0125334444444444), n: 0.01 * 101 / (1 - 0.0125334444444444), usd: 1.5 * 101 / (1 - 0.0125334444444444),
+			p10: 101, p90: 101 + 2*1.2533444444444444,
 		},
 		{
 			// τ given as long as the job: no checkpoint, δ not paid, B = W = 100; L = 0.25 + 100/2 = 50.25;
@@ -293,8 +300,9 @@ func TestSpotHighRate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// λ(10%) = 0.105360516/730 = 1.44329e-4; T = 101/(1 − 1.44329e-4·1.26) = 101.018369 h at $1/h.
-	if want := 101 / (1 - 0.105360515657826/730*1.26); !near(e.HighRateExpectedUSD, want, 1e-9) {
+	// λ(10%) = 0.105360516/730 = 1.44329e-4; B = 100 + 49·0.02 = 100.98 (τ = 2 h kept);
+	// T = 100.98/(1 − 1.44329e-4·1.26) = 100.998367 h at $1/h.
+	if want := 100.98 / (1 - 0.105360515657826/730*1.26); !near(e.HighRateExpectedUSD, want, 1e-9) {
 		t.Errorf("HighRateExpectedUSD = %.8g, want %.8g", e.HighRateExpectedUSD, want)
 	}
 	if e.HighRateExpectedUSD <= e.ExpectedUSD {
@@ -358,9 +366,10 @@ func TestSpotMedian(t *testing.T) {
 		aboveP90  bool    // mean above P90
 		meanHours float64
 	}{
-		// B = 101, L = 1.26, T = 102.288839 h, μ = 1.0228884: P(N ≤ 0) = e^−1.0229 = 0.3595,
-		// P(N ≤ 1) = 0.3595·2.0229 = 0.7273 ≥ ½ → median 1: 101 + 1.26 = 102.26 h.
-		{"λ=0.01/h, 100 h", base, 1, 102.26, false, 102.28883937613935},
+		// B = 100 + 49·0.02 = 100.98, L = 1.26, T = 100.98/0.9874 = 102.268584 h, μ = 1.0226858:
+		// P(N ≤ 0) = e^−1.0227 = 0.3596, P(N ≤ 1) = 0.3596·2.0227 = 0.7274 ≥ ½ → median 1:
+		// 100.98 + 1.26 = 102.24 h.
+		{"λ=0.01/h, 100 h", base, 1, 102.24, false, 100.98 / 0.9874},
 		// 1 h job, τ = 2 h ≥ W: no checkpoint (δ not paid), B = 1, L = 0.25 + 1/2 = 0.75,
 		// T = 1/(1 − 0.0075) = 1.0075567 h, μ = 0.0100756: P(N ≤ 0) = 0.98998 ≥ ½ → median 0
 		// = P10 = P90 = 1 h, below the mean 1.00756 h.
@@ -389,16 +398,16 @@ func TestSpotMedian(t *testing.T) {
 }
 
 // TestSpotLateChance: the chance a spot job misses a deadline D, its
-// hours W·(1+δ/τ) + N·L (SpotExpectedCost's risk range) with N ~
+// hours W + n·δ + N·L (SpotExpectedCost's risk range) with N ~
 // Poisson(μ) and W's error from the time estimate's calibration, summed
-// over N: Σₖ P(N = k)·P(W > (D − kL)/(1+δ/τ)). The calibration here is
+// over N: Σₖ P(N = k)·P(W > D − kL − nδ). The calibration here is
 // the fallback band, uniform in log over ×0.75–×1.333 around W = 10 h:
 // P(W > h) = 0.95 − 0.9·(ln(h/10) − ln 0.75)/(2 ln(4/3)) inside it,
 // 0.95 below (at least 95%) and 0.05 above (at most 5%), as
-// Band.Exceedance reports. δ = 0.02 h, τ = 1 h (1 + δ/τ = 1.02), L = 0.76 h:
-// the estimate names W (OnDemandHours = 10 h), as τ < W is what says
-// checkpoints are taken. A job no longer than τ takes none (τ = W, 1 + δ/τ
-// is 1, L = R + W/2), the last case.
+// Band.Exceedance reports. δ = 0.02 h, τ = 1 h, W = 10 h: n = ⌈10/1⌉ − 1 =
+// 9 writes, nδ = 0.18 h, whatever W turns out (the launch file saves every
+// so many steps); L = 0.76 h. A job no longer than τ takes none (τ = W,
+// n = 0, L = R + W/2), the last case.
 func TestSpotLateChance(t *testing.T) {
 	var q [19]float64
 	for i := range q {
@@ -407,7 +416,8 @@ func TestSpotLateChance(t *testing.T) {
 	band := model.NewBand("test/uniform", 0, 0, q)
 	overrun := func(h float64) float64 { return band.Exceedance(h / 10) }
 	spot := func(mu float64) *SpotEstimate {
-		return &SpotEstimate{InterruptionsPerHour: 0.01, CheckpointEveryHours: 1, OnDemandHours: 10, LostHoursPerInterrupt: 0.76, ExpectedInterruptions: mu}
+		return &SpotEstimate{InterruptionsPerHour: 0.01, CheckpointEveryHours: 1, CheckpointWrites: 9, OnDemandHours: 10,
+			LostHoursPerInterrupt: 0.76, ExpectedInterruptions: mu}
 	}
 	for _, c := range []struct {
 		name     string
@@ -418,26 +428,37 @@ func TestSpotLateChance(t *testing.T) {
 	}{
 		// λ = 0: the job's own time, no checkpoint overhead: P(W > 12) = 0.95 − 0.9·ln(1.6)/ln(16/9) = 0.214808.
 		{"no interruptions: the estimate's own chance", &SpotEstimate{ExpectedInterruptions: 0}, 12, 0.21480773946721587, true},
-		// μ = 0.1: P(W > 12/1.02) = 0.245784, P(W > 11.24/1.02) = 0.348127, P(W > 10.48/1.02) = 0.457639, …
-		// weighted e^−0.1·0.1ᵏ/k!: 0.256054 (above the 0.245784 without interruptions).
-		{"μ = 0.1, D = 12 h", spot(0.1), 12, 0.2560539520810886, true},
-		{"μ = 2, D = 12 h", spot(2), 12, 0.4646952384963675, true},
-		// D = 14 h: 14/1.02 = 13.73 h is past the band's slow end (0.05, at most 5%); only
-		// after an interruption is the job in it (0.0920 at k = 1): e^−0.001·0.001·0.0920 ≈ 9e-5
-		// counted beside at most 5%: not late, as an offer whose range meets the deadline.
+		// μ = 0.1: P(W > 12 − 0.18 = 11.82) = 0.238449, P(W > 11.06) = 0.342404,
+		// P(W > 10.30) = 0.453763, P(W > 9.54) = 0.573662, P(W > 8.78) = 0.703519, …
+		// weighted e^−0.1·0.1ᵏ/k! (0.904837, 0.090484, 0.004524, 0.000151, 0.0000038):
+		// 0.215757 + 0.030982 + 0.002053 + 0.000087 + 0.000003 = 0.248882 (above the
+		// 0.238449 without interruptions).
+		{"μ = 0.1, D = 12 h", spot(0.1), 12, 0.2488816456938943, true},
+		// μ = 2, same terms weighted e^−2·2ᵏ/k! (0.135335, 0.270671, 0.270671, 0.180447,
+		// 0.090224, 0.036089, 0.012030, 0.003437, …): 0.032271 + 0.092679 + 0.122820
+		// + 0.103516 + 0.063474 + 0.030501 + 0.011428 (k = 6: 7.26 h, below the band, 0.95)
+		// + 0.003265 + … = 0.460995.
+		{"μ = 2, D = 12 h", spot(2), 12, 0.4609953863416052, true},
+		// D = 14 h: 14 − 0.18 = 13.82 h is past the band's slow end 13.33 h (0.05, at most
+		// 5%); only after an interruption is the job in it (13.06 h: 0.0824 at k = 1):
+		// e^−0.001·0.001·0.0824 ≈ 8e-5 counted beside at most 5%: not late, as an offer
+		// whose range meets the deadline.
 		{"μ = 0.001, D = 14 h: rare interruptions", spot(0.001), 14, 0, false},
-		// μ = 0.5: at least 0.0461 past the 5% tail, at most 0.0765: no more than the
-		// range's 5% for sure, not late.
+		// μ = 0.5: past the 5% tail 0.606531·0.5·0.0824 + 0.075816·0.176183 +
+		// 0.012636·0.275949 + 0.001580·0.382515 + … = 0.024989 + 0.013358 + 0.003487
+		// + 0.000604 + 0.000087 = 0.042525, at most 0.042525 + 0.606531·0.05 = 0.072852:
+		// no more than the range's 5% for sure, not late.
 		{"μ = 0.5, D = 14 h", spot(0.5), 14, 0, false},
-		// D = 3 h: below the fast end whatever the count (0.95), and 1 once kL ≥ 3 h
-		// (k ≥ 4): 0.957 reported as 0.95, at least 95%.
+		// D = 3 h: 3 − 0.18 − 0.76k is below the fast end 7.5 h whatever the count (0.95),
+		// and 1 once 0.76k + 0.18 ≥ 3 h (k ≥ 4): 0.857123·0.95 + 0.142877 = 0.957144
+		// reported as 0.95, at least 95%.
 		{"μ = 2, D = 3 h: late at the fast end", spot(2), 3, 0.95, true},
 		{"no deadline", spot(2), 0, 0, false},
-		// No checkpoint: τ = W = 10 h, δ not paid (1 + δ/τ = 1), L = R + W/2 = 0.25 + 5 = 5.25 h,
-		// μ = 0.1, D = 12 h. k = 0: P(W > 12) = 0.214808 (not 0.245784: no 2% of writes);
+		// No checkpoint: τ = W = 10 h, n = 0, δ not paid, L = R + W/2 = 0.25 + 5 = 5.25 h,
+		// μ = 0.1, D = 12 h. k = 0: P(W > 12) = 0.214808 (not 0.238449: no 0.18 h of writes);
 		// k = 1: (12 − 5.25)/10 = 0.675, below the band: 0.95; k = 2: 1.5 h, 0.95; k ≥ 3: 15.75 h ≥ D, 1.
 		// e^−0.1·(0.214808 + 0.1·0.95 + 0.005·0.95) + (1 − e^−0.1·1.105) = 0.194366 + 0.085960
-		// + 0.004298 + 0.000155 = 0.284778: above μ = 0.1 with checkpoints (0.256054), as one
+		// + 0.004298 + 0.000155 = 0.284778: above μ = 0.1 with checkpoints (0.248882), as one
 		// interruption loses half the job.
 		{"no checkpoint: τ = W, μ = 0.1, D = 12 h",
 			&SpotEstimate{InterruptionsPerHour: 0.01, CheckpointEveryHours: 10, OnDemandHours: 10, LostHoursPerInterrupt: 5.25, ExpectedInterruptions: 0.1},
@@ -446,6 +467,126 @@ func TestSpotLateChance(t *testing.T) {
 		chance, late := SpotLateChance(c.s, 0.02, c.deadline, overrun)
 		if late != c.late || !near(chance, c.chance, 1e-9) {
 			t.Errorf("%s: chance %.10g, late %v; want %.10g, %v", c.name, chance, late, c.chance, c.late)
+		}
+	}
+}
+
+// TestSpotCheckpointWrites: W hours of compute saved every τ write n =
+// ⌈W/τ⌉ − 1 periodic checkpoints, the last interval ending with the job's
+// own final save, which on demand makes too and SpotExpectedCost does not
+// charge: B = W + n·δ. Here τ = 2 h, δ = 0.02 h, R = 0.25 h, λ = 0.01/h;
+// every job is short enough that P(N = 0) = e^−μ ≥ 0.1 (μ = λT ≤ 0.07,
+// far below ln 10 = 2.30), so the P10 count is 0 and P10Hours is B itself. L = R + (τ+δ)/2 = 1.26 h with a write, R + W/2
+// without one (τ = W). Young's W·(1 + δ/τ), which SpotExpectedCost used
+// before, charged W/τ writes: 1.5 at W = 3 h (B = 3.03 h), 2 at W = 4 h
+// (4.04 h).
+func TestSpotCheckpointWrites(t *testing.T) {
+	lambda01 := InterruptionRate{PerMonth: -math.Expm1(-7.3)} // λ = 0.01/h
+	for _, c := range []struct {
+		name  string
+		w     float64
+		n     int
+		b, l  float64 // B = W + n·δ; L
+		hours float64 // T = B/(1 − λL)
+	}{
+		{"W = τ/2: none, τ = W", 1, 0, 1, 0.25 + 0.5, 1 / (1 - 0.0075)},
+		{"W = τ: none", 2, 0, 2, 0.25 + 1, 2 / (1 - 0.0125)},
+		{"W = 1.5τ: one, at τ", 3, 1, 3.02, 1.26, 3.02 / 0.9874},
+		{"W = 2τ: one, the second interval ends with the final save", 4, 1, 4.02, 1.26, 4.02 / 0.9874},
+		{"W = 2τ + 0.001 h: two", 4.001, 2, 4.041, 1.26, 4.041 / 0.9874},
+		{"W = 3τ: two", 6, 2, 6.04, 1.26, 6.04 / 0.9874},
+	} {
+		in := SpotInput{JobHours: c.w, SpotUSDPerHour: 1, Nodes: 1, Rate: lambda01,
+			CheckpointWriteHours: 0.02, RestartHours: 0.25, CheckpointEveryHours: 2}
+		e, err := SpotExpectedCost(in)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if e.CheckpointWrites != c.n || !near(e.P10Hours, c.b, 1e-12) || !near(e.LostHoursPerInterrupt, c.l, 1e-12) || !near(e.ExpectedHours, c.hours, 1e-12) {
+			t.Errorf("%s: %d writes, B = %.6g h, L = %.6g h, T = %.8g h; want %d, %.6g h, %.6g h, %.8g h",
+				c.name, e.CheckpointWrites, e.P10Hours, e.LostHoursPerInterrupt, e.ExpectedHours, c.n, c.b, c.l, c.hours)
+		}
+	}
+	// Rounding does not add a write: 0.1 + 0.2 is 0.30000000000000004, three
+	// intervals of 0.1 h, two writes.
+	tenth := 0.1
+	for _, c := range []struct {
+		w, tau, want float64
+	}{{tenth + 0.2, tenth, 2}, {0.3, tenth, 2}, {0.7, tenth, 6}, {2, 2, 0}, {2.5, 2, 1}, {1e12, 2, 5e11 - 1}, {1, 0, 0}} {
+		if got := checkpointWrites(c.w, c.tau); got != c.want {
+			t.Errorf("checkpointWrites(%v, %v) = %v, want %v", c.w, c.tau, got, c.want)
+		}
+	}
+}
+
+// TestSpotWritesStep: with τ fixed, B = W + n·δ grows as W between the
+// multiples of τ and steps up by δ, the new write, as W passes each one,
+// the first (W = τ) included: a job of τ + ε writes once at τ, as the
+// launch file does (τ = 2 h, δ = 0.02 h: B(2) = 2, B(2 + ε) = 2.02 + ε).
+// The expected time T then never falls as W grows. At W = kτ, k ≥ 2, L
+// stays 1.26 h and T steps by (δ + ε)/(1 − λL) = 0.02/0.9874 = 0.020255 h;
+// at W = τ the first write also brings δ/2 into L (1.25 → 1.26 h): T
+// goes from 2/0.9875 = 2.025316 h to 2.02/0.9874 = 2.045777 h.
+func TestSpotWritesStep(t *testing.T) {
+	lambda01 := InterruptionRate{PerMonth: -math.Expm1(-7.3)} // λ = 0.01/h
+	at := func(w float64) SpotEstimate {
+		t.Helper()
+		e, err := SpotExpectedCost(SpotInput{JobHours: w, SpotUSDPerHour: 1, Nodes: 1, Rate: lambda01,
+			CheckpointWriteHours: 0.02, RestartHours: 0.25, CheckpointEveryHours: 2})
+		if err != nil {
+			t.Fatalf("W = %g h: %v", w, err)
+		}
+		return e
+	}
+	const eps = 1e-9
+	if lo, hi := at(2).ExpectedHours, at(2+eps).ExpectedHours; !near(lo, 2/0.9875, 1e-12) || !near(hi, 2.02/0.9874, 1e-8) {
+		t.Errorf("T(τ) = %.8g h, T(τ + ε) = %.8g h; want %.8g h, %.8g h", lo, hi, 2/0.9875, 2.02/0.9874)
+	}
+	for k := 1; k <= 5; k++ {
+		kt := 2 * float64(k)
+		// B jumps by δ at kτ (P10Hours is B: μ ≤ 0.12 up to W = 11.5 h, e^−μ ≥ 0.1).
+		if jump := at(kt+eps).P10Hours - at(kt).P10Hours; !near(jump, 0.02+eps, 1e-6) {
+			t.Errorf("B(%gτ + ε) − B(%gτ) = %.9g h, want δ + ε = %.9g h", float64(k), float64(k), jump, 0.02+eps)
+		}
+		if k >= 2 {
+			if jump := at(kt+eps).ExpectedHours - at(kt).ExpectedHours; !near(jump, (0.02+eps)/0.9874, 1e-6) {
+				t.Errorf("T(%dτ + ε) − T(%dτ) = %.9g h, want (δ + ε)/(1 − λL) = %.9g h", k, k, jump, (0.02+eps)/0.9874)
+			}
+		}
+		// Inside (kτ, (k+1)τ] no write is added: B grows as W.
+		if grow := at(kt+1.5).P10Hours - at(kt+0.5).P10Hours; !near(grow, 1, 1e-9) {
+			t.Errorf("B(%dτ + 1.5) − B(%dτ + 0.5) = %.9g h, want 1 h", k, k, grow)
+		}
+	}
+	prev := 0.0
+	for w := 0.05; w <= 10.5; w += 0.05 {
+		h := at(w).ExpectedHours
+		if h < prev {
+			t.Errorf("T(%.2f h) = %.8g h, below T(%.2f h) = %.8g h", w, h, w-0.05, prev)
+		}
+		prev = h
+	}
+}
+
+// TestSpotNeverFinishesWording: the error names what an interruption
+// loses: half the job when it takes no checkpoint (τ ≥ W), half the
+// period between checkpoints otherwise. λ = 0.01/h (M = 100 h):
+// W = 100 h, τ = 200 h, R = 60 h: L = 60 + 100/2 = 110 h ≥ M; W = 100 h,
+// τ = 2 h, R = 99 h: L = 99 + (2 + 0.02)/2 = 100.01 h ≥ M.
+func TestSpotNeverFinishesWording(t *testing.T) {
+	lambda01 := InterruptionRate{PerMonth: -math.Expm1(-7.3)}
+	for _, c := range []struct {
+		name      string
+		tau, r    float64
+		want, not string
+	}{
+		{"no checkpoint", 200, 60, "half of the 1e+02 h job, which takes no checkpoint", "between checkpoints"},
+		{"checkpoints", 2, 99, "half of 2 h between checkpoints", "no checkpoint"},
+	} {
+		_, err := SpotExpectedCost(SpotInput{JobHours: 100, SpotUSDPerHour: 1, Nodes: 1, Rate: lambda01,
+			CheckpointWriteHours: 0.02, RestartHours: c.r, CheckpointEveryHours: c.tau})
+		if !errors.Is(err, ErrSpotNeverFinishes) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), c.not) {
+			t.Errorf("%s: %v; want ErrSpotNeverFinishes saying %q", c.name, err, c.want)
 		}
 	}
 }

@@ -232,9 +232,9 @@ func SpotView(in DecideInput) func(o *model.Offer) (model.Offer, bool) {
 // against the deadline on its time with interruptions, as the table shows
 // it, not on the uninterrupted time the ranking weighed (model.Offer.
 // LateChance): late when decide.SpotLateChance says the chance is above
-// the 5% a 90% range leaves (its hours W(1+δ/τ) + N·L, N ~ Poisson(λT),
-// summed over N with the time estimate's calibration) or when the
-// deadline falls below the slow end of the time range s shows (the
+// the 5% a 90% range leaves (its hours W + n·δ + N·L, n = ⌈W/τ⌉ − 1
+// checkpoint writes, N ~ Poisson(λT), summed over N with the time
+// estimate's calibration) or when the deadline falls below the slow end of the time range s shows (the
 // expected time at each end of the uninterrupted range: its warning and
 // the table's note say the deadline falls inside it). An offer the ranking
 // found late stays late (a spot job takes no less than W). Its chance is
@@ -666,8 +666,9 @@ func SpotLineIn(lang *i18n.Printer, e *decide.SpotEstimate, a decide.SpotAssumpt
 			HoursIn(lang, e.ExpectedHours), e.ExpectedInterruptions)
 	}
 	switch {
-	case e.InterruptionsPerHour > 0 && e.CheckpointEveryHours >= e.OnDemandHours:
-		// decide.SpotExpectedCost takes none: one at the end saves nothing.
+	case e.InterruptionsPerHour > 0 && e.CheckpointWrites == 0:
+		// decide.SpotExpectedCost takes none (τ ≥ W): one at the end
+		// saves nothing, and the final save is made on demand too.
 		lang.Fprintf(&b, "; no checkpoint: the job is shorter than the checkpoint interval, so an interruption restarts it")
 	case e.InterruptionsPerHour > 0:
 		lang.Fprintf(&b, "; checkpoint every %s", HoursIn(lang, e.CheckpointEveryHours))

@@ -25,23 +25,23 @@ import (
 // uniform in log), so [15 h, 26.667 h], inside a 29 h deadline:
 //
 //   - "a" at $10/h spot, λ = 0.01/h (M = 100 h): Daly's τ = √(2·0.5·100)
-//     ·(1 + √0.0025/3 + 0.0025/9) − 0.5 = 9.669444 h < W, so
-//     1 + δ/τ = 1.0517093, B = 21.034186 h, L = 1/6 + (9.669444 + 0.5)/2
-//     = 5.251389 h, T = 21.034186/(1 − 0.0525139) = 22.199994 h,
-//     μ = λT = 0.2219999, $222.00 expected. Late: P(N = k) = e^−μ·μᵏ/k!
-//     = 0.800915, 0.177803, 0.019736, 0.00146047, 8.1056e-5, 3.5989e-6;
-//     P(W > (29 − kL)/1.0517093) at k = 0: 27.574 h, past the slow end
-//     (0.05, at most 5%); k = 1: 22.581 h, 0.95 − 0.9·ln(22.581/15)
-//     /ln(16/9) = 0.310142; k = 2: 17.588 h, 0.701048; k = 3, 4, 5:
-//     12.59, 7.60, 2.61 h, below the fast end (0.95); k ≥ 6: 6L ≥ 29 h (1,
-//     1.375e-7). The sum is 0.040046 + 0.055144 + 0.013836 + 0.001387 +
-//     0.000077 + 0.000003 + 0.0000001 = 0.110494, about 10%; without the
-//     k = 0 term (at most 5%) 0.070448, above 5%: late. Its time range
-//     shown [16.650 h, 29.600 h] (T at W = 15 h and 26.667 h: B = 15.775639
-//     and 28.045581 h over 0.9474861) straddles 29 h;
+//     ·(1 + √0.0025/3 + 0.0025/9) − 0.5 = 9.669444 h < W; 20/9.669444 =
+//     2.068, so n = ⌈2.068⌉ − 1 = 2 writes, B = 20 + 2·0.5 = 21 h,
+//     L = 1/6 + (9.669444 + 0.5)/2 = 5.251389 h, T = 21/(1 − 0.0525139)
+//     = 22.163913 h, μ = λT = 0.2216391, $221.64 expected. Late: P(N = k)
+//     = e^−μ·μᵏ/k! = 0.801204, 0.177578, 0.019679, 0.00145389, 8.056e-5,
+//     3.571e-6; P(W > 29 − kL − 2·0.5) at k = 0: 28 h, past the slow end
+//     (0.05, at most 5%); k = 1: 22.749 h, 0.95 − 0.9·ln(22.749/15)
+//     /ln(16/9) = 0.298572; k = 2: 17.497 h, 0.709122; k = 3, 4, 5:
+//     12.25, 6.99, 1.74 h, below the fast end (0.95); k ≥ 6: 6L + 1 ≥ 29 h
+//     (1, 1.362e-7). The sum is 0.040060 + 0.053020 + 0.013955 +
+//     0.001381 + 0.000077 + 0.000003 + 0.0000001 = 0.108496, about 10%;
+//     without the k = 0 term (at most 5%) 0.068436, above 5%: late. Its
+//     time range shown [16.359 h, 29.200 h] (T at W = 15 h and 26.667 h:
+//     n = 1 and 2, B = 15.5 and 27.666667 h over 0.9474861) straddles 29 h;
 //   - "b" at $14/h spot, λ = 0: $280, its range [15, 26.667] meets 29 h.
 //
-// Without the deadline a ($222.00) ranks before b ($280); with it, b first.
+// Without the deadline a ($221.64) ranks before b ($280); with it, b first.
 func TestDecideSpotLate(t *testing.T) {
 	const w = 20.0
 	cat := &model.Catalog{Instances: []model.Instance{
@@ -64,14 +64,14 @@ func TestDecideSpotLate(t *testing.T) {
 			Spot: decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond, RestartHours: decide.DefaultRestartHours}}
 	}
 	lam, tau := 0.01, 10*(1+0.05/3+0.0025/9)-0.5
-	grow, l := 1+0.5/tau, 1.0/6+(tau+0.5)/2
-	mu := lam * w * grow / (1 - lam*l)
+	writes, l := 2*0.5, 1.0/6+(tau+0.5)/2 // n·δ: n = ⌈20/9.669444⌉ − 1 = 2
+	mu := lam * (w + writes) / (1 - lam*l)
 	over := func(h float64) float64 { // P(W > h): uniform in log over [15 h, 26.667 h], 0.05–0.95 outside
 		return min(max(0.95-0.9*math.Log(h/15)/math.Log(16.0/9), 0.05), 0.95)
 	}
 	wantChance, pk, cdf := 0.0, math.Exp(-mu), 0.0
-	for k := 0; float64(k)*l < 29; k++ {
-		wantChance, cdf = wantChance+pk*over((29-float64(k)*l)/grow), cdf+pk
+	for k := 0; float64(k)*l+writes < 29; k++ {
+		wantChance, cdf = wantChance+pk*over(29-float64(k)*l-writes), cdf+pk
 		pk *= mu / float64(k+1)
 	}
 	wantChance += 1 - cdf
@@ -84,10 +84,10 @@ func TestDecideSpotLate(t *testing.T) {
 	}{
 		{"no deadline: a first", 0, "a", 0},
 		{"29 h: a late with interruptions", 29, "b", wantChance},
-		// 35 h: past a's slow end with interruptions, T(26.667 h) = 29.6 h; one interruption leaves
-		// (35 − 5.251)/1.0517 = 28.286 h, past the slow end too (at most 5%); two (23.293 h, 0.261595)
-		// and three (18.300 h, 0.638988) are inside at 0.019736 and 0.00146: 0.005163 + 0.000933, with
-		// four to six below the fast end (0.95 × 8.47e-5) 0.006177 past the 5% tail: not late.
+		// 35 h: past a's slow end with interruptions, T(26.667 h) = 29.2 h; one interruption leaves
+		// 35 − 5.251 − 1 = 28.749 h, past the slow end too (at most 5%); two (23.497 h, 0.247925)
+		// and three (18.246 h, 0.643589) are inside at 0.019679 and 0.00145389: 0.004879 + 0.000936,
+		// with four to six below the fast end (0.95 × 8.43e-5) 0.005895 past the 5% tail: not late.
 		{"35 h: not late", 35, "a", 0},
 	} {
 		bare := []model.Offer{offer(0, 10), offer(1, 14)}
@@ -120,7 +120,7 @@ func TestDecideSpotLate(t *testing.T) {
 		if err := WriteRecommendDecided(&b, &Renderer{}, rec, rec.Offers[0].Estimate, 5, 0, "", d); err != nil {
 			t.Fatal(err)
 		}
-		const warn = "about 10% chance the job takes longer than 29 h (the 90% range of its time is 16.6–29.6 h)"
+		const warn = "about 10% chance the job takes longer than 29 h (the 90% range of its time is 16.4–29.2 h)"
 		if out := b.String(); !strings.Contains(out, "~22.2 h") || !strings.Contains(out, "~ job time (1 row): about 10% chance of missing the 29 h deadline") {
 			t.Errorf("%s: the table does not mark a late:\n%s", c.name, out)
 		}
@@ -179,7 +179,7 @@ func TestAnswerLateZh(t *testing.T) {
 
 // TestSpotViewIsShown: SpotView, which the matcher weighs a region's
 // hosts on (model.Query.SpotView), gives each spot offer the figures
-// Decide shows it with (TestDecideSpotLate's "a": $222.00 expected, the
+// Decide shows it with (TestDecideSpotLate's "a": $221.64 expected, the
 // 29 h deadline missed about 10% of the time; "b", never interrupted, its
 // own $280), an offer whose job would not finish on spot an infinite job
 // (Decide ranks it last), and nothing off spot pricing or without rates.

@@ -21,23 +21,23 @@ import (
 // order would not turn):
 //
 //   - "a" at $10/h spot, λ = 0.01/h: Daly's τ = √(2·0.5·100)·(1 +
-//     √0.0025/3 + 0.0025/9) − 0.5 = 9.669444 h, below W; B = W·(1 + δ/τ)
-//     = 20·1.0517093 = 21.034186 h, L = R + (τ+δ)/2 = 1/6 + 5.084722 =
-//     5.251389 h, T = B/(1 − λL) = 21.034186/0.9474861 = 22.199994 h:
-//     $222.00 expected, $200 bare;
+//     √0.0025/3 + 0.0025/9) − 0.5 = 9.669444 h, below W; 20/τ = 2.068,
+//     so n = ⌈W/τ⌉ − 1 = 2 writes and B = W + n·δ = 20 + 2·0.5 = 21 h,
+//     L = R + (τ+δ)/2 = 1/6 + 5.084722 = 5.251389 h, T = B/(1 − λL) =
+//     21/0.9474861 = 22.163913 h: $221.64 expected, $200 bare;
 //   - "b" at $11/h spot, never interrupted (λ = 0): T = W, $220 both.
 //
-// Bare, a ($200) ranks before b ($220); expected, b ($220) before a ($222.00).
+// Bare, a ($200) ranks before b ($220); expected, b ($220) before a ($221.64).
 // a's time range [5 h, 40 h] becomes the expected time at each end:
 // W = 5 h is shorter than τ, so no checkpoint: δ not paid, B = 5,
 // L = 1/6 + 5/2 = 2.666667, T = 5/0.9733333 = 5.136986 h; W = 40 h:
-// B = 40·1.0517093 = 42.068371, L = 5.251389, T = 42.068371/0.9474861 =
-// 44.399987 h.
+// 40/τ = 4.137, n = 4, B = 40 + 4·0.5 = 42, L = 5.251389,
+// T = 42/0.9474861 = 44.327827 h.
 func TestDecideSpotShownRanksByExpected(t *testing.T) {
 	const w = 20.0
 	tau := 10*(1+0.05/3+0.0025/9) - 0.5 // Daly's, 9.669444 h
 	l := 1.0/6 + (tau+0.5)/2
-	wantT := w * (1 + 0.5/tau) / (1 - 0.01*l)
+	wantT := (w + 2*0.5) / (1 - 0.01*l) // n = ⌈20/τ⌉ − 1 = 2 writes
 	cat := &model.Catalog{Instances: []model.Instance{
 		{Provider: "pa", Type: "a", GPU: "g", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 30, SpotUSD: 10}}},
 		{Provider: "pb", Type: "b", GPU: "g", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 30, SpotUSD: 11}}},
@@ -60,7 +60,7 @@ func TestDecideSpotShownRanksByExpected(t *testing.T) {
 	rec := &model.Recommendation{Sort: model.SortJob, Offers: bare}
 	d := Decide(rec, in(model.Spot))
 	if rec.Offers[0].Instance.Type != "b" || rec.Offers[1].Instance.Type != "a" {
-		t.Fatalf("order %s, %s; want b ($220 expected) before a ($222.00 expected)", rec.Offers[0].Instance.Type, rec.Offers[1].Instance.Type)
+		t.Fatalf("order %s, %s; want b ($220 expected) before a ($221.64 expected)", rec.Offers[0].Instance.Type, rec.Offers[1].Instance.Type)
 	}
 	if bare[0].Instance.Type != "a" {
 		t.Error("Decide reordered the caller's slice; want a copy")
@@ -75,7 +75,7 @@ func TestDecideSpotShownRanksByExpected(t *testing.T) {
 	if rec.Offers[1].JobUSD != 200 || rec.Offers[1].JobHours != w {
 		t.Errorf("rec's a: %.2f h, $%.2f; want its uninterrupted 20 h, $200 (JSON's job_cost_usd)", rec.Offers[1].JobHours, rec.Offers[1].JobUSD)
 	}
-	wantBand := [2]float64{5 / (1 - 0.01*(1.0/6+2.5)), 40 * (1 + 0.5/tau) / (1 - 0.01*l)}
+	wantBand := [2]float64{5 / (1 - 0.01*(1.0/6+2.5)), (40 + 4*0.5) / (1 - 0.01*l)} // n = ⌈40/τ⌉ − 1 = 4
 	if got := shown[1].Estimate.TimeBand; math.Abs(got[0]-wantBand[0]) > 1e-9 || math.Abs(got[1]-wantBand[1]) > 1e-9 {
 		t.Errorf("shown a's time band %v; want %v", got, wantBand)
 	}
