@@ -773,6 +773,9 @@ func (s *Serve) vllmInstall() string {
 // emptyDir cache; the GPU toleration and the node selector (instance type
 // and, on spot, the provider's spot label) are the training Job's.
 func (s *Serve) Kubernetes() ([]byte, error) {
+	if s.CacheClaim != "" && !ValidSubdomain(s.CacheClaim) { // NewServe checks it; a Serve built by hand is checked here
+		return nil, model.Errorf(ErrPlan, "PersistentVolumeClaim name %q: want lower-case letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters", s.CacheClaim)
+	}
 	// Provider and Pricing: on spot the pods select the provider's spot
 	// nodes (nodeSelector, tolerations, spotHeader).
 	p := &Plan{Name: s.Name, Provider: s.Provider, Pricing: s.Pricing, InstanceType: s.InstanceType, ProcsPerNode: s.TP * s.PP, GPUsPerInstance: s.GPUsPerInstance,
