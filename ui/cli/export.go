@@ -298,6 +298,16 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	// the offer's GPUs in place of the file's one, its verdict, the
 	// plan's own price beside the header's catalog one (priceNote).
 	said := []model.Message{jobNote, verdict}
+	if ff.phase == nil && offer.Estimate != nil {
+		// Shared over the offer's GPUs as recommend shares it: the file
+		// writes the per-GPU batch, so it says where it came from (a new
+		// user's walk: 4 × 2 asked, 1 × 1 written, unsaid).
+		a := asked
+		a.Defaults()
+		if n := a.BatchShared(&offer.Estimate.Workload); !n.IsZero() {
+			opt.Notes = append(opt.Notes, n)
+		}
+	}
 	for _, n := range said {
 		if !n.IsZero() {
 			opt.Notes = append(opt.Notes, n)

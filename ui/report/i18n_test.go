@@ -463,7 +463,7 @@ func TestPlanSavingsErrorChinese(t *testing.T) {
 	p := i18n.New(language.SimplifiedChinese)
 	err := model.Msg("none ranked: the estimator finds no offer for a phase on its pinned provider, region and GPU type (%v); pick one that fits with gpuplan recommend --config PLAN --phase NAME", model.Msg("no offers: the plan as it stands has no cost to compare with"))
 	var b bytes.Buffer
-	if e := WritePlanSavings(&b, &Renderer{Profile: colorprofile.NoTTY, Dark: true, Lang: p}, 10, 0, nil, err); e != nil {
+	if e := WritePlanSavings(&b, &Renderer{Profile: colorprofile.NoTTY, Dark: true, Lang: p}, 10, 0, nil, nil, err); e != nil {
 		t.Fatal(e)
 	}
 	if out := b.String(); strings.Contains(out, "none ranked") || !strings.Contains(out, "无法排序") {
