@@ -146,7 +146,7 @@ without --force; -o - (the default) writes to stdout.`,
 	fs := cmd.Flags()
 	fs.StringVar(&ef.instance, "instance", "", "PROVIDER/TYPE to launch on, e.g. aws/p4de.24xlarge (list: gpuplan catalog instances)")
 	fs.StringVar(&ef.region, "region", "", "region to launch in (default: the cheapest that prices the instance)")
-	fs.Var(enumValue[launch.Format]{&ef.format, launch.ParseFormat, exportFormats}, "format", "toml, skypilot, torchrun, vllm (the vllm serve script of --task inference), docker, k8s, pytorchjob or probe (a script that measures the plan on the GPU)")
+	fs.Var(enumValue[launch.Format]{&ef.format, launch.ParseFormat, exportFormats, nil}, "format", "toml, skypilot, torchrun, vllm (the vllm serve script of --task inference), docker, k8s, pytorchjob or probe (a script that measures the plan on the GPU)")
 	fs.StringVarP(&ef.output, "output", "o", "-", "file to write; - writes to stdout")
 	fs.BoolVar(&ef.force, "force", false, "overwrite the output file if it exists")
 	fs.StringVar(&ef.name, "name", "", "job, task and cluster name (default gpuplan-MODEL)")

@@ -389,6 +389,12 @@ func TestChineseServingLeaksNoEnglish(t *testing.T) {
 			t.Logf("untranslated: %q", k)
 		}
 	}
+	// A label that ends in a full-width colon carries its own space: "临界： 2 ×" read as a stray gap.
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "： ") {
+			t.Errorf("space after a full-width colon: %q", l)
+		}
+	}
 	if en := renderServing(t, nil); en != renderServing(t, i18n.New(language.English)) {
 		t.Error("English printer differs from the default")
 	}
