@@ -2,6 +2,8 @@ package model
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -220,6 +222,10 @@ func ParseTask(s string) (Task, error) {
 	return ParseEnum(s, "task", Tasks, taskAliases)
 }
 
+// TaskAliasNames are the other spellings ParseTask accepts ("serve",
+// "infer", …), sorted: a did-you-mean offers them too.
+func TaskAliasNames() []string { return slices.Sorted(maps.Keys(taskAliases)) }
+
 var taskAliases = map[string]Task{
 	"training": TaskTrain, "pretrain": TaskTrain, "fine-tune": TaskFinetune, "full": TaskFinetune,
 	"infer": TaskInference, "serve": TaskInference,
@@ -305,7 +311,13 @@ func ParseEnum[T ~string](s, what string, valid []T, aliases map[string]T) (T, e
 	if v, ok := aliases[k]; ok {
 		return v, nil
 	}
-	if c := Closest(k, EnumNames(valid), 1); len(c) > 0 {
+	// The did-you-mean looks among the accepted spellings, aliases too:
+	// "--task serv" is nearest "serve", which no canonical name is near.
+	names := EnumNames(valid)
+	for _, a := range slices.Sorted(maps.Keys(aliases)) {
+		names = append(names, a)
+	}
+	if c := Closest(k, names, 1); len(c) > 0 {
 		return "", Msg("%s %q: did you mean %q? want %v", what, s, c[0], OrMsg(EnumNames(valid)))
 	}
 	return "", Msg("%s %q: want %v", what, s, OrMsg(EnumNames(valid)))

@@ -16,6 +16,8 @@ func TestParseEnumSuggests(t *testing.T) {
 	}{
 		{func(s string) error { _, err := ParseTask(s); return err }, "qlorra", `task "qlorra": did you mean "qlora"? want train, finetune, lora, qlora or inference`},
 		{func(s string) error { _, err := ParsePricing(s); return err }, "spott", `pricing "spott": did you mean "spot"?`},
+		// "serve" is an accepted spelling of inference, and the nearest to "serv".
+		{func(s string) error { _, err := ParseTask(s); return err }, "serv", `task "serv": did you mean "serve"? want train, finetune, lora, qlora or inference`},
 		{func(s string) error { _, err := ParseTask(s); return err }, "zzzzzzzz", `task "zzzzzzzz": want train, finetune, lora, qlora or inference`},
 	} {
 		err := tt.parse(tt.in)

@@ -264,6 +264,9 @@ type Recommendation struct {
 	Considered int // offers with a price in the pricing mode asked
 	Sort       SortKey
 	AutoGPUs   bool // each offer picked its own GPU count
+	// AsOf is the catalog's date (Catalog.AsOf, YYYY-MM-DD), from which
+	// the offers' Offer.PriceAgeDays count.
+	AsOf string
 
 	// estimates is what this Recommend estimated, for advice.Savings to start
 	// from: its first eval is this same workload and query, and would
@@ -1002,7 +1005,7 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	}
 	q = recommendQuery(q, &w)
 	m := newMatcher(w, cat, q, shared)
-	rec := Recommendation{Sort: q.Sort, AutoGPUs: q.AutoGPUs}
+	rec := Recommendation{Sort: q.Sort, AutoGPUs: q.AutoGPUs, AsOf: cat.AsOf}
 	// A host group weighs multi-node deployments by cost per sample on
 	// the hourly keys (lessHost), so the least offer by compareOffers
 	// alone, and the price bound of beyond, can differ from the grouped

@@ -1,5 +1,7 @@
 package model
 
+import "time"
+
 // Provenance returns the source and origin of the offer's price: the
 // region's overlay when one patched that price, else the instance's.
 func (o *Offer) Provenance() (source, origin string) {
@@ -12,6 +14,23 @@ func (o *Offer) Provenance() (source, origin string) {
 func (o *Offer) PriceAsOf() string {
 	_, _, asOf := o.priceProvenance()
 	return asOf
+}
+
+// PriceAgeDays returns how many whole days the offer's price (PriceAsOf)
+// is older than asOf, a YYYY-MM-DD date: the catalog's
+// (Recommendation.AsOf, Catalog.AsOf), so that one catalog gives the same
+// figure whatever the day it runs. It is 0 when the price is as new or
+// newer, and when either date is missing or not YYYY-MM-DD.
+func (o *Offer) PriceAgeDays(asOf string) int {
+	ref, err := time.Parse(time.DateOnly, asOf)
+	if err != nil {
+		return 0
+	}
+	price, err := time.Parse(time.DateOnly, o.PriceAsOf())
+	if err != nil || !price.Before(ref) {
+		return 0
+	}
+	return int(ref.Sub(price).Hours() / 24) // UTC dates: whole days
 }
 
 // PriceProvenance is Provenance and PriceAsOf at once: the source,

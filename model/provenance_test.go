@@ -30,3 +30,29 @@ func TestOfferProvenanceAndArm(t *testing.T) {
 		}
 	}
 }
+
+func TestOfferPriceAgeDays(t *testing.T) {
+	in := &Instance{Provider: "do", Type: "gpu-h100x1-80gb", AsOf: "2026-05-28",
+		Prices: []RegionPrice{{Region: "tor1"}, {Region: "nyc2", Patch: &PricePatch{Source: "quote", Origin: "/c/q.toml", AsOf: "2026-12-01"}}}}
+	tests := []struct {
+		name, region, asOf string
+		want               int
+	}{
+		{"2026-05-28 to 2026-12-06: 4 + 30 + 31 + 31 + 30 + 31 + 30 + 6 days", "tor1", "2026-12-06", 192},
+		{"a region's overlay price has its own date: 2026-12-01 to 2026-12-06", "nyc2", "2026-12-06", 5},
+		{"the catalog's own date: 0", "tor1", "2026-05-28", 0},
+		{"a price newer than the date given is not negative", "tor1", "2026-01-01", 0},
+		{"no catalog date: 0", "tor1", "", 0},
+		{"a date not YYYY-MM-DD: 0", "tor1", "6 Dec 2026", 0},
+	}
+	for _, tt := range tests {
+		o := &Offer{Instance: in, Region: tt.region}
+		if got := o.PriceAgeDays(tt.asOf); got != tt.want {
+			t.Errorf("%s: PriceAgeDays(%q) = %d days, want %d", tt.name, tt.asOf, got, tt.want)
+		}
+	}
+	noDate := &Offer{Instance: &Instance{Provider: "x", Type: "y"}, Region: "r"}
+	if got := noDate.PriceAgeDays("2026-12-06"); got != 0 {
+		t.Errorf("a price without as_of: PriceAgeDays = %d days, want 0", got)
+	}
+}

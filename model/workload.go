@@ -428,6 +428,33 @@ func (w *Workload) GlobalBatchChange() (m Message, ok bool) {
 		w.AskedGlobalBatch, runs, max(w.MicroBatch, 1), max(w.GradAccum, 1), max(w.GPUs/max(w.TP, 1), 1), w.AskedGlobalBatch), true
 }
 
+// BatchShared says, in one line, how the batch asked (w, defaulted) runs
+// on the GPUs an offer gave it (runs: w.OnGPUs of that count, as
+// recommend and export place it): "batch: micro-batch 4 × gradient
+// accumulation 2 on 1 GPU (a global batch of 8) runs as micro-batch 1 ×
+// accumulation 1 on each of the offer's 8 GPUs, the same global batch, as
+// recommend shares it; --gpus 8 asks for 4 × 2 on each GPU (a global
+// batch of 64)". A launch file writes the per-GPU batch, so a micro-batch
+// and accumulation other than the ones given must be said where they are
+// written (new user's walk: export wrote 1 and 1 for 4 × 2, unsaid).
+// Zero when nothing moved, when the micro-batch is per GPU
+// (BatchPerGPU), when BatchNote says it already (the adapter recipe), or
+// when the batch changed (GlobalBatchChange says that).
+func (w *Workload) BatchShared(runs *Workload) Message {
+	if !w.Task.Training() || !runs.Task.Training() || w.BatchPerGPU || runs.BatchPerGPU || w.GPUs == runs.GPUs ||
+		w.MicroBatch == runs.MicroBatch && w.GradAccum == runs.GradAccum || !runs.BatchNote().IsZero() {
+		return Message{}
+	}
+	if _, changed := runs.GlobalBatchChange(); changed || w.GlobalBatch() != runs.GlobalBatch() {
+		return Message{}
+	}
+	per := *w
+	per.GPUs = runs.GPUs
+	return Msg("batch: micro-batch %d × gradient accumulation %d on %v (a global batch of %d) runs as micro-batch %d × accumulation %d on each of the offer's %v, the same global batch, as recommend shares it; --gpus %d asks for %d × %d on each GPU (a global batch of %d)",
+		max(w.MicroBatch, 1), max(w.GradAccum, 1), CountMsg(max(w.GPUs, 1), "GPU"), w.GlobalBatch(), max(runs.MicroBatch, 1), max(runs.GradAccum, 1),
+		CountMsg(runs.GPUs, "GPU"), runs.GPUs, max(w.MicroBatch, 1), max(w.GradAccum, 1), per.GlobalBatch())
+}
+
 // OnGPUs returns w on n GPUs (tensor parallelism dropped to 1 when it
 // does not divide n) with the same global batch: each data-parallel
 // replica takes GlobalBatch ÷ replicas samples per step, as the largest

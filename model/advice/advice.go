@@ -185,6 +185,9 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 		// printed.
 		shards := func(from model.Workload) (z, f model.Workload, same bool) {
 			z, f = shardOver(from, model.ZeRO3), shardOver(from, model.FSDP)
+			if w.Strategy == model.ZeRO3 || w.Strategy == model.FSDP {
+				return z, f, false // one is the strategy asked: each its own line (shardChange)
+			}
 			if z.GPUs == 0 || f.GPUs == 0 || z.GPUs != f.GPUs || z.MicroBatch != f.MicroBatch || z.GradAccum != f.GradAccum {
 				return z, f, false
 			}
@@ -199,7 +202,11 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 			f = model.Workload{} // one line for both
 		}
 		for _, shard := range []model.Workload{z, f} {
-			if shard.GPUs > 0 {
+			// The strategy asked on the GPUs asked is no change but the
+			// micro-batch's, which its own line says (a new user's walk:
+			// "shard with ZeRO-3 (--strategy zero3) over 8 GPUs" to a
+			// job on ZeRO-3 over 8 GPUs).
+			if shard.GPUs > 0 && !(shard.Strategy == w.Strategy && shard.GPUs == w.GPUs) {
 				try(shardChange(shard, w, same, false), shard)
 			}
 		}
@@ -300,9 +307,11 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 		if w.MicroBatch > 1 {
 			if b, err := MaxMicroBatch(w, capBytes); err == nil && b >= 1 && b < w.MicroBatch {
 				v = w
-				global := w.MicroBatch * w.GradAccum
-				v.MicroBatch, v.GradAccum = sameGlobalBatch(global, b)
-				try(model.Msg("micro-batch %d with gradient accumulation %d (same global batch of %d)", v.MicroBatch, v.GradAccum, global), v)
+				v.MicroBatch, v.GradAccum = sameGlobalBatch(w.MicroBatch*w.GradAccum, b)
+				// The job's global batch, over all its replicas (a new
+				// user's walk: 4 × 2 on 8 GPUs read "same global batch of
+				// 8" beside estimate's "per step of 64 samples").
+				try(model.Msg("micro-batch %d with gradient accumulation %d (same global batch of %d)", v.MicroBatch, v.GradAccum, w.GlobalBatch()), v)
 			} else if err == nil && b == 0 {
 				v = w
 				v.MicroBatch = 1
@@ -359,6 +368,11 @@ func shardChange(shard, w model.Workload, same, perGPU bool) model.Message {
 		name = "FSDP (--strategy fsdp)"
 	}
 	kept := shard.MicroBatch == w.MicroBatch && shard.GradAccum == w.GradAccum
+	if shard.Strategy == w.Strategy {
+		// The strategy asked: advice names what changes, the GPUs or
+		// the batch, never the flag the user gave (a new user's walk).
+		return keptStrategyChange(shard, w, kept, perGPU)
+	}
 	switch {
 	case perGPU && same:
 		return model.Msg("shard with ZeRO-3 or FSDP over %d GPUs (micro-batch %d per GPU: a global batch of %d)", shard.GPUs, shard.MicroBatch, shard.GlobalBatch())
@@ -372,6 +386,28 @@ func shardChange(shard, w model.Workload, same, perGPU bool) model.Message {
 		return model.Msg("shard with %s over %d GPUs", name, shard.GPUs)
 	}
 	return model.Msg("shard with %s over %d GPUs at micro-batch %d × accumulation %d (same global batch)", name, shard.GPUs, shard.MicroBatch, shard.GradAccum)
+}
+
+// keptStrategyChange is shardChange for w's own strategy, ZeRO-3 or
+// FSDP: over w's GPUs it is kept ("keep ZeRO-3 over 8 GPUs", with a
+// combination's other change after it), over more it is spread with
+// --gpus; the micro-batch and accumulation are said when they move.
+func keptStrategyChange(shard, w model.Workload, kept, perGPU bool) model.Message {
+	name := "ZeRO-3"
+	if shard.Strategy == model.FSDP {
+		name = "FSDP"
+	}
+	switch {
+	case shard.GPUs == w.GPUs && kept:
+		return model.Msg("keep %s over %d GPUs", name, shard.GPUs)
+	case shard.GPUs == w.GPUs:
+		return model.Msg("keep %s over %d GPUs at micro-batch %d × accumulation %d (same global batch)", name, shard.GPUs, shard.MicroBatch, shard.GradAccum)
+	case perGPU:
+		return model.Msg("spread %s over %d GPUs (--gpus %d; micro-batch %d per GPU: a global batch of %d)", name, shard.GPUs, shard.GPUs, shard.MicroBatch, shard.GlobalBatch())
+	case kept:
+		return model.Msg("spread %s over %d GPUs (--gpus %d)", name, shard.GPUs, shard.GPUs)
+	}
+	return model.Msg("spread %s over %d GPUs (--gpus %d) at micro-batch %d × accumulation %d (same global batch)", name, shard.GPUs, shard.GPUs, shard.MicroBatch, shard.GradAccum)
 }
 
 // fewestFitting is the fewest GPUs among the changes found so far that

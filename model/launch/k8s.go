@@ -323,6 +323,10 @@ func (p *Plan) resources() *yaml.Node {
 		limits = append(limits, kv{cloud.RDMAResource, integer(1)})
 		requests = append(requests, kv{cloud.RDMAResource, integer(1)})
 	}
+	if g := p.ephemeralGiB(); g > 0 {
+		limits = append(limits, kv{"ephemeral-storage", str(fmt.Sprintf("%dGi", g))})
+		requests = append(requests, kv{"ephemeral-storage", str(fmt.Sprintf("%dGi", g))})
+	}
 	return mapping(kv{"limits", mapping(limits...)}, kv{"requests", mapping(requests...)})
 }
 
@@ -401,7 +405,7 @@ func (p *Plan) volumes() (mounts, volumes []*yaml.Node) {
 	}
 	volumes = []*yaml.Node{
 		mapping(kv{"name", str("dshm")}, kv{"emptyDir", mapping(kv{"medium", str("Memory")})}),
-		mapping(kv{"name", str("hf-cache")}, kv{"emptyDir", mapping()}),
+		p.cacheVolume(),
 	}
 	if p.OutputClaim != "" { // none for serving (Serve.Kubernetes)
 		mounts = append(mounts, mapping(kv{"name", str("outputs")}, kv{"mountPath", str(p.outputMount())}))
@@ -413,6 +417,44 @@ func (p *Plan) volumes() (mounts, volumes []*yaml.Node) {
 	}
 	return mounts, volumes
 }
+
+// cacheVolume is the Hugging Face cache's volume: the claim cacheClaim,
+// an emptyDir of cacheGiB (its sizeLimit: the kubelet evicts the pod when
+// the volume outgrows it, Kubernetes docs, Volumes, emptyDir,
+// https://kubernetes.io/docs/concepts/storage/volumes/#emptydir), or for
+// training an emptyDir without a size.
+func (p *Plan) cacheVolume() *yaml.Node {
+	switch {
+	case p.cacheClaim != "":
+		return mapping(kv{"name", str("hf-cache")}, kv{"persistentVolumeClaim", mapping(kv{"claimName", str(p.cacheClaim)})})
+	case p.cacheGiB > 0:
+		return mapping(kv{"name", str("hf-cache")}, kv{"emptyDir", mapping(kv{"sizeLimit", str(fmt.Sprintf("%dGi", p.cacheGiB))})})
+	}
+	return mapping(kv{"name", str("hf-cache")}, kv{"emptyDir", mapping()})
+}
+
+// ephemeralGiB is the local ephemeral storage a serving pod requests and
+// is limited to with its cache an emptyDir of cacheGiB: the cache plus
+// the container's writable layer and logs, which count against the same
+// limit (Kubernetes docs, Resource Management for Pods and Containers,
+// Local ephemeral storage: disk-backed emptyDir volumes, the writable
+// layer and logs are measured against the containers' summed limits, and
+// the scheduler places the pod only on a node whose allocatable ephemeral
+// storage holds the requests,
+// https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/#local-ephemeral-storage);
+// 0 without one.
+func (p *Plan) ephemeralGiB() int {
+	if p.cacheClaim != "" || p.cacheGiB <= 0 {
+		return 0
+	}
+	return p.cacheGiB + writableLayerGiB
+}
+
+// writableLayerGiB is the room left for the vllm container's writable
+// layer beside its cache: vLLM's torch.compile and CUDA graph caches
+// (~/.cache/vllm, VLLM_CACHE_ROOT), pip's and the logs, a few GiB; 10 is
+// an assumption with room to spare.
+const writableLayerGiB = 10
 
 // outputMount is where the output claim is mounted: CheckpointDir on spot
 // (the output directory is under it), else the output directory under the

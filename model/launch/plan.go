@@ -243,6 +243,13 @@ type Plan struct {
 	// OutputClaim is the PersistentVolumeClaim mounted at the output
 	// directory in Kubernetes (Options.OutputClaim).
 	OutputClaim string
+	// cacheClaim and cacheGiB are a serving Deployment's Hugging Face
+	// cache (Serve.Kubernetes): on the claim cacheClaim when set, else an
+	// emptyDir of cacheGiB with the pod's ephemeral storage sized for it
+	// (cacheVolume); both zero for training, whose cache is an emptyDir
+	// without a size.
+	cacheClaim string
+	cacheGiB   int
 
 	Stack stack.Stack
 

@@ -88,6 +88,11 @@ type ServeOptions struct {
 	// gpuplan plan says of the phase, such as a load it carries only on
 	// more instances than it rents).
 	Notes []model.Message
+	// CacheClaim is the PersistentVolumeClaim the Kubernetes Deployment
+	// keeps the Hugging Face cache on (gpuplan export --k8s-pvc), so the
+	// weights are downloaded once rather than by every new pod; "" is an
+	// emptyDir sized for them. It must be a DNS-1123 subdomain.
+	CacheClaim string
 }
 
 // Serve is a serving deployment of vLLM: where it runs, how the model is
@@ -130,6 +135,13 @@ type Serve struct {
 	TP, PP, ReplicasPerNode, Replicas, Nodes int
 
 	DiskGB int // root disk per node, GB: see ServeDiskGB
+	// CacheGiB is the Hugging Face cache one pod needs, GiB: see
+	// ServeCacheGiB; CacheClaim, ServeOptions.CacheClaim.
+	CacheGiB   int
+	CacheClaim string
+	// weightBytes is the checkpoint as downloaded, which CacheGiB and
+	// DiskGB hold.
+	weightBytes float64
 
 	Serving serve.Serving // with Defaults applied
 	Image   string
@@ -313,7 +325,22 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 		download = serve.WeightBF16
 	}
 	s.DiskGB = ServeDiskGB(serve.WeightBytes(a, download))
+	s.weightBytes = serve.WeightBytes(a, download)
+	s.CacheGiB = ServeCacheGiB(s.weightBytes)
+	if opt.CacheClaim != "" && !ValidSubdomain(opt.CacheClaim) {
+		return nil, model.Errorf(ErrPlan, "PersistentVolumeClaim name %q: want lower-case letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters", opt.CacheClaim)
+	}
+	s.CacheClaim = opt.CacheClaim
 	return s, nil
+}
+
+// ServeCacheGiB returns the Hugging Face cache a serving pod needs, in
+// GiB: the checkpoint as downloaded plus 20% (DiskSizeGB's headroom:
+// the download's temporary files, the tokenizer and config files, a
+// revision beside the old one), rounded up to 10 GiB.
+func ServeCacheGiB(weightBytes float64) int {
+	gib := math.Ceil(weightBytes * (1 + diskHeadroomPercent/100.0) / model.GiB)
+	return max(int(math.Ceil(gib/10))*10, 10)
 }
 
 // ServeDiskGB returns the root disk per serving node, in GB (10⁹ bytes),
@@ -746,10 +773,13 @@ func (s *Serve) vllmInstall() string {
 // emptyDir cache; the GPU toleration and the node selector (instance type
 // and, on spot, the provider's spot label) are the training Job's.
 func (s *Serve) Kubernetes() ([]byte, error) {
+	if s.CacheClaim != "" && !ValidSubdomain(s.CacheClaim) { // NewServe checks it; a Serve built by hand is checked here
+		return nil, model.Errorf(ErrPlan, "PersistentVolumeClaim name %q: want lower-case letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters", s.CacheClaim)
+	}
 	// Provider and Pricing: on spot the pods select the provider's spot
 	// nodes (nodeSelector, tolerations, spotHeader).
 	p := &Plan{Name: s.Name, Provider: s.Provider, Pricing: s.Pricing, InstanceType: s.InstanceType, ProcsPerNode: s.TP * s.PP, GPUsPerInstance: s.GPUsPerInstance,
-		HostVCPUs: s.HostVCPUs, HostMemoryGiB: s.HostMemoryGiB}
+		HostVCPUs: s.HostVCPUs, HostMemoryGiB: s.HostMemoryGiB, cacheClaim: s.CacheClaim, cacheGiB: s.CacheGiB}
 	if s.Plan != nil {
 		p.GPU = s.Plan.Offer.GPU // amd.com/gpu and no NVIDIA toleration on AMD GPUs (gpuResource, tolerations)
 	}
@@ -768,11 +798,19 @@ func (s *Serve) Kubernetes() ([]byte, error) {
 			model.Count(s.Replicas, "replica"), model.Count(s.Replicas, "pod"), model.Count(perPod, "GPU"), s.Replicas, max(s.GPUsPerInstance/perPod, 1), s.InstanceType))
 	}
 	header = append(header, "gated models: kubectl create secret generic hf-token --from-literal=token=$HF_TOKEN")
+	header = append(header, s.cacheHeader())
 	if !ValidLabelValue(s.InstanceType) {
 		header = append(header, fmt.Sprintf("no %s selector: %q is not a valid label value", p.instanceSelectorWord(), s.InstanceType))
 	}
 	if h := p.spotHeader(); h != "" {
 		header = append(header, h)
+	}
+	// A ReadWriteOnce claim is mounted by the pods of one node: a rolling
+	// update's new pod on another node would wait on it while the old one
+	// holds it, so the old pod goes first (Recreate).
+	var strategy *yaml.Node
+	if s.CacheClaim != "" && s.cacheAccessMode() == "ReadWriteOnce" {
+		strategy = mapping(kv{"type", str("Recreate")})
 	}
 	deploy := mapping(
 		kv{"apiVersion", str("apps/v1")},
@@ -780,6 +818,7 @@ func (s *Serve) Kubernetes() ([]byte, error) {
 		kv{"metadata", mapping(kv{"name", str(s.Name)}, kv{"labels", labels})},
 		kv{"spec", mapping(
 			kv{"replicas", integer(s.Replicas)},
+			kv{"strategy", strategy},
 			kv{"selector", mapping(kv{"matchLabels", selector})},
 			kv{"template", mapping(
 				kv{"metadata", mapping(kv{"labels", labels})},
@@ -814,7 +853,42 @@ func (s *Serve) Kubernetes() ([]byte, error) {
 			kv{"ports", seq(mapping(kv{"name", str("http")}, kv{"port", integer(VLLMPort)}, kv{"targetPort", integer(VLLMPort)}))},
 		)},
 	)
+	if s.CacheClaim != "" {
+		claim := mapping(
+			kv{"apiVersion", str("v1")},
+			kv{"kind", str("PersistentVolumeClaim")},
+			kv{"metadata", mapping(kv{"name", str(s.CacheClaim)}, kv{"labels", labels})},
+			kv{"spec", mapping(
+				kv{"accessModes", strs(s.cacheAccessMode())},
+				kv{"resources", mapping(kv{"requests", mapping(kv{"storage", str(fmt.Sprintf("%dGi", s.CacheGiB))})})},
+			)},
+		)
+		return encodeYAML(header, claim, deploy, service)
+	}
 	return encodeYAML(header, deploy, service)
+}
+
+// cacheAccessMode is the cache claim's access mode: ReadWriteOnce for one
+// replica, ReadWriteMany when several pods, on several nodes, share it
+// (Kubernetes "Persistent Volumes", access modes).
+func (s *Serve) cacheAccessMode() string {
+	if s.Replicas > 1 {
+		return "ReadWriteMany"
+	}
+	return "ReadWriteOnce"
+}
+
+// cacheHeader is the Kubernetes file's line on where the weights are
+// kept: the claim and how it is made, or the emptyDir's size, the
+// ephemeral storage asked for it and why, and how to keep them instead.
+func (s *Serve) cacheHeader() string {
+	weights := fmt.Sprintf("%.0f GiB", s.weightBytes/model.GiB)
+	if s.CacheClaim != "" {
+		return fmt.Sprintf("weights: HF_HOME is on the PersistentVolumeClaim %s, so the weights are downloaded once and kept across pod restarts; the claim below is created by kubectl apply (%s, %dGi: about %s of weights + %d%%, the cluster's default StorageClass): drop that document to use an existing claim",
+			s.CacheClaim, s.cacheAccessMode(), s.CacheGiB, weights, diskHeadroomPercent)
+	}
+	return fmt.Sprintf("weights: HF_HOME is an emptyDir of %dGi (about %s of weights + %d%%) and the pod requests %dGi of ephemeral-storage (+%dGi for the container's writable layer and logs), so it is scheduled only on a node with that much local disk and evicted past it (Kubernetes docs: emptyDir sizeLimit; local ephemeral storage); every new pod downloads the weights again: --k8s-pvc NAME keeps them on a PersistentVolumeClaim",
+		s.CacheGiB, weights, diskHeadroomPercent, s.CacheGiB+writableLayerGiB, writableLayerGiB)
 }
 
 // ServeLaunch returns the deployment as the config file's [serve] section

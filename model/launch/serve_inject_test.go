@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -173,6 +174,35 @@ func FuzzServeInjection(f *testing.F) {
 		}
 		if tol, _ := spec["tolerations"].([]any); len(tol) != 1+map[bool]int{true: 1}[sv.Pricing == model.Spot && sv.Provider == "azure"] {
 			t.Fatalf("Deployment tolerations %v on %s (%s)", tol, sv.Provider, sv.Pricing)
+		}
+		// The Hugging Face cache on a claim named s (--k8s-pvc): refused
+		// unless a DNS-1123 subdomain, else the claim document leads and
+		// the Deployment's hf-cache volume names it.
+		withClaim := *sv
+		withClaim.CacheClaim = s
+		switch k8s, err := withClaim.Render(FormatK8s); {
+		case !ValidSubdomain(s):
+			if !errors.Is(err, ErrPlan) {
+				t.Fatalf("k8s with claim %q: err = %v, want ErrPlan", s, err)
+			}
+		case err != nil:
+			t.Fatal(err)
+		default:
+			dec := yaml.NewDecoder(strings.NewReader(string(k8s)))
+			var claim, deploy map[string]any
+			if err := dec.Decode(&claim); err != nil || get(claim, "metadata", "name") != s {
+				t.Fatalf("k8s claim %v (%v):\n%s", claim, err, k8s)
+			}
+			if err := dec.Decode(&deploy); err != nil {
+				t.Fatalf("k8s: %v\n%s", err, k8s)
+			}
+			vols, _ := get(deploy, "spec", "template", "spec", "volumes").([]any)
+			if !slices.ContainsFunc(vols, func(v any) bool {
+				m, _ := v.(map[string]any)
+				return m["name"] == "hf-cache" && get(m, "persistentVolumeClaim", "claimName") == s
+			}) {
+				t.Fatalf("hf-cache is not on the claim %q:\n%s", s, k8s)
+			}
 		}
 		tm, err := sv.Render(FormatTOML)
 		if err != nil {

@@ -12,6 +12,8 @@ import (
 // `gpuplan catalog update` is suggested. SkyPilot refreshes its hosted
 // catalog every 7 hours and gpuhunt hourly (catalog audit §4); a quarter
 // is long enough for GPU list prices to move by double-digit percentages.
+// recommend calls an offer's price old past the same age behind the
+// catalog's date (model.Offer.PriceAgeDays).
 const StaleAfter = 90 * 24 * time.Hour
 
 // PriceOrigin is one place prices came from: the embedded catalog, a

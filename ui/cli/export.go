@@ -146,7 +146,7 @@ without --force; -o - (the default) writes to stdout.`,
 	fs := cmd.Flags()
 	fs.StringVar(&ef.instance, "instance", "", "PROVIDER/TYPE to launch on, e.g. aws/p4de.24xlarge (list: gpuplan catalog instances)")
 	fs.StringVar(&ef.region, "region", "", "region to launch in (default: the cheapest that prices the instance)")
-	fs.Var(enumValue[launch.Format]{&ef.format, launch.ParseFormat, exportFormats}, "format", "toml, skypilot, torchrun, vllm (the vllm serve script of --task inference), docker, k8s, pytorchjob or probe (a script that measures the plan on the GPU)")
+	fs.Var(enumValue[launch.Format]{&ef.format, launch.ParseFormat, exportFormats, nil}, "format", "toml, skypilot, torchrun, vllm (the vllm serve script of --task inference), docker, k8s, pytorchjob or probe (a script that measures the plan on the GPU)")
 	fs.StringVarP(&ef.output, "output", "o", "-", "file to write; - writes to stdout")
 	fs.BoolVar(&ef.force, "force", false, "overwrite the output file if it exists")
 	fs.StringVar(&ef.name, "name", "", "job, task and cluster name (default gpuplan-MODEL)")
@@ -298,6 +298,16 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	// the offer's GPUs in place of the file's one, its verdict, the
 	// plan's own price beside the header's catalog one (priceNote).
 	said := []model.Message{jobNote, verdict}
+	if ff.phase == nil && offer.Estimate != nil {
+		// Shared over the offer's GPUs as recommend shares it: the file
+		// writes the per-GPU batch, so it says where it came from (a new
+		// user's walk: 4 × 2 asked, 1 × 1 written, unsaid).
+		a := asked
+		a.Defaults()
+		if n := a.BatchShared(&offer.Estimate.Workload); !n.IsZero() {
+			opt.Notes = append(opt.Notes, n)
+		}
+	}
 	for _, n := range said {
 		if !n.IsZero() {
 			opt.Notes = append(opt.Notes, n)

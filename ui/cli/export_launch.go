@@ -63,7 +63,7 @@ func registerLaunchFlags(fs *pflag.FlagSet, ef *exportFlags) {
 	fs.StringVar(&ef.modelID, "model-id", "", "Hugging Face repo id the script loads (default: the one --model names, else the catalog model's, else "+launch.PlaceholderModelID+")")
 	fs.StringVar(&ef.dataset, "dataset", "", "Hugging Face dataset id or path the script trains on (default "+launch.PlaceholderDataset+")")
 	fs.StringVar(&ef.bucket, "bucket", "", "object-store bucket for spot checkpoints (default "+launch.PlaceholderBucket+", to replace)")
-	fs.StringVar(&ef.k8sPVC, "k8s-pvc", "", "Kubernetes PersistentVolumeClaim mounted at the output directory, so the trained model outlives the pod (default "+launch.DefaultOutputClaim+")")
+	fs.StringVar(&ef.k8sPVC, "k8s-pvc", "", "Kubernetes PersistentVolumeClaim mounted at the output directory, so the trained model outlives the pod (default "+launch.DefaultOutputClaim+"); serving: at the Hugging Face cache, so the weights outlive the pod (default: an emptyDir sized for them)")
 	fs.Var(floatValue{&ef.writeGBps}, "checkpoint-write-gbps", "GB/s a node writes a checkpoint at, for spot estimates (default 0.131: a gp3 disk's 125 MiB/s baseline, an assumption)")
 	fs.Var(k8sKindValue{&ef.k8sKind}, "k8s-kind", "Kubernetes kind across nodes: trainjob (Kubeflow Trainer v2) or pytorchjob (Training Operator v1) (default trainjob)")
 }

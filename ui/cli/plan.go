@@ -119,7 +119,7 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
 				return err
 			}
 			if !noSavings {
-				if err := report.WritePlanSavings(env.Stdout, r, total, base, savings, savingsErr); err != nil {
+				if err := report.WritePlanSavings(env.Stdout, r, total, base, report.CannotRunPhases(&p, phases), savings, savingsErr); err != nil {
 					return err
 				}
 			}

@@ -47,7 +47,7 @@ task = "inference"
 	path := writeFile(t, "fp8.toml", precision)
 	code, out, errs := runCLI(t, "plan", path, "--no-savings")
 	last := `gpuplan: ` + path + `: phase "ft" cannot run on its pinned offer (marked ✗): pick an offer that runs it (gpuplan recommend --config PLAN --phase NAME)` + "\n"
-	if code != ExitError || !strings.Contains(out, "✗ ft ") || !strings.Contains(out, `✗ phase "ft": `+verdict+"\n") || !strings.Contains(out, "Total $7.63") {
+	if code != ExitError || !strings.Contains(out, "✗ ft ") || !strings.Contains(out, `✗ phase "ft": `+verdict+"\n") || !strings.Contains(out, "Total — (no phase can run on its pinned offer; $7.63 as written)") {
 		t.Errorf("plan: exit %d, want %d and the table with %q:\n%s", code, ExitError, verdict, out)
 	}
 	if !strings.HasSuffix(errs, last) || !strings.Contains(errs, `phase "ft": the job cannot run on its offer aws g4dn.xlarge (precision support: NVIDIA T4 has no fp8`) || strings.Contains(errs, "does not fit") {

@@ -41,7 +41,7 @@ func (f *queryFlags) register(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.regions, "regions", nil, "only these regions, prefixes ending in '-', continents or country codes: us-east-1,europe-,europe,asia,DE (a country code is every region in that country; default all; leaves out offers whose location is not stated)")
 	fs.StringSliceVar(&f.countries, "country", nil, "only regions in these countries, ISO codes or English names: de,uk,\"united states\",holland (default any; leaves out offers whose location is not stated)")
 	fs.BoolVar(&f.marketplaces, "marketplaces", false, "include marketplace offers (vast, lium, hyperbolic, simplepod), left out unless --providers names them")
-	fs.Var(enumValue[model.Pricing]{&f.pricing, model.ParsePricing, model.PricingModes}, "pricing", "on-demand, spot, reserved-1y or reserved-3y (default on-demand)")
+	fs.Var(enumValue[model.Pricing]{&f.pricing, model.ParsePricing, model.PricingModes, nil}, "pricing", "on-demand, spot, reserved-1y or reserved-3y (default on-demand)")
 	fs.Var(floatValue{&f.maxPrice}, "max-price-hour", "only offers up to this USD per hour")
 	fs.Var(floatValue{&f.budget}, "budget-month", "only offers up to this USD per month")
 	fs.Var(floatValue{&f.budgetJob}, "budget-job", "only offers whose whole job costs up to this USD (needs a dataset)")
@@ -52,7 +52,7 @@ func (f *queryFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.precisionFallback, "allow-precision-fallback", false, "accept GPUs without the precision asked for, running the framework's fallback (bf16 → fp16, fp8 → bf16)")
 	fs.Var(intValue{v: &f.limit}, "limit", "show at most N rows (an offer in other regions at one price is one row; --json and -o csv list each region); 0 shows all (--json, -o csv: all unless given)")
 	// The aliases are model.ParseSortKey's (cost is the job's cost), said here so none is a surprise.
-	fs.Var(enumValue[model.SortKey]{&f.sort, model.ParseSortKey, model.SortKeys}, "sort", "price, monthly, job, time or headroom (default job with a dataset, else price; also hourly = price, month = monthly, cost = job, fastest = time)")
+	fs.Var(enumValue[model.SortKey]{&f.sort, model.ParseSortKey, model.SortKeys, nil}, "sort", "price, monthly, job, time or headroom (default job with a dataset, else price; also hourly = price, month = monthly, cost = job, fastest = time)")
 	fs.Var(usdCNYValue{&f.usdCNY}, "usd-cny", "rank CNY-priced overlay rows at 1 USD = RATE CNY (none is assumed)")
 }
 

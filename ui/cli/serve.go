@@ -596,7 +596,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		notes = append(notes, priceNote)
 	}
 	srv, err := launch.NewServe(&sl.w.Model, &p, launch.ServeOptions{Name: ef.name, ModelID: ef.modelID, NamedAs: sl.req.Model,
-		Region: p.Offer.Region, RegionGiven: fs.Changed("region"), Where: asked.RegionFilter(cat), Pricing: p.Offer.Pricing, Image: ef.image, Notes: notes})
+		Region: p.Offer.Region, RegionGiven: fs.Changed("region"), Where: asked.RegionFilter(cat), Pricing: p.Offer.Pricing, Image: ef.image, Notes: notes, CacheClaim: ef.k8sPVC})
 	if err != nil {
 		if !p.Fallback.IsZero() {
 			// Why the model takes more GPUs than asked: float32 where the

@@ -142,6 +142,7 @@ type enumValue[T ~string] struct {
 	v     *T
 	parse func(string) (T, error)
 	names []T
+	also  []string // other spellings parse accepts, offered by the did-you-mean too ("serve" for --task serv)
 }
 
 func (e enumValue[T]) String() string {
@@ -162,6 +163,7 @@ func (e enumValue[T]) Set(s string) error {
 		for i, n := range e.names {
 			names[i] = string(n)
 		}
+		names = append(names, e.also...)
 		if c := model.Closest(strings.ToLower(strings.TrimSpace(s)), names, 1); len(c) > 0 { // as model.ParseEnum (walk37)
 			return model.Msg("did you mean %q? want %s", c[0], joinOr(e.names))
 		}

@@ -60,23 +60,23 @@ var workloadTable = []workloadFlag{
 
 	{name: "framework", key: "workload.framework", usage: "pytorch, tensorflow or jax (default pytorch)",
 		value: func(f *workloadFlags) pflag.Value {
-			return enumValue[model.Framework]{&f.set.Framework, model.ParseFramework, model.Frameworks}
+			return enumValue[model.Framework]{&f.set.Framework, model.ParseFramework, model.Frameworks, nil}
 		}},
 	{name: "task", key: "workload.task", usage: "train (also pretrain), finetune (also fine-tune, full), lora, qlora or inference (also serve, infer) (default train)",
 		value: func(f *workloadFlags) pflag.Value {
-			return enumValue[model.Task]{&f.set.Task, model.ParseTask, model.Tasks}
+			return enumValue[model.Task]{&f.set.Task, model.ParseTask, model.Tasks, model.TaskAliasNames()}
 		}},
 	{name: "precision", key: "workload.precision", usage: "training: amp-bf16, amp-fp16, bf16, fp16 (pure 16-bit), fp32, tf32, fp8; inference: bf16, fp16, fp32, fp8, int8, int4",
 		value: func(f *workloadFlags) pflag.Value {
-			return enumValue[model.Precision]{&f.set.Precision, model.ParsePrecision, model.Precisions}
+			return enumValue[model.Precision]{&f.set.Precision, model.ParsePrecision, model.Precisions, nil}
 		}},
 	{name: "optimizer", key: "workload.optimizer", usage: "adamw, adam, sgd, sgd-momentum, adafactor, adamw-8bit, paged-adamw, paged-adamw8bit or adamw-fused (torch AdamW fused=True: no step temporary) (default: the model's training recipe's, e.g. sgd-momentum for ResNets; else adamw)",
 		value: func(f *workloadFlags) pflag.Value {
-			return enumValue[model.Optimizer]{&f.set.Optimizer, model.ParseOptimizer, model.Optimizers}
+			return enumValue[model.Optimizer]{&f.set.Optimizer, model.ParseOptimizer, model.Optimizers, nil}
 		}},
 	{name: "strategy", key: "workload.strategy", usage: "single, ddp, fsdp, zero1, zero2 or zero3 (default single, ddp with several GPUs; recommend, and estimate with --gpu, then also try fsdp where data parallel does not fit, and keep a strategy you name)",
 		value: func(f *workloadFlags) pflag.Value {
-			return enumValue[model.Strategy]{&f.set.Strategy, model.ParseStrategy, model.Strategies}
+			return enumValue[model.Strategy]{&f.set.Strategy, model.ParseStrategy, model.Strategies, nil}
 		}},
 
 	{name: "batch-size", key: "workload.batch_size", usage: "micro-batch per GPU (default: 1 for LoRA/QLoRA, the recipe's; else the model's)", check: atLeast1,
@@ -133,15 +133,15 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value { return torchValue{&f.set.Torch} }},
 	{name: "trainer", key: "workload.trainer", usage: "training library: hf (Transformers, PEFT, Accelerate), litgpt (LitGPT on Lightning Fabric) or torchtune (default hf)",
 		value: func(f *workloadFlags) pflag.Value {
-			return enumValue[model.Trainer]{&f.set.Trainer, model.ParseTrainer, model.Trainers}
+			return enumValue[model.Trainer]{&f.set.Trainer, model.ParseTrainer, model.Trainers, nil}
 		}},
 	{name: "zero-grad", key: "workload.zero_grad", usage: "where the training loop calls optimizer.zero_grad(): after-step (Hugging Face Trainer, LitGPT) or before-backward (after the forward, as pytorch/examples and Lightning's Trainer do: the last step's gradients stay alive through the forward) (default after-step)",
 		value: func(f *workloadFlags) pflag.Value {
-			return enumValue[model.ZeroGrad]{&f.set.ZeroGrad, model.ParseZeroGrad, model.ZeroGrads}
+			return enumValue[model.ZeroGrad]{&f.set.ZeroGrad, model.ParseZeroGrad, model.ZeroGrads, nil}
 		}},
 	{name: "outputs", key: "workload.outputs", usage: "how long the training loop holds the model's outputs (the logits, and a Hugging Face causal LM's returned key/value cache): dropped (freed before backward, as the Hugging Face Trainer and torchtune do) or kept (a plain loop that binds them to a name, outputs = model(**batch) then loss.backward(), as Transformers' native PyTorch loop, Accelerate's examples, nanoGPT and LitGPT do: alive through backward and the next step's forward) (default dropped)",
 		value: func(f *workloadFlags) pflag.Value {
-			return enumValue[model.Outputs]{&f.set.Outputs, model.ParseOutputs, model.OutputsAll}
+			return enumValue[model.Outputs]{&f.set.Outputs, model.ParseOutputs, model.OutputsAll, nil}
 		}},
 	{name: "quant-type", key: "workload.quant_type", usage: "qlora: bitsandbytes 4-bit type nf4 or fp4 (default nf4)",
 		value: func(f *workloadFlags) pflag.Value {
@@ -164,11 +164,11 @@ var workloadTable = []workloadFlag{
 	// workload's, read as the serving tensor-parallel degree.
 	{name: "weight-format", key: "serve.weight_format", usage: "serving: bf16, fp16, fp8, int8, awq, gptq, bitsandbytes or mxfp4 (MoE experts 4-bit, the rest bf16; int4 is awq; default: the released checkpoint's, e.g. mxfp4 for gpt-oss, fp8 for DeepSeek-V3/R1; else from --precision or the config.json's quantization_config)",
 		value: func(f *workloadFlags) pflag.Value {
-			return enumValue[serve.WeightFormat]{&f.set.Serve.WeightFormat, serve.ParseWeightFormat, serve.WeightFormats}
+			return enumValue[serve.WeightFormat]{&f.set.Serve.WeightFormat, serve.ParseWeightFormat, serve.WeightFormats, nil}
 		}},
 	{name: "kv-cache-dtype", key: "serve.kv_cache_dtype", usage: "serving: auto (the model's 16-bit dtype) or fp8",
 		value: func(f *workloadFlags) pflag.Value {
-			return enumValue[serve.KVCacheDType]{&f.set.Serve.KVCacheDType, serve.ParseKVCacheDType, serve.KVCacheDTypes}
+			return enumValue[serve.KVCacheDType]{&f.set.Serve.KVCacheDType, serve.ParseKVCacheDType, serve.KVCacheDTypes, nil}
 		}},
 	{name: "max-model-len", key: "serve.max_model_len", usage: "serving: tokens one request may hold, prompt + output; 8K is 8192, 8k 8000 (default: --context-len, else --seq-len, else the model's default sequence length such as 4096 for llama-3.1-8b, at least prompt + output; not vLLM's own default, the model's whole context: the launch files pass this value)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.Serve.MaxModelLen} }},

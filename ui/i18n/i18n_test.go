@@ -325,6 +325,8 @@ func punctuationErrors(zh string) []string {
 			}
 			if full(a) && latin(c) || latin(a) && full(c) {
 				errs = append(errs, "space next to full-width punctuation: "+string([]rune{a, b, c}))
+			} else if a == '：' {
+				errs = append(errs, "space after a full-width colon: "+string([]rune{a, b, c}))
 			}
 		}
 	}
@@ -349,6 +351,8 @@ func TestPunctuationRule(t *testing.T) {
 		{"峰值在%s阶段", 0},
 		{"余量 %s；%s：%d", 0},
 		{"余量 ，不足", 1},
+		{"临界： 2 × A100", 1}, // a label and its value composed with a space
+		{"临界： %s", 1},
 	} {
 		if got := punctuationErrors(tt.zh); len(got) != tt.errs {
 			t.Errorf("punctuationErrors(%q) = %q, want %d", tt.zh, got, tt.errs)

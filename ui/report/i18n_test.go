@@ -389,6 +389,12 @@ func TestChineseServingLeaksNoEnglish(t *testing.T) {
 			t.Logf("untranslated: %q", k)
 		}
 	}
+	// A label that ends in a full-width colon carries its own space: "临界： 2 ×" read as a stray gap.
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "： ") {
+			t.Errorf("space after a full-width colon: %q", l)
+		}
+	}
 	if en := renderServing(t, nil); en != renderServing(t, i18n.New(language.English)) {
 		t.Error("English printer differs from the default")
 	}
@@ -463,7 +469,7 @@ func TestPlanSavingsErrorChinese(t *testing.T) {
 	p := i18n.New(language.SimplifiedChinese)
 	err := model.Msg("none ranked: the estimator finds no offer for a phase on its pinned provider, region and GPU type (%v); pick one that fits with gpuplan recommend --config PLAN --phase NAME", model.Msg("no offers: the plan as it stands has no cost to compare with"))
 	var b bytes.Buffer
-	if e := WritePlanSavings(&b, &Renderer{Profile: colorprofile.NoTTY, Dark: true, Lang: p}, 10, 0, nil, err); e != nil {
+	if e := WritePlanSavings(&b, &Renderer{Profile: colorprofile.NoTTY, Dark: true, Lang: p}, 10, 0, nil, nil, err); e != nil {
 		t.Fatal(e)
 	}
 	if out := b.String(); strings.Contains(out, "none ranked") || !strings.Contains(out, "无法排序") {

@@ -23,7 +23,7 @@ func TestJobCostRange(t *testing.T) {
 	e := &model.Estimate{Hours: 10, HasTime: true, TimeBand: [2]float64{5, 34}}
 	o := model.Offer{Instance: inst, GPU: g, Region: "r", Instances: 1, GPUs: 1, Verdict: model.VerdictFits, Estimate: e,
 		Pricing: model.OnDemand, USDPerHour: 2, JobHours: 10, JobUSD: 20, HasJob: true}
-	b, err := json.Marshal(NewOfferJSON(&o))
+	b, err := json.Marshal(NewOfferJSON(&o, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestJobCostRange(t *testing.T) {
 	// Without a job time: no range, no note.
 	none := o
 	none.HasJob = false
-	if j := NewOfferJSON(&none); j.JobCostLowUSD != nil || JobRangeIn(nil, &none) != "" || JobRangeNoteIn(nil, []model.Offer{none}) != "" {
+	if j := NewOfferJSON(&none, ""); j.JobCostLowUSD != nil || JobRangeIn(nil, &none) != "" || JobRangeNoteIn(nil, []model.Offer{none}) != "" {
 		t.Errorf("an offer without a job time has a range")
 	}
 }

@@ -184,6 +184,7 @@ func (o *OfferJSON) MarshalJSONTo(enc *jsontext.Encoder) error {
 		t.name("regions_unconfirmed")
 		t.tok(jsontext.True)
 	}
+	t.int("price_age_days", o.PriceAgeDays)
 	return t.end()
 }
 

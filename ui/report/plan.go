@@ -20,6 +20,10 @@ type PlanJSON struct {
 	Name     string          `json:"name,omitempty"`
 	Phases   []PlanPhaseJSON `json:"phases"`
 	TotalUSD float64         `json:"total_usd"`
+	// RunnableTotalUSD sums the phases that can run on their pinned
+	// offers, the text's Total, when one cannot (PlanPhaseJSON.CannotRun);
+	// absent when every phase can. TotalUSD sums every phase as written.
+	RunnableTotalUSD *float64 `json:"runnable_total_usd,omitempty"`
 	// Savings is what saves the most on the whole plan; nil when not
 	// asked (--no-savings).
 	Savings *PlanSavingsJSON `json:"savings,omitempty"`
@@ -53,7 +57,45 @@ func NewPlanJSON(p *plan.Plan, costs []plan.PhaseCost, total float64) PlanJSON {
 		out.Phases = append(out.Phases, PlanPhaseJSON{Phase: p.Phases[i], BilledHours: Round(billedHours(&p.Phases[i], &costs[i]), 3),
 			USD: Round(costs[i].USD, 2), CommitmentUSD: Round(costs[i].CommitmentUSD, 2), Targets: costs[i].Targets.String(), CannotRun: costs[i].Refused})
 	}
+	if runs, _, left := runnableTotal(p, costs); len(left) > 0 {
+		r := Round(runs, 2)
+		out.RunnableTotalUSD = &r
+	}
 	return out
+}
+
+// CannotRunPhases names the phases of p that cannot run on their pinned
+// offers (plan.PhaseCost.Refused, marked ✗), in plan order; nil when all
+// can.
+func CannotRunPhases(p *plan.Plan, costs []plan.PhaseCost) []string {
+	_, _, names := runnableTotal(p, costs)
+	return names
+}
+
+// runnableTotal sums the costs of the phases that can run on their pinned
+// offers (runs) and of those that cannot (left), and names the latter.
+func runnableTotal(p *plan.Plan, costs []plan.PhaseCost) (runs, leftUSD float64, left []string) {
+	for i := range costs {
+		if costs[i].Refused && i < len(p.Phases) {
+			leftUSD += costs[i].USD
+			left = append(left, p.Phases[i].Name)
+			continue
+		}
+		runs += costs[i].USD
+	}
+	return runs, leftUSD, left
+}
+
+// quotedPhases is "phase "serve"" or "phases "a" and "b"" in lang.
+func quotedPhases(lang *i18n.Printer, names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(termsafe.String(n))
+	}
+	if len(q) == 1 {
+		return lang.Sprintf("phase %s", q[0])
+	}
+	return lang.Sprintf("phases %s", lang.Message(model.AndMsg(q)))
 }
 
 // billedHours is the hours phase ph is billed for, c being its cost: its
@@ -153,7 +195,23 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 	for _, n := range notes {
 		fmt.Fprintf(&b, "%s\n", st.Warn.Render(termsafe.String(n)))
 	}
-	fmt.Fprintf(&b, "%s %s\n", st.Heading.Render(lang.T("Total")), USD(total))
+	// A phase that cannot run on its pinned offer (✗) bills nothing that
+	// runs: the Total leaves it out and says so (a new user's walk:
+	// "Total $4,088" for a plan whose serving phase cannot run, and every
+	// saving then read as "more than the plan's own").
+	switch runs, leftUSD, left := runnableTotal(p, costs); {
+	case len(left) == 0:
+		fmt.Fprintf(&b, "%s %s\n", st.Heading.Render(lang.T("Total")), USD(total))
+	case len(left) == len(costs):
+		fmt.Fprintf(&b, "%s %s\n", st.Heading.Render(lang.T("Total")),
+			lang.Sprintf("— (no phase can run on its pinned offer; %s as written)", USD(leftUSD)))
+	case len(left) == 1:
+		fmt.Fprintf(&b, "%s %s\n", st.Heading.Render(lang.T("Total")),
+			lang.Sprintf("%s for the phases that can run; %s (✗, %s as written) is left out: it cannot run on its pinned offer", USD(runs), quotedPhases(lang, left), USD(leftUSD)))
+	default:
+		fmt.Fprintf(&b, "%s %s\n", st.Heading.Render(lang.T("Total")),
+			lang.Sprintf("%s for the phases that can run; %s (✗, %s as written) are left out: they cannot run on their pinned offers", USD(runs), quotedPhases(lang, left), USD(leftUSD)))
+	}
 	_, err := io.WriteString(r.Writer(out), b.String())
 	return err
 }
@@ -198,8 +256,11 @@ const planSavingsShown = 8
 // "checkpointing saves". planUSD is the plan's own total (WritePlan's):
 // the header names it beside baseUSD when the two print differently, as
 // they do when the estimator's job hours or prices moved since the plan
-// was written.
-func WritePlanSavings(out io.Writer, r *Renderer, planUSD, baseUSD float64, savings []plan.Saving, err error) error {
+// was written. cannotRun names the phases that cannot run on their
+// pinned offers (CannotRunPhases): the re-priced total runs them on an
+// offer that can, the plan's own prices them where they cannot, so the
+// header says that and no line is compared with the plan's own.
+func WritePlanSavings(out io.Writer, r *Renderer, planUSD, baseUSD float64, cannotRun []string, savings []plan.Saving, err error) error {
 	st, lang := NewStyles(r), r.Lang
 	var b strings.Builder
 	if err != nil {
@@ -208,7 +269,11 @@ func WritePlanSavings(out io.Writer, r *Renderer, planUSD, baseUSD float64, savi
 		return err
 	}
 	head := lang.Sprintf("What saves the most on the whole plan (each change alone, on every phase it applies to, priced by the estimator on each phase's pinned provider, region and GPU type; the plan's phases re-priced that way now %s)", USD(baseUSD))
-	if USD(planUSD) != USD(baseUSD) {
+	switch {
+	case len(cannotRun) > 0:
+		head = lang.Sprintf("What saves the most on the whole plan (each change alone, on every phase it applies to, priced by the estimator on each phase's pinned provider, region and GPU type; the plan's phases re-priced that way now %s, %s on an offer that runs it; the plan's own %s is not compared: it prices what cannot run)",
+			USD(baseUSD), quotedPhases(lang, cannotRun), USD(planUSD))
+	case USD(planUSD) != USD(baseUSD):
 		head = lang.Sprintf("What saves the most on the whole plan (each change alone, on every phase it applies to, priced by the estimator on each phase's pinned provider, region and GPU type; the plan's phases re-priced that way now %s, against the plan's own %s)", USD(baseUSD), USD(planUSD))
 	}
 	fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(head))
@@ -236,13 +301,18 @@ func WritePlanSavings(out io.Writer, r *Renderer, planUSD, baseUSD float64, savi
 	// re-priced total can still cost more than the plan as written: walk
 	// 50's "run on l40s saves $6,002 (60%)" was $2,313 more than the
 	// plan's own $1,765. Each line then says where it leaves the plan.
+	// With a phase that cannot run, the plan's own total is no baseline:
+	// each line gives the total it leaves, compared with nothing.
 	above := USD(planUSD) != USD(baseUSD) && planUSD < baseUSD
 	shown := 0
 	for i := range savings {
 		if s := &savings[i]; shown < planSavingsShown && s.SavingUSD >= minSavingUSD {
 			shown++
 			what := lang.Sprintf("saves %s (%s)", USD(s.SavingUSD), SavedPct(s.SavingPct))
-			if above {
+			switch {
+			case len(cannotRun) > 0:
+				what += lang.Sprintf("; total %s", USD(s.USD))
+			case above:
 				what += againstPlanOwn(lang, s.USD, planUSD)
 			}
 			line(s, what)

@@ -128,6 +128,11 @@ type OfferJSON struct {
 	// Lambda, OCI), so region is no place the type is known to be in;
 	// left out otherwise.
 	RegionsUnconfirmed bool `json:"regions_unconfirmed,omitempty"`
+	// PriceAgeDays is how many days as_of is older than the catalog's date
+	// (model.Offer.PriceAgeDays; gpuplan version gives the date): the
+	// same on every run of one catalog, whatever the day. Past 90
+	// (market.StaleAfter) the text flags the price as old.
+	PriceAgeDays int `json:"price_age_days"`
 }
 
 // RiskyAheadJSON names the offer of RecommendJSON.RiskyAhead: Rank is
@@ -220,12 +225,13 @@ func Round(v float64, digits int) float64 {
 	return math.Round(v*p) / p
 }
 
-// NewOfferJSON is the JSON view of one offer.
-func NewOfferJSON(o *model.Offer) OfferJSON { return newOfferJSON(o, nil) }
+// NewOfferJSON is the JSON view of one offer of a catalog dated asOf
+// (model.Recommendation.AsOf), from which its price_age_days counts.
+func NewOfferJSON(o *model.Offer, asOf string) OfferJSON { return newOfferJSON(o, asOf, nil) }
 
 // newOfferJSON is NewOfferJSON with the warnings formatted through memo
 // (nil: each formatted anew).
-func newOfferJSON(o *model.Offer, memo messageMemo) OfferJSON {
+func newOfferJSON(o *model.Offer, asOf string, memo messageMemo) OfferJSON {
 	j := OfferJSON{
 		Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, GPU: o.GPU.Key,
 		GPUCount: o.GPUs, GPUsPerInstance: o.Instance.GPUCount, Instances: o.Instances, Strategy: string(o.Strategy),
@@ -237,6 +243,7 @@ func newOfferJSON(o *model.Offer, memo messageMemo) OfferJSON {
 	}
 	j.Source, j.Origin, j.AsOf = o.PriceProvenance() // an overlay's region price names the overlay
 	j.RegionsUnconfirmed = model.RegionsUnconfirmed(o.Instance.Provider)
+	j.PriceAgeDays = o.PriceAgeDays(asOf)
 	if o.Verdict == model.VerdictBorderline {
 		j.OOMChance = ptr(model.RoundChance(o.OOMChance))
 	}
@@ -273,7 +280,7 @@ func NewRecommendJSON(r *model.Recommendation, base *model.Estimate, limit int) 
 	// ~900 offers carry ~500 warnings, a dozen of them distinct.
 	memo := messageMemo{}
 	for i := range n {
-		out.Offers = append(out.Offers, newOfferJSON(&r.Offers[i], memo))
+		out.Offers = append(out.Offers, newOfferJSON(&r.Offers[i], r.AsOf, memo))
 	}
 	return out
 }
@@ -364,7 +371,7 @@ func (l *OfferLayout) Each(from, to int, f func(*OfferJSON) error) error {
 		return eachOf(l.j.Offers[from:to], f)
 	}
 	for i := from; i < to; i++ {
-		l.o = newOfferJSON(&st.rec.Offers[i], l.memo)
+		l.o = newOfferJSON(&st.rec.Offers[i], st.rec.AsOf, l.memo)
 		if st.d != nil {
 			addOfferDecision(&l.o, &st.d.Offers[i], st.d)
 			if w := st.d.shownLateWarnings(i, l.memo); w != nil {
@@ -1430,7 +1437,7 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 			fmt.Fprintf(&b, "%s\n", st.Muted.Render(p.Sprintf("… %s more %s%s; the %s offers make %s rows: the same offer in other regions at one price shares a row (+N)",
 				model.Grouped(more), p.T(marketPlural(more, "row", "rows")), p.T(moreHint), model.Grouped(n), model.Grouped(len(runs)))))
 		}
-		for _, note := range []string{borderlineTableNote(p, offers), lateTableNote(p, offers, !kept[6]), RiskyAheadNote(p, rec), AssumedNetworkNote(p, offers)} {
+		for _, note := range []string{borderlineTableNote(p, offers), lateTableNote(p, offers, !kept[6]), RiskyAheadNote(p, rec), AssumedNetworkNote(p, offers), oldPricesTableNote(p, offers, rec.AsOf)} {
 			if note != "" {
 				fmt.Fprintf(&b, "%s\n", st.Warn.Render(note))
 			}
@@ -1469,6 +1476,9 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 		}
 		for _, wn := range p.Messages(top.WarningMessages()) {
 			fmt.Fprintf(&b, "  %s %s\n", st.Warn.Render("!"), wn)
+		}
+		if l := OldPriceLine(p, top, rec.AsOf); l != "" { // the price acted on is months behind the catalog
+			fmt.Fprintf(&b, "  %s %s\n", st.Warn.Render("!"), l)
 		}
 		// A borderline offer far cheaper than the best: named here, not
 		// only under the table (model.TryFirstShare; walk: best 1.2 years

@@ -77,7 +77,7 @@ func TestOfferBorderline(t *testing.T) {
 		e := &model.Estimate{MemoryBand: [2]float64{18 * model.GiB, 24.13 * model.GiB}}
 		e.Workload.MicroBatch = tt.microBatch
 		o := model.Offer{Instance: inst, GPU: g, Region: "r", Instances: 1, GPUs: 1, HeadroomPct: 5, Verdict: tt.verdict, Estimate: e, OOMChance: tt.oom}
-		j := NewOfferJSON(&o)
+		j := NewOfferJSON(&o, "")
 		if j.Verdict != string(tt.verdict) {
 			t.Errorf("JSON verdict %q, want %q", j.Verdict, tt.verdict)
 		}
@@ -117,7 +117,7 @@ func TestOfferLate(t *testing.T) {
 		if tt.late > 0 {
 			o.DeadlineHours = 30
 		}
-		j := NewOfferJSON(&o)
+		j := NewOfferJSON(&o, "")
 		if (j.DeadlineMissChance == nil) != (tt.jsonChance == nil) || j.DeadlineMissChance != nil && *j.DeadlineMissChance != *tt.jsonChance {
 			t.Errorf("late %v: JSON deadline_miss_chance %v, want %v", tt.late, j.DeadlineMissChance, tt.jsonChance)
 		}

@@ -33,7 +33,7 @@ func TestOfferRowCountry(t *testing.T) {
 	}
 	o := model.Offer{Instance: in, GPU: &model.GPU{Key: "a30"}, Region: "it-fr2", GPUs: 1,
 		Geo: model.RegionGeo{Region: "it-fr2", Country: "IT", City: "Frosinone", Continent: "europe"}}
-	if j := NewOfferJSON(&o); j.Country != "IT" || j.City != "Frosinone" || j.Continent != "europe" {
+	if j := NewOfferJSON(&o, ""); j.Country != "IT" || j.City != "Frosinone" || j.Continent != "europe" {
 		t.Errorf("JSON country, city, continent = %q, %q, %q", j.Country, j.City, j.Continent)
 	}
 }

@@ -622,6 +622,11 @@ func DescribeWorkloadOn(p *i18n.Printer, w *model.Workload, g *model.GPU) string
 		gpus = p.Sprintf("%d GPUs %s", w.GPUs, StrategyName(p, w.Strategy))
 	case w.GPUs > 1:
 		gpus = fmt.Sprintf("%d GPUs %s", w.GPUs, w.Strategy)
+	case w.Task.Training() && w.Strategy != "" && w.Strategy != model.Single:
+		// A strategy named on one GPU is the user's: recommend keeps it on
+		// every offer, ZeRO offload shards to the host (a new user's walk:
+		// recommend's header dropped zero3).
+		gpus = p.Sprintf("%d GPU %s", w.GPUs, StrategyName(p, w.Strategy))
 	default:
 		gpus = p.Sprintf("%d GPU", w.GPUs)
 	}

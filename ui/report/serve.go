@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"charm.land/lipgloss/v2"
+
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/i18n"
@@ -548,23 +550,24 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *serve.
 	if p.Nodes > 1 {
 		head += lang.Sprintf(" on %d nodes of %s", p.Nodes, Count(lang, p.Offer.GPUsPerNode, "GPU"))
 	}
+	verdict := func(style lipgloss.Style, word string) { line("%s%s%s", style.Render(word), LabelGap(word), head) }
 	switch {
 	case p.Meets && !p.Borderline.IsZero():
 		// Meets its targets at the estimate but not across its 90% range:
 		// gpuplan plan marks such a phase ~, the offers table marks its
 		// TPOT ~ (walk36c: "✓ serves" here beside plan's "~ borderline").
-		line("%s %s", st.Warn.Render(lang.T("~ serves, borderline:")), head)
+		verdict(st.Warn, lang.T("~ serves, borderline:"))
 		line("  %s", st.Warn.Render("~ "+lang.Message(p.Borderline)))
 	case p.Meets:
-		line("%s %s", st.Good.Render(lang.T("✓ serves")), head)
+		verdict(st.Good, lang.T("✓ serves"))
 	case p.Fits && !p.Spans.IsZero(): // fits only across instances: a Ray cluster, not a miss of the targets
-		line("%s %s", st.Bad.Render(lang.T("✗ needs a Ray cluster:")), head)
+		verdict(st.Bad, lang.T("✗ needs a Ray cluster:"))
 	case p.Fits:
-		line("%s %s", st.Warn.Render(lang.T("! fits, misses the targets:")), head)
+		verdict(st.Warn, lang.T("! fits, misses the targets:"))
 	case !sized: // the GPU cannot run the weight format: it is not a matter of memory
-		line("%s %s", st.Bad.Render(lang.T("✗ cannot serve on")), head)
+		verdict(st.Bad, lang.T("✗ cannot serve on"))
 	default:
-		line("%s %s", st.Bad.Render(lang.T("✗ does not fit")), head)
+		verdict(st.Bad, lang.T("✗ does not fit"))
 	}
 	if p.Fits && p.IdleGPUs > 0 {
 		// A split that does not divide the GPUs leaves the rest idle:
@@ -936,4 +939,13 @@ func writeServeBest(b *strings.Builder, lang *i18n.Printer, st Styles, p *serve.
 	} else {
 		b.WriteByte('\n')
 	}
+}
+
+// LabelGap is the space between a label and what follows it: none after
+// a full-width colon, which has its own space ("临界：2 ×", not "临界： 2 ×").
+func LabelGap(label string) string {
+	if strings.HasSuffix(label, "：") {
+		return ""
+	}
+	return " "
 }

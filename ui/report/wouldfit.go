@@ -19,6 +19,7 @@ type FitHint struct {
 	Change model.Message // "turn on activation checkpointing (…)", "without --deadline-hours"
 	Offers int           // offers ranked with the change
 	Best   model.Offer   // the first of them
+	AsOf   string        // the catalog's date (model.Recommendation.AsOf)
 }
 
 // WouldFitJSON is a FitHint in recommend --json ("would_fit").
@@ -32,7 +33,7 @@ type WouldFitJSON struct {
 func NewWouldFitJSON(hints []FitHint) []WouldFitJSON {
 	var out []WouldFitJSON
 	for i := range hints {
-		out = append(out, WouldFitJSON{Change: hints[i].Change.String(), Offers: hints[i].Offers, Best: NewOfferJSON(&hints[i].Best)})
+		out = append(out, WouldFitJSON{Change: hints[i].Change.String(), Offers: hints[i].Offers, Best: NewOfferJSON(&hints[i].Best, hints[i].AsOf)})
 	}
 	return out
 }
@@ -130,7 +131,7 @@ func WouldFit(w model.Workload, cat *model.Catalog, q model.Query, rec *model.Re
 		if err != nil || len(r.Offers) == 0 {
 			continue
 		}
-		hints = append(hints, FitHint{Change: c.msg, Offers: len(r.Offers), Best: r.Offers[0]})
+		hints = append(hints, FitHint{Change: c.msg, Offers: len(r.Offers), Best: r.Offers[0], AsOf: r.AsOf})
 	}
 	slices.SortStableFunc(hints, func(a, b FitHint) int { return cmp.Compare(hintCost(&a.Best), hintCost(&b.Best)) })
 	return hints[:min(len(hints), maxFitHints)]

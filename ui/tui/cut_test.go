@@ -57,19 +57,35 @@ func TestCutColumn(t *testing.T) {
 			[]string{"gpu_8…v100", "gpu_8…00_n", "gpu_8…v100"}},
 		{"GCP's types agree at both ends: their ends are kept", []string{"n1-standard-8+2xV100", "n1-standard-16+4xV100", "n1-standard-16+2xV100"}, 10, false,
 			[]string{"…-8+2xV100", "…16+4xV100", "…16+2xV100"}},
-		// nebius's: start and end merge all three (gpu-h…00gb); the end is
-		// the 8-GPU type's own (…pu-1600gb), the start the H200's
-		// (gpu-h200-…); no split is the 1-GPU H100's own at 10 cells, and
-		// its end is shared with one name only (the H200's, which shows its
-		// start): all three read apart.
-		{"each name takes the first split that is its own, else the least shared", []string{"gpu-h100-sxm_1gpu-16vcpu-200gb", "gpu-h100-sxm_8gpu-128vcpu-1600gb", "gpu-h200-sxm_1gpu-16vcpu-200gb"}, 10, false,
-			[]string{"…cpu-200gb", "…pu-1600gb", "gpu-h200-…"}},
-		// All four of nebius's at 10 cells: every split is shared by two
+		// nebius's: start and end merge all three (gpu-h…00gb). Each
+		// keeps the part where it parts from its nearest name instead: the
+		// H100s' GPU counts, the H200's GPU, each its own.
+		{"each name keeps its distinguishing part", []string{"gpu-h100-sxm_1gpu-16vcpu-200gb", "gpu-h100-sxm_8gpu-128vcpu-1600gb", "gpu-h200-sxm_1gpu-16vcpu-200gb"}, 10, false,
+			[]string{"…1gpu…", "…8gpu…", "gpu-h200…"}},
+		// All four of nebius's at 10 cells: the distinguishing parts are
+		// shared by two ("…1gpu…" of both GPUs), and so is every split
 		// (the end: 1- or 8-GPU; the start: H100 or H200), so each takes the
 		// first split shared by two whose cut no name before it took.
 		{"no split of their own: the least shared, not yet taken", []string{"gpu-h100-sxm_1gpu-16vcpu-200gb", "gpu-h100-sxm_8gpu-128vcpu-1600gb",
 			"gpu-h200-sxm_1gpu-16vcpu-200gb", "gpu-h200-sxm_8gpu-128vcpu-1600gb"}, 10, false,
 			[]string{"…cpu-200gb", "…pu-1600gb", "gpu-h200-…", "gpu-…600gb"}},
+		// primeintellect's (walk: "datacru…10__60"): the cloud, then the
+		// GPUs, then vCPUs and RAM; start and end name no GPU, the part
+		// after the cloud does.
+		{"a marketplace type keeps its GPUs, not the cloud's name and the sizes", []string{"datacrunch__1xA100_80GB__22__120", "datacrunch__1xRTX6000Ada_48GB__10__60",
+			"datacrunch__1xH100_80GB__30__120", "hyperstack__1xA4000_16GB__4__21", "seeweb"}, 14, false,
+			[]string{"…1xA100_80GB…", "…1xRTX6000Ada…", "…1xH100_80GB…", "hyperst…_4__21", "seeweb"}},
+		// Two of one GPU part at their vCPUs, which split 0 cuts in two
+		// ("datacru…2__120"): the end from there.
+		{"two of one GPU keep their sizes", []string{"datacrunch__1xA100_80GB__22__120", "datacrunch__1xA100_80GB__44__182"}, 14, false,
+			[]string{"…80GB__22__120", "…80GB__44__182"}},
+		// One GPU from two clouds: "…1xA6000_48GB…" would be both's; the
+		// start's first cells tell them apart.
+		{"one GPU from two clouds keeps the clouds' starts", []string{"datacrunch__1xA6000_48GB__10__60", "hyperstack__1xA6000_48GB__28__58",
+			"datacrunch__1xH100_80GB__30__120", "hyperstack__1xA4000_16GB__4__21"}, 14, false,
+			[]string{"datac…1xA6000…", "hyper…1xA6000…", "…1xH100_80GB…", "…1xA4000_16GB…"}},
+		{"the start through the part when it fits", []string{"1x_RTX6000Ada_SECURE", "1x_RTXA5000_SECURE", "1x_A40_SECURE"}, 14, false,
+			[]string{"1x_RTX6000Ada…", "1x_RTXA5000…", "1x_A40_SECURE"}},
 		{"all fit: unchanged", []string{"gcp", "lambda"}, 6, false, []string{"gcp", "lambda"}},
 		{"a region keeps its +N", []string{"asia-northeast-1 +16", "us-east-1"}, 14, true, []string{"asia-…st-1 +16", "us-east-1"}},
 	} {

@@ -756,6 +756,9 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 	if r != nil {
 		warn = append(offerWorkloadWarnings(lang, r, o), warn...)
 	}
+	if l := report.OldPriceLineShort(lang, o, asOf); l != "" { // months behind the catalog: its date is below
+		warn = append(warn, l)
+	}
 	if len(warn) > 0 {
 		add("")
 		add("%s", st.Heading.Render(T("Warnings")))

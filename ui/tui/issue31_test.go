@@ -100,18 +100,35 @@ func TestServingPanelRowsWhole(t *testing.T) {
 	}
 }
 
-// cutOf reports whether cell is name, or name cut with "…" to no fewer
-// than 12 cells (its start and end kept).
+// cutOf reports whether cell is name, or name cut with "…" (cutColumn)
+// to no fewer than 12 cells, or to 10 when it keeps whole parts
+// (distinctCut: "1x_RTX3090…" of 1x_RTX3090_SECURE): what is left of it,
+// in order, its start kept unless the cell starts with "…" and its end
+// unless the cell ends with "…".
 func cutOf(cell, name string) bool {
 	if cell == name {
 		return true
 	}
-	i := strings.Index(cell, "…")
-	if i < 0 {
+	pieces := strings.Split(cell, "…")
+	if len(pieces) < 2 || !strings.HasPrefix(name, pieces[0]) || !strings.HasSuffix(name, pieces[len(pieces)-1]) {
 		return false
 	}
-	head, tail := cell[:i], cell[i+len("…"):]
-	return strings.HasPrefix(name, head) && strings.HasSuffix(name, tail) && len([]rune(head+tail))+1 >= min(12, len([]rune(name)))
+	rest, kept := name[len(pieces[0]):], len([]rune(pieces[0]))
+	for _, p := range pieces[1:] {
+		i := strings.Index(rest, p)
+		if i < 0 {
+			return false
+		}
+		rest, kept = rest[i+len(p):], kept+len([]rune(p))
+	}
+	whole := func(at int) bool {
+		return at <= 0 || at >= len(name) || strings.ContainsRune(nameSeparators, rune(name[at])) || strings.ContainsRune(nameSeparators, rune(name[at-1]))
+	}
+	least := 12
+	if whole(len(pieces[0])) && whole(len(name)-len(pieces[len(pieces)-1])) {
+		least = 10
+	}
+	return kept+len(pieces)-1 >= min(least, len([]rune(name)))
 }
 
 // embeddedServing is the configurator on the embedded catalog with the

@@ -699,7 +699,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 			for _, note := range notes {
 				add(st.Warn.Render(report.Truncate(note, iw)))
 			}
-			add(compactCountLine(p.lang, st, shown, used, len(offers), iw))
+			add(compactCountLine(p.lang, st, shown, used, len(offers), iw, r.rec.AsOf))
 		} else {
 			lines = append(lines, p.noFitLines(r, iw)...)
 		}
@@ -760,7 +760,13 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		add("")
 		room := ih - len(lines) - 2 // keep two lines for warnings
 		warn := append(offerWorkloadWarnings(p.lang, r, best), p.lang.Messages(best.WarningMessages())...)
-		if len(warn) == 0 {
+		// The best price months behind the catalog, as under recommend's
+		// best: wrapped, not cut before "check it before renting".
+		var oldPrice []string
+		if l := report.OldPriceLineShort(p.lang, best, r.rec.AsOf); l != "" {
+			oldPrice = panelNoteLines([]string{l}, iw-2)
+		}
+		if len(warn) == 0 && len(oldPrice) == 0 {
 			room += 2
 		}
 		// Room for the notes the rows may have (SizedTableNote: of every offer, as the rows are not known yet).
@@ -812,6 +818,13 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		for _, s := range warn {
 			add(st.Warn.Render("! ") + s)
 		}
+		for i, l := range oldPrice {
+			mark := "  "
+			if i == 0 {
+				mark = "! "
+			}
+			add(st.Warn.Render(mark + l))
+		}
 	}
 	return lines
 }
@@ -822,14 +835,23 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 // 80×24 as safe while recommend gave it a 10% chance of running out of
 // memory). It shares the count's line so the best offer and the next keep
 // theirs at 80×24; "ctrl+o shows them all" goes first when the line is
-// too long (the footer has ctrl+o too).
-func compactCountLine(lang *i18n.Printer, st *report.Styles, shown []model.Offer, used, fit, width int) string {
+// too long (the footer has ctrl+o too). A best offer whose price is
+// months older than the catalog dated asOf (report.OldPriceMark) leads
+// it the same way, after the borderline verdict when both are.
+func compactCountLine(lang *i18n.Printer, st *report.Styles, shown []model.Offer, used, fit, width int, asOf string) string {
 	count := fitCount(lang, fit)
 	if merged := mergedRowsNote(lang, len(shown), used, fit); merged != "" {
 		count += " · " + merged
 	}
 	all := lang.Sprintf("%s · ctrl+o shows them all", count)
 	note := report.BorderlineNoteShort(lang, shown)
+	if len(shown) > 0 {
+		if old := report.OldPriceMark(lang, &shown[0], asOf); old != "" && note == "" {
+			note = old
+		} else if old != "" && lipgloss.Width(note+" · "+old+" · "+count) <= width {
+			note += " · " + old
+		}
+	}
 	if note == "" {
 		return st.Muted.Render(all)
 	}

@@ -292,7 +292,8 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	case best.Fits:
 		add(st.Warn.Render(T("! no offer meets the targets; closest")+" ") + where)
 	default:
-		add(st.Bad.Render(T("✗ no offer holds the model:")+" ") + strings.Join(reasons, lang.T("; ")))
+		label := T("✗ no offer holds the model:")
+		add(st.Bad.Render(label+report.LabelGap(label)) + strings.Join(reasons, lang.T("; ")))
 		return lines
 	}
 	if fb := top.Fallback; !fb.IsZero() { // as report.WriteServeEstimate words it
@@ -312,7 +313,7 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	}
 	pf := &top.Perf
 	add(st.Heading.Render(T("Speed")+" ")+lang.Sprintf("%.0f output tokens/s · TTFT %.0f ms · TPOT %.1f ms", top.OutputTokensPerSec, pf.TTFTSec*1e3, pf.TPOTSec*1e3),
-		st.Heading.Render(T("Cost")+" ")+st.Value.Render(report.USD(top.USDPerMOutput))+" "+T("per million output tokens")+
+		st.Heading.Render(T("Cost")+" ")+lang.Sprintf("%s per million output tokens", st.Value.Render(report.USD(top.USDPerMOutput)))+
 			st.Muted.Render(" · "+lang.Sprintf("%s input", report.USD(top.USDPerMInput))+" · "+lang.Sprintf("%s/h", report.USD(top.USDPerHour))))
 	for _, reason := range reasons {
 		add(st.Warn.Render("! ") + reason)
@@ -392,7 +393,7 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 		keys = append(keys, key)
 	}
 	if len(rows) > 0 {
-		headers := []string{T("provider"), T("instance"), T("GPUs"), T("split"), "TPOT ms", "$/Mtok"}
+		headers := []string{T("provider"), T("instance"), T("GPUs"), T("split"), "TPOT ms", T("$/Mtok")}
 		if !bs.PerToken {
 			headers[5] = "$/h"
 		}

@@ -224,7 +224,7 @@ func (w *wizard) sync() {
 	}
 	if s := w.inferPrec; s != nil && w.releasedPrec() != w.inferRelease {
 		w.inferRelease = w.releasedPrec()
-		s.Options(w.precisionOptions(model.InferencePrecisions, w.inferRelease)...)
+		s.Options(w.precisionOptions(model.InferencePrecisions, w.inferRelease, true)...)
 		s.Value(&w.a.InferPrecision)
 	}
 	if s := w.inferPrec; s != nil {
@@ -495,16 +495,32 @@ func (w *wizard) modelPages(hfEnabled bool) []page {
 
 // precisionNotes say what each precision of the Precision pages means.
 var precisionNotes = map[model.Precision]string{
-	model.AMPBF16: "mixed bf16: fp32 master weights (Ampere and newer)",
-	model.AMPFP16: "mixed fp16: fp32 master weights, loss scaling",
+	model.AMPBF16: "mixed bf16 (Ampere and newer)",
+	model.AMPFP16: "mixed fp16 with loss scaling",
 	model.BF16:    "pure bf16 weights and compute",
 	model.FP32:    "full precision",
-	model.TF32:    "fp32 weights, tf32 tensor cores",
+	model.TF32:    "fp32 weights, tf32 matmuls",
 	model.FP8:     "fp8 compute (Ada, Hopper)",
 	model.FP16:    "fp16 weights and compute",
-	model.INT8:    "8-bit weights (GPTQ/AWQ, bitsandbytes)",
-	model.INT4:    "4-bit weights (GPTQ/AWQ)",
+	// AWQ is 4-bit only: vLLM's AWQConfig refuses weight_bits != 4
+	// ("Currently, only 4-bit weight quantization is supported for AWQ",
+	// model_executor/layers/quantization/awq.py).
+	model.INT8: "8-bit GPTQ or bitsandbytes",
+	model.INT4: "4-bit weights (GPTQ/AWQ)",
 }
+
+// servingNotes replace precisionNotes on the inference Precision page.
+// vLLM serves an fp8 checkpoint below compute capability 8.9 as
+// weight-only W8A16 through FP8 Marlin (serve.FormatOn), so fp8 there is
+// not fp8 compute.
+var servingNotes = map[model.Precision]string{
+	model.FP8: "fp8 (weight-only before Ada)",
+}
+
+// precisionNoteWidth is the widest a precision option may be, in cells,
+// so that it stays on one line of the narrowest form (44 cells in
+// app.layout, less the field's bar and the cursor).
+const precisionNoteWidth = 44 - 4
 
 // releasedPrec is the inference precision that stands for the chosen
 // model's released format (releasedPrecision), "" when the model was not
@@ -521,11 +537,15 @@ func (w *wizard) releasedPrec() model.Precision {
 // none): its option names the released format, as estimate and the panel
 // do, and not the precision that stands for it — gpt-oss's MXFP4 is int4
 // here, which read "int4 (GPTQ/AWQ)" on the page (new-user trial).
-func (w *wizard) precisionOptions(list []model.Precision, released model.Precision) []huh.Option[model.Precision] {
+func (w *wizard) precisionOptions(list []model.Precision, released model.Precision, serving bool) []huh.Option[model.Precision] {
 	T := w.lang.T
 	opts := make([]huh.Option[model.Precision], len(list))
 	for i, p := range list {
-		label := fmt.Sprintf("%-9s %s", p, T(precisionNotes[p]))
+		note := precisionNotes[p]
+		if n, ok := servingNotes[p]; ok && serving {
+			note = n
+		}
+		label := fmt.Sprintf("%-9s %s", p, T(note))
 		switch {
 		case p != released:
 		case p == model.INT4: // serve.WeightMXFP4, releasedPrecision's only 4-bit release
@@ -571,12 +591,12 @@ func (w *wizard) trainingPages() []page {
 	return []page{
 		{title: "Precision", hide: inference, fields: func(bool) []huh.Field {
 			return []huh.Field{newSelect[model.Precision](w.theme).Title(T("Training precision")).
-				Options(w.precisionOptions(model.TrainingPrecisions, "")...).Value(&a.TrainPrecision)}
+				Options(w.precisionOptions(model.TrainingPrecisions, "", false)...).Value(&a.TrainPrecision)}
 		}},
 		{title: "Precision", hide: training, fields: func(bool) []huh.Field {
 			w.inferRelease = w.releasedPrec()
 			w.inferPrec = newSelect[model.Precision](w.theme).Title(T("Inference precision")).
-				Options(w.precisionOptions(model.InferencePrecisions, w.inferRelease)...).Value(&a.InferPrecision)
+				Options(w.precisionOptions(model.InferencePrecisions, w.inferRelease, true)...).Value(&a.InferPrecision)
 			return []huh.Field{w.inferPrec}
 		}},
 		{title: "Precision fallback", hide: func() bool { p := a.precision(); return p != model.BF16 && p != model.FP8 },

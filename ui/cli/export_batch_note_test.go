@@ -1,0 +1,35 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestExportSaysBatchShared: export without --gpus takes micro-batch 4 ×
+// accumulation 2 on one GPU as a global batch of 8, as recommend does,
+// and shares it over the p4de's 8 GPUs at 1 × 1 (new user's walk: the
+// file said 1 and 1 with no line why, beside estimate --gpus 8's 4 × 2).
+// The file's notes say so in one line, and stderr does when it is
+// written to a file.
+func TestExportSaysBatchShared(t *testing.T) {
+	args := []string{"export", "--model", "llama-3.1-8b", "--task", "finetune", "--strategy", "zero3", "--batch-size", "4", "--grad-accum", "2",
+		"--instance", "aws/p4de.24xlarge", "--format", "torchrun"}
+	code, out, errs := runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, errs)
+	}
+	for _, want := range []string{`"train_micro_batch_size_per_gpu": 1`, `"gradient_accumulation_steps": 1`, "--per_device_train_batch_size 1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the file lacks %q: the batch recommend runs on 8 GPUs", want)
+		}
+	}
+	note := "# note: batch: micro-batch 4 × gradient accumulation 2 on 1 GPU (a global batch of 8) runs as micro-batch 1 × accumulation 1 on each of the offer's 8 GPUs, the same global batch, as recommend shares it; --gpus 8 asks for 4 × 2 on each GPU (a global batch of 64)"
+	if strings.Count(out, note) != 1 {
+		t.Errorf("want the file's note %q once:\n%s", note, out)
+	}
+	path := t.TempDir() + "/run.sh"
+	code, _, errs = runCLI(t, append(args, "-o", path)...)
+	if code != 0 || strings.Count(errs, "batch: micro-batch 4 × gradient accumulation 2 on 1 GPU") != 1 {
+		t.Errorf("exit %d; want the batch note once on stderr:\n%s", code, errs)
+	}
+}
