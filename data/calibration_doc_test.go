@@ -53,7 +53,20 @@ func calibrationDoc(runs []*calCaseRun, res cvResult, bands map[string]model.Ban
 		fmt.Fprintf(&b, "| `%s` | %g | %g | %g–%g |\n", f.name, *f.ptr(&res.full), *f.ptr(&model.TuningPrior), lo, hi)
 	}
 	b.WriteString("\n90% ranges (`model/calibration_bands.go`), by calibration group; an estimate takes the first of its groups listed here (`model.BandGroups`), a group needing ")
-	fmt.Fprintf(&b, "%d sources:\n\n", minBandSources)
+	fmt.Fprintf(&b, "%d sources. Each is the group's conformal range of the cross-validated errors (`model.ConformalBand`), widened about its median by its kind's factor: the least that makes the ranges hold 90%% of the cases when each source is left out of the ranges it is checked against (cross-conformal, sources as folds: `kindWidening`; at least 1). ", minBandSources)
+	w := kindWidening(runs, res.cv)
+	var kinds []string
+	for k := range w {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	for i, k := range kinds {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s ×%.3g", k, w[k])
+	}
+	b.WriteString(":\n\n")
 	b.WriteString("| Group | Cases | Sources | 90% range (× estimate) |\n|---|---|---|---|\n")
 	var groups []string
 	for g := range bands {

@@ -85,3 +85,45 @@ func ConformalBand(group string, bySource map[string][]float64) Band {
 	}
 	return NewBand(group, n, len(bySource), q)
 }
+
+// medianLevel is the index of the band's median among its quantiles:
+// BandLevel(9) = 0.5.
+const medianLevel = (BandLevels - 1) / 2
+
+// WidenBand returns b with its quantiles moved away from its median by
+// factor s ≥ 1 (1 returns b), 0 kept inside: the widening the calibration
+// finds a group's band needs to hold runs of sources it was not built on
+// (data/calibration_cv_test.go, kindWidening).
+func WidenBand(b Band, s float64) Band {
+	if !(s > 1) {
+		return b
+	}
+	q, last := b.q, BandLevels-1
+	med := q[medianLevel]
+	for i := range q {
+		q[i] = math.Round((med+s*(q[i]-med))*1e5) / 1e5
+	}
+	q[0], q[last] = min(q[0], 0), max(q[last], 0)
+	return NewBand(b.Group, b.Cases, b.Sources, q)
+}
+
+// WideningToHold returns the least factor WidenBand must apply to b for
+// its range to hold residual r: 1 when r is inside, +Inf when b's end on
+// r's side is its median.
+func WideningToHold(b Band, r float64) float64 {
+	q, last := b.q, BandLevels-1
+	med := q[medianLevel]
+	switch {
+	case r > q[last]:
+		if q[last] <= med {
+			return math.Inf(1)
+		}
+		return (r - med) / (q[last] - med)
+	case r < q[0]:
+		if q[0] >= med {
+			return math.Inf(1)
+		}
+		return (med - r) / (med - q[0])
+	}
+	return 1
+}

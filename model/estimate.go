@@ -306,8 +306,8 @@ func (e *Estimate) time(g *GPU, h Host) {
 // tops kept inside what the nvidia-smi range allows. The three ranges come
 // from different calibration groups (bandFor: memory/nvidia-smi…,
 // memory/allocated…, memory/reserved…), each with its own spread, so on
-// their own the reserved top could exceed the nvidia-smi top (README's
-// LoRA example: reserved up to 86.60 GiB, nvidia-smi up to 37.74 GiB).
+// their own the reserved top could exceed the nvidia-smi top (the
+// README's LoRA example of round 3: reserved up to 86.60 GiB, nvidia-smi up to 37.74 GiB).
 // But the figures nest: nvidia-smi shows the caching allocator's reserved
 // segments plus memory outside it, the CUDA context, NCCL's buffers and
 // paged optimizer states (PyTorch "CUDA semantics: memory management":

@@ -58,16 +58,16 @@ func TestPickLayout(t *testing.T) {
 // Llama 3.1 8B at 1 × 4096, accumulation 4, on the test catalog's G16
 // (15.20 GiB usable: 16 GiB less the 5% margin) and G40 (38.00 GiB):
 
-//   - QLoRA on 4 G16: DDP 14.47 GiB ≤ 15.20 but its band reaches 17.45:
-//     borderline; FSDP over 4 needs 11.29, band top 13.62 ≤ 15.20: fits,
+//   - QLoRA on 4 G16: DDP 14.47 GiB ≤ 15.20 but its band reaches 18.16:
+//     borderline; FSDP over 4 needs 11.29, band top 14.17 ≤ 15.20: fits,
 //     so FSDP (estlayout: estimate said DDP "~ borderline, about 10%"
 //     where recommend ranked FSDP at 11.29 GiB first). On 8: FSDP 10.60.
 //   - QLoRA on 2 G16: DDP borderline as above; FSDP over 2 needs 12.67,
-//     band top 15.28 > 15.20: borderline too, so DDP is kept. Before
+//     band top 15.90 > 15.20: borderline too, so DDP is kept. Before
 //     shape's two branches took one rule, recommend without --gpus took
 //     FSDP there (the last layout tried, borderline), with --gpus 2 DDP.
-//   - QLoRA on 2 G40: DDP's band top 17.45 ≤ 38.00: DDP, FSDP untried.
-//   - LoRA on 8 G40: DDP 47.10 > 38.00; FSDP 36.58, band top 44.14:
+//   - QLoRA on 2 G40: DDP's band top 18.16 ≤ 38.00: DDP, FSDP untried.
+//   - LoRA on 8 G40: DDP 47.10 > 38.00; FSDP 36.58, band top about 45.9:
 //     borderline, the first that fits at the estimate: FSDP.
 //   - LoRA on 8 G16: DDP 47.10, FSDP 36.58, both past 15.20: DDP kept,
 //     FSDP's need said; recommend rejects the type for memory.

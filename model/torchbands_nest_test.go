@@ -7,7 +7,7 @@ import (
 
 // TestNestedTorchBands: reserved ≤ nvidia-smi − the memory outside the
 // allocator, allocated ≤ reserved, on the ranges' tops; never below the
-// point estimates; bottoms untouched. Values in GiB, README's LoRA example:
+// point estimates; bottoms untouched. Values in GiB, the README's LoRA example before the bands widened:
 // total 31.28, reserved 30.86 (outside 0.42), nvidia-smi top 37.74, so the
 // reserved top 86.60 becomes 37.74 − 0.42 = 37.32 and the allocated top
 // 37.72 the same 37.32.

@@ -10,7 +10,7 @@ import (
 // FSDP where data parallel does not fit (walk 15: --strategy single still
 // ranked FSDP rows first).
 func TestRecommendKeepsNamedStrategy(t *testing.T) {
-	base := []string{"recommend", "--model", "llama-3.1-8b", "--task", "lora", "--dataset-tokens", "20M", "--epochs", "3", "--limit", "20", "--json"}
+	base := []string{"recommend", "--model", "llama-3.1-8b", "--task", "lora", "--dataset-tokens", "20M", "--epochs", "3", "--limit", "0", "--json"}
 	strategies := func(args ...string) map[string]int {
 		t.Helper()
 		code, out, errs := runCLI(t, append(append([]string{}, base...), args...)...)

@@ -8,18 +8,19 @@ import (
 	"testing"
 )
 
-// TestRecommendTryFirstWalk (new-user walk): a 70B full fine-tune on 1B
-// tokens, multi-node allowed. Its best fits across its memory range only
-// on 14 MI355X over two nodes at an assumed 10 Gbps, 1.2 years and $1.2M;
-// 8 MI355X on one node, borderline at about 10%, run it in 17 h for
-// $1,167 and ranked fifth, named only in a line under the table. Now the
-// lines under "best:" name it ("try first:", its chance, and the change
-// that makes it fit on its own host), and lift the largest recipe saving
+// TestRecommendTryFirstWalk (new-user walk): a Llama 4 Scout (MoE) full
+// fine-tune on 1B tokens, multi-node allowed. Its best fits across its
+// memory range only on 16 B300 over two nodes, 26.4 h and $3,850; 8
+// MI355X on one node, borderline at about 10%, run it in 10.8 h for $693
+// and ranked sixth, named only in a line under the table. Now the lines
+// under "best:" name it ("try first:", its chance, and the change that
+// makes it fit on its own host), and lift the largest recipe saving
 // ("biggest saving:"); --json says the same in risky_ahead (share,
 // try_first, fits_with) and savings.headline. The best is still an offer
-// that fits.
+// that fits. (The walk's first scenario, a Llama 3.1 70B full fine-tune,
+// has no offer that fits across the wider memory bands of 8e6af7b2.)
 func TestRecommendTryFirstWalk(t *testing.T) {
-	args := []string{"recommend", "--model", "llama-3.1-70b", "--task", "finetune", "--allow-multi-node", "--dataset-tokens", "1B"}
+	args := []string{"recommend", "--model", "llama-4-scout", "--task", "finetune", "--allow-multi-node", "--dataset-tokens", "1B"}
 	code, out, errs := runCLI(t, args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -97,7 +98,7 @@ func TestRecommendTryFirstWalk(t *testing.T) {
 			t.Errorf("fits_with %+v and the text disagree, or it is not far cheaper than the best:\n%s", fw, out)
 		}
 	} else {
-		t.Error("no change makes the borderline offer fit (the walk: activation checkpointing, 22.2 h and $1,529)")
+		t.Error("no change makes the borderline offer fit (the walk: 8-bit AdamW states, 9.4 h and $601)")
 	}
 	if rec.Savings == nil || rec.Savings.Headline == nil || rec.Savings.Headline.Pct < 50 {
 		t.Fatalf("savings.headline = %+v; want a recipe change saving half or more", rec.Savings)

@@ -94,7 +94,7 @@ func TestFixedGPUsStrategyAgrees(t *testing.T) {
 // strategy answer auto, Llama 3.1 8B QLoRA at 1 × 4096 on V100 16GB
 // hosts runs FSDP at 11.29 GiB per GPU, as recommend --gpus 4 and
 // estimate --gpu v100-16gb --gpus 4 take it: DDP's 14.47 GiB is within
-// the 14.99 GiB usable but its 90% range reaches 17.45 (borderline), and
+// the 14.99 GiB usable but its 90% range reaches 18.16 (borderline), and
 // FSDP's fits across its range. The panel says DDP was borderline, not
 // that it did not fit (which it said before).
 func TestFixedGPUsBorderlineStrategy(t *testing.T) {
