@@ -1091,8 +1091,8 @@ func borderline(s *Serving, m *Memory, pf *Perf) model.Message {
 				pf.TPOTSec*1e3/b.Hi, slow, s.TPOTTargetMs)
 		}
 	}
-	if b, ok := calibrationBands["serve/kv-cache"]; ok && pf.Batch > 0 {
-		lo := m.scaledKV(b.Lo)
+	if kvLo, _, _, ok := m.KVCacheRange(); ok && pf.Batch > 0 {
+		lo := m.scaledKV(kvLo / m.KVCache) // the range held to the budget (KVCacheRange)
 		if n := serveMaxBatch(s, &lo); n < pf.Batch {
 			return model.Msg("the low end of the KV cache's 90%% range, %s tokens, holds %d of the %d sequences each replica needs",
 				model.FormatCount(float64(lo.KVTokens)), n, pf.Batch)

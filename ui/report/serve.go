@@ -377,13 +377,14 @@ type ServeBandsOf struct {
 
 // ServeBands returns p's 90% ranges from the serving calibration
 // (serve.CalibrationBand: the out-of-sample errors of true/estimated per
-// group), which the text (ServeFiguresIn) and the JSON both print. The
+// group; the KV cache's held to what vLLM can allocate,
+// serve.Memory.KVCacheRange), which the text (ServeFiguresIn) and the JSON both print. The
 // TPOT band is of speed (1 / TPOT), so it divides the TPOT: its low end
 // is TPOT / Hi.
 func ServeBands(p *serve.Plan) ServeBandsOf {
 	var out ServeBandsOf
-	if b, ok := serve.CalibrationBand("kv-cache"); ok && p.Memory.KVCache > 0 {
-		out.KVCache = ptrBand(newBandJSON(p.Memory.KVCache*b.Lo, p.Memory.KVCache*b.Hi, b))
+	if lo, hi, b, ok := p.Memory.KVCacheRange(); ok { // held to the budget
+		out.KVCache = ptrBand(newBandJSON(lo, hi, b))
 	}
 	if !p.Fits {
 		return out
