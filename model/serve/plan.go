@@ -140,6 +140,14 @@ type Plan struct {
 	ClearedFrom           int
 	ClearedFromUSDPerHour float64
 
+	// Dearer names the cheapest offer that meets the targets across its
+	// 90% range when RankServing ranked this borderline plan before it,
+	// as that costs over clearCostCap times this one (borderlineFirst):
+	// its name and what it costs an hour. Zero otherwise.
+	Dearer           model.Message
+	DearerOffer      string
+	DearerUSDPerHour float64
+
 	Fits  bool // the model and one full-length request fit
 	Meets bool // fits, carries the load and meets the latency targets
 	// Borderline says why a plan that Meets may not in practice: the 90%
@@ -1140,7 +1148,48 @@ func RankServing(a *model.Architecture, s Serving, offers []Offer) ([]Plan, erro
 		}
 		return 0
 	})
-	return plans, nil
+	return borderlineFirst(plans), nil
+}
+
+// borderlineFirst is clearCostCap across offers, as clearBorderline
+// applies it to an offer's replicas and keepBorderline to its splits:
+// when the first plan of the ranking that meets the targets across its
+// 90% range costs over clearCostCap times a plan that meets them only at
+// the estimate (betterPlan ranked it after), the range's tail at that
+// price is the user's call (docs/serving.md), so the cheaper borderline
+// plans rank first, each naming the offer that clears (Dearer). A new
+// user's walk: Qwen3 32B at 32K × 16 on aws L40S ranked g6e.48xlarge
+// (4 replicas, $60.26/h) best over g6e.12xlarge ($10.49/h, TPOT ~93.8 ms,
+// range 63–145 ms against 100), 5.7 times the cost for that tail.
+// Questions priced per token, and plans without a price, keep
+// betterPlan's order. plans is in betterPlan's order; it is reordered in
+// place and returned.
+func borderlineFirst(plans []Plan) []Plan {
+	c := slices.IndexFunc(plans, func(p Plan) bool { return p.Meets && p.Borderline.IsZero() })
+	if c < 0 || plans[c].Serving.PerToken || plans[c].USDPerHour == 0 {
+		return plans
+	}
+	clear := plans[c]
+	var cheaper, rest []Plan
+	for i, p := range plans {
+		if i > c && p.Meets && !p.Borderline.IsZero() && p.USDPerHour > 0 && costOver(&clear, &p, clearCostCap) {
+			p.Dearer = model.Msg("%s at $%.2f/h, %.1f times the cost", clear.Offer.Name, clear.USDPerHour, clear.USDPerHour/p.USDPerHour)
+			if in := clear.Offer.Instance; in != nil {
+				p.Dearer = model.Msg("%s %s in %s at $%.2f/h, %.1f times the cost", in.Provider, in.Type, clear.Offer.Region, clear.USDPerHour, clear.USDPerHour/p.USDPerHour)
+			}
+			p.DearerOffer, p.DearerUSDPerHour = clear.Offer.Name, clear.USDPerHour
+			cheaper = append(cheaper, p)
+			continue
+		}
+		if i >= c {
+			rest = append(rest, p)
+		}
+	}
+	if len(cheaper) == 0 {
+		return plans
+	}
+	out := append(plans[:c:c], cheaper...)
+	return append(out, rest...)
 }
 
 // FormatOn returns the weight format vLLM serves a request for f in

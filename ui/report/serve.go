@@ -198,6 +198,15 @@ type ServePlanJSON struct {
 	Cleared               string   `json:"cleared,omitempty"`
 	ClearedFromReplicas   int      `json:"cleared_from_replicas,omitempty"`
 	ClearedFromUSDPerHour *float64 `json:"cleared_from_usd_per_hour,omitempty"`
+
+	// Dearer says, for a borderline plan ranked before the offers that
+	// meet the targets across their 90% range because the cheapest of
+	// them costs over twice it (serve.Plan.Dearer), which offer that is
+	// (DearerOffer, its "offer") and its price per hour. Left out
+	// otherwise.
+	Dearer           string   `json:"dearer,omitempty"`
+	DearerOffer      string   `json:"dearer_offer,omitempty"`
+	DearerUSDPerHour *float64 `json:"dearer_usd_per_hour,omitempty"`
 }
 
 // finite returns a rounded v, or nil when v is 0 (no price) or infinite.
@@ -228,7 +237,8 @@ func NewServePlanJSON(p *serve.Plan) ServePlanJSON {
 		Fits: p.Fits, Meets: p.Meets, SlowerThanReading: p.SlowerThanReading(), Borderline: p.Borderline.String(), Reasons: append([]string{}, p.Reasons...), Grown: p.Grown.String(),
 		WeightFormat: string(p.Serving.WeightFormat), FallbackFrom: string(p.FallbackFrom), Fallback: p.Fallback.String(),
 		Exportable: p.NoExport.IsZero(), NotExported: p.NoExport.String(),
-		Cleared: p.Cleared.String(), ClearedFromReplicas: p.ClearedFrom, ClearedFromUSDPerHour: finite(p.ClearedFromUSDPerHour, 6)}
+		Cleared: p.Cleared.String(), ClearedFromReplicas: p.ClearedFrom, ClearedFromUSDPerHour: finite(p.ClearedFromUSDPerHour, 6),
+		Dearer: p.Dearer.String(), DearerOffer: p.DearerOffer, DearerUSDPerHour: finite(p.DearerUSDPerHour, 6)}
 	if l := &m.Layout; l.Sliding() {
 		j.Memory.SlidingWindow, j.Memory.SlidingWindowLayers = l.Window, l.SlidingLayers
 		j.Memory.RequestKVGiB = Round(m.RequestKVBytes(p.Serving.MaxModelLen, p.Serving.MaxNumBatchedTokens)/model.GiB, 4)
@@ -827,8 +837,14 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 			ClearedMark, cleared, lang.T(marketPlural(cleared, "offer", "offers")))))
 	}
 	if borderline > 0 {
-		line("%s", st.Warn.Render(lang.Sprintf("~ borderline (%d %s): meets the targets at the estimate, not across its 90%% range (serving calibration); ranked after the offers that meet them with their range",
-			borderline, lang.T(marketPlural(borderline, "offer", "offers")))))
+		if ahead := len(plans) > 0 && !plans[0].Dearer.IsZero(); ahead {
+			// serve.borderlineFirst: the clear offers cost over twice these.
+			line("%s", st.Warn.Render(lang.Sprintf("~ borderline (%d %s): meets the targets at the estimate, not across its 90%% range (serving calibration); ranked first when the offers that meet them with their range cost over twice as much",
+				borderline, lang.T(marketPlural(borderline, "offer", "offers")))))
+		} else {
+			line("%s", st.Warn.Render(lang.Sprintf("~ borderline (%d %s): meets the targets at the estimate, not across its 90%% range (serving calibration); ranked after the offers that meet them with their range",
+				borderline, lang.T(marketPlural(borderline, "offer", "offers")))))
+		}
 		// Why, for the first such row: the band crossed and, when more
 		// replicas would clear it for over twice the cost, their count
 		// (a new user's walk: said only in --json and export).
@@ -849,6 +865,9 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 		writeServeBest(&b, lang, st, &plans[i], cmp.Or(hoursPerMonth, model.HoursPerMonth))
 		if bl := plans[i].Borderline; !bl.IsZero() {
 			line("%s", st.Warn.Render(lang.Sprintf("  borderline: %s", lang.Message(bl))))
+		}
+		if d := plans[i].Dearer; !d.IsZero() {
+			line("%s", st.Muted.Render(lang.Sprintf("  meets the targets across its 90%% range: %s", lang.Message(d))))
 		}
 		if c := plans[i].Cleared; !c.IsZero() {
 			line("%s", st.Muted.Render("  "+ClearedMark+" "+lang.Message(c)))
