@@ -189,10 +189,14 @@ type Plan struct {
 // serveMaxNodes bounds the nodes the planner rents for one offer.
 const serveMaxNodes = 64
 
+// MaxNodes is serveMaxNodes, for the views that refuse GPUs past it.
+const MaxNodes = serveMaxNodes
+
 // PlanServing plans serving a with s on offer o: TP, PP and Replicas as
 // given, or chosen (auto) to meet the load and latency targets at the
-// question's lowest cost (betterPlan). TP is a power of two dividing the
-// node's GPUs that vLLM accepts for the model's heads (tpOK); PP is 1 unless
+// question's lowest cost (betterPlan). TP, when chosen, is a power of two
+// up to the node's GPUs that vLLM accepts for the model's heads (tpOK); a
+// TP given may be any size tpOK accepts (Phi-4's 40 heads take 5); PP is 1 unless
 // the model does not fit one node. Auto replicas fill every rented node,
 // as few nodes as carry the load, or, when those meet the targets only
 // at the estimate, as few as meet them across their 90% ranges

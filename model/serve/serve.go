@@ -3,6 +3,8 @@ package serve
 import (
 	"errors"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
 )
@@ -470,17 +472,33 @@ func AudioInput(a *model.Architecture) bool { return encDec(a) && a.EncoderSeqLe
 // ModelConfig.verify_with_parallel_config: "Total number of attention heads
 // must be divisible by tensor parallel size"; the KV heads are split when
 // there are at least TP of them, else replicated, so one must divide the
-// other, vllm/model_executor/layers/linear.py QKVParallelLinear).
+// other, vllm/model_executor/layers/linear.py QKVParallelLinear). vLLM
+// has no power-of-two rule: Phi-4's 40 heads and 10 KV heads take TP 5
+// (a new user's walk was refused "tp must be a power of two, got 5").
+// The error lists the sizes that pass (validTPs).
 func tpOK(a *model.Architecture, tp int) error {
-	if tp < 1 || tp&(tp-1) != 0 {
-		return model.Msg("tp must be a power of two, got %d", tp)
+	if tp < 1 {
+		return model.Msg("tp must be at least 1, got %d", tp)
 	}
 	if a.Heads%tp != 0 {
-		return model.Msg("the model's %d attention heads are not divisible by tp %d", a.Heads, tp)
+		return model.Msg("the model's %d attention heads are not divisible by tp %d (vLLM's rule); valid tp: %s", a.Heads, tp, validTPs(a))
 	}
 	kv := a.EffectiveKVHeads()
 	if kv%tp != 0 && tp%kv != 0 {
-		return model.Msg("the model's %d KV heads and tp %d do not divide each other", kv, tp)
+		return model.Msg("the model's %d KV heads and tp %d do not divide each other (vLLM splits or replicates them); valid tp: %s", kv, tp, validTPs(a))
 	}
 	return nil
+}
+
+// validTPs lists the tensor-parallel sizes tpOK accepts for a, from 1 to
+// its attention heads, as "1, 2, 4, 7, 14, 28".
+func validTPs(a *model.Architecture) string {
+	var ok []string
+	kv := a.EffectiveKVHeads()
+	for tp := 1; tp <= a.Heads; tp++ {
+		if a.Heads%tp == 0 && (kv%tp == 0 || tp%kv == 0) {
+			ok = append(ok, strconv.Itoa(tp))
+		}
+	}
+	return strings.Join(ok, ", ")
 }
