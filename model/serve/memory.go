@@ -586,7 +586,7 @@ func layerKVBytesPerToken(a *model.Architecture, elem float64, tp int) float64 {
 // blocks, twice the concurrency vLLM holds), else 2.
 func kvElementBytes(kv KVCacheDType, float32 bool) float64 {
 	switch {
-	case kv == KVFP8:
+	case kv.FP8():
 		return 1
 	case float32:
 		return 4

@@ -223,6 +223,11 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 		s.WeightFormat, s.DTypeAuto = WeightBF16, true // the checkpoint as it is: --dtype auto
 		noExperts = model.Msg("the model has no MoE experts, the only weights mxfp4 quantizes")
 	}
+	if why := KVOn(s.KVCacheDType, o.GPU); !why.IsZero() {
+		p := Plan{Offer: o, Serving: s}
+		p.reason("%s", why)
+		return p, nil
+	}
 	run, why, ok, f32 := FormatFor(a, s.WeightFormat, o.GPU)
 	s.float32 = f32 && run != WeightFP32 // a quantized format in float32; WeightFP32 says it itself
 	// vLLM's --dtype auto does it: fp16 where the GPU has no bf16, fp32

@@ -84,17 +84,38 @@ func ReleasedFormat(a *model.Architecture) (f WeightFormat, ok bool) {
 var WeightFormats = []WeightFormat{WeightBF16, WeightFP16, WeightFP8, WeightInt8, WeightAWQ, WeightGPTQ, WeightBNB, WeightMXFP4}
 
 // KVCacheDType is vLLM's --kv-cache-dtype: "auto" keeps the cache in the
-// model's 16-bit dtype, "fp8" stores one byte per element.
+// model's 16-bit dtype, "fp8" (E4M3) and "fp8_e5m2" store one byte per
+// element. vLLM's CacheDType (vllm/config/cache.py at
+// 002f10e0cfa1373a19a0d2756598a34b700d20e5) accepts both: "CUDA 11.8+
+// supports fp8 (=fp8_e4m3) and fp8_e5m2. ROCm (AMD GPU) supports fp8
+// (=fp8_e4m3)". fp8_e4m3 is read as fp8, its name there; fp8_e5m2 is
+// kept as given (a new user's export wrote it as fp8, which vLLM reads as
+// E4M3) and planned on NVIDIA GPUs only (KVOn).
 type KVCacheDType string
 
 // KV-cache dtypes.
 const (
-	KVAuto KVCacheDType = "auto"
-	KVFP8  KVCacheDType = "fp8"
+	KVAuto    KVCacheDType = "auto"
+	KVFP8     KVCacheDType = "fp8"
+	KVFP8E5M2 KVCacheDType = "fp8_e5m2"
 )
 
 // KVCacheDTypes lists the valid KV-cache dtypes, the default first.
-var KVCacheDTypes = []KVCacheDType{KVAuto, KVFP8}
+var KVCacheDTypes = []KVCacheDType{KVAuto, KVFP8, KVFP8E5M2}
+
+// FP8 reports whether kv stores one byte per element (fp8 or fp8_e5m2).
+func (kv KVCacheDType) FP8() bool { return kv == KVFP8 || kv == KVFP8E5M2 }
+
+// KVOn says why vLLM does not run KV-cache dtype kv on g, or zero: the
+// fp8_e5m2 cache is CUDA's ("ROCm (AMD GPU) supports fp8 (=fp8_e4m3)",
+// vllm/config/cache.py CacheConfig.cache_dtype at
+// 002f10e0cfa1373a19a0d2756598a34b700d20e5).
+func KVOn(kv KVCacheDType, g *model.GPU) model.Message {
+	if kv == KVFP8E5M2 && g != nil && g.Vendor == "amd" {
+		return model.Msg("--kv-cache-dtype fp8_e5m2 is CUDA-only in vLLM: ROCm supports fp8 (E4M3); give --kv-cache-dtype fp8")
+	}
+	return model.Message{}
+}
 
 // ParseWeightFormat parses a weight format; "int4" means AWQ. "fp32"
 // (WeightFP32) is read too, as a plan writes it, though not offered.
@@ -108,7 +129,7 @@ func ParseWeightFormat(s string) (WeightFormat, error) {
 
 // ParseKVCacheDType parses a KV-cache dtype.
 func ParseKVCacheDType(s string) (KVCacheDType, error) {
-	return model.ParseEnum(s, "kv cache dtype", KVCacheDTypes, map[string]KVCacheDType{"fp8_e4m3": KVFP8, "fp8_e5m2": KVFP8})
+	return model.ParseEnum(s, "kv cache dtype", KVCacheDTypes, map[string]KVCacheDType{"fp8_e4m3": KVFP8})
 }
 
 // Serving is a serving workload as an inference engine (vLLM) plans it:
