@@ -570,6 +570,9 @@ func splitThatFits(a *model.Architecture, held Serving, o Offer, n int) model.Me
 			return model.Msg("--tp %d --pp %d fits these %d GPUs (as recommend would split them)", q.TP, q.PP, gpus)
 		}
 	}
+	if gpus == 1 { // not "these 1 GPUs" (a new user's walk)
+		return model.Msg("no --tp or --pp split of this one GPU holds the model: more GPUs (--gpus), a GPU with more memory or smaller weights (--weight-format) would")
+	}
 	return model.Msg("no --tp or --pp split of these %d GPUs holds the model: more GPUs (--gpus), a GPU with more memory or smaller weights (--weight-format) would", gpus)
 }
 
