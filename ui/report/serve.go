@@ -819,6 +819,9 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 	line("")
 	if len(rows) > 0 {
 		line("%s", serveTable(r, translate(lang, ServeHeaders...), rows))
+		// The column is serve.Memory.KVTokens, one replica's; a new
+		// user's walk read it as the whole offer's.
+		line("%s", st.Muted.Render(lang.T("KV tokens: per replica, what one replica's KV cache holds (each replica has its own)")))
 	}
 	if more := meets - len(rows); more > 0 {
 		line("%s", st.Muted.Render(lang.Sprintf("… %s more %s%s", model.Grouped(more), lang.T(marketPlural(more, "offer", "offers")), lang.T(" (--limit 0 shows all)"))))
