@@ -115,10 +115,17 @@ func ReleasePrecision(a *Architecture) Precision {
 }
 
 // ReleaseNote is the line that says what a quantized release's id names:
-// "Qwen/Qwen3-32B-AWQ is Qwen3 32B with AWQ 4-bit weights".
+// "Qwen/Qwen3-32B-AWQ is Qwen3 32B with AWQ 4-bit weights". It is
+// information, not a warning: views that collect it among warnings print
+// it as a note (IsReleaseNote).
 func ReleaseNote(a *Architecture) Message {
-	return Msg("%s is %s with %v weights", a.Release, a.Name, ReleaseFormat(a))
+	return Msg(releaseNoteKey, a.Release, a.Name, ReleaseFormat(a))
 }
+
+const releaseNoteKey = "%s is %s with %v weights"
+
+// IsReleaseNote reports whether m is a ReleaseNote.
+func IsReleaseNote(m Message) bool { return m.Key == releaseNoteKey }
 
 // ReleaseBase returns the Hugging Face id of the 16-bit checkpoint of the
 // quantized release a names, as the catalog spells it: the release's id

@@ -233,7 +233,7 @@ func (e *encoder) encodeServe(s *serve.Serving) {
 	}
 	e.table("serve", "Serving (task inference): vLLM's layout; left-out keys are defaults, 0 parallelism is auto.")
 	e.str("weight_format", string(s.WeightFormat), "bf16, fp16, fp8, int8, awq, gptq or bitsandbytes")
-	e.str("kv_cache_dtype", string(s.KVCacheDType), "auto or fp8")
+	e.str("kv_cache_dtype", string(s.KVCacheDType), "auto, fp8 or fp8_e5m2")
 	e.int("max_model_len", s.MaxModelLen, "tokens one request may hold, prompt + output")
 	e.int("prompt_tokens", s.PromptTokens, "average prompt tokens per request")
 	e.int("output_tokens", s.OutputTokens, "average generated tokens per request")

@@ -586,7 +586,7 @@ func layerKVBytesPerToken(a *model.Architecture, elem float64, tp int) float64 {
 // blocks, twice the concurrency vLLM holds), else 2.
 func kvElementBytes(kv KVCacheDType, float32 bool) float64 {
 	switch {
-	case kv == KVFP8:
+	case kv.FP8():
 		return 1
 	case float32:
 		return 4
@@ -684,3 +684,25 @@ func (m Memory) scaledKV(f float64) Memory {
 // tokens holds: MaxModelLen, plus an encoder-decoder's cross-attention
 // tokens (Memory.CrossTokens).
 func (m *Memory) RequestKVTokens(maxModelLen int) int { return maxModelLen + m.CrossTokens }
+
+// KVCacheRange returns the 90% range of m's KV cache per GPU, in bytes:
+// the estimate times the ends of the serve/kv-cache calibration band (b),
+// held to what vLLM can allocate. vLLM's KV cache is what is left of
+// total × gpu_memory_utilization after the weights, the profiling step's
+// activation peak and the memory allocated outside torch (v0.11,
+// vllm/v1/worker/gpu_worker.py Worker.determine_available_memory; see
+// Memory), so even a profiled peak of 0 leaves it no more than
+// BudgetBytes − Weights − NonTorch, and it is never below 0. A new user's
+// walk: Qwen3 30B-A3B at TP 8 on H100 SXM printed a range up to 73.54
+// GiB of a 71.27 GiB budget. ok is false when m has no KV cache or the
+// band is missing.
+func (m *Memory) KVCacheRange() (lo, hi float64, b model.Band, ok bool) {
+	band, found := calibrationBands["serve/kv-cache"]
+	if !found || m.KVCache <= 0 {
+		return 0, 0, model.Band{}, false
+	}
+	ceil := max(m.BudgetBytes-m.Weights-m.NonTorch, 0)
+	lo = min(max(m.KVCache*band.Lo, 0), ceil)
+	hi = min(max(m.KVCache*band.Hi, 0), ceil)
+	return lo, hi, *band, true
+}

@@ -140,6 +140,14 @@ type Plan struct {
 	ClearedFrom           int
 	ClearedFromUSDPerHour float64
 
+	// Dearer names the cheapest offer that meets the targets across its
+	// 90% range when RankServing ranked this borderline plan before it,
+	// as that costs over clearCostCap times this one (borderlineFirst):
+	// its name and what it costs an hour. Zero otherwise.
+	Dearer           model.Message
+	DearerOffer      string
+	DearerUSDPerHour float64
+
 	Fits  bool // the model and one full-length request fit
 	Meets bool // fits, carries the load and meets the latency targets
 	// Borderline says why a plan that Meets may not in practice: the 90%
@@ -181,10 +189,14 @@ type Plan struct {
 // serveMaxNodes bounds the nodes the planner rents for one offer.
 const serveMaxNodes = 64
 
+// MaxNodes is serveMaxNodes, for the views that refuse GPUs past it.
+const MaxNodes = serveMaxNodes
+
 // PlanServing plans serving a with s on offer o: TP, PP and Replicas as
 // given, or chosen (auto) to meet the load and latency targets at the
-// question's lowest cost (betterPlan). TP is a power of two dividing the
-// node's GPUs that vLLM accepts for the model's heads (tpOK); PP is 1 unless
+// question's lowest cost (betterPlan). TP, when chosen, is a power of two
+// up to the node's GPUs that vLLM accepts for the model's heads (tpOK); a
+// TP given may be any size tpOK accepts (Phi-4's 40 heads take 5); PP is 1 unless
 // the model does not fit one node. Auto replicas fill every rented node,
 // as few nodes as carry the load, or, when those meet the targets only
 // at the estimate, as few as meet them across their 90% ranges
@@ -210,6 +222,11 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 	if asked == WeightMXFP4 && a.ExpertLinearParams() == 0 {
 		s.WeightFormat, s.DTypeAuto = WeightBF16, true // the checkpoint as it is: --dtype auto
 		noExperts = model.Msg("the model has no MoE experts, the only weights mxfp4 quantizes")
+	}
+	if why := KVOn(s.KVCacheDType, o.GPU); !why.IsZero() {
+		p := Plan{Offer: o, Serving: s}
+		p.reason("%s", why)
+		return p, nil
 	}
 	run, why, ok, f32 := FormatFor(a, s.WeightFormat, o.GPU)
 	s.float32 = f32 && run != WeightFP32 // a quantized format in float32; WeightFP32 says it itself
@@ -552,6 +569,9 @@ func splitThatFits(a *model.Architecture, held Serving, o Offer, n int) model.Me
 		if q, err := PlanServing(a, t, o); err == nil && q.Fits {
 			return model.Msg("--tp %d --pp %d fits these %d GPUs (as recommend would split them)", q.TP, q.PP, gpus)
 		}
+	}
+	if gpus == 1 { // not "these 1 GPUs" (a new user's walk)
+		return model.Msg("no --tp or --pp split of this one GPU holds the model: more GPUs (--gpus), a GPU with more memory or smaller weights (--weight-format) would")
 	}
 	return model.Msg("no --tp or --pp split of these %d GPUs holds the model: more GPUs (--gpus), a GPU with more memory or smaller weights (--weight-format) would", gpus)
 }
@@ -1091,8 +1111,8 @@ func borderline(s *Serving, m *Memory, pf *Perf) model.Message {
 				pf.TPOTSec*1e3/b.Hi, slow, s.TPOTTargetMs)
 		}
 	}
-	if b, ok := calibrationBands["serve/kv-cache"]; ok && pf.Batch > 0 {
-		lo := m.scaledKV(b.Lo)
+	if kvLo, _, _, ok := m.KVCacheRange(); ok && pf.Batch > 0 {
+		lo := m.scaledKV(kvLo / m.KVCache) // the range held to the budget (KVCacheRange)
 		if n := serveMaxBatch(s, &lo); n < pf.Batch {
 			return model.Msg("the low end of the KV cache's 90%% range, %s tokens, holds %d of the %d sequences each replica needs",
 				model.FormatCount(float64(lo.KVTokens)), n, pf.Batch)
@@ -1140,7 +1160,48 @@ func RankServing(a *model.Architecture, s Serving, offers []Offer) ([]Plan, erro
 		}
 		return 0
 	})
-	return plans, nil
+	return borderlineFirst(plans), nil
+}
+
+// borderlineFirst is clearCostCap across offers, as clearBorderline
+// applies it to an offer's replicas and keepBorderline to its splits:
+// when the first plan of the ranking that meets the targets across its
+// 90% range costs over clearCostCap times a plan that meets them only at
+// the estimate (betterPlan ranked it after), the range's tail at that
+// price is the user's call (docs/serving.md), so the cheaper borderline
+// plans rank first, each naming the offer that clears (Dearer). A new
+// user's walk: Qwen3 32B at 32K × 16 on aws L40S ranked g6e.48xlarge
+// (4 replicas, $60.26/h) best over g6e.12xlarge ($10.49/h, TPOT ~93.8 ms,
+// range 63–145 ms against 100), 5.7 times the cost for that tail.
+// Questions priced per token, and plans without a price, keep
+// betterPlan's order. plans is in betterPlan's order; it is reordered in
+// place and returned.
+func borderlineFirst(plans []Plan) []Plan {
+	c := slices.IndexFunc(plans, func(p Plan) bool { return p.Meets && p.Borderline.IsZero() })
+	if c < 0 || plans[c].Serving.PerToken || plans[c].USDPerHour == 0 {
+		return plans
+	}
+	clear := plans[c]
+	var cheaper, rest []Plan
+	for i, p := range plans {
+		if i > c && p.Meets && !p.Borderline.IsZero() && p.USDPerHour > 0 && costOver(&clear, &p, clearCostCap) {
+			p.Dearer = model.Msg("%s at $%.2f/h, %.1f times the cost", clear.Offer.Name, clear.USDPerHour, clear.USDPerHour/p.USDPerHour)
+			if in := clear.Offer.Instance; in != nil {
+				p.Dearer = model.Msg("%s %s in %s at $%.2f/h, %.1f times the cost", in.Provider, in.Type, clear.Offer.Region, clear.USDPerHour, clear.USDPerHour/p.USDPerHour)
+			}
+			p.DearerOffer, p.DearerUSDPerHour = clear.Offer.Name, clear.USDPerHour
+			cheaper = append(cheaper, p)
+			continue
+		}
+		if i >= c {
+			rest = append(rest, p)
+		}
+	}
+	if len(cheaper) == 0 {
+		return plans
+	}
+	out := append(plans[:c:c], cheaper...)
+	return append(out, rest...)
 }
 
 // FormatOn returns the weight format vLLM serves a request for f in

@@ -3,6 +3,8 @@ package serve
 import (
 	"errors"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
 )
@@ -82,17 +84,38 @@ func ReleasedFormat(a *model.Architecture) (f WeightFormat, ok bool) {
 var WeightFormats = []WeightFormat{WeightBF16, WeightFP16, WeightFP8, WeightInt8, WeightAWQ, WeightGPTQ, WeightBNB, WeightMXFP4}
 
 // KVCacheDType is vLLM's --kv-cache-dtype: "auto" keeps the cache in the
-// model's 16-bit dtype, "fp8" stores one byte per element.
+// model's 16-bit dtype, "fp8" (E4M3) and "fp8_e5m2" store one byte per
+// element. vLLM's CacheDType (vllm/config/cache.py at
+// 002f10e0cfa1373a19a0d2756598a34b700d20e5) accepts both: "CUDA 11.8+
+// supports fp8 (=fp8_e4m3) and fp8_e5m2. ROCm (AMD GPU) supports fp8
+// (=fp8_e4m3)". fp8_e4m3 is read as fp8, its name there; fp8_e5m2 is
+// kept as given (a new user's export wrote it as fp8, which vLLM reads as
+// E4M3) and planned on NVIDIA GPUs only (KVOn).
 type KVCacheDType string
 
 // KV-cache dtypes.
 const (
-	KVAuto KVCacheDType = "auto"
-	KVFP8  KVCacheDType = "fp8"
+	KVAuto    KVCacheDType = "auto"
+	KVFP8     KVCacheDType = "fp8"
+	KVFP8E5M2 KVCacheDType = "fp8_e5m2"
 )
 
 // KVCacheDTypes lists the valid KV-cache dtypes, the default first.
-var KVCacheDTypes = []KVCacheDType{KVAuto, KVFP8}
+var KVCacheDTypes = []KVCacheDType{KVAuto, KVFP8, KVFP8E5M2}
+
+// FP8 reports whether kv stores one byte per element (fp8 or fp8_e5m2).
+func (kv KVCacheDType) FP8() bool { return kv == KVFP8 || kv == KVFP8E5M2 }
+
+// KVOn says why vLLM does not run KV-cache dtype kv on g, or zero: the
+// fp8_e5m2 cache is CUDA's ("ROCm (AMD GPU) supports fp8 (=fp8_e4m3)",
+// vllm/config/cache.py CacheConfig.cache_dtype at
+// 002f10e0cfa1373a19a0d2756598a34b700d20e5).
+func KVOn(kv KVCacheDType, g *model.GPU) model.Message {
+	if kv == KVFP8E5M2 && g != nil && g.Vendor == "amd" {
+		return model.Msg("--kv-cache-dtype fp8_e5m2 is CUDA-only in vLLM: ROCm supports fp8 (E4M3); give --kv-cache-dtype fp8")
+	}
+	return model.Message{}
+}
 
 // ParseWeightFormat parses a weight format; "int4" means AWQ. "fp32"
 // (WeightFP32) is read too, as a plan writes it, though not offered.
@@ -106,7 +129,7 @@ func ParseWeightFormat(s string) (WeightFormat, error) {
 
 // ParseKVCacheDType parses a KV-cache dtype.
 func ParseKVCacheDType(s string) (KVCacheDType, error) {
-	return model.ParseEnum(s, "kv cache dtype", KVCacheDTypes, map[string]KVCacheDType{"fp8_e4m3": KVFP8, "fp8_e5m2": KVFP8})
+	return model.ParseEnum(s, "kv cache dtype", KVCacheDTypes, map[string]KVCacheDType{"fp8_e4m3": KVFP8})
 }
 
 // Serving is a serving workload as an inference engine (vLLM) plans it:
@@ -470,17 +493,33 @@ func AudioInput(a *model.Architecture) bool { return encDec(a) && a.EncoderSeqLe
 // ModelConfig.verify_with_parallel_config: "Total number of attention heads
 // must be divisible by tensor parallel size"; the KV heads are split when
 // there are at least TP of them, else replicated, so one must divide the
-// other, vllm/model_executor/layers/linear.py QKVParallelLinear).
+// other, vllm/model_executor/layers/linear.py QKVParallelLinear). vLLM
+// has no power-of-two rule: Phi-4's 40 heads and 10 KV heads take TP 5
+// (a new user's walk was refused "tp must be a power of two, got 5").
+// The error lists the sizes that pass (validTPs).
 func tpOK(a *model.Architecture, tp int) error {
-	if tp < 1 || tp&(tp-1) != 0 {
-		return model.Msg("tp must be a power of two, got %d", tp)
+	if tp < 1 {
+		return model.Msg("tp must be at least 1, got %d", tp)
 	}
 	if a.Heads%tp != 0 {
-		return model.Msg("the model's %d attention heads are not divisible by tp %d", a.Heads, tp)
+		return model.Msg("the model's %d attention heads are not divisible by tp %d (vLLM's rule); valid tp: %s", a.Heads, tp, validTPs(a))
 	}
 	kv := a.EffectiveKVHeads()
 	if kv%tp != 0 && tp%kv != 0 {
-		return model.Msg("the model's %d KV heads and tp %d do not divide each other", kv, tp)
+		return model.Msg("the model's %d KV heads and tp %d do not divide each other (vLLM splits or replicates them); valid tp: %s", kv, tp, validTPs(a))
 	}
 	return nil
+}
+
+// validTPs lists the tensor-parallel sizes tpOK accepts for a, from 1 to
+// its attention heads, as "1, 2, 4, 7, 14, 28".
+func validTPs(a *model.Architecture) string {
+	var ok []string
+	kv := a.EffectiveKVHeads()
+	for tp := 1; tp <= a.Heads; tp++ {
+		if a.Heads%tp == 0 && (kv%tp == 0 || tp%kv == 0) {
+			ok = append(ok, strconv.Itoa(tp))
+		}
+	}
+	return strings.Join(ok, ", ")
 }

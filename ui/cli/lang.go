@@ -77,6 +77,10 @@ func resolveLang(env *Env) error {
 // safe for the terminal (their values come from files).
 func printWarningsIn(p *i18n.Printer, w io.Writer, warnings []model.Message) {
 	for _, m := range warnings {
+		if model.IsReleaseNote(m) { // what a release's id names: information (a new user's walk read it as a warning)
+			notef(p, w, m)
+			continue
+		}
 		if p.Chinese() {
 			fmt.Fprintf(w, "gpuplan：警告：%s\n", termsafe.String(p.Message(m)))
 			continue

@@ -240,6 +240,20 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	}
 	perNode := sl.cat.LargestNode(g)
 	nodeGPUs := perNode // GPUs in each node the plan is held to
+	// Out-of-range sizes are refused, not planned (a new user's walk:
+	// --tp 16 on H100 printed "✗ does not fit" with exit 0, and --gpus
+	// 1000 a 125-replica plan for 4 requests). Tensor parallelism stays
+	// inside a node (docs/serving.md: vLLM runs it inside a node and
+	// pipeline parallelism across nodes, "Distributed inference and
+	// serving"), and the planner rents at most serve.MaxNodes nodes.
+	if sl.s.TP > perNode {
+		return usage(model.Msg("--tp %d is more than the %d GPUs of the catalog's largest %s node: tensor parallelism stays inside a node; give --tp %d or less, and --pp to span nodes",
+			sl.s.TP, perNode, g.Name, perNode))
+	}
+	if most := serve.MaxNodes * perNode; gpus > most {
+		return usage(model.Msg("--gpus %d is more than %d nodes of %d × %s (%d GPUs), the most gpuplan plans on one offer; give --gpus %d or less",
+			gpus, serve.MaxNodes, perNode, g.Name, most, most))
+	}
 	if gpus > perNode {
 		// More GPUs than the catalog's largest node of g: nodes of
 		// perNode, tensor parallel inside each, as recommend plans on

@@ -50,6 +50,10 @@ func TestServeBandsJSON(t *testing.T) {
 			continue
 		}
 		lo, hi := tc.estimate*b.Lo, tc.estimate*b.Hi
+		if tc.kind == "kv-cache" { // held to what vLLM can allocate (serve.Memory.KVCacheRange)
+			m := p.Memory
+			hi = min(hi, m.BudgetGiB-m.WeightsGiB-m.NonTorchGiB)
+		}
 		if tc.invert {
 			lo, hi = tc.estimate/b.Hi, tc.estimate/b.Lo
 		}

@@ -107,18 +107,19 @@ func TestServeEstimateSaysChosenTP(t *testing.T) {
 // Tensor parallelism across nodes: recommend refuses TP 16 on every
 // H100 instance type (the catalog's largest H100 node holds 8: "TP 16
 // needs 16 GPUs in one node"), and estimate, which timed it as one
-// 16-GPU NVLink domain (DeepSeek-R1 at 8.1 ms per token), gives the same
-// verdict with or without --gpus. Where the catalog has a 16-GPU node
-// (GCP a2-megagpu-16g, A100 40GB) both accept TP 16.
+// 16-GPU NVLink domain (DeepSeek-R1 at 8.1 ms per token), refuses it
+// with or without --gpus, exit 2 (it printed "✗ does not fit" with exit
+// 0 where docs/serving.md says refused). Where the catalog has a 16-GPU
+// node (GCP a2-megagpu-16g, A100 40GB) both accept TP 16.
 func TestServeEstimateCrossNodeTPAsRecommend(t *testing.T) {
 	const refusal = "TP 16 needs 16 GPUs in one node"
 	for _, args := range [][]string{
 		{"--model", "deepseek-r1", "--gpu", "h100-sxm", "--tp", "16", "--gpus", "16"},
 		{"--model", "deepseek-r1", "--gpu", "h100-sxm", "--tp", "16"},
 	} {
-		j := serveEstimateJSON(t, args...)
-		if j.Plan.Fits || j.Plan.Meets || j.Plan.TP != 16 || j.Plan.PP != 1 || !strings.Contains(strings.Join(j.Plan.Reasons, "; "), refusal) {
-			t.Errorf("estimate %v: TP %d × PP %d fits %v meets %v, reasons %q; want refused: %q", args, j.Plan.TP, j.Plan.PP, j.Plan.Fits, j.Plan.Meets, j.Plan.Reasons, refusal)
+		code, _, errOut := runServeCLI(t, append([]string{"estimate", "--task", "serve"}, args...)...)
+		if want := "--tp 16 is more than the 8 GPUs of the catalog's largest NVIDIA H100 SXM5 80GB node: tensor parallelism stays inside a node"; code != 2 || !strings.Contains(errOut, want) {
+			t.Errorf("estimate %v: exit %d, %q; want exit 2 and %q", args, code, errOut, want)
 		}
 	}
 	code, out, errOut := runServeCLI(t, "recommend", "--task", "serve", "--json", "--model", "deepseek-r1", "--gpu", "h100-sxm", "--tp", "16")

@@ -166,7 +166,7 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value {
 			return enumValue[serve.WeightFormat]{&f.set.Serve.WeightFormat, serve.ParseWeightFormat, serve.WeightFormats, nil}
 		}},
-	{name: "kv-cache-dtype", key: "serve.kv_cache_dtype", usage: "serving: auto (the model's 16-bit dtype) or fp8",
+	{name: "kv-cache-dtype", key: "serve.kv_cache_dtype", usage: "serving: auto (the model's 16-bit dtype), fp8 (E4M3) or fp8_e5m2 (NVIDIA only)",
 		value: func(f *workloadFlags) pflag.Value {
 			return enumValue[serve.KVCacheDType]{&f.set.Serve.KVCacheDType, serve.ParseKVCacheDType, serve.KVCacheDTypes, nil}
 		}},

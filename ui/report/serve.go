@@ -200,6 +200,15 @@ type ServePlanJSON struct {
 	Cleared               string   `json:"cleared,omitempty"`
 	ClearedFromReplicas   int      `json:"cleared_from_replicas,omitempty"`
 	ClearedFromUSDPerHour *float64 `json:"cleared_from_usd_per_hour,omitempty"`
+
+	// Dearer says, for a borderline plan ranked before the offers that
+	// meet the targets across their 90% range because the cheapest of
+	// them costs over twice it (serve.Plan.Dearer), which offer that is
+	// (DearerOffer, its "offer") and its price per hour. Left out
+	// otherwise.
+	Dearer           string   `json:"dearer,omitempty"`
+	DearerOffer      string   `json:"dearer_offer,omitempty"`
+	DearerUSDPerHour *float64 `json:"dearer_usd_per_hour,omitempty"`
 }
 
 // finite returns a rounded v, or nil when v is 0 (no price) or infinite.
@@ -230,7 +239,8 @@ func NewServePlanJSON(p *serve.Plan) ServePlanJSON {
 		Fits: p.Fits, Meets: p.Meets, SlowerThanReading: p.SlowerThanReading(), Borderline: p.Borderline.String(), Reasons: append([]string{}, p.Reasons...), Grown: p.Grown.String(),
 		WeightFormat: string(p.Serving.WeightFormat), FallbackFrom: string(p.FallbackFrom), Fallback: p.Fallback.String(),
 		Exportable: p.NoExport.IsZero(), NotExported: p.NoExport.String(),
-		Cleared: p.Cleared.String(), ClearedFromReplicas: p.ClearedFrom, ClearedFromUSDPerHour: finite(p.ClearedFromUSDPerHour, 6)}
+		Cleared: p.Cleared.String(), ClearedFromReplicas: p.ClearedFrom, ClearedFromUSDPerHour: finite(p.ClearedFromUSDPerHour, 6),
+		Dearer: p.Dearer.String(), DearerOffer: p.DearerOffer, DearerUSDPerHour: finite(p.DearerUSDPerHour, 6)}
 	if l := &m.Layout; l.Sliding() {
 		j.Memory.SlidingWindow, j.Memory.SlidingWindowLayers = l.Window, l.SlidingLayers
 		j.Memory.RequestKVGiB = Round(m.RequestKVBytes(p.Serving.MaxModelLen, p.Serving.MaxNumBatchedTokens)/model.GiB, 4)
@@ -379,13 +389,14 @@ type ServeBandsOf struct {
 
 // ServeBands returns p's 90% ranges from the serving calibration
 // (serve.CalibrationBand: the out-of-sample errors of true/estimated per
-// group), which the text (ServeFiguresIn) and the JSON both print. The
+// group; the KV cache's held to what vLLM can allocate,
+// serve.Memory.KVCacheRange), which the text (ServeFiguresIn) and the JSON both print. The
 // TPOT band is of speed (1 / TPOT), so it divides the TPOT: its low end
 // is TPOT / Hi.
 func ServeBands(p *serve.Plan) ServeBandsOf {
 	var out ServeBandsOf
-	if b, ok := serve.CalibrationBand("kv-cache"); ok && p.Memory.KVCache > 0 {
-		out.KVCache = ptrBand(newBandJSON(p.Memory.KVCache*b.Lo, p.Memory.KVCache*b.Hi, b))
+	if lo, hi, b, ok := p.Memory.KVCacheRange(); ok { // held to the budget
+		out.KVCache = ptrBand(newBandJSON(lo, hi, b))
 	}
 	if !p.Fits {
 		return out
@@ -811,6 +822,9 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 	line("")
 	if len(rows) > 0 {
 		line("%s", serveTable(r, translate(lang, ServeHeaders...), rows))
+		// The column is serve.Memory.KVTokens, one replica's; a new
+		// user's walk read it as the whole offer's.
+		line("%s", st.Muted.Render(lang.T("KV tokens: per replica, what one replica's KV cache holds (each replica has its own)")))
 	}
 	if more := meets - len(rows); more > 0 {
 		line("%s", st.Muted.Render(lang.Sprintf("… %s more %s%s", model.Grouped(more), lang.T(marketPlural(more, "offer", "offers")), lang.T(" (--limit 0 shows all)"))))
@@ -829,8 +843,14 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 			ClearedMark, cleared, lang.T(marketPlural(cleared, "offer", "offers")))))
 	}
 	if borderline > 0 {
-		line("%s", st.Warn.Render(lang.Sprintf("~ borderline (%d %s): meets the targets at the estimate, not across its 90%% range (serving calibration); ranked after the offers that meet them with their range",
-			borderline, lang.T(marketPlural(borderline, "offer", "offers")))))
+		if ahead := len(plans) > 0 && !plans[0].Dearer.IsZero(); ahead {
+			// serve.borderlineFirst: the clear offers cost over twice these.
+			line("%s", st.Warn.Render(lang.Sprintf("~ borderline (%d %s): meets the targets at the estimate, not across its 90%% range (serving calibration); ranked first when the offers that meet them with their range cost over twice as much",
+				borderline, lang.T(marketPlural(borderline, "offer", "offers")))))
+		} else {
+			line("%s", st.Warn.Render(lang.Sprintf("~ borderline (%d %s): meets the targets at the estimate, not across its 90%% range (serving calibration); ranked after the offers that meet them with their range",
+				borderline, lang.T(marketPlural(borderline, "offer", "offers")))))
+		}
 		// Why, for the first such row: the band crossed and, when more
 		// replicas would clear it for over twice the cost, their count
 		// (a new user's walk: said only in --json and export).
@@ -851,6 +871,9 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 		writeServeBest(&b, lang, st, &plans[i], cmp.Or(hoursPerMonth, model.HoursPerMonth))
 		if bl := plans[i].Borderline; !bl.IsZero() {
 			line("%s", st.Warn.Render(lang.Sprintf("  borderline: %s", lang.Message(bl))))
+		}
+		if d := plans[i].Dearer; !d.IsZero() {
+			line("%s", st.Muted.Render(lang.Sprintf("  meets the targets across its 90%% range: %s", lang.Message(d))))
 		}
 		if c := plans[i].Cleared; !c.IsZero() {
 			line("%s", st.Muted.Render("  "+ClearedMark+" "+lang.Message(c)))

@@ -135,7 +135,7 @@ func (w *wizard) servePage(input func(title, desc string, v *string, validate fu
 				huh.NewOption(T("MXFP4  experts 4-bit, rest bf16 (gpt-oss)"), serve.WeightMXFP4)).
 				Value(&s.WeightFormat),
 			newSelect[serve.KVCacheDType](w.theme).Title(T("KV cache")).Inline(true).Options(
-				huh.NewOption("auto", serve.KVAuto), huh.NewOption("fp8", serve.KVFP8)).Value(&s.KVCacheDType),
+				huh.NewOption("auto", serve.KVAuto), huh.NewOption("fp8", serve.KVFP8), huh.NewOption("fp8_e5m2", serve.KVFP8E5M2)).Value(&s.KVCacheDType),
 			input(T("Prompt tokens"), T("average per request; empty: the context minus the output"), &s.PromptTokens, tokens("prompt tokens")),
 			input(T("Output tokens"), T("generated per request; empty: 256"), &s.OutputTokens, tokens("output tokens")),
 			input(T("Requests per second"), T("empty: the concurrent sequences are the load"), &s.RPS, positiveValidator("requests per second", 1e6)),
