@@ -483,6 +483,7 @@ func TestServeCalibration(t *testing.T) {
 	all := serveSummary{kind: "all"}
 	var allAbs, allSigned, allInAbs, allInSigned []float64
 	allIn, allSrc := 0, map[string]bool{}
+	allFreshIn, allFreshN := 0, 0
 	for _, c := range cases {
 		allSrc[c.src] = true
 	}
@@ -506,16 +507,19 @@ func TestServeCalibration(t *testing.T) {
 		allAbs, allSigned = append(allAbs, abs...), append(allSigned, signed...)
 		allInAbs, allInSigned, allIn = append(allInAbs, inAbs...), append(allInSigned, inSigned...), allIn+in
 		cover := float64(in) / float64(len(abs))
+		fin, fn := freshCoverage(bySource[kind])
+		allFreshIn, allFreshN = allFreshIn+fin, allFreshN+fn
 		summary = append(summary, serveSummary{kind: kind, cases: len(abs), sources: len(bySource[kind]), cvAbs: median(abs), cvSigned: median(signed),
-			cover: cover, inAbs: median(inAbs), inSigned: median(inSigned), band: b})
-		t.Logf("serve/%-10s %2d cases %d sources: LOSO CV median |error| %5.1f%%, signed %+5.1f%%; inside the 90%% range ×%.3f–×%.3f %5.1f%%",
-			kind, len(abs), len(bySource[kind]), median(abs)*100, median(signed)*100, b.Lo, b.Hi, cover*100)
+			cover: cover, fresh: float64(fin) / float64(fn), inAbs: median(inAbs), inSigned: median(inSigned), band: b})
+		t.Logf("serve/%-10s %2d cases %d sources: LOSO CV median |error| %5.1f%%, signed %+5.1f%%; inside the 90%% range ×%.3f–×%.3f %5.1f%%, inside a range built without the source %d of %d",
+			kind, len(abs), len(bySource[kind]), median(abs)*100, median(signed)*100, b.Lo, b.Hi, cover*100, fin, fn)
 		if cover < 0.88 {
 			t.Errorf("serve/%s: %.1f%% of cross-validated residuals inside their 90%% range, want at least 88%%", kind, cover*100)
 		}
 	}
 	all.cases, all.sources, all.cvAbs, all.cvSigned = len(allAbs), len(allSrc), median(allAbs), median(allSigned)
 	all.cover, all.inAbs, all.inSigned = float64(allIn)/float64(len(allAbs)), median(allInAbs), median(allInSigned)
+	all.fresh = float64(allFreshIn) / float64(allFreshN)
 	summary = append(summary, all)
 	t.Logf("serve/all        %2d cases %d sources: LOSO CV median |error| %5.1f%%, signed %+5.1f%%; inside their kinds' 90%% ranges %5.1f%%",
 		all.cases, all.sources, all.cvAbs*100, all.cvSigned*100, all.cover*100)
@@ -590,8 +594,11 @@ type serveSummary struct {
 	kind                   string
 	cases, sources         int
 	cvAbs, cvSigned, cover float64
-	inAbs, inSigned        float64
-	band                   model.Band
+	// fresh is the share inside the kind's range built without the
+	// case's source (freshCoverage); NaN for a kind with one source.
+	fresh           float64
+	inAbs, inSigned float64
+	band            model.Band
 }
 
 // The serving calibration's part of the calibration document, between
@@ -629,16 +636,17 @@ func serveCalibrationDoc(cases []*serveCase, cv, cvGot []float64, full Tuning, f
 		len(cases), len(srcs), strings.Join(fl, ", "))
 	b.WriteString("Accuracy is **leave-one-source-out cross-validated**: each source is estimated with the serving constants (`serve.Tuning`) refitted without it. ")
 	b.WriteString("An error is estimate / measurement − 1 of the KV cache or the weights, or of the speed (output tokens/s, or 1 / TPOT: a TPOT estimated 10% short is a speed error of +11%): positive over-states. ")
-	b.WriteString("A kind with one source has no other source to learn from when it is left out: its constants then come from the other kinds' sources or the prior.\n\n")
-	b.WriteString("| Kind | Reading | Cases | Sources | LOSO CV median \\|error\\| | LOSO CV median signed error | Inside the printed 90% range | 90% range (× estimate) | In-sample median \\|error\\| | In-sample median signed error |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("A kind with one source has no other source to learn from when it is left out: its constants then come from the other kinds' sources or the prior. ")
+	b.WriteString("*Inside a range built without the source* rebuilds each kind's range without the case's source, as the training table does: how the range holds on a source gpuplan has never seen (— for a kind with one source).\n\n")
+	b.WriteString("| Kind | Reading | Cases | Sources | LOSO CV median \\|error\\| | LOSO CV median signed error | Inside the printed 90% range | Inside a range built without the source | 90% range (× estimate) | In-sample median \\|error\\| | In-sample median signed error |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range sum {
 		reading, band := serveKindReading[r.kind], fmt.Sprintf("×%.3f–×%.3f", r.band.Lo, r.band.Hi)
 		if r.kind == "all" {
 			reading, band = "every kind above, pooled", "each kind's own"
 		}
-		fmt.Fprintf(&b, "| serve/%s | %s | %d | %d | %.1f%% | %+.1f%% | %.0f%% | %s | %.1f%% | %+.1f%% |\n",
-			r.kind, reading, r.cases, r.sources, r.cvAbs*100, r.cvSigned*100, r.cover*100, band, r.inAbs*100, r.inSigned*100)
+		fmt.Fprintf(&b, "| serve/%s | %s | %d | %d | %.1f%% | %+.1f%% | %.0f%% | %s | %s | %.1f%% | %+.1f%% |\n",
+			r.kind, reading, r.cases, r.sources, r.cvAbs*100, r.cvSigned*100, r.cover*100, freshCell(r.fresh), band, r.inAbs*100, r.inSigned*100)
 	}
 	b.WriteString("\nFitted constants (`serve.Tuning`, refitted in every fold by `fitServeTuning`): shipped is the fit on every source.\n\n")
 	b.WriteString("| Constant | Shipped (fit on every source) | Prior | Fits without one source: min–max |\n|---|---|---|---|\n")
@@ -687,3 +695,37 @@ func readmeServeAccuracy(t *testing.T, cases []*serveCase, sum []serveSummary, u
 
 // serveRegen rewrites the serving calibration's parts of the docs.
 const serveRegen = "go test ./model/serve -run TestServeCalibration -update"
+
+// freshCoverage counts the residuals of by (a kind's, by source) inside
+// the kind's range built without their own source (model.ConformalBand
+// of the other sources): in of n, n leaving out a kind's only source.
+func freshCoverage(by map[string][]float64) (in, n int) {
+	for src := range by {
+		rest := map[string][]float64{}
+		for s, r := range by {
+			if s != src {
+				rest[s] = r
+			}
+		}
+		if len(rest) == 0 {
+			continue
+		}
+		q := model.ConformalBand("fresh", rest).Quantiles()
+		for _, r := range by[src] {
+			n++
+			if r >= q[0]-1e-9 && r <= q[model.BandLevels-1]+1e-9 {
+				in++
+			}
+		}
+	}
+	return in, n
+}
+
+// freshCell formats a share inside a range built without the source,
+// "—" when there is none (NaN: one source).
+func freshCell(x float64) string {
+	if math.IsNaN(x) {
+		return "—"
+	}
+	return fmt.Sprintf("%.0f%%", x*100)
+}
