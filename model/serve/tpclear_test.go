@@ -9,21 +9,26 @@ import (
 )
 
 // llama32K8 is a new user's request: Llama 3.1 8B, every request the
-// whole 32K context (32512 + 256 tokens), 8 concurrent, TPOT target 100
-// ms (the default).
+// whole 32000-token context (31744 + 256 tokens), 8 concurrent, TPOT
+// target 100 ms (the default). The walk was at 32768 (32512 + 256) when
+// the RTX 5090 was budgeted at its nominal 32 GiB; at the 31.36 GiB CUDA
+// reports (usable_memory_mib = 32117) a replica's 97.9k KV tokens hold 2
+// sequences of 32768 but 3 of 32000, which keeps the fewest replicas at 3
+// and the borderline below.
 func llama32K8() serve.Serving {
-	return serve.Serving{MaxModelLen: 32768, PromptTokens: 32512, OutputTokens: 256, Concurrency: 8, TPOTTargetMs: 100}
+	return serve.Serving{MaxModelLen: 32000, PromptTokens: 31744, OutputTokens: 256, Concurrency: 8, TPOTTargetMs: 100}
 }
 
 // TestPlanServingComparesSplitsCleared (a new user's walk): on yotta's
 // 2 × RTX 5090 nodes ($1.30/h each) recommend took TP 2 × 4 on 4 nodes at
-// 62.4 ms, 72 output tokens/s, $5.20/h, since TP 1's fewest replicas (4
-// on 2 nodes, $2.60/h) meet the targets only at the estimate, and TP 2 ×
-// 4 clears; but TP 1 × 8 on the same 4 nodes clears too, at 16.3 ms and
-// 178 tokens/s for the same $5.20 (what --tp 1 gives). Splits are
-// compared as they are rented (a borderline split on the replicas that
-// clear it, within clearCostCap), so TP 1 × 8 is the plan. Failing before:
-// the 2-GPU node's plan was TP 2 × 4, 72 tokens/s.
+// 61.1 ms, 74 output tokens/s, $5.20/h (62.4 ms, 72 tokens/s in the walk
+// at 32768), since TP 1's fewest replicas (4 on 2 nodes, $2.60/h) meet
+// the targets only at the estimate, and TP 2 × 4 clears; but TP 1 × 8 on
+// the same 4 nodes clears too, at 16.3 ms and 182 tokens/s (178 at
+// 32768) for the same $5.20 (what --tp 1 gives). Splits are compared as
+// they are rented (a borderline split on the replicas that clear it,
+// within clearCostCap), so TP 1 × 8 is the plan. Failing before: the
+// 2-GPU node's plan was TP 2 × 4, 72 tokens/s (74 at 32000).
 func TestPlanServingComparesSplitsCleared(t *testing.T) {
 	a, g := modelGPU(t, "llama-3.1-8b", "rtx-5090")
 	for _, tc := range []struct {
@@ -104,7 +109,7 @@ func TestPlanOnGPUKeepsBorderlineWithinCap(t *testing.T) {
 }
 
 // TestPlanOnGPUKeepsBorderlineNamesSplit: at a TPOT target of 18 ms TP 1
-// × 8 on 8 GPUs meets it only at the estimate (11.1–24.7 ms) with no more
+// × 8 on 8 GPUs meets it only at the estimate (11.0–25.2 ms) with no more
 // replicas to clear it (one sequence each); TP 4 × 8 clears on 32 GPUs,
 // over twice the 8: the 8 stand, borderline, naming the split that
 // clears. Failing before: TP 4 × 8 on 32 GPUs.
