@@ -1240,18 +1240,10 @@ func savingsList(lang *i18n.Printer, rec *model.Recommendation, savings []advice
 	if shown > 0 {
 		return b.String()
 	}
-	b.WriteString(lang.T("  no single change saves money; the nearest:\n"))
-	for _, s := range savings {
-		if shown == 3 {
-			break
-		}
-		if s.SavingUSD > -minSavingUSD {
-			continue // no difference
-		}
-		shown++
-		line := lang.Sprintf("  %s costs %s more\n", change(&s), USD(-s.SavingUSD))
-		b.WriteString(strings.TrimSuffix(line, "\n") + savingOfferNote(lang, &s) + "\n")
-	}
+	// Alone: every other change costs more, and "the nearest: rent in
+	// tor1 … costs $1,022 more" named no saving (fresh-user walk); JSON's
+	// savings still list them.
+	b.WriteString(lang.T("  no single change saves money\n"))
 	return b.String()
 }
 
