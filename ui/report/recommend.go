@@ -383,7 +383,7 @@ func (l *OfferLayout) Each(from, to int, f func(*OfferJSON) error) error {
 		l.o = newOfferJSON(&st.rec.Offers[i], st.rec.AsOf, l.memo)
 		if st.d != nil {
 			addOfferDecision(&l.o, &st.d.Offers[i], st.d)
-			if w := st.d.shownLateWarnings(i, l.memo); w != nil {
+			if w := st.d.shownWarnings(st.rec, i, l.memo); w != nil {
 				l.o.Warnings = w
 			}
 		}
@@ -1497,7 +1497,7 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 		} else {
 			p.Fprintf(&b, " (%s)\n", PricingName(p, top.Pricing))
 		}
-		for _, wn := range p.Messages(top.WarningMessages()) {
+		for _, wn := range p.Messages(d.spotWarnings(0, top.WarningMessages())) {
 			fmt.Fprintf(&b, "  %s %s\n", st.Warn.Render("!"), wn)
 		}
 		if l := OldPriceLine(p, top, rec.AsOf); l != "" { // the price acted on is months behind the catalog
