@@ -64,6 +64,12 @@ func FromOverlay(origin string) bool { return origin != "" && origin != "embedde
 // back. Launch files say it in their notes.
 const SpotWarning = "spot: can be reclaimed at short notice; checkpoint often and resume"
 
+// SpotRestartWarning is SpotWarning for a job whose spot plan takes no
+// checkpoint (decide.SpotEstimate.CheckpointWrites 0: the job is shorter
+// than the checkpoint interval), where "checkpoint often" contradicted
+// the Spot line beside it.
+const SpotRestartWarning = "spot: can be reclaimed at short notice; the job takes no checkpoint, so an interruption restarts it"
+
 // ArmHostWarning is the warning of an offer on an arm64 host (Grace,
 // Graviton): pip wheels and container images built for x86_64 do not run.
 const ArmHostWarning = "arm64 host: wheels and images must be arm64"

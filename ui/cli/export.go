@@ -304,7 +304,15 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 		// user's walk: 4 × 2 asked, 1 × 1 written, unsaid).
 		a := asked
 		a.Defaults()
-		if n := a.BatchShared(&offer.Estimate.Workload); !n.IsZero() {
+		runs := &offer.Estimate.Workload
+		n := a.BatchShared(runs)
+		if n.IsZero() && runs.Task.Training() && (a.MicroBatch != runs.MicroBatch || a.GradAccum != runs.GradAccum) {
+			// A defaulted batch moved too: the QLoRA recipe's 1 × 16 on
+			// the header became 1 × 2 on 8 GPUs, unsaid (fresh-user
+			// walk); BatchShared leaves it to BatchNote, which says it.
+			n = runs.BatchNote()
+		}
+		if !n.IsZero() {
 			opt.Notes = append(opt.Notes, n)
 		}
 	}

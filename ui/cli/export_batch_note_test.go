@@ -33,3 +33,24 @@ func TestExportSaysBatchShared(t *testing.T) {
 		t.Errorf("exit %d; want the batch note once on stderr:\n%s", code, errs)
 	}
 }
+
+// TestExportSaysDefaultBatchShared: a batch from defaults moves too: the
+// QLoRA recipe's micro-batch 1 × accumulation 16 the estimate's header
+// shows is written as 1 × 2 on each of lambda's 8 H100s (fresh-user walk:
+// silently), so the file says why, once; on 1 GPU the file writes the
+// header's batch and says nothing.
+func TestExportSaysDefaultBatchShared(t *testing.T) {
+	note := "# note: batch: the LoRA/QLoRA recipe's global batch of 16 (artidoro/qlora qlora.py), micro-batch 1 × accumulation 2 × 8 data-parallel GPUs"
+	for _, tt := range []struct {
+		instance string
+		want     int
+	}{{"lambda/gpu_8x_h100_sxm5", 1}, {"lambda/gpu_1x_h100_sxm5", 0}} {
+		code, out, errs := runCLI(t, "export", "--model", "llama-3.1-8b", "--task", "qlora", "--instance", tt.instance, "--format", "torchrun")
+		if code != 0 {
+			t.Fatalf("%s: exit %d:\n%s", tt.instance, code, errs)
+		}
+		if got := strings.Count(out, note); got != tt.want {
+			t.Errorf("%s: the note %q %d times, want %d:\n%s", tt.instance, note, got, tt.want, out)
+		}
+	}
+}

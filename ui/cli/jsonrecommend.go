@@ -613,7 +613,8 @@ func (o *jsonOut) offer(of *report.OfferJSON) {
 }
 
 // offerPlace ends an offer: its place members, which sameButPlace leaves
-// out, price_age_days (added last, after them) and the '}'.
+// out, price_age_days and vram_band_high_gib (added last, after them)
+// and the '}'.
 func (o *jsonOut) offerPlace(k []string, of *report.OfferJSON) {
 	o.strKey(k[34], of.Country)
 	o.strKey(k[35], of.City)
@@ -622,6 +623,7 @@ func (o *jsonOut) offerPlace(k []string, of *report.OfferJSON) {
 		o.boolKey(k[37], true)
 	}
 	o.intKey(k[38], int64(of.PriceAgeDays))
+	o.floatKeyOmit(k[39], of.VRAMBandHighGiB)
 	o.end('}')
 }
 
@@ -647,6 +649,7 @@ func sameButPlace(a, b *report.OfferJSON) bool {
 		samePtr(a.JobCostLowUSD, b.JobCostLowUSD) && samePtr(a.JobCostHighUSD, b.JobCostHighUSD) &&
 		slices.Equal(a.Warnings, b.Warnings) && (a.Warnings == nil) == (b.Warnings == nil) &&
 		a.Source == b.Source && a.AsOf == b.AsOf && a.Origin == b.Origin && a.PriceAgeDays == b.PriceAgeDays &&
+		samePtr(a.VRAMBandHighGiB, b.VRAMBandHighGiB) &&
 		samePtr(a.CommitmentUSD, b.CommitmentUSD) && samePtr(a.OnDemandJobUSD, b.OnDemandJobUSD) &&
 		a.GPUsNeeded == b.GPUsNeeded && a.BatchSize == b.BatchSize && a.GradAccum == b.GradAccum &&
 		slices.Equal(a.Commitment, b.Commitment) && (a.Commitment == nil) == (b.Commitment == nil)
@@ -667,7 +670,7 @@ var offerNames = [...]string{
 	"job_cost_usd", "job_hours_low", "job_hours_high", "job_cost_low_usd", "job_cost_high_usd",
 	"warnings", "source", "as_of", "origin", "commitment_usd", "on_demand_job_usd", "gpus_needed",
 	"batch_size", "grad_accum", "spot", "commitment", "country", "city", "continent", "regions_unconfirmed",
-	"price_age_days",
+	"price_age_days", "vram_band_high_gib",
 }
 
 // breakEven appends a reserved term's break-even (decide.BreakEven, its

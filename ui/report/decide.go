@@ -525,24 +525,58 @@ type AssumptionsJSON struct {
 func (j *RecommendJSON) AddDecisions(rec *model.Recommendation, d *Decisions) {
 	for i := range j.Offers {
 		addOfferDecision(&j.Offers[i], &d.Offers[i], d)
-		if w := d.shownLateWarnings(i, nil); w != nil {
+		if w := d.shownWarnings(rec, i, nil); w != nil {
 			j.Offers[i].Warnings = w
 		}
 	}
 	j.addDecisionsHead(rec, d)
 }
 
-// shownLateWarnings are, for the i-th offer when it is shown at its
+// shownWarnings are, for the i-th offer of rec when it is shown at its
 // expected figures under spot (SpotShown) and late (spotLate), the
 // shown offer's warnings, formatted through memo: its "may miss the
 // deadline" gives the time range the table shows, with interruptions, as
 // the text report's does, beside the chance JSON's deadline_miss_chance
-// gives. nil otherwise: the offer's own warnings stand.
-func (d *Decisions) shownLateWarnings(i int, memo messageMemo) []string {
-	if !d.SpotShown(i) || !d.shown[i].Late() {
+// gives. When its spot plan takes no checkpoint, the spot warning says
+// so (spotWarnings), as the text's does. nil otherwise: the offer's own
+// warnings stand.
+func (d *Decisions) shownWarnings(rec *model.Recommendation, i int, memo messageMemo) []string {
+	o := &rec.Offers[i]
+	if d.SpotShown(i) && d.shown[i].Late() {
+		o = &d.shown[i]
+	} else if !d.noCheckpoint(i) {
 		return nil
 	}
-	return memo.strings(d.shown[i].WarningMessages())
+	return memo.strings(d.spotWarnings(i, o.WarningMessages()))
+}
+
+// spotWarnings is msgs, the i-th offer's warnings, with SpotWarning's
+// "checkpoint often and resume" made model.SpotRestartWarning when the
+// offer's spot plan takes no checkpoint though interruptions are priced
+// (SpotLineIn's "no checkpoint: … an interruption restarts it"): one
+// report does not advise both. msgs itself otherwise.
+func (d *Decisions) spotWarnings(i int, msgs []model.Message) []model.Message {
+	if !d.noCheckpoint(i) {
+		return msgs
+	}
+	out := slices.Clone(msgs)
+	for j := range out {
+		if out[j].Key == model.SpotWarning {
+			out[j] = model.Msg(model.SpotRestartWarning)
+		}
+	}
+	return out
+}
+
+// noCheckpoint reports whether the i-th offer's spot plan prices
+// interruptions but takes no checkpoint (the job is shorter than the
+// checkpoint interval): an interruption restarts the job.
+func (d *Decisions) noCheckpoint(i int) bool {
+	if d == nil || i >= len(d.Offers) || d.Offers[i].Spot == nil {
+		return false
+	}
+	e := d.Offers[i].Spot
+	return e.InterruptionsPerHour > 0 && e.CheckpointWrites == 0
 }
 
 // addOfferDecision fills an offer's decision fields from its decision od.
@@ -1240,18 +1274,10 @@ func savingsList(lang *i18n.Printer, rec *model.Recommendation, savings []advice
 	if shown > 0 {
 		return b.String()
 	}
-	b.WriteString(lang.T("  no single change saves money; the nearest:\n"))
-	for _, s := range savings {
-		if shown == 3 {
-			break
-		}
-		if s.SavingUSD > -minSavingUSD {
-			continue // no difference
-		}
-		shown++
-		line := lang.Sprintf("  %s costs %s more\n", change(&s), USD(-s.SavingUSD))
-		b.WriteString(strings.TrimSuffix(line, "\n") + savingOfferNote(lang, &s) + "\n")
-	}
+	// Alone: every other change costs more, and "the nearest: rent in
+	// tor1 … costs $1,022 more" named no saving (fresh-user walk); JSON's
+	// savings still list them.
+	b.WriteString(lang.T("  no single change saves money\n"))
 	return b.String()
 }
 

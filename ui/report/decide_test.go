@@ -1,12 +1,16 @@
 package report
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"golang.org/x/text/language"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/advice"
 	"github.com/gpuplan/gpuplan/model/decide"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
 func TestParetoStep(t *testing.T) {
@@ -38,11 +42,13 @@ func TestSavingsList(t *testing.T) {
 			{Change: "rent in us-east4", SavingUSD: 0},
 			{Change: "run on a100-80gb", SavingUSD: -3},
 		}, []string{"pay spot instead of on-demand", "saves $30.00 (75%)", "use QLoRA (4-bit base)", "saves $4.00 (10%)"}},
-		{"nothing saves: the nearest dearer, no-difference skipped", []advice.Saving{
+		// The dearer changes name no saving ("the nearest: rent in tor1 …
+		// costs $1,022 more", fresh-user walk): the sentence alone.
+		{"nothing saves: said alone, dearer and no-difference hidden", []advice.Saving{
 			{Change: "rent in us-east4", SavingUSD: 0},
 			{Change: "run on a100-80gb", SavingUSD: -3},
 			{Change: "pay reserved-1y instead of on-demand", SavingUSD: -40000},
-		}, []string{"no single change saves money", "run on a100-80gb", "costs $3.00 more", "pay reserved-1y", "costs $40,000 more"}},
+		}, []string{"no single change saves money\n"}},
 	}
 	for _, tt := range tests {
 		got := SavingsList(tt.savings, 6)
@@ -57,6 +63,9 @@ func TestSavingsList(t *testing.T) {
 		}
 		if strings.Contains(got, "us-east4") {
 			t.Errorf("%s: a change with no difference is listed:\n%s", tt.name, got)
+		}
+		if strings.Contains(got, "more") || strings.Contains(got, "nearest") {
+			t.Errorf("%s: a dearer change is listed:\n%s", tt.name, got)
 		}
 	}
 }
@@ -106,5 +115,38 @@ func TestOfferGPUsMarksFallback(t *testing.T) {
 	o.Asked, o.Fallback = model.Precision("fp8"), model.Precision("fp16")
 	if got := OfferGPUs(&o); got != "8×v100-16gb ↺fp16" {
 		t.Errorf("fallback: %q, want 8×v100-16gb ↺fp16", got)
+	}
+}
+
+// TestSpotWarningNoCheckpoint: when an offer's spot plan takes no
+// checkpoint (the job is shorter than the checkpoint interval), its
+// "! spot" warning says an interruption restarts the job, as its Spot
+// line does, not "checkpoint often" (fresh-user walk: both under one
+// best), in both languages and in JSON's warnings; a plan that
+// checkpoints keeps the generic advice.
+func TestSpotWarningNoCheckpoint(t *testing.T) {
+	g := &model.GPU{Key: "b300", Name: "B300", MemoryGiB: 270}
+	inst := &model.Instance{Provider: "verda", Type: "2B300.60V", GPU: "b300", GPUCount: 2}
+	rec := &model.Recommendation{Offers: []model.Offer{{Instance: inst, GPU: g, Region: "FIN-03", Instances: 1, GPUs: 2, Pricing: model.Spot, Estimate: &model.Estimate{}}}}
+	for _, tt := range []struct {
+		writes int
+		want   string
+		wantZH string
+	}{
+		{0, "spot: can be reclaimed at short notice; the job takes no checkpoint, so an interruption restarts it", "竞价实例：可能随时被回收；此作业不保存检查点，一旦被中断就从头重跑"},
+		{4, "spot: can be reclaimed at short notice; checkpoint often and resume", "竞价实例：可能随时被回收；请频繁保存检查点，以便断点续训"},
+	} {
+		d := &Decisions{Offers: []decide.Decision{{Spot: &decide.SpotEstimate{InterruptionsPerHour: 0.0003, CheckpointWrites: tt.writes}}}}
+		msgs := d.spotWarnings(0, rec.Offers[0].WarningMessages())
+		en := i18n.New(language.English).Messages(msgs)
+		zh := i18n.New(language.SimplifiedChinese).Messages(msgs)
+		if !slices.Contains(en, tt.want) || !slices.Contains(zh, tt.wantZH) {
+			t.Errorf("%d checkpoint writes: warnings %q / %q, want %q / %q among them", tt.writes, en, zh, tt.want, tt.wantZH)
+		}
+		j := NewRecommendJSON(rec, nil, 0)
+		j.AddDecisions(rec, d)
+		if !slices.Contains(j.Offers[0].Warnings, tt.want) {
+			t.Errorf("%d checkpoint writes: JSON warnings %q, want %q among them", tt.writes, j.Offers[0].Warnings, tt.want)
+		}
 	}
 }

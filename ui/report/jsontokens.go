@@ -185,6 +185,9 @@ func (o *OfferJSON) MarshalJSONTo(enc *jsontext.Encoder) error {
 		t.tok(jsontext.True)
 	}
 	t.int("price_age_days", o.PriceAgeDays)
+	if o.VRAMBandHighGiB != nil {
+		t.float("vram_band_high_gib", *o.VRAMBandHighGiB)
+	}
 	return t.end()
 }
 

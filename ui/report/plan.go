@@ -319,13 +319,8 @@ func WritePlanSavings(out io.Writer, r *Renderer, planUSD, baseUSD float64, cann
 		}
 	}
 	if shown == 0 {
-		b.WriteString("  " + lang.T("no single change saves money; the nearest:") + "\n")
-		for i := range savings {
-			if s := &savings[i]; shown < 3 && s.SavingUSD <= -minSavingUSD {
-				shown++
-				line(s, lang.Sprintf("costs %s more", USD(-s.SavingUSD)))
-			}
-		}
+		// Alone, as recommend's: the dearer changes name no saving.
+		b.WriteString("  " + lang.T("no single change saves money") + "\n")
 	}
 	_, err = io.WriteString(r.Writer(out), b.String())
 	return err

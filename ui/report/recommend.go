@@ -133,6 +133,12 @@ type OfferJSON struct {
 	// same on every run of one catalog, whatever the day. Past 90
 	// (market.StaleAfter) the text flags the price as old.
 	PriceAgeDays int `json:"price_age_days"`
+	// VRAMBandHighGiB is the top of the 90% range of vram_need_gib on this
+	// offer's GPUs and layout (model.Estimate.MemoryBand), the figure the
+	// verdict weighs against the usable VRAM; offers on different layouts
+	// have different tops, so the table's borderline note gives a range
+	// and each offer its own here. Left out without a band.
+	VRAMBandHighGiB *float64 `json:"vram_band_high_gib,omitempty"`
 }
 
 // RiskyAheadJSON names the offer of RecommendJSON.RiskyAhead: Rank is
@@ -267,6 +273,9 @@ func newOfferJSON(o *model.Offer, asOf string, memo messageMemo) OfferJSON {
 	if e := o.Estimate; e != nil && e.Workload.Task.Training() {
 		j.BatchSize, j.GradAccum = e.Workload.MicroBatch, e.Workload.GradAccum
 	}
+	if e := o.Estimate; e != nil && e.MemoryBand[1] > 0 {
+		j.VRAMBandHighGiB = ptr(Round(e.MemoryBand[1]/model.GiB, 2))
+	}
 	return j
 }
 
@@ -374,7 +383,7 @@ func (l *OfferLayout) Each(from, to int, f func(*OfferJSON) error) error {
 		l.o = newOfferJSON(&st.rec.Offers[i], st.rec.AsOf, l.memo)
 		if st.d != nil {
 			addOfferDecision(&l.o, &st.d.Offers[i], st.d)
-			if w := st.d.shownLateWarnings(i, l.memo); w != nil {
+			if w := st.d.shownWarnings(st.rec, i, l.memo); w != nil {
 				l.o.Warnings = w
 			}
 		}
@@ -812,10 +821,13 @@ func assumedNetwork(p *i18n.Printer, offers []model.Offer) (n int, types, figs [
 // usable VRAM (model.VerdictBorderline), as estimate's "~ borderline".
 // It counts the table's rows, as lateTableNote does.
 func borderlineTableNote(p *i18n.Printer, offers []model.Offer) string {
-	n, top, chance := borderlineSummary(p, offers)
+	n, lo, top, chance := borderlineSummary(p, offers)
 	if n == 0 {
 		return ""
 	}
+	// Rows on different layouts have different bands: one figure, the
+	// highest, read as every row's (fresh-user walk: 1 GPU's 319.43 GiB
+	// quoted beside FSDP ×8 rows that need 163.86 GiB), so a range then.
 	format := "~ borderline (%d %s): the %.0f%% band reaches %s per GPU, past the usable VRAM (the %.0f%% margin kept free); %s chance of running out of memory, that is of needing more than all the driver exposes; leave room or use a smaller micro-batch"
 	smaller := false // a smaller micro-batch exists on one of them
 	for i := range offers {
@@ -826,6 +838,13 @@ func borderlineTableNote(p *i18n.Printer, offers []model.Offer) string {
 	if !smaller {
 		format = "~ borderline (%d %s): the %.0f%% band reaches %s per GPU, past the usable VRAM (the %.0f%% margin kept free); %s chance of running out of memory, that is of needing more than all the driver exposes; leave room"
 	}
+	if GiB(lo) != GiB(top) {
+		format = "~ borderline (%d %s): the %.0f%% band reaches %s–%s per GPU, each row on its own layout, past the usable VRAM (the %.0f%% margin kept free); %s chance of running out of memory, that is of needing more than all the driver exposes; leave room or use a smaller micro-batch"
+		if !smaller {
+			format = "~ borderline (%d %s): the %.0f%% band reaches %s–%s per GPU, each row on its own layout, past the usable VRAM (the %.0f%% margin kept free); %s chance of running out of memory, that is of needing more than all the driver exposes; leave room"
+		}
+		return p.Sprintf(format, n, p.T(marketPlural(n, "row", "rows")), BandConfidence*100, strings.TrimSuffix(GiB(lo), " GiB"), GiB(top), model.FitMargin*100, chance)
+	}
 	return p.Sprintf(format, n, p.T(marketPlural(n, "row", "rows")), BandConfidence*100, GiB(top), model.FitMargin*100, chance)
 }
 
@@ -834,21 +853,25 @@ func borderlineTableNote(p *i18n.Printer, offers []model.Offer) string {
 // GPUs: "~ borderline: about 10% chance of running out of memory". Empty
 // when no offer of offers is borderline.
 func BorderlineNoteShort(p *i18n.Printer, offers []model.Offer) string {
-	n, _, chance := borderlineSummary(p, offers)
+	n, _, _, chance := borderlineSummary(p, offers)
 	if n == 0 {
 		return ""
 	}
 	return p.Sprintf("~ borderline: %s chance of running out of memory", chance)
 }
 
-// borderlineSummary counts the borderline offers of offers, the top of
-// their 90% memory bands, and their chance of running out of memory
-// ("about 10%", or "10–40%" when they differ; model.RoundChance).
-func borderlineSummary(p *i18n.Printer, offers []model.Offer) (n int, top float64, chance string) {
+// borderlineSummary counts the borderline offers of offers, the lowest
+// and highest of the tops of their 90% memory bands (each on its offer's
+// layout), and their chance of running out of memory ("about 10%", or
+// "10–40%" when they differ; model.RoundChance).
+func borderlineSummary(p *i18n.Printer, offers []model.Offer) (n int, low, top float64, chance string) {
 	lo, hi := 1.0, 0.0
 	for i := range offers {
 		if o := &offers[i]; o.Verdict == model.VerdictBorderline {
 			n++
+			if b := o.Estimate.MemoryBand[1]; n == 1 || b < low {
+				low = b
+			}
 			top = max(top, o.Estimate.MemoryBand[1])
 			lo, hi = min(lo, model.RoundChance(o.OOMChance)), max(hi, model.RoundChance(o.OOMChance))
 		}
@@ -857,7 +880,7 @@ func borderlineSummary(p *i18n.Printer, offers []model.Offer) (n int, top float6
 	if lo < hi {
 		chance = p.Sprintf("%.0f–%.0f%%", lo*100, hi*100)
 	}
-	return n, top, chance
+	return n, low, top, chance
 }
 
 // lateTableNote explains the "~" job-time mark of OfferRow when a shown
@@ -1474,7 +1497,7 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 		} else {
 			p.Fprintf(&b, " (%s)\n", PricingName(p, top.Pricing))
 		}
-		for _, wn := range p.Messages(top.WarningMessages()) {
+		for _, wn := range p.Messages(d.spotWarnings(0, top.WarningMessages())) {
 			fmt.Fprintf(&b, "  %s %s\n", st.Warn.Render("!"), wn)
 		}
 		if l := OldPriceLine(p, top, rec.AsOf); l != "" { // the price acted on is months behind the catalog

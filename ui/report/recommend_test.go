@@ -93,6 +93,35 @@ func TestOfferBorderline(t *testing.T) {
 	}
 }
 
+// TestBorderlineNoteLayouts: borderline rows on different layouts have
+// different bands, so the note gives the range of their tops, not the
+// highest as if every row's (fresh-user walk: the 1-GPU row's 319.43 GiB
+// quoted for FSDP ×8 rows whose band tops at 205.68 GiB), in both
+// languages; and each offer's JSON carries its own top.
+func TestBorderlineNoteLayouts(t *testing.T) {
+	g := &model.GPU{Key: "b200", Name: "B200", MemoryGiB: 180}
+	offer := func(gpus int, top float64) model.Offer {
+		e := &model.Estimate{MemoryBand: [2]float64{top / 2 * model.GiB, top * model.GiB}}
+		e.Workload.MicroBatch = 4
+		inst := &model.Instance{Provider: "p", Type: "g", GPU: "b200", GPUCount: gpus}
+		return model.Offer{Instance: inst, GPU: g, Region: "r", Instances: 1, GPUs: gpus, Verdict: model.VerdictBorderline, Estimate: e, OOMChance: 0.1}
+	}
+	offers := []model.Offer{offer(8, 205.68), offer(1, 319.43)}
+	want := "~ borderline (2 rows): the 90% band reaches 205.68–319.43 GiB per GPU, each row on its own layout, past the usable VRAM (the 5% margin kept free); about 10% chance of running out of memory, that is of needing more than all the driver exposes; leave room or use a smaller micro-batch"
+	if got := borderlineTableNote(nil, offers); got != want {
+		t.Errorf("note\n got %q\nwant %q", got, want)
+	}
+	wantZH := "~ 显存紧张（2 行）：90% 区间上限达到每卡 205.68–319.43 GiB，各行按各自的布局计算，超出可用显存（已留出 5% 安全余量）；显存不足的概率约 10%，即需要超过驱动可见的全部显存；请留出余量或减小微批次"
+	if got := borderlineTableNote(i18n.New(language.SimplifiedChinese), offers); got != wantZH {
+		t.Errorf("zh-CN note\n got %q\nwant %q", got, wantZH)
+	}
+	for i, want := range []float64{205.68, 319.43} {
+		if j := NewOfferJSON(&offers[i], ""); j.VRAMBandHighGiB == nil || *j.VRAMBandHighGiB != want {
+			t.Errorf("offer %d: vram_band_high_gib %v, want %v", i, j.VRAMBandHighGiB, want)
+		}
+	}
+}
+
 // TestOfferLate: an offer whose time range straddles the deadline
 // (model.Offer.Late, issue 31) says so in its JSON (deadline_miss_chance),
 // its job-time cell ("~") and the note under the table, in both
