@@ -353,6 +353,11 @@ hosts the framework cannot run on only when nothing else is left.`,
 			if err := report.WriteRecommendDecided(env.Stdout, r, &rec, &base, qf.limit, width, " (--limit 0 shows all)", d); err != nil {
 				return err
 			}
+			if h, ok := report.NearMissFit(w, cat, q, &rec); ok {
+				if err := report.WriteNearMissFit(env.Stdout, r, h); err != nil {
+					return err
+				}
+			}
 			if err := report.WriteWouldFit(env.Stdout, r, hints); err != nil {
 				return err
 			}

@@ -180,3 +180,49 @@ func fitTarget(cat *model.Catalog, rec *model.Recommendation, w model.Workload, 
 	}
 	return best, w
 }
+
+// NearMissHint is the one change that makes the nearest near miss short
+// of memory fit across its 90% range on its own GPUs (NearMissFit).
+type NearMissHint struct {
+	Miss   model.Rejection
+	Change model.Message
+	Total  float64 // per-GPU bytes with the change
+}
+
+// NearMissFit returns, when offers rank but the nearest near miss was
+// short of memory, the first change advice.FitAdvice finds that fits that
+// miss's usable VRAM across its 90% range, on the GPUs the ranking tried
+// it on (fitTarget): a full fine-tune of an 8B at the default micro-batch
+// ranks B300s while 8×H100 "needs 163.9 GiB per GPU", and one smaller
+// micro-batch makes it fit there (a new user's walk read "8×H100 cannot
+// fine-tune an 8B"). ok is false when no change fits or nothing ranks
+// (WouldFit says then what would).
+func NearMissFit(w model.Workload, cat *model.Catalog, q model.Query, rec *model.Recommendation) (h NearMissHint, ok bool) {
+	if len(rec.Offers) == 0 {
+		return h, false
+	}
+	i := slices.IndexFunc(rec.Rejected, func(x model.Rejection) bool { return x.Kind == model.RejectVRAM })
+	if i < 0 {
+		return h, false
+	}
+	capBytes, sized := fitTarget(cat, rec, w, q.AutoGPUs)
+	if capBytes <= 0 {
+		return h, false
+	}
+	for _, a := range advice.FitAdvice(sized, capBytes) {
+		if a.Verdict == model.VerdictFits {
+			return NearMissHint{Miss: rec.Rejected[i], Change: a.Msg, Total: a.Total}, true
+		}
+	}
+	return h, false
+}
+
+// WriteNearMissFit prints h under the near misses: "→ runpod
+// 4x_B200_SECURE would fit with one change, at 59.77 GiB per GPU: turn on
+// activation checkpointing (about 33% more compute)".
+func WriteNearMissFit(out io.Writer, r *Renderer, h NearMissHint) error {
+	st, p := NewStyles(r), r.Lang
+	s := p.Sprintf("%s %s would fit with one change, at %s per GPU: %s", h.Miss.Instance.Provider, h.Miss.Instance.Type, GiB(h.Total), p.Message(h.Change))
+	_, err := fmt.Fprintf(r.Writer(out), "  %s %s\n", st.Good.Render("→"), s)
+	return err
+}
