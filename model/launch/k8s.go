@@ -124,8 +124,8 @@ func (p *Plan) Kubernetes() ([]byte, error) {
 	}
 	header = append(header, "gated models: kubectl create secret generic hf-token --from-literal=token=$HF_TOKEN")
 	header = append(header, fmt.Sprintf("outputs: --output_dir %s is on the PersistentVolumeClaim %s mounted at %s, so the trained model outlives the pod; "+
-		"the claim below is created by kubectl apply (%s, %dGi, the cluster's default StorageClass): drop that document to use an existing claim, or name yours with --k8s-pvc",
-		p.OutputDir, p.OutputClaim, p.outputMount(), p.claimAccessMode(), p.DiskGB))
+		"the claim below is created by kubectl apply (%s, %dGi, the cluster's default StorageClass): drop that document to use an existing claim, or name yours with --k8s-pvc%s",
+		p.OutputDir, p.OutputClaim, p.outputMount(), p.claimAccessMode(), p.DiskGB, sharedClassNote(p.claimAccessMode())))
 	if !ValidLabelValue(p.InstanceType) {
 		header = append(header, fmt.Sprintf("no %s selector: %q is not a valid label value; pods go to any node with free %s (add your cluster's GPU label, e.g. nvidia.com/gpu.product)", p.instanceSelectorWord(), p.InstanceType, p.gpuResource()))
 	}

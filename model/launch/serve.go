@@ -884,8 +884,8 @@ func (s *Serve) cacheAccessMode() string {
 func (s *Serve) cacheHeader() string {
 	weights := fmt.Sprintf("%.0f GiB", s.weightBytes/model.GiB)
 	if s.CacheClaim != "" {
-		return fmt.Sprintf("weights: HF_HOME is on the PersistentVolumeClaim %s, so the weights are downloaded once and kept across pod restarts; the claim below is created by kubectl apply (%s, %dGi: about %s of weights + %d%%, the cluster's default StorageClass): drop that document to use an existing claim",
-			s.CacheClaim, s.cacheAccessMode(), s.CacheGiB, weights, diskHeadroomPercent)
+		return fmt.Sprintf("weights: HF_HOME is on the PersistentVolumeClaim %s, so the weights are downloaded once and kept across pod restarts; the claim below is created by kubectl apply (%s, %dGi: about %s of weights + %d%%, the cluster's default StorageClass): drop that document to use an existing claim%s",
+			s.CacheClaim, s.cacheAccessMode(), s.CacheGiB, weights, diskHeadroomPercent, sharedClassNote(s.cacheAccessMode()))
 	}
 	return fmt.Sprintf("weights: HF_HOME is an emptyDir of %dGi (about %s of weights + %d%%) and the pod requests %dGi of ephemeral-storage (+%dGi for the container's writable layer and logs), so it is scheduled only on a node with that much local disk and evicted past it (Kubernetes docs: emptyDir sizeLimit; local ephemeral storage); every new pod downloads the weights again: --k8s-pvc NAME keeps them on a PersistentVolumeClaim",
 		s.CacheGiB, weights, diskHeadroomPercent, s.CacheGiB+writableLayerGiB, writableLayerGiB)

@@ -276,7 +276,45 @@ func Changes(pl Scenario, gpuKeys, regions [][]string) (changes []advice.Change[
 // offers on its provider and pricing mode, as Savings does for one job.
 // baseUSD is the plan as it stands, priced the same way. spot, when not
 // nil, prices a spot job at its expected cost with interruptions (Eval).
-func Savings(cat *model.Catalog, pl Scenario, maxEach int, spot advice.SpotJobCost) (baseUSD float64, out []Saving, err error) {
+//
+// A phase the engine finds no offer for on its pinned provider, region
+// and GPU type (a 70B full fine-tune pinned on one L4) is left out:
+// leftOut names such phases in plan order, baseUSD and every saving are
+// of the other phases, and no change is tried on it, as the plan's Total
+// leaves out a phase that cannot run. A walk's plan had every saving
+// given up ("none ranked … no cost to compare with") for one such
+// phase beside a serving phase that could be ranked. The error is
+// returned when no phase is left, or a phase's pricing mode has no price
+// (unpricedPhase).
+func Savings(cat *model.Catalog, pl Scenario, maxEach int, spot advice.SpotJobCost) (baseUSD float64, out []Saving, leftOut []string, err error) {
+	baseUSD, out, err = savings(cat, pl, maxEach, spot)
+	if err == nil {
+		return baseUSD, out, nil, nil
+	}
+	if m, ok := unpricedPhase(cat, pl); ok {
+		return 0, nil, nil, m
+	}
+	var runs Scenario
+	for i := range pl {
+		if _, ok := Eval(cat, spot)(Scenario{pl[i]}); ok {
+			runs = append(runs, pl[i])
+		} else {
+			leftOut = append(leftOut, pl[i].Name)
+		}
+	}
+	if len(runs) == 0 || len(leftOut) == 0 {
+		return 0, nil, nil, err
+	}
+	baseUSD, out, err = savings(cat, runs, maxEach, spot)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	return baseUSD, out, leftOut, nil
+}
+
+// savings is Savings over every phase of pl: the error when one has no
+// offer.
+func savings(cat *model.Catalog, pl Scenario, maxEach int, spot advice.SpotJobCost) (baseUSD float64, out []Saving, err error) {
 	gpus := make([][]string, len(pl))
 	regions := make([][]string, len(pl))
 	for i := range pl {
@@ -336,9 +374,6 @@ func Savings(cat *model.Catalog, pl Scenario, maxEach int, spot advice.SpotJobCo
 	}
 	baseUSD, ranked, err := advice.RankSavings(pl, eval, changes)
 	if err != nil {
-		if m, ok := unpricedPhase(cat, pl); ok {
-			return 0, nil, m
-		}
 		return 0, nil, model.Msg("none ranked: the estimator finds no offer for a phase on its pinned provider, region and GPU type (%v); pick one that fits with gpuplan recommend --config PLAN --phase NAME", err)
 	}
 	out = make([]Saving, len(ranked))

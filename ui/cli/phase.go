@@ -541,10 +541,10 @@ func planScenario(env *Env, cat *model.Catalog, path string, p *plan.Plan) (plan
 // planSavings is "what saves the most" over the whole plan read from
 // path; the error, when set, is why there is none (shown, not fatal: the
 // plan's own prices need no catalog).
-func planSavings(env *Env, cat *model.Catalog, path string, p *plan.Plan) (float64, []plan.Saving, error) {
+func planSavings(env *Env, cat *model.Catalog, path string, p *plan.Plan) (float64, []plan.Saving, []string, error) {
 	pl, err := planScenario(env, cat, path, p)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	// A spot job is priced as recommend's savings price it: at its expected
 	// cost with interruptions (report.SpotJobCost), with the spot rates

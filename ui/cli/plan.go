@@ -99,15 +99,16 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
 			}
 			var base float64
 			var savings []plan.Saving
+			var leftOut []string // phases the savings leave out (plan.Savings)
 			savingsErr := catErr
 			if !noSavings && catErr == nil {
-				base, savings, savingsErr = planSavings(env, cat, args[0], &p)
+				base, savings, leftOut, savingsErr = planSavings(env, cat, args[0], &p)
 			}
 			if asJSON {
 				j := report.NewPlanJSON(&p, phases, total)
 				j.Warnings = append(j.Warnings, model.Strings(warnings)...)
 				if !noSavings {
-					j.Savings = report.NewPlanSavingsJSON(base, savings, savingsErr)
+					j.Savings = report.NewPlanSavingsJSON(base, savings, leftOut, savingsErr)
 				}
 				if err := writeJSON(env.Stdout, j); err != nil {
 					return err
@@ -119,7 +120,8 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
 				return err
 			}
 			if !noSavings {
-				if err := report.WritePlanSavings(env.Stdout, r, total, base, report.CannotRunPhases(&p, phases), savings, savingsErr); err != nil {
+				if err := report.WritePlanSavings(env.Stdout, r, report.PlanOwnWithout(&p, phases, leftOut), base,
+					report.CannotRunPhases(&p, phases), leftOut, savings, savingsErr); err != nil {
 					return err
 				}
 			}

@@ -390,11 +390,7 @@ func TestChineseServingLeaksNoEnglish(t *testing.T) {
 		}
 	}
 	// A label that ends in a full-width colon carries its own space: "临界： 2 ×" read as a stray gap.
-	for _, l := range strings.Split(out, "\n") {
-		if strings.Contains(l, "： ") {
-			t.Errorf("space after a full-width colon: %q", l)
-		}
-	}
+	noGapAfterFullWidthColon(t, out)
 	if en := renderServing(t, nil); en != renderServing(t, i18n.New(language.English)) {
 		t.Error("English printer differs from the default")
 	}
@@ -469,10 +465,25 @@ func TestPlanSavingsErrorChinese(t *testing.T) {
 	p := i18n.New(language.SimplifiedChinese)
 	err := model.Msg("none ranked: the estimator finds no offer for a phase on its pinned provider, region and GPU type (%v); pick one that fits with gpuplan recommend --config PLAN --phase NAME", model.Msg("no offers: the plan as it stands has no cost to compare with"))
 	var b bytes.Buffer
-	if e := WritePlanSavings(&b, &Renderer{Profile: colorprofile.NoTTY, Dark: true, Lang: p}, 10, 0, nil, nil, err); e != nil {
+	if e := WritePlanSavings(&b, &Renderer{Profile: colorprofile.NoTTY, Dark: true, Lang: p}, 10, 0, nil, nil, nil, err); e != nil {
 		t.Fatal(e)
 	}
 	if out := b.String(); strings.Contains(out, "none ranked") || !strings.Contains(out, "无法排序") {
 		t.Errorf("not in Chinese:\n%s", out)
+	}
+	// The label ends in a full-width colon, which carries its own space
+	// (a walk read "最省钱的调整： 无法排序").
+	noGapAfterFullWidthColon(t, b.String())
+}
+
+// noGapAfterFullWidthColon fails on a space after a full-width colon in
+// composed output: a label and its value joined with " " where the
+// label's translation ends in "：" (LabelGap).
+func noGapAfterFullWidthColon(t *testing.T, out string) {
+	t.Helper()
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "： ") {
+			t.Errorf("space after a full-width colon: %q", l)
+		}
 	}
 }

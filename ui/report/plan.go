@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -223,14 +224,18 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 type PlanSavingsJSON struct {
 	BaseUSD float64       `json:"base_usd"`
 	Changes []plan.Saving `json:"changes"`
-	Error   string        `json:"error,omitempty"`
+	// LeftOut names the phases the engine finds no offer for on their
+	// pinned provider, region and GPU type (plan.Savings): BaseUSD and
+	// every change leave them out, and no change is tried on them.
+	LeftOut []string `json:"left_out,omitempty"`
+	Error   string   `json:"error,omitempty"`
 }
 
 // NewPlanSavingsJSON rounds the ranked changes for JSON (dollars to
-// cents, percentages to a tenth); err, when set, is the reason there are
-// none.
-func NewPlanSavingsJSON(baseUSD float64, savings []plan.Saving, err error) *PlanSavingsJSON {
-	s := &PlanSavingsJSON{BaseUSD: Round(baseUSD, 2), Changes: []plan.Saving{}}
+// cents, percentages to a tenth); leftOut names the phases they leave
+// out (plan.Savings); err, when set, is the reason there are none.
+func NewPlanSavingsJSON(baseUSD float64, savings []plan.Saving, leftOut []string, err error) *PlanSavingsJSON {
+	s := &PlanSavingsJSON{BaseUSD: Round(baseUSD, 2), Changes: []plan.Saving{}, LeftOut: leftOut}
 	if err != nil {
 		s.Error = err.Error()
 		return s
@@ -241,6 +246,20 @@ func NewPlanSavingsJSON(baseUSD float64, savings []plan.Saving, err error) *Plan
 		s.Changes = append(s.Changes, c)
 	}
 	return s
+}
+
+// PlanOwnWithout is the plan's own total (the sum of costs, the phases
+// as written) without the phases named in leftOut: what WritePlanSavings
+// compares the savings with when plan.Savings leaves those out.
+func PlanOwnWithout(p *plan.Plan, costs []plan.PhaseCost, leftOut []string) float64 {
+	usd := 0.0
+	for i := range costs {
+		if i < len(p.Phases) && slices.Contains(leftOut, p.Phases[i].Name) {
+			continue
+		}
+		usd += costs[i].USD
+	}
+	return usd
 }
 
 // planSavingsShown bounds the changes the text view lists.
@@ -260,23 +279,44 @@ const planSavingsShown = 8
 // pinned offers (CannotRunPhases): the re-priced total runs them on an
 // offer that can, the plan's own prices them where they cannot, so the
 // header says that and no line is compared with the plan's own.
-func WritePlanSavings(out io.Writer, r *Renderer, planUSD, baseUSD float64, cannotRun []string, savings []plan.Saving, err error) error {
+// leftOut names the phases the savings leave out, the engine finding no
+// offer that runs them on their pinned provider, region and GPU type
+// (plan.Savings): planUSD is then the plan's own total without them
+// (PlanOwnWithout), they are not among cannotRun's re-priced phases,
+// and a line under the header says so.
+func WritePlanSavings(out io.Writer, r *Renderer, planUSD, baseUSD float64, cannotRun, leftOut []string, savings []plan.Saving, err error) error {
 	st, lang := NewStyles(r), r.Lang
 	var b strings.Builder
 	if err != nil {
-		fmt.Fprintf(&b, "\n%s %s\n", st.Heading.Render(lang.T("What saves the most:")), termsafe.String(lang.Error(err)))
+		label := lang.T("What saves the most:")
+		fmt.Fprintf(&b, "\n%s%s%s\n", st.Heading.Render(label), LabelGap(label), termsafe.String(lang.Error(err)))
 		_, err := io.WriteString(r.Writer(out), b.String())
 		return err
 	}
+	cannotRun = slices.DeleteFunc(slices.Clone(cannotRun), func(n string) bool { return slices.Contains(leftOut, n) })
 	head := lang.Sprintf("What saves the most on the whole plan (each change alone, on every phase it applies to, priced by the estimator on each phase's pinned provider, region and GPU type; the plan's phases re-priced that way now %s)", USD(baseUSD))
 	switch {
 	case len(cannotRun) > 0:
 		head = lang.Sprintf("What saves the most on the whole plan (each change alone, on every phase it applies to, priced by the estimator on each phase's pinned provider, region and GPU type; the plan's phases re-priced that way now %s, %s on an offer that runs it; the plan's own %s is not compared: it prices what cannot run)",
 			USD(baseUSD), quotedPhases(lang, cannotRun), USD(planUSD))
+	case len(leftOut) > 0 && USD(planUSD) == USD(baseUSD):
+		head = lang.Sprintf("What saves the most on the phases that can run (each change alone, on every phase it applies to, priced by the estimator on each phase's pinned provider, region and GPU type; those phases re-priced that way now %s)", USD(baseUSD))
+	case len(leftOut) > 0:
+		head = lang.Sprintf("What saves the most on the phases that can run (each change alone, on every phase it applies to, priced by the estimator on each phase's pinned provider, region and GPU type; those phases re-priced that way now %s, against the plan's own %s for them)", USD(baseUSD), USD(planUSD))
 	case USD(planUSD) != USD(baseUSD):
 		head = lang.Sprintf("What saves the most on the whole plan (each change alone, on every phase it applies to, priced by the estimator on each phase's pinned provider, region and GPU type; the plan's phases re-priced that way now %s, against the plan's own %s)", USD(baseUSD), USD(planUSD))
 	}
 	fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(head))
+	// A phase no offer runs on its pinned GPU type gave up every saving
+	// ("none ranked", a walk); the rest are ranked and this says how it
+	// is treated.
+	switch len(leftOut) {
+	case 0:
+	case 1:
+		fmt.Fprintf(&b, "%s\n", st.Warn.Render(lang.Sprintf("%s is left out of these totals, the plan's own too: the estimator finds no offer that runs it on its pinned provider, region and GPU type, so no change is tried on it; gpuplan recommend --config PLAN --phase NAME prices it where it runs", quotedPhases(lang, leftOut))))
+	default:
+		fmt.Fprintf(&b, "%s\n", st.Warn.Render(lang.Sprintf("%s are left out of these totals, the plan's own too: the estimator finds no offer that runs them on their pinned providers, regions and GPU types, so no change is tried on them; gpuplan recommend --config PLAN --phase NAME prices each where it runs", quotedPhases(lang, leftOut))))
+	}
 	line := func(s *plan.Saving, what string) {
 		change := s.Change
 		if !s.ChangeMsg.IsZero() {

@@ -34,7 +34,7 @@ func TestPlanSavingsAgainstPlanOwn(t *testing.T) {
 		{"re-priced below the plan", 12000, 10079.49, nil, []string{"; total"}},
 	} {
 		var b strings.Builder
-		if err := WritePlanSavings(&b, r, tc.planUSD, tc.base, nil, savings, nil); err != nil {
+		if err := WritePlanSavings(&b, r, tc.planUSD, tc.base, nil, nil, savings, nil); err != nil {
 			t.Fatal(err)
 		}
 		out := b.String()

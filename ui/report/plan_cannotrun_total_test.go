@@ -57,7 +57,7 @@ func TestPlanSavingsWhenPhaseCannotRun(t *testing.T) {
 		{Saving: advice.Saving{Change: "run on a100-40gb", Kind: "gpu", USD: 48092, SavingUSD: 83887, SavingPct: 63.6}, Phases: []string{"serve"}},
 	}
 	var b strings.Builder
-	if err := WritePlanSavings(&b, &Renderer{Profile: colorprofile.NoTTY}, 4088.04, 131979, []string{"serve"}, savings, nil); err != nil {
+	if err := WritePlanSavings(&b, &Renderer{Profile: colorprofile.NoTTY}, 4088.04, 131979, []string{"serve"}, nil, savings, nil); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()

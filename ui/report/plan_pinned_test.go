@@ -37,7 +37,7 @@ func TestPlanSavingsSaysPinned(t *testing.T) {
 		{"moved since written", 4736.2, 4736.87, true},
 	} {
 		var b strings.Builder
-		if err := WritePlanSavings(&b, r, tc.planUSD, tc.base, nil, savings, nil); err != nil {
+		if err := WritePlanSavings(&b, r, tc.planUSD, tc.base, nil, nil, savings, nil); err != nil {
 			t.Fatal(err)
 		}
 		out := b.String()
