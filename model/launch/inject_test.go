@@ -69,6 +69,10 @@ func injectedPlan(s string, shape uint8, shellToo bool) *Plan {
 		ModelID: s, Dataset: s, Bucket: s, OutputDir: s, CatalogType: s, K8sKind: KindTrainJob, OutputClaim: s,
 	}
 	p.Stack.Reason = s
+	// The Hugging Face cache as NewPlan sizes it (trainCache): an 8B
+	// checkpoint and 1e9 tokens, so the k8s pods carry the sized emptyDir,
+	// the ephemeral-storage and the "# cache:" line.
+	p.trainCache(&model.Workload{Settings: model.Settings{DatasetTokens: 1e9}}, 8e9)
 	// A caller's note (gpuplan export --phase: plan's verdict of a phase
 	// whose name the user wrote) is header text like the rest.
 	p.CallerNotes = []model.Message{model.Msg("phase %q: %v", s, s)}

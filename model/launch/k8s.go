@@ -62,7 +62,9 @@ const (
 // (the rest left to the kubelet's reservations and DaemonSets) and a
 // memory limit equal to the request, the toleration for the nvidia.com/gpu
 // NoSchedule taint GPU node pools carry (GKE, AKS), a memory-backed
-// /dev/shm for the data loader, an emptyDir Hugging Face cache at HF_HOME,
+// /dev/shm for the data loader, the Hugging Face cache at HF_HOME in an
+// emptyDir sized for the checkpoint and dataset it downloads, with
+// ephemeral-storage requests and limits that cover it (trainCache),
 // HF_TOKEN from the Secret hf-token (key "token", optional so public
 // models need none), and on several nodes the fabric: AWS EFA devices
 // (vpc.amazonaws.com/efa, with the FI_* variables) or InfiniBand through
@@ -123,6 +125,9 @@ func (p *Plan) Kubernetes() ([]byte, error) {
 		header = append(header, "AMD GPU: the pods request "+AMDGPUResource+" from AMD's device plugin (ROCm/k8s-device-plugin) and carry no NVIDIA toleration; add your cluster's if its AMD nodes are tainted")
 	}
 	header = append(header, "gated models: kubectl create secret generic hf-token --from-literal=token=$HF_TOKEN")
+	if h := p.trainCacheHeader(); h != "" {
+		header = append(header, h)
+	}
 	header = append(header, fmt.Sprintf("outputs: --output_dir %s is on the PersistentVolumeClaim %s mounted at %s, so the trained model outlives the pod; "+
 		"the claim below is created by kubectl apply (%s, %dGi, the cluster's default StorageClass): drop that document to use an existing claim, or name yours with --k8s-pvc%s",
 		p.OutputDir, p.OutputClaim, p.outputMount(), p.claimAccessMode(), p.DiskGB, sharedClassNote(p.claimAccessMode())))
@@ -422,7 +427,7 @@ func (p *Plan) volumes() (mounts, volumes []*yaml.Node) {
 // an emptyDir of cacheGiB (its sizeLimit: the kubelet evicts the pod when
 // the volume outgrows it, Kubernetes docs, Volumes, emptyDir,
 // https://kubernetes.io/docs/concepts/storage/volumes/#emptydir), or for
-// training an emptyDir without a size.
+// a Plan built without NewPlan an emptyDir without a size.
 func (p *Plan) cacheVolume() *yaml.Node {
 	switch {
 	case p.cacheClaim != "":
@@ -433,8 +438,8 @@ func (p *Plan) cacheVolume() *yaml.Node {
 	return mapping(kv{"name", str("hf-cache")}, kv{"emptyDir", mapping()})
 }
 
-// ephemeralGiB is the local ephemeral storage a serving pod requests and
-// is limited to with its cache an emptyDir of cacheGiB: the cache plus
+// ephemeralGiB is the local ephemeral storage a pod (serving or
+// training) requests and is limited to with its cache an emptyDir of cacheGiB: the cache plus
 // the container's writable layer and logs, which count against the same
 // limit (Kubernetes docs, Resource Management for Pods and Containers,
 // Local ephemeral storage: disk-backed emptyDir volumes, the writable
@@ -450,11 +455,45 @@ func (p *Plan) ephemeralGiB() int {
 	return p.cacheGiB + writableLayerGiB
 }
 
-// writableLayerGiB is the room left for the vllm container's writable
-// layer beside its cache: vLLM's torch.compile and CUDA graph caches
-// (~/.cache/vllm, VLLM_CACHE_ROOT), pip's and the logs, a few GiB; 10 is
-// an assumption with room to spare.
+// writableLayerGiB is the room left for the container's writable layer
+// beside its cache: for vllm, vLLM's torch.compile and CUDA graph caches
+// (~/.cache/vllm, VLLM_CACHE_ROOT); for training, the packages the script
+// pip-installs (TRL, PEFT, DeepSpeed on the image's PyTorch) and
+// PyTorch's compile and extension caches; pip's cache and the logs. A few
+// GiB; 10 is an assumption with room to spare.
 const writableLayerGiB = 10
+
+// trainCache sizes a training pod's Hugging Face cache with the serving
+// Deployment's rule (ServeCacheGiB: + 20%, rounded up to 10 Gi) for what
+// lands in HF_HOME: the checkpoint as downloaded (weights, from the hub
+// into HF_HOME/hub) and the dataset (datasets.load_dataset downloads it
+// into HF_HOME/hub and writes its Arrow cache in HF_HOME/datasets:
+// huggingface/datasets src/datasets/config.py, HF_DATASETS_CACHE defaults
+// to $HF_HOME/datasets), both as DiskSizeGB counts them. Checkpoints are
+// not counted: the export writes them to --output_dir, on the
+// PersistentVolumeClaim OutputClaim (outputMount), not in the cache.
+func (p *Plan) trainCache(w *model.Workload, params float64) {
+	p.cacheWeightBytes, p.cacheDataBytes = checkpointBytes(w, params), datasetBytes(w)
+	p.cacheGiB = ServeCacheGiB(p.cacheWeightBytes + p.cacheDataBytes)
+}
+
+// trainCacheHeader is the training file's line on the Hugging Face
+// cache: its emptyDir's size, what it holds, the ephemeral storage asked
+// for, and that checkpoints are elsewhere; "" without a sized cache.
+func (p *Plan) trainCacheHeader() string {
+	if p.cacheGiB <= 0 || p.cacheClaim != "" {
+		return ""
+	}
+	held := fmt.Sprintf("about %.0f GiB of checkpoint", p.cacheWeightBytes/model.GiB)
+	switch d := p.cacheDataBytes / model.GiB; {
+	case d >= 0.5:
+		held += fmt.Sprintf(" and %.0f GiB of dataset", d)
+	case d > 0:
+		held += " and under 1 GiB of dataset"
+	}
+	return fmt.Sprintf("cache: HF_HOME is an emptyDir of %dGi (%s + %d%%) and each pod requests %dGi of ephemeral-storage (+%dGi for the container's writable layer and logs), so it is scheduled only on a node with that much local disk and evicted past it (Kubernetes docs: emptyDir sizeLimit; local ephemeral storage); checkpoints go to the outputs claim, not the cache",
+		p.cacheGiB, held, diskHeadroomPercent, p.ephemeralGiB(), writableLayerGiB)
+}
 
 // outputMount is where the output claim is mounted: CheckpointDir on spot
 // (the output directory is under it), else the output directory under the

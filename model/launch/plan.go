@@ -243,13 +243,17 @@ type Plan struct {
 	// OutputClaim is the PersistentVolumeClaim mounted at the output
 	// directory in Kubernetes (Options.OutputClaim).
 	OutputClaim string
-	// cacheClaim and cacheGiB are a serving Deployment's Hugging Face
-	// cache (Serve.Kubernetes): on the claim cacheClaim when set, else an
-	// emptyDir of cacheGiB with the pod's ephemeral storage sized for it
-	// (cacheVolume); both zero for training, whose cache is an emptyDir
-	// without a size.
+	// cacheClaim and cacheGiB are the pod's Hugging Face cache
+	// (cacheVolume): on the claim cacheClaim when set (serving's
+	// --k8s-pvc, Serve.Kubernetes), else an emptyDir of cacheGiB with the
+	// pod's ephemeral storage sized for it (ephemeralGiB). NewPlan sizes
+	// training's from cacheWeightBytes and cacheDataBytes (trainCache); a
+	// Plan built without it has neither, and an emptyDir without a size.
 	cacheClaim string
 	cacheGiB   int
+	// cacheWeightBytes and cacheDataBytes are what training downloads
+	// into HF_HOME: the checkpoint and the dataset (trainCache).
+	cacheWeightBytes, cacheDataBytes float64
 
 	Stack stack.Stack
 
@@ -464,6 +468,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	if p.DiskGB <= 0 {
 		p.DiskGB = DiskSizeGB(ew, e.Params)
 	}
+	p.trainCache(ew, e.Params)
 	if p.Image == "" {
 		p.Image = p.Stack.Image
 	}
@@ -751,28 +756,42 @@ const (
 // (4 bytes per text token, 3 bytes per pixel for images), plus 20%,
 // rounded up to 50 GB and at least 100 GB.
 func DiskSizeGB(w *model.Workload, params float64) int {
-	weightBytes := 2.0
-	if w.Precision == model.FP32 || w.Precision == model.TF32 {
-		weightBytes = 4
-	}
-	total := baseDiskGB*model.GB + params*weightBytes
+	weights := checkpointBytes(w, params)
+	total := baseDiskGB*model.GB + weights
 	switch {
 	case w.Task == model.TaskTrain || w.Task == model.TaskFinetune:
 		total += checkpointsKept * stateBytesPerParam * params
 	case w.Task.Adapters():
-		total += params * weightBytes
+		total += weights
 	}
-	switch {
-	case w.DatasetTokens > 0:
-		total += w.DatasetTokens * textBytesPerToken
-	case w.DatasetSamples > 0 && w.Model.Family.Vision():
-		total += w.DatasetSamples * float64(w.ImageSize*w.ImageSize) * imageBytesPerPixel
-	case w.DatasetSamples > 0:
-		total += w.DatasetSamples * float64(w.SeqLen) * textBytesPerToken
-	}
+	total += datasetBytes(w)
 	total *= 1 + diskHeadroomPercent/100.0
 	gb := int(math.Ceil(total/model.GB/diskRoundGB)) * diskRoundGB
 	return max(gb, minDiskGB)
+}
+
+// checkpointBytes is the checkpoint the job downloads, in bytes: 2 bytes
+// per parameter (4 for fp32 and tf32), as DiskSizeGB counts it.
+func checkpointBytes(w *model.Workload, params float64) float64 {
+	if w.Precision == model.FP32 || w.Precision == model.TF32 {
+		return params * 4
+	}
+	return params * 2
+}
+
+// datasetBytes is the dataset on disk, in bytes, as DiskSizeGB counts it:
+// 4 bytes per text token, 3 bytes per pixel for images; 0 when the
+// workload gives no dataset size.
+func datasetBytes(w *model.Workload) float64 {
+	switch {
+	case w.DatasetTokens > 0:
+		return w.DatasetTokens * textBytesPerToken
+	case w.DatasetSamples > 0 && w.Model.Family.Vision():
+		return w.DatasetSamples * float64(w.ImageSize*w.ImageSize) * imageBytesPerPixel
+	case w.DatasetSamples > 0:
+		return w.DatasetSamples * float64(w.SeqLen) * textBytesPerToken
+	}
+	return 0
 }
 
 // hfRepoID returns the model's Hugging Face repo id: the quantized

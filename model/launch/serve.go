@@ -337,9 +337,10 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 // ServeCacheGiB returns the Hugging Face cache a serving pod needs, in
 // GiB: the checkpoint as downloaded plus 20% (DiskSizeGB's headroom:
 // the download's temporary files, the tokenizer and config files, a
-// revision beside the old one), rounded up to 10 GiB.
-func ServeCacheGiB(weightBytes float64) int {
-	gib := math.Ceil(weightBytes * (1 + diskHeadroomPercent/100.0) / model.GiB)
+// revision beside the old one), rounded up to 10 GiB. A training pod's
+// cache is sized with it for its checkpoint and dataset (trainCache).
+func ServeCacheGiB(downloadBytes float64) int {
+	gib := math.Ceil(downloadBytes * (1 + diskHeadroomPercent/100.0) / model.GiB)
 	return max(int(math.Ceil(gib/10))*10, 10)
 }
 

@@ -43,6 +43,14 @@ func TestAllReduceSec(t *testing.T) {
 		// NVLink: vLLM's custom all-reduce latency plus the ring's bytes.
 		{"nvlink tp2 512 B", nvlink, 2, 512, 3.7 + 512/450e3},
 		{"nvlink tp8 1 MiB", nvlink, 8, 1 << 20, 5.9 + 1.75*1048576/450e3},
+		// NVLink at world sizes vLLM's custom all-reduce refuses
+		// (_SUPPORTED_WORLD_SIZES 2, 4, 6, 8): NCCL's ring LL latency,
+		// 6.6 µs + 2(tp−1) × 0.6 µs (tuning.cc baseLat, hwLat NVLINK), plus
+		// the same ring bytes over the link.
+		{"nvlink tp3 512 B: NCCL, 6.6 + 4 × 0.6", nvlink, 3, 512, 9.0 + 4.0/3*512/450e3},
+		{"nvlink tp5 512 B: NCCL, 6.6 + 8 × 0.6", nvlink, 5, 512, 11.4 + 1.6*512/450e3},
+		{"nvlink tp5 1 MiB: NCCL", nvlink, 5, 1 << 20, 11.4 + 1.6*1048576/450e3},
+		{"nvlink tp6 512 B: custom all-reduce (6 is supported)", nvlink, 6, 512, 5.9 + 10.0/6*512/450e3},
 	} {
 		got := allReduceSec(c.hw, c.tp, c.bytes) * 1e6
 		if math.Abs(got-c.wantUS) > 0.01 {

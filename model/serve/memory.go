@@ -110,15 +110,28 @@ const CustomAllReduceMaxBytes = 8192 * 1024
 // fully connected by NVLink. The 8 MiB rank_data tensor is a torch
 // allocation and is not counted here.
 func customAllReduceBytes(g *model.GPU, tp int) float64 {
-	switch tp {
-	case 2, 4, 6, 8:
-	default:
+	if !customAllReduceWorldSize(tp) {
 		return 0
 	}
 	if tp > 2 && g.Interconnect != "nvlink" {
 		return 0
 	}
 	return 2 * CustomAllReduceMaxBytes
+}
+
+// customAllReduceWorldSize reports whether vLLM's custom all-reduce runs
+// on tp GPUs at all: CustomAllreduce._SUPPORTED_WORLD_SIZES = [2, 4, 6,
+// 8]; at other sizes __init__ returns disabled ("Custom allreduce is
+// disabled due to an unsupported world size"), allocating no buffers, and
+// the all-reduce is NCCL's (vllm-project/vllm @ 00d618aab604,
+// vllm/distributed/device_communicators/custom_all_reduce.py). The memory
+// (customAllReduceBytes) and the timing (allReduceSec) both follow it.
+func customAllReduceWorldSize(tp int) bool {
+	switch tp {
+	case 2, 4, 6, 8:
+		return true
+	}
+	return false
 }
 
 // Int4GroupBytesPerParam is AWQ/GPTQ int4 storage per weight with group

@@ -28,6 +28,19 @@ func customAllReduceLatency(tp int) float64 {
 	return 5.9e-6
 }
 
+// ncclNVLinkLatency returns NCCL's modelled latency of a small all-reduce
+// over tp GPUs joined by NVLink in one node, in seconds: the ring with the
+// LL protocol, baseLat 6.6 µs plus hwLat 0.6 µs for each of its 2(tp−1)
+// steps (NVIDIA/nccl @ b6475625fbca, src/graph/tuning.cc: baseLat
+// "{ 6.6, 14.0, 8.4 }, // … Ring", hwLat "/* NVLINK */ … /* Ring
+// (LL/LL128/Simple)*/ { .6, 1.9, 3.4 }", "comm->latencies[coll][a][p] +=
+// (nsteps-nInterSteps)*intraLat"). It is NCCL's own cost model, not a
+// measurement: 9.0 µs at tp 3 and 11.4 µs at tp 5, against the custom
+// all-reduce's measured 4.8–5.9 µs (customAllReduceLatency).
+func ncclNVLinkLatency(tp int) float64 {
+	return 6.6e-6 + 2*float64(tp-1)*0.6e-6
+}
+
 // ncclPCIeStepSec is NCCL's latency per ring step of its low-latency (LL)
 // protocol over PCIe, in seconds: NVIDIA/nccl src/graph/tuning.cc, hwLat
 // "/* PCI */ … /* Ring (LL/LL128/Simple)*/ { 1.0, 2.5, 5.7 }" (µs), added
@@ -90,7 +103,10 @@ var (
 
 // allReduceSec returns one all-reduce of s bytes over tp GPUs of hw, in
 // seconds. With NVLink, vLLM's custom all-reduce: its latency plus a ring's
-// 2(tp−1)/tp of the bytes each way over the link. Over PCIe alone, NCCL:
+// 2(tp−1)/tp of the bytes each way over the link; at world sizes it does
+// not support (3, 5, 7; customAllReduceWorldSize) vLLM falls back to NCCL,
+// timed with NCCL's modelled NVLink latency (ncclNVLinkLatency) and the
+// same ring bytes over the link. Over PCIe alone, NCCL:
 // vLLM's custom all-reduce is off for more than two GPUs without full
 // NVLink (custom_all_reduce.py: "if world_size > 2 and not
 // fully_connected: … not supported on more than two PCIe-only GPUs") and
@@ -107,7 +123,11 @@ var (
 func allReduceSec(hw *Hardware, tp int, s float64) float64 {
 	switch {
 	case hw.NVLink:
-		return customAllReduceLatency(tp) + 2*float64(tp-1)/float64(tp)*s/(hw.InterconnectGBps/2*1e9)
+		lat := customAllReduceLatency(tp)
+		if !customAllReduceWorldSize(tp) {
+			lat = ncclNVLinkLatency(tp)
+		}
+		return lat + 2*float64(tp-1)/float64(tp)*s/(hw.InterconnectGBps/2*1e9)
 	case hw.PeerToPeer:
 		return ncclPCIeP2P.sec(tp, s)
 	}
@@ -118,7 +138,8 @@ func allReduceSec(hw *Hardware, tp int, s float64) float64 {
 type Hardware struct {
 	GPU *model.GPU
 	// InterconnectGBps is GPU-to-GPU bandwidth per GPU, both directions,
-	// 10⁹ B/s; NVLink says whether vLLM's custom all-reduce applies.
+	// 10⁹ B/s; NVLink says whether vLLM's custom all-reduce applies (at
+	// the world sizes it supports, customAllReduceWorldSize).
 	// Without NVLink, PeerToPeer says whether the GPUs reach each other's
 	// memory over PCIe (NCCL's P2P transport) or only through host memory
 	// (its SHM transport); see allReduceSec.

@@ -194,7 +194,7 @@ func TestCustomAllReduceBytes(t *testing.T) {
 		tp   int
 		want float64
 	}{
-		{&h100SXM, 1, 0}, {&h100SXM, 2, 16 << 20}, {&h100SXM, 3, 0}, {&h100SXM, 4, 16 << 20}, {&h100SXM, 8, 16 << 20}, {&h100SXM, 16, 0},
+		{&h100SXM, 1, 0}, {&h100SXM, 2, 16 << 20}, {&h100SXM, 3, 0}, {&h100SXM, 4, 16 << 20}, {&h100SXM, 5, 0}, {&h100SXM, 6, 16 << 20}, {&h100SXM, 8, 16 << 20}, {&h100SXM, 16, 0},
 		{&pcie, 2, 16 << 20}, {&pcie, 4, 0}, {&pcie, 8, 0},
 	} {
 		if got := customAllReduceBytes(c.g, c.tp); got != c.want {
