@@ -125,7 +125,7 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 	// than a node's GPUs (runServeEstimate's rule).
 	if sl.s.TP > 0 {
 		if err := serve.TPOn(&w.Model, sl.s.TP, largestNodeFor(cat, sl.gpu(wf))); err != nil {
-			return nil, true, usage(model.Msg("serving: %v", err))
+			return nil, true, usage(model.Msg("serving: %s", err))
 		}
 	}
 	if f := fs.Lookup("allow-multi-node"); f != nil && f.Changed {
