@@ -31,6 +31,28 @@ type Offer struct {
 	// Discount is the discount a reserved price comes from
 	// (model.Catalog.DiscountFor); nil otherwise.
 	Discount *model.Discount
+	// CatalogAsOf is the date of the catalog the offer is from
+	// (model.Catalog.AsOf, YYYY-MM-DD), from which its price's age counts
+	// (PriceAgeDays); "" when not from a catalog's offers.
+	CatalogAsOf string
+}
+
+// PriceAgeDays returns how many whole days the offer's price (its
+// Provenance's as_of) is older than the catalog's date CatalogAsOf, as
+// training's model.Offer.PriceAgeDays counts it; 0 when either date is
+// missing.
+func (o *Offer) PriceAgeDays() int {
+	if o.Instance == nil {
+		return 0
+	}
+	return o.Priced().PriceAgeDays(o.CatalogAsOf)
+}
+
+// Priced is o as the training matcher's offer of its price (instance,
+// region and discount), so that the views flag an old price with the
+// same rules (model.Offer.PriceAgeDays).
+func (o *Offer) Priced() *model.Offer {
+	return &model.Offer{Instance: o.Instance, Region: o.Region, Discount: o.Discount}
 }
 
 // Provenance returns the source, origin and as_of of the offer's price:

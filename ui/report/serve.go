@@ -209,6 +209,14 @@ type ServePlanJSON struct {
 	Dearer           string   `json:"dearer,omitempty"`
 	DearerOffer      string   `json:"dearer_offer,omitempty"`
 	DearerUSDPerHour *float64 `json:"dearer_usd_per_hour,omitempty"`
+
+	// PriceAgeDays is how many days as_of is older than the catalog's
+	// date, as training's offers count it (serve.Offer.PriceAgeDays,
+	// model.Offer.PriceAgeDays): past 90 (market.StaleAfter) the text
+	// flags the price as old. Left out for an offer not from the
+	// catalog's offers (an estimate's GPUs, a phase's own price); added
+	// last.
+	PriceAgeDays *int `json:"price_age_days,omitempty"`
 }
 
 // finite returns a rounded v, or nil when v is 0 (no price) or infinite.
@@ -253,6 +261,10 @@ func NewServePlanJSON(p *serve.Plan) ServePlanJSON {
 		j.Source, j.Origin, j.AsOf = o.Provenance()
 		if model.RegionsUnconfirmed(in.Provider) {
 			j.RegionsUnconfirmed, j.RegionLabel = true, ServeRegionIn(nil, o)
+		}
+		if o.CatalogAsOf != "" {
+			days := o.PriceAgeDays()
+			j.PriceAgeDays = &days
 		}
 	}
 	b := ServeBands(p)
@@ -778,6 +790,8 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 	var overlays overlayPrices
 	var marked []bool
 	var listed []model.Offer // the rows' offers as training's, for UnconfirmedRegionsNote
+	var priced []model.Offer // the rows' prices as training's offers, for oldPricesTableNote
+	asOf := ""               // the catalog's date (serve.Offer.CatalogAsOf), from which a price's age counts
 	fallback, slow, ray := false, false, false
 	borderline, sure, cleared := 0, 0, 0
 	var firstBorderline *serve.Plan // its reason is said under the table: the rows show only "~"
@@ -805,6 +819,8 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 			}
 			if in != nil {
 				listed = append(listed, model.Offer{Instance: in, Region: serveRegionRun(&p.Offer)})
+				priced = append(priced, *p.Offer.Priced())
+				asOf = cmp.Or(asOf, p.Offer.CatalogAsOf)
 			}
 			fallback = fallback || p.FallbackFrom != ""
 			slow = slow || p.SlowerThanReading()
@@ -864,6 +880,9 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 	if note := UnconfirmedRegionsNote(lang, listed); note != "" {
 		line("%s", st.Muted.Render(note))
 	}
+	if note := oldPricesTableNote(lang, priced, asOf); note != "" { // as training's table: rows months behind the catalog
+		line("%s", st.Warn.Render(note))
+	}
 	for _, l := range overlays.legend(lang, OverlayMark) {
 		line("%s", st.Muted.Render(l))
 	}
@@ -880,6 +899,11 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 		}
 		if ne := NotExportedIn(lang, &plans[i]); ne != "" {
 			line("%s", st.Warn.Render("  "+ne))
+		}
+		if o := &plans[i].Offer; o.Instance != nil { // the price acted on is months behind the catalog, as training's best: says
+			if l := OldPriceLine(lang, o.Priced(), o.CatalogAsOf); l != "" {
+				line("  %s %s", st.Warn.Render("!"), l)
+			}
 		}
 	}
 	if len(misses) > 0 {

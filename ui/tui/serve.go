@@ -327,6 +327,20 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	if ne := report.NotExportedIn(lang, top); ne != "" { // as recommend's "not exported:" under its best line
 		add(wrapLines(st.Warn.Render(report.RayMark+" "+ne), iw)...)
 	}
+	// A price months behind the catalog, as recommend's "!" under its best
+	// line and the training panel's under its offers: wrapped, not cut
+	// before "check it before renting".
+	if o := &top.Offer; o.Instance != nil {
+		if l := report.OldPriceLineShort(lang, o.Priced(), o.CatalogAsOf); l != "" {
+			for i, s := range panelNoteLines([]string{l}, iw-2) {
+				mark := "  "
+				if i == 0 {
+					mark = "! "
+				}
+				add(st.Warn.Render(mark + s))
+			}
+		}
+	}
 	if picked != nil && !compact {
 		// The best, which the figures above are not: the first row below.
 		add("", st.Good.Render(T("best")+" ")+report.Truncate(report.USD(best.USDPerMOutput)+"/Mtok · "+printable(lang.Sprintf("%s, TP %d × PP %d, %s", report.ServeOfferName(lang, &best.Offer), best.TP, best.PP,
