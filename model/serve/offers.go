@@ -41,7 +41,8 @@ func ServesModel(a *model.Architecture) bool {
 // pricing rules as model.Recommend (model.Catalog.Price: retired types and prices in a
 // currency without a rate are skipped) and q's provider, region, GPU and
 // hourly price filters, and only GPUs vLLM serves on and the speed model
-// can time (Unservable). Names read "provider type region pricing".
+// can time (Unservable). Names read "provider type region pricing"; each
+// carries the catalog's date (CatalogAsOf).
 func Offers(cat *model.Catalog, q model.Query) []Offer {
 	if q.Pricing == "" {
 		q.Pricing = model.OnDemand
@@ -79,6 +80,7 @@ func Offers(cat *model.Catalog, q model.Query) []Offer {
 		}
 		o := OfferFor(in, g, best, fmt.Sprintf("%s %s %s %s", in.Provider, in.Type, region, q.Pricing))
 		o.Region, o.Pricing, o.Discount, o.SameRegions = region, q.Pricing, cat.DiscountFor(in, q.Pricing), same
+		o.CatalogAsOf = cat.AsOf
 		out = append(out, o)
 	}
 	slices.SortStableFunc(out, func(a, b Offer) int { return cmp.Compare(a.USDPerHour, b.USDPerHour) })

@@ -31,6 +31,28 @@ type Offer struct {
 	// Discount is the discount a reserved price comes from
 	// (model.Catalog.DiscountFor); nil otherwise.
 	Discount *model.Discount
+	// CatalogAsOf is the date of the catalog the offer is from
+	// (model.Catalog.AsOf, YYYY-MM-DD), from which its price's age counts
+	// (PriceAgeDays); "" when not from a catalog's offers.
+	CatalogAsOf string
+}
+
+// PriceAgeDays returns how many whole days the offer's price (its
+// Provenance's as_of) is older than the catalog's date CatalogAsOf, as
+// training's model.Offer.PriceAgeDays counts it; 0 when either date is
+// missing.
+func (o *Offer) PriceAgeDays() int {
+	if o.Instance == nil {
+		return 0
+	}
+	return o.Priced().PriceAgeDays(o.CatalogAsOf)
+}
+
+// Priced is o as the training matcher's offer of its price (instance,
+// region and discount), so that the views flag an old price with the
+// same rules (model.Offer.PriceAgeDays).
+func (o *Offer) Priced() *model.Offer {
+	return &model.Offer{Instance: o.Instance, Region: o.Region, Discount: o.Discount}
 }
 
 // Provenance returns the source, origin and as_of of the offer's price:
@@ -157,6 +179,10 @@ type Plan struct {
 	// when the plan does not meet. Such plans rank after those that meet
 	// with their range (betterPlan).
 	Borderline model.Message
+	// BorderlineOn is which figure's range Borderline is about:
+	// BorderlineTPOT or BorderlineKV; "" when Borderline is zero. The
+	// views mark that figure's column, not the TPOT's whatever the cause.
+	BorderlineOn BorderlineKind
 	// Shortfall is how far a plan that fits falls short of the question,
 	// the largest of TPOT ÷ TPOT target, TTFT ÷ TTFT target and the load
 	// asked ÷ the load carried; 1 when it meets them all (or misses only
@@ -1093,32 +1119,44 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 	p.USDPerMInput = USDPerMillionTokens(p.USDPerHour, p.InputTokensPerSec)
 	p.Meets = len(p.Reasons) == 0
 	if p.Meets {
-		p.Borderline = borderline(&s, &p.Memory, &p.Perf)
+		p.Borderline, p.BorderlineOn = borderline(&s, &p.Memory, &p.Perf)
 	}
 	return p
 }
+
+// BorderlineKind is the figure whose 90% range makes a plan borderline
+// (Plan.BorderlineOn).
+type BorderlineKind string
+
+const (
+	// BorderlineTPOT: the slow end of the TPOT's range crosses the target.
+	BorderlineTPOT BorderlineKind = "tpot"
+	// BorderlineKV: the low end of the KV cache's range holds fewer
+	// sequences than each replica's batch.
+	BorderlineKV BorderlineKind = "kv-cache"
+)
 
 // borderline says why a plan meeting its targets at the estimate may miss
 // them within the estimate's 90% range, or zero: the serve/tpot band is of
 // speed (published ÷ estimated tokens/s), so the slow end of the TPOT is
 // TPOT ÷ Lo; the serve/kv-cache band is of KV cache bytes, so its low end
 // holds KVTokens × Lo tokens, which must hold the batch's sequences at the
-// occupancy serveMaxBatch counts.
-func borderline(s *Serving, m *Memory, pf *Perf) model.Message {
+// occupancy serveMaxBatch counts. The kind says which of the two.
+func borderline(s *Serving, m *Memory, pf *Perf) (model.Message, BorderlineKind) {
 	if b, ok := calibrationBands["serve/tpot"]; ok && s.TPOTTargetMs > 0 && b.Lo > 0 {
 		if slow := pf.TPOTSec * 1e3 / b.Lo; slow > s.TPOTTargetMs {
 			return model.Msg("the 90%% range of the TPOT, %.1f–%.1f ms, crosses the %.1f ms target",
-				pf.TPOTSec*1e3/b.Hi, slow, s.TPOTTargetMs)
+				pf.TPOTSec*1e3/b.Hi, slow, s.TPOTTargetMs), BorderlineTPOT
 		}
 	}
 	if kvLo, _, _, ok := m.KVCacheRange(); ok && pf.Batch > 0 {
 		lo := m.scaledKV(kvLo / m.KVCache) // the range held to the budget (KVCacheRange)
 		if n := serveMaxBatch(s, &lo); n < pf.Batch {
 			return model.Msg("the low end of the KV cache's 90%% range, %s tokens, holds %d of the %d sequences each replica needs",
-				model.FormatCount(float64(lo.KVTokens)), n, pf.Batch)
+				model.FormatCount(float64(lo.KVTokens)), n, pf.Batch), BorderlineKV
 		}
 	}
-	return model.Message{}
+	return model.Message{}, ""
 }
 
 // sort1 returns the smallest b in [1, n] with f(b) true, or n+1; f must be

@@ -497,26 +497,39 @@ func AudioInput(a *model.Architecture) bool { return encDec(a) && a.EncoderSeqLe
 // has no power-of-two rule: Phi-4's 40 heads and 10 KV heads take TP 5
 // (a new user's walk was refused "tp must be a power of two, got 5").
 // The error lists the sizes that pass (validTPs).
-func tpOK(a *model.Architecture, tp int) error {
+func tpOK(a *model.Architecture, tp int) error { return TPOn(a, tp, 0) }
+
+// TPOn is the tensor-parallel rule of Validate for a TP that runs inside
+// a node of at most most GPUs (0: no bound): the sizes the error lists
+// stop at most, so a size it offers is not refused next for being more
+// than the node's GPUs (a new user's walk: --tp 3 on H100 listed 16 and
+// 32, then --tp 16 was refused as more than the catalog's 8-GPU node).
+// The error is a model.Message, as tpOK's.
+func TPOn(a *model.Architecture, tp, most int) error {
 	if tp < 1 {
 		return model.Msg("tp must be at least 1, got %d", tp)
 	}
 	if a.Heads%tp != 0 {
-		return model.Msg("the model's %d attention heads are not divisible by tp %d (vLLM's rule); valid tp: %s", a.Heads, tp, validTPs(a))
+		return model.Msg("the model's %d attention heads are not divisible by tp %d (vLLM's rule); valid tp: %s", a.Heads, tp, validTPs(a, most))
 	}
 	kv := a.EffectiveKVHeads()
 	if kv%tp != 0 && tp%kv != 0 {
-		return model.Msg("the model's %d KV heads and tp %d do not divide each other (vLLM splits or replicates them); valid tp: %s", kv, tp, validTPs(a))
+		return model.Msg("the model's %d KV heads and tp %d do not divide each other (vLLM splits or replicates them); valid tp: %s", kv, tp, validTPs(a, most))
 	}
 	return nil
 }
 
 // validTPs lists the tensor-parallel sizes tpOK accepts for a, from 1 to
-// its attention heads, as "1, 2, 4, 7, 14, 28".
-func validTPs(a *model.Architecture) string {
+// its attention heads or most when most is smaller and above 0, as
+// "1, 2, 4, 7, 14, 28".
+func validTPs(a *model.Architecture, most int) string {
 	var ok []string
 	kv := a.EffectiveKVHeads()
-	for tp := 1; tp <= a.Heads; tp++ {
+	top := a.Heads
+	if most > 0 {
+		top = min(top, most)
+	}
+	for tp := 1; tp <= top; tp++ {
 		if a.Heads%tp == 0 && (kv%tp == 0 || tp%kv == 0) {
 			ok = append(ok, strconv.Itoa(tp))
 		}

@@ -120,6 +120,14 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 	if ff.cfg != nil {
 		ff.cfg.Search.ServeSearch(&sl.s)
 	}
+	// A TP the model's heads refuse lists the sizes that pass up to the
+	// largest node it could run in, so none listed is refused next as more
+	// than a node's GPUs (runServeEstimate's rule).
+	if sl.s.TP > 0 {
+		if err := serve.TPOn(&w.Model, sl.s.TP, largestNodeFor(cat, sl.gpu(wf))); err != nil {
+			return nil, true, usage(model.Msg("serving: %s", err))
+		}
+	}
 	if f := fs.Lookup("allow-multi-node"); f != nil && f.Changed {
 		sl.s.AllowMultiNode, _ = fs.GetBool("allow-multi-node")
 	}
@@ -140,6 +148,22 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 			sl.s.MaxModelLen, sl.s.PromptTokens, sl.s.OutputTokens))
 	}
 	return sl, true, nil
+}
+
+// largestNodeFor is the GPUs of the catalog's largest node of the GPU
+// keyed gpu (model.Catalog.LargestNode), or of any GPU when gpu is "" or
+// not in the catalog (whose error is said where the GPU is read).
+func largestNodeFor(cat *model.Catalog, gpu string) int {
+	if g, err := cat.GPU(gpu); gpu != "" && err == nil {
+		return cat.LargestNode(g)
+	}
+	n := 0
+	for i := range cat.Instances {
+		if in := &cat.Instances[i]; in.Offered() {
+			n = max(n, in.GPUCount)
+		}
+	}
+	return n
 }
 
 // serveErr turns a serve.ErrInvalid error into a usage error that

@@ -141,7 +141,7 @@ func TestServeErrors(t *testing.T) {
 		{"weight format", append([]string{"estimate", "--weight-format", "int3"}, base...), "--weight-format"},
 		{"kv dtype", append([]string{"estimate", "--kv-cache-dtype", "int4"}, base...), "--kv-cache-dtype"},
 		{"replicas", append([]string{"estimate", "--replicas", "some"}, base...), `"auto"`},
-		{"tp not dividing the heads", append([]string{"estimate", "--tp", "3", "--gpus", "3"}, base...), "the model's 32 attention heads are not divisible by tp 3 (vLLM's rule); valid tp: 1, 2, 4, 8, 16, 32"},
+		{"tp not dividing the heads", append([]string{"estimate", "--tp", "3", "--gpus", "3"}, base...), "the model's 32 attention heads are not divisible by tp 3 (vLLM's rule); valid tp: 1, 2, 4, 8"},
 		{"longer than the model", append([]string{"estimate", "--max-model-len", "1M"}, base...), "above the model's 131072 positions"},
 		{"prompt and output over the context", append([]string{"estimate", "--max-model-len", "1000", "--prompt-tokens", "900", "--output-tokens", "200"}, base...), "exceed max_model_len 1000"},
 		{"shared prefix over the prompt", append([]string{"estimate", "--prompt-tokens", "100", "--shared-prefix-tokens", "200"}, base...), "shared_prefix_tokens (200) exceed prompt_tokens 100"},

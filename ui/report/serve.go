@@ -209,6 +209,19 @@ type ServePlanJSON struct {
 	Dearer           string   `json:"dearer,omitempty"`
 	DearerOffer      string   `json:"dearer_offer,omitempty"`
 	DearerUSDPerHour *float64 `json:"dearer_usd_per_hour,omitempty"`
+
+	// PriceAgeDays is how many days as_of is older than the catalog's
+	// date, as training's offers count it (serve.Offer.PriceAgeDays,
+	// model.Offer.PriceAgeDays): past 90 (market.StaleAfter) the text
+	// flags the price as old. Left out for an offer not from the
+	// catalog's offers (an estimate's GPUs, a phase's own price); added
+	// last.
+	PriceAgeDays *int `json:"price_age_days,omitempty"`
+
+	// BorderlineOn is which figure's 90% range borderline is about,
+	// "tpot" or "kv-cache" (serve.Plan.BorderlineOn): the table's "~" is
+	// on that column. Left out with borderline; added last.
+	BorderlineOn string `json:"borderline_on,omitempty"`
 }
 
 // finite returns a rounded v, or nil when v is 0 (no price) or infinite.
@@ -254,6 +267,13 @@ func NewServePlanJSON(p *serve.Plan) ServePlanJSON {
 		if model.RegionsUnconfirmed(in.Provider) {
 			j.RegionsUnconfirmed, j.RegionLabel = true, ServeRegionIn(nil, o)
 		}
+		if o.CatalogAsOf != "" {
+			days := o.PriceAgeDays()
+			j.PriceAgeDays = &days
+		}
+	}
+	if !p.Borderline.IsZero() {
+		j.BorderlineOn = string(p.BorderlineOn)
 	}
 	b := ServeBands(p)
 	j.Memory.KVCacheBand = roundBand(b.KVCache, 1.0/model.GiB)
@@ -710,18 +730,53 @@ func serveRow(lang *i18n.Printer, p *serve.Plan, cut func(string, int) string, n
 		if p.SlowerThanReading() {
 			tpot += " " + SlowMark
 		}
-		if !p.Borderline.IsZero() {
-			tpot = "~" + tpot // as training's "~ borderline"; the note below says why
-		}
 		tps = fmt.Sprintf("%.0f", p.OutputTokensPerSec)
+	}
+	kv := model.FormatCount(float64(p.Memory.KVTokens))
+	// "~" as training's "~ borderline", on the figure whose range is the
+	// cause (serve.Plan.BorderlineOn); the notes below say why. A new
+	// user's walk: "TPOT ~45.7" against a 100 ms target, the KV cache's
+	// range the cause.
+	switch {
+	case p.Borderline.IsZero():
+	case p.BorderlineOn == serve.BorderlineKV:
+		kv = "~" + kv
+	default:
+		tpot = "~" + tpot
 	}
 	region := ServeRegionIn(lang, &p.Offer)
 	if !model.RegionUnstated(p.Offer.Region) {
 		region = cut(region, 18) // "location not stated" whole, as OfferRow keeps it
 	}
 	return []string{provider, cut(typ, 26), region, gpus, split,
-		model.FormatCount(float64(p.Memory.KVTokens)), ttft, tpot, tps, USD(p.USDPerHour), usdOut}
+		kv, ttft, tpot, tps, USD(p.USDPerHour), usdOut}
 }
+
+// BorderlineKindIn is the legend of n rows' "~" on the figure of kind k
+// (serve.Plan.BorderlineOn), in lang's language: "~ on TPOT ms (2 offers):
+// the slow end of the TPOT's 90% range is over the target".
+func BorderlineKindIn(lang *i18n.Printer, k serve.BorderlineKind, n int) string {
+	if k == serve.BorderlineKV {
+		return lang.Sprintf("~ on KV tokens (%d %s): the low end of the KV cache's 90%% range holds fewer sequences than each replica runs",
+			n, lang.T(marketPlural(n, "offer", "offers")))
+	}
+	return lang.Sprintf("~ on TPOT ms (%d %s): the slow end of the TPOT's 90%% range is over the target",
+		n, lang.T(marketPlural(n, "offer", "offers")))
+}
+
+// BorderlineKindShort is BorderlineKindIn for the configurator's panel,
+// whose table has no KV column: its KV rows carry KVBorderlineMark on
+// the split.
+func BorderlineKindShort(lang *i18n.Printer, k serve.BorderlineKind) string {
+	if k == serve.BorderlineKV {
+		return lang.Sprintf("%s borderline: the low end of the KV cache's 90%% range holds fewer sequences than each replica runs", KVBorderlineMark)
+	}
+	return lang.Sprintf("~ on TPOT ms, borderline: the slow end of the TPOT's 90%% range is over the target")
+}
+
+// KVBorderlineMark marks, on the configurator's split, a plan borderline
+// because of its KV cache's range (serve.BorderlineKV).
+const KVBorderlineMark = "~KV"
 
 // ClearedMark marks a split of more replicas than the fewest that carry
 // the load, since those meet the targets only at the estimate
@@ -778,9 +833,12 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 	var overlays overlayPrices
 	var marked []bool
 	var listed []model.Offer // the rows' offers as training's, for UnconfirmedRegionsNote
+	var priced []model.Offer // the rows' prices as training's offers, for oldPricesTableNote
+	asOf := ""               // the catalog's date (serve.Offer.CatalogAsOf), from which a price's age counts
 	fallback, slow, ray := false, false, false
 	borderline, sure, cleared := 0, 0, 0
-	var firstBorderline *serve.Plan // its reason is said under the table: the rows show only "~"
+	var firstBorderline *serve.Plan                // its reason is said under the table: the rows show only "~"
+	borderlineOn := map[serve.BorderlineKind]int{} // the rows shown borderline, by the figure whose range crosses
 	for i := range plans {
 		p := &plans[i]
 		if !p.Meets {
@@ -793,6 +851,7 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 		if limit == 0 || len(rows) < limit {
 			if !p.Borderline.IsZero() {
 				borderline++
+				borderlineOn[p.BorderlineOn]++
 				if firstBorderline == nil {
 					firstBorderline = p
 				}
@@ -805,6 +864,8 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 			}
 			if in != nil {
 				listed = append(listed, model.Offer{Instance: in, Region: serveRegionRun(&p.Offer)})
+				priced = append(priced, *p.Offer.Priced())
+				asOf = cmp.Or(asOf, p.Offer.CatalogAsOf)
 			}
 			fallback = fallback || p.FallbackFrom != ""
 			slow = slow || p.SlowerThanReading()
@@ -857,12 +918,22 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 		if b := firstBorderline; b != nil && b.Offer.Instance != nil {
 			line("%s", st.Warn.Render(lang.Sprintf("  the first, %s %s: %s", b.Offer.Instance.Provider, b.Offer.Instance.Type, lang.Message(b.Borderline))))
 		}
+		// Then the cause of each kind the rows mark: the column with "~"
+		// (serveRow) is the figure whose range crosses.
+		for _, k := range []serve.BorderlineKind{serve.BorderlineTPOT, serve.BorderlineKV} {
+			if n := borderlineOn[k]; n > 0 {
+				line("%s", st.Warn.Render("  "+BorderlineKindIn(lang, k, n)))
+			}
+		}
 		if sure == 0 {
 			line("%s", st.Warn.Render(lang.Sprintf("no offer meets the targets across its 90%% range: a looser --tpot-ms, more replicas or a faster GPU leaves room")))
 		}
 	}
 	if note := UnconfirmedRegionsNote(lang, listed); note != "" {
 		line("%s", st.Muted.Render(note))
+	}
+	if note := oldPricesTableNote(lang, priced, asOf); note != "" { // as training's table: rows months behind the catalog
+		line("%s", st.Warn.Render(note))
 	}
 	for _, l := range overlays.legend(lang, OverlayMark) {
 		line("%s", st.Muted.Render(l))
@@ -880,6 +951,11 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 		}
 		if ne := NotExportedIn(lang, &plans[i]); ne != "" {
 			line("%s", st.Warn.Render("  "+ne))
+		}
+		if o := &plans[i].Offer; o.Instance != nil { // the price acted on is months behind the catalog, as training's best: says
+			if l := OldPriceLine(lang, o.Priced(), o.CatalogAsOf); l != "" {
+				line("  %s %s", st.Warn.Render("!"), l)
+			}
 		}
 	}
 	if len(misses) > 0 {

@@ -327,6 +327,20 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	if ne := report.NotExportedIn(lang, top); ne != "" { // as recommend's "not exported:" under its best line
 		add(wrapLines(st.Warn.Render(report.RayMark+" "+ne), iw)...)
 	}
+	// A price months behind the catalog, as recommend's "!" under its best
+	// line and the training panel's under its offers: wrapped, not cut
+	// before "check it before renting".
+	if o := &top.Offer; o.Instance != nil {
+		if l := report.OldPriceLineShort(lang, o.Priced(), o.CatalogAsOf); l != "" {
+			for i, s := range panelNoteLines([]string{l}, iw-2) {
+				mark := "  "
+				if i == 0 {
+					mark = "! "
+				}
+				add(st.Warn.Render(mark + s))
+			}
+		}
+	}
 	if picked != nil && !compact {
 		// The best, which the figures above are not: the first row below.
 		add("", st.Good.Render(T("best")+" ")+report.Truncate(report.USD(best.USDPerMOutput)+"/Mtok · "+printable(lang.Sprintf("%s, TP %d × PP %d, %s", report.ServeOfferName(lang, &best.Offer), best.TP, best.PP,
@@ -352,11 +366,22 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	if cleared {
 		clearedNote = wrapLines(st.Muted.Render(report.ClearedLegendShort(lang)), iw)
 	}
-	room := ih - len(lines) - 1 - len(note) - len(clearedNote)
+	// Borderline rows: "~" on the TPOT when its range is the cause, "~KV"
+	// on the split when the KV cache's is (the panel has no KV column), as
+	// recommend marks the column of the cause (report.ServeRowIn); a
+	// legend line for each kind shown.
+	kinds := map[serve.BorderlineKind][]string{}
+	for _, k := range []serve.BorderlineKind{serve.BorderlineTPOT, serve.BorderlineKV} {
+		if slices.ContainsFunc(r.serve, func(p serve.Plan) bool { return p.Meets && !p.Borderline.IsZero() && p.BorderlineOn == k }) {
+			kinds[k] = wrapLines(st.Warn.Render(report.BorderlineKindShort(lang, k)), iw)
+		}
+	}
+	room := ih - len(lines) - 1 - len(note) - len(clearedNote) - len(kinds[serve.BorderlineTPOT]) - len(kinds[serve.BorderlineKV])
 	var rows [][]string
 	var marks []string // the split's marks of each row: "§", "↑"
 	var keys []string  // the GPU key of each row (plainRows)
 	shownRay, shownCleared := false, false
+	shownKind := map[serve.BorderlineKind]bool{}
 	for i := range r.serve {
 		if len(rows) >= room || !r.serve[i].Meets {
 			break
@@ -375,6 +400,13 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 		if !p.Cleared.IsZero() { // ServeRowIn marks the split; the marks alone are kept for a narrow table
 			mark = append(mark, report.ClearedMark)
 			shownCleared = true
+		}
+		if !p.Borderline.IsZero() {
+			shownKind[p.BorderlineOn] = true
+			if p.BorderlineOn == serve.BorderlineKV {
+				mark = append(mark, report.KVBorderlineMark)
+				row[4] += " " + report.KVBorderlineMark
+			}
 		}
 		// The price the offers are ranked by: $ per hour that carries the
 		// load, or per million output tokens with no load given (a new
@@ -402,7 +434,7 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 			whole[i] = slices.Clone(rows[i])
 		}
 		table := plainRows(headers, rows, iw, 3, 3, keys) // the split goes first when the names need room
-		if head, _, _ := strings.Cut(table, "\n"); (shownRay || shownCleared) && !strings.Contains(head, T("split")) {
+		if head, _, _ := strings.Cut(table, "\n"); (shownRay || shownCleared || shownKind[serve.BorderlineKV]) && !strings.Contains(head, T("split")) {
 			// Its "§" and "↑" stay, alone in the column (the GPUs keep their node count).
 			for i := range whole {
 				whole[i][3] = marks[i]
@@ -417,6 +449,11 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	}
 	if shownCleared {
 		add(clearedNote...)
+	}
+	for _, k := range []serve.BorderlineKind{serve.BorderlineTPOT, serve.BorderlineKV} {
+		if shownKind[k] {
+			add(kinds[k]...)
+		}
 	}
 	return lines
 }
