@@ -223,7 +223,9 @@ func checkPlanServing(env *Env, cat *model.Catalog, path string, p *plan.Plan) e
 // gpuplan plan prints it and the configurator's plan page shows it: its
 // offers checked (plan.Check), each serving phase's verdict on its pinned
 // offer and each job phase on its offer as rented (plan.CheckJobHours,
-// which marks a job that does not fit), marked in costs, and a length
+// which marks a job that does not fit; plan.MarkOffCatalog, a phase on a
+// type the catalog lacks that nothing runs on the answers' GPUs), marked
+// in costs, and a length
 // that is not its task's kind (plan.CheckDuration), and a reserved phase
 // past its term (plan.CheckTerm). A phase the
 // engine cannot read is neither marked nor compared: the savings say why.
@@ -232,6 +234,7 @@ func planNotes(env *Env, cat *model.Catalog, path string, p *plan.Plan, costs []
 	if sc, err := planScenario(env, cat, path, p); err == nil {
 		markPinnedServing(cat, sc, p, costs)
 		warnings = append(warnings, plan.CheckJobHours(cat, p, sc, costs)...)
+		plan.MarkOffCatalog(cat, p, sc, costs) // on the answers' GPUs, as the savings leave it out
 		warnings = append(warnings, plan.CheckDuration(p, sc)...)
 	}
 	return warnings
