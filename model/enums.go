@@ -329,7 +329,7 @@ func OrMsg(names []string) Message {
 	if len(names) < 2 {
 		return Msg("%s", OrList(names))
 	}
-	return Msg("%s or %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+	return Msg("%s or %s", commaMsg(names[:len(names)-1]), names[len(names)-1])
 }
 
 // AndMsg is names joined as "a, b and c", as a message, so a translation
@@ -338,7 +338,18 @@ func AndMsg(names []string) Message {
 	if len(names) < 2 {
 		return Msg("%s", OrList(names))
 	}
-	return Msg("%s and %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+	return Msg("%s and %s", commaMsg(names[:len(names)-1]), names[len(names)-1])
+}
+
+// commaMsg is names joined as "a, b, c", each comma a message of its
+// own, so a translation joins them its way (zh-CN with "、": walk3's
+// did-you-mean read "gcp g2-standard-4, gcp g2-standard-48 或 …").
+func commaMsg(names []string) Message {
+	m := Msg("%s", names[0])
+	for _, n := range names[1:] {
+		m = Msg("%v, %s", m, n)
+	}
+	return m
 }
 
 // OrList joins names as "a, b or c", for messages that list what is valid.

@@ -161,7 +161,7 @@ func TestEnumSuggests(t *testing.T) {
 		{[]string{"recommend", "--model", "bert-large", "--sort", "zzzzzzzz"}, `--sort "zzzzzzzz": want price,`},
 		// In Chinese too: the TOML library keeps an enum's error as text
 		// only (model.RememberMessage), which was printed in English.
-		{[]string{"recommend", "--lang", "zh-CN", "--config", path}, `task "qlorra"：是不是 "qlora"？应为 train, finetune, lora, qlora 或 inference`},
+		{[]string{"recommend", "--lang", "zh-CN", "--config", path}, `task "qlorra"：是不是 "qlora"？应为 train、finetune、lora、qlora 或 inference`},
 		{[]string{"recommend", "--lang", "zh-CN", "--config", writeFile(t, "spot.toml", strings.Replace(bertConfig, `pricing = "on-demand"`, `pricing = "spott"`, 1))},
 			`pricing "spott"：是不是 "spot"？`},
 	} {

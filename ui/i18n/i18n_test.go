@@ -368,7 +368,7 @@ func TestWordsAndLeaks(t *testing.T) {
 		text  string
 		leaks string
 	}{
-		{"显存 每卡 25.00 GiB（NVIDIA L4，aws us-east-1）", ""},
+		{"显存每卡 25.00 GiB（NVIDIA L4，aws us-east-1）", ""},
 		{"\x1b[1m显存\x1b[0m needs 25 GiB", "needs"},
 		{"用 --gpu NAME 指定（列表：gpuplan catalog gpus）", ""},
 		{"torch max_memory_allocated，g6.xlarge，`memory/transformer`，GB/s", ""},

@@ -51,7 +51,7 @@ func TestRecommendNamesRowLayout(t *testing.T) {
 		want string
 	}{
 		{nil, false, "VRAM 12.25 GiB per GPU on 4 GPUs with FSDP, the layout every row uses (DDP as asked needs 20.75 GiB per GPU); ranked by job\n"},
-		{i18n.New(language.SimplifiedChinese), false, "显存 每卡 12.25 GiB，共 4 块 GPU，采用 FSDP，即每一行所用的布局（按所要求的 DDP 需每卡 20.75 GiB）；按作业费用排序\n"},
+		{i18n.New(language.SimplifiedChinese), false, "显存每卡 12.25 GiB，共 4 块 GPU，采用 FSDP，即每一行所用的布局（按所要求的 DDP 需每卡 20.75 GiB）；按作业费用排序\n"},
 		{nil, true, "VRAM 12.25 GiB per GPU on 4 GPUs with FSDP, the layout every row uses (DDP on 1 GPU needs 20.75 GiB per GPU); ranked by job\n"},
 	} {
 		fsdp.AutoGPUs = tc.auto
@@ -81,7 +81,7 @@ best: primeintellect datacrunch__4xV100_16GB__20__90 in FI: $0.55 per hour, $402
 `},
 		{i18n.New(language.SimplifiedChinese), `Qwen3 8B · LoRA 微调 · bf16 · adamw · 1 块 GPU · pytorch
 批大小 1 × 2048 token · 梯度检查点 · LoRA r=16，作用于 q,k,v,o
-显存 每卡 20.75 GiB，共 1 块 GPU，按搜索选定 GPU 数之前的布局计（每个报价按其所示 GPU 数计；策略一列给出报价所用的其他布局及其每卡显存）；按作业费用排序
+显存每卡 20.75 GiB，共 1 块 GPU，按搜索选定 GPU 数之前的布局计（每个报价按其所示 GPU 数计；策略一列给出报价所用的其他布局及其每卡显存）；按作业费用排序
 未给出梯度累积：微批次 1 按每卡计，全局批大小为 1 × 各报价的 GPU 数（用 --grad-accum 可固定它）
 2 个有价格的报价中，2 个报价入选
 

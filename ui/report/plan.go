@@ -136,7 +136,7 @@ func PhaseDuration(lang *i18n.Printer, ph *plan.Phase) string {
 		dur = lang.Sprintf("%g month", ph.Months) // not "1 months" (walk35)
 	}
 	if ph.HoursPerMonth > 0 {
-		dur += fmt.Sprintf(" × %g h", ph.HoursPerMonth)
+		dur += lang.Sprintf(" × %g h", ph.HoursPerMonth)
 	}
 	return dur
 }

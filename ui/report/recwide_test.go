@@ -69,10 +69,10 @@ func TestRecommendHiddenColumns(t *testing.T) {
 			"VRAM 20.75 GiB per GPU on 1 GPU before the search picks GPUs (each offer uses the GPU count it shows; the strategy column names another layout and its VRAM per GPU); ranked by job",
 			""},
 		{zh, 80, " (--limit 0 shows all)",
-			"显存 每卡 20.75 GiB，共 1 块 GPU，按搜索选定 GPU 数之前的布局计（每个报价按其所示 GPU 数计；部分报价用其他布局，由已隐藏的策略一列给出）；按作业费用排序",
+			"显存每卡 20.75 GiB，共 1 块 GPU，按搜索选定 GPU 数之前的布局计（每个报价按其所示 GPU 数计；部分报价用其他布局，由已隐藏的策略一列给出）；按作业费用排序",
 			"为适应 80 列宽已隐藏：地域、$/月、作业时长、余量、策略（-o wide 显示全部列）。"},
 		{zh, 120, " (--limit 0 shows all)",
-			"显存 每卡 20.75 GiB，共 1 块 GPU，按搜索选定 GPU 数之前的布局计（每个报价按其所示 GPU 数计；策略一列给出报价所用的其他布局及其每卡显存）；按作业费用排序",
+			"显存每卡 20.75 GiB，共 1 块 GPU，按搜索选定 GPU 数之前的布局计（每个报价按其所示 GPU 数计；策略一列给出报价所用的其他布局及其每卡显存）；按作业费用排序",
 			"为适应 120 列宽已隐藏：$/月、作业时长、余量（-o wide 显示全部列）。"},
 	} {
 		var b bytes.Buffer
