@@ -27,8 +27,9 @@ type PhaseScenario struct {
 	// Serve is the serving request of a phase that serves an LLM
 	// (serve.ServesModel), nil otherwise: such a phase is priced on the
 	// serving ranking's first plan (serve.RankServing: the cheapest per
-	// hour that carries a fixed load), as recommend --task inference
-	// ranks it, not on the batch estimate. ServePrecision is the
+	// hour that carries a fixed load, or per million output tokens when
+	// no load is given), as recommend --task inference ranks it, not on
+	// the batch estimate. ServePrecision is the
 	// workload's precision Serve's weight format came from: a change of
 	// precision (serve int8 or int4 weights) serves that format instead.
 	Serve          *serve.Serving

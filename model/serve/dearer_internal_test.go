@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -60,5 +61,43 @@ func TestBorderlineFirst(t *testing.T) {
 	}
 	if s := got[0].Dearer.String(); s != "48xl at $60.26/h, 5.7 times the cost" {
 		t.Errorf("Dearer = %q", s)
+	}
+}
+
+// TestBorderlineFirstPerToken: without a load the question is a price per
+// token (Serving.PerToken) and betterPlan ranks by $ per million output
+// tokens, so the rule compares that key. A walker's Llama 3.1 8B on aws L4
+// with no load ranked g6.12xlarge ($4.60/h, $9.83/Mtok, clear) best over
+// g6.xlarge ($0.80/h, $4.81/Mtok, borderline), where --concurrency 4, the
+// same default, ranked g6.xlarge first. Failing before: the rule skipped
+// per-token questions.
+func TestBorderlineFirstPerToken(t *testing.T) {
+	bl := model.Msg("the 90%% range of the TPOT crosses the target")
+	plan := func(name string, usd, perM float64, border bool) Plan {
+		p := Plan{Offer: Offer{Name: name}, Serving: Serving{PerToken: true}, USDPerHour: usd, USDPerMOutput: perM, Meets: true, Fits: true}
+		if border {
+			p.Borderline = bl
+		}
+		return p
+	}
+	got := borderlineFirst([]Plan{plan("12xl", 4.60, 9.83, false), plan("xl", 0.80, 4.81, true), plan("2xl", 0.98, 5.84, true)})
+	var names []string
+	for _, p := range got {
+		names = append(names, p.Offer.Name)
+	}
+	// $9.83 > 2 × $4.81, not 2 × $5.84: only xl moves, though 4.60 > 2 × 0.98 an hour.
+	if want := []string{"xl", "12xl", "2xl"}; !slices.Equal(names, want) {
+		t.Fatalf("borderlineFirst() = %v, want %v", names, want)
+	}
+	if s := got[0].Dearer.String(); s != "12xl at $9.83 per million output tokens, 2.0 times the cost" {
+		t.Errorf("Dearer = %q", s)
+	}
+	if got[0].DearerOffer != "12xl" || got[0].DearerUSDPerHour != 4.60 || got[0].DearerUSDPerMOutput != 9.83 {
+		t.Errorf("Dearer = %q at $%.2f/h, $%.2f/Mtok", got[0].DearerOffer, got[0].DearerUSDPerHour, got[0].DearerUSDPerMOutput)
+	}
+	// $9.00 ≤ 2 × $4.81: unchanged.
+	got = borderlineFirst([]Plan{plan("clear", 4.60, 9.00, false), plan("xl", 0.80, 4.81, true)})
+	if got[0].Offer.Name != "clear" {
+		t.Errorf("borderlineFirst()[0] = %s, want clear", got[0].Offer.Name)
 	}
 }

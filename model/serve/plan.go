@@ -165,10 +165,13 @@ type Plan struct {
 	// Dearer names the cheapest offer that meets the targets across its
 	// 90% range when RankServing ranked this borderline plan before it,
 	// as that costs over clearCostCap times this one (borderlineFirst):
-	// its name and what it costs an hour. Zero otherwise.
-	Dearer           model.Message
-	DearerOffer      string
-	DearerUSDPerHour float64
+	// its name and what it costs an hour, and for a question priced per
+	// token (Serving.PerToken), which compares that, per million output
+	// tokens. Zero otherwise.
+	Dearer              model.Message
+	DearerOffer         string
+	DearerUSDPerHour    float64
+	DearerUSDPerMOutput float64
 
 	Fits  bool // the model and one full-length request fit
 	Meets bool // fits, carries the load and meets the latency targets
@@ -1211,21 +1214,48 @@ func RankServing(a *model.Architecture, s Serving, offers []Offer) ([]Plan, erro
 // user's walk: Qwen3 32B at 32K × 16 on aws L40S ranked g6e.48xlarge
 // (4 replicas, $60.26/h) best over g6e.12xlarge ($10.49/h, TPOT ~93.8 ms,
 // range 63–145 ms against 100), 5.7 times the cost for that tail.
-// Questions priced per token, and plans without a price, keep
-// betterPlan's order. plans is in betterPlan's order; it is reordered in
-// place and returned.
+// The cost is the key betterPlan ranks by: $ per hour for a fixed load,
+// $ per million output tokens for a question priced per token
+// (Serving.PerToken; a walker's Llama 3.1 8B on aws L4 without a load
+// kept g6.12xlarge, $9.83/Mtok, best over g6.xlarge at $4.81, where
+// --concurrency 4, the same default, put g6.xlarge first). Plans without
+// a price keep betterPlan's order. plans is in betterPlan's order; it is
+// reordered in place and returned.
 func borderlineFirst(plans []Plan) []Plan {
 	c := slices.IndexFunc(plans, func(p Plan) bool { return p.Meets && p.Borderline.IsZero() })
-	if c < 0 || plans[c].Serving.PerToken || plans[c].USDPerHour == 0 {
+	if c < 0 || plans[c].USDPerHour == 0 {
 		return plans
 	}
 	clear := plans[c]
+	perToken := clear.Serving.PerToken
+	cost := func(p *Plan) float64 { // betterPlan's key; 0 when unknown
+		switch {
+		case !perToken:
+			return p.USDPerHour
+		case p.USDPerHour > 0 && p.USDPerMOutput > 0 && !math.IsInf(p.USDPerMOutput, 0):
+			return p.USDPerMOutput
+		}
+		return 0
+	}
+	if cost(&clear) == 0 {
+		return plans
+	}
 	var cheaper, rest []Plan
 	for i, p := range plans {
-		if i > c && p.Meets && !p.Borderline.IsZero() && p.USDPerHour > 0 && costOver(&clear, &p, clearCostCap) {
-			p.Dearer = model.Msg("%s at $%.2f/h, %.1f times the cost", clear.Offer.Name, clear.USDPerHour, clear.USDPerHour/p.USDPerHour)
-			if in := clear.Offer.Instance; in != nil {
+		if i > c && p.Meets && !p.Borderline.IsZero() && cost(&p) > 0 && cost(&clear) > clearCostCap*cost(&p) {
+			in := clear.Offer.Instance
+			switch {
+			case perToken && in != nil:
+				p.Dearer = model.Msg("%s %s in %s at $%.2f per million output tokens, %.1f times the cost", in.Provider, in.Type, clear.Offer.Region, clear.USDPerMOutput, clear.USDPerMOutput/p.USDPerMOutput)
+			case perToken:
+				p.Dearer = model.Msg("%s at $%.2f per million output tokens, %.1f times the cost", clear.Offer.Name, clear.USDPerMOutput, clear.USDPerMOutput/p.USDPerMOutput)
+			case in != nil:
 				p.Dearer = model.Msg("%s %s in %s at $%.2f/h, %.1f times the cost", in.Provider, in.Type, clear.Offer.Region, clear.USDPerHour, clear.USDPerHour/p.USDPerHour)
+			default:
+				p.Dearer = model.Msg("%s at $%.2f/h, %.1f times the cost", clear.Offer.Name, clear.USDPerHour, clear.USDPerHour/p.USDPerHour)
+			}
+			if perToken {
+				p.DearerUSDPerMOutput = clear.USDPerMOutput
 			}
 			p.DearerOffer, p.DearerUSDPerHour = clear.Offer.Name, clear.USDPerHour
 			cheaper = append(cheaper, p)

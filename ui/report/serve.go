@@ -209,6 +209,9 @@ type ServePlanJSON struct {
 	Dearer           string   `json:"dearer,omitempty"`
 	DearerOffer      string   `json:"dearer_offer,omitempty"`
 	DearerUSDPerHour *float64 `json:"dearer_usd_per_hour,omitempty"`
+	// DearerUSDPerMOutput is that offer's $ per million output tokens, the
+	// cost compared when the question is priced per token (no load given).
+	DearerUSDPerMOutput *float64 `json:"dearer_usd_per_m_output,omitempty"`
 
 	// PriceAgeDays is how many days as_of is older than the catalog's
 	// date, as training's offers count it (serve.Offer.PriceAgeDays,
@@ -253,7 +256,8 @@ func NewServePlanJSON(p *serve.Plan) ServePlanJSON {
 		WeightFormat: string(p.Serving.WeightFormat), FallbackFrom: string(p.FallbackFrom), Fallback: p.Fallback.String(),
 		Exportable: p.NoExport.IsZero(), NotExported: p.NoExport.String(),
 		Cleared: p.Cleared.String(), ClearedFromReplicas: p.ClearedFrom, ClearedFromUSDPerHour: finite(p.ClearedFromUSDPerHour, 6),
-		Dearer: p.Dearer.String(), DearerOffer: p.DearerOffer, DearerUSDPerHour: finite(p.DearerUSDPerHour, 6)}
+		Dearer: p.Dearer.String(), DearerOffer: p.DearerOffer, DearerUSDPerHour: finite(p.DearerUSDPerHour, 6),
+		DearerUSDPerMOutput: finite(p.DearerUSDPerMOutput, 6)}
 	if l := &m.Layout; l.Sliding() {
 		j.Memory.SlidingWindow, j.Memory.SlidingWindowLayers = l.Window, l.SlidingLayers
 		j.Memory.RequestKVGiB = Round(m.RequestKVBytes(p.Serving.MaxModelLen, p.Serving.MaxNumBatchedTokens)/model.GiB, 4)
@@ -904,7 +908,11 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 			ClearedMark, cleared, lang.T(marketPlural(cleared, "offer", "offers")))))
 	}
 	if borderline > 0 {
-		if ahead := len(plans) > 0 && !plans[0].Dearer.IsZero(); ahead {
+		if ahead := len(plans) > 0 && !plans[0].Dearer.IsZero(); ahead && s.PerToken {
+			// serve.borderlineFirst on the key a per-token question ranks by.
+			line("%s", st.Warn.Render(lang.Sprintf("~ borderline (%d %s): meets the targets at the estimate, not across its 90%% range (serving calibration); ranked first when the offers that meet them with their range cost over twice as much per million output tokens",
+				borderline, lang.T(marketPlural(borderline, "offer", "offers")))))
+		} else if ahead {
 			// serve.borderlineFirst: the clear offers cost over twice these.
 			line("%s", st.Warn.Render(lang.Sprintf("~ borderline (%d %s): meets the targets at the estimate, not across its 90%% range (serving calibration); ranked first when the offers that meet them with their range cost over twice as much",
 				borderline, lang.T(marketPlural(borderline, "offer", "offers")))))
