@@ -309,12 +309,13 @@ func (w *Workload) Defaults() {
 // they did not give in a way that grows memory:
 //
 //   - neither given: micro-batch 1 × accumulation 16 ÷ data-parallel GPUs
-//     (GPUs that cannot share 16 take micro-batch 1 per GPU, no
-//     accumulation);
+//     (GPUs that cannot share 16 take the accumulation whose global batch
+//     is nearest 16, recipeAccum: 3 GPUs 1 × 5 = 15, 6 GPUs 1 × 3 = 18;
+//     it fell to 1 per GPU, 3 on 3 GPUs, and recommend refused them);
 //   - accumulation given: the recipe's micro-batch 1, the global batch
 //     follows (1 × N × GPUs);
-//   - micro-batch 1 given (the recipe's): the recipe's accumulation, as
-//     when none is given (the configurator shows 1 and means the recipe);
+//   - micro-batch 1 given (the recipe's): the recipe's accumulation
+//     (recipeAccum), as when none is given (the configurator shows 1 and means the recipe);
 //   - another micro-batch given: per GPU, no accumulation (Trainer's
 //     per_device_train_batch_size with its default
 //     gradient_accumulation_steps=1), which grows nothing not given, and
@@ -329,18 +330,14 @@ func (w *Workload) adapterBatch() {
 	switch {
 	case w.MicroBatch == 0 && w.GradAccum == 0:
 		w.MicroBatch = 1
-		if AdapterGradAccum%dp == 0 && !w.OptimizerInBackward {
-			w.GradAccum = AdapterGradAccum / dp
-			w.batchRule = batchRecipe
-		} else if !w.OptimizerInBackward {
-			w.batchRule = batchRecipeUnshared
-			w.AskedGlobalBatch = AdapterGradAccum
+		if !w.OptimizerInBackward {
+			w.GradAccum, w.batchRule = recipeAccum(dp), batchRecipe
 		}
 	case w.MicroBatch == 0:
 		w.MicroBatch = 1
 		w.batchRule, w.batchGivenAccum = batchAccumGiven, w.GradAccum
-	case w.GradAccum == 0 && w.MicroBatch == 1 && AdapterGradAccum%dp == 0 && !w.OptimizerInBackward:
-		w.GradAccum = AdapterGradAccum / dp
+	case w.GradAccum == 0 && w.MicroBatch == 1 && !w.OptimizerInBackward:
+		w.GradAccum = recipeAccum(dp)
 		w.batchRule = batchMicroOneGiven
 	case w.GradAccum == 0 && w.MicroBatch > 1 && !w.OptimizerInBackward:
 		// The recipe's accumulation is dropped: said, not silent (a new
@@ -349,16 +346,33 @@ func (w *Workload) adapterBatch() {
 	}
 }
 
+// recipeAccum is the recipe's accumulation on dp data-parallel GPUs at
+// micro-batch 1: AdapterGradAccum ÷ dp where they share it, else the one
+// whose global batch (accumulation × dp) is nearest AdapterGradAccum,
+// at least 1 (3 GPUs: 5, a global batch of 15; 6 GPUs: 3, 18; 32 GPUs:
+// 1, 32). No two are equally near: that needs 16 = (k + ½) × dp.
+func recipeAccum(dp int) int {
+	dp = max(dp, 1)
+	return max((2*AdapterGradAccum+dp)/(2*dp), 1)
+}
+
+// recipeBatch reports whether w's batch is still the adapter recipe's
+// one adapterBatch filled (micro-batch 1 × recipeAccum), not one given
+// or changed since.
+func (w *Workload) recipeBatch() bool {
+	dp := max(max(w.GPUs, 1)/max(w.TP, 1), 1)
+	return (w.batchRule == batchRecipe || w.batchRule == batchMicroOneGiven) && w.MicroBatch == 1 && w.GradAccum == recipeAccum(dp)
+}
+
 // adapterBatchRule is which rule of adapterBatch filled the batch.
 type adapterBatchRule uint8
 
 const (
-	batchNone           adapterBatchRule = iota
-	batchRecipe                          // neither given: the recipe's 16 shared
-	batchRecipeUnshared                  // neither given: GPUs that cannot share 16
-	batchAccumGiven                      // accumulation given, the recipe's micro-batch 1
-	batchMicroOneGiven                   // micro-batch 1 given: the recipe's accumulation
-	batchMicroGiven                      // another micro-batch given: per GPU, no accumulation
+	batchNone          adapterBatchRule = iota
+	batchRecipe                         // neither given: the recipe's 16 shared, or the nearest (recipeAccum)
+	batchAccumGiven                     // accumulation given, the recipe's micro-batch 1
+	batchMicroOneGiven                  // micro-batch 1 given: the recipe's accumulation
+	batchMicroGiven                     // another micro-batch given: per GPU, no accumulation
 )
 
 // BatchNote says how an adapter recipe's batch filled the micro-batch
@@ -378,15 +392,19 @@ func (w *Workload) BatchNote() Message {
 	dp := max(max(w.GPUs, 1)/max(w.TP, 1), 1)
 	switch w.batchRule {
 	case batchRecipe:
+		if g := w.GradAccum * dp; g != AdapterGradAccum {
+			return Msg("batch: %d data-parallel GPUs cannot share the LoRA/QLoRA recipe's global batch of %d (artidoro/qlora qlora.py), so the nearest they share: %d = micro-batch 1 × accumulation %d × %d GPUs; give --batch-size or --grad-accum to change it", dp, AdapterGradAccum, g, w.GradAccum, dp)
+		}
 		return Msg("batch: the LoRA/QLoRA recipe's global batch of %d (artidoro/qlora qlora.py), micro-batch 1 × accumulation %d × %d data-parallel GPUs; give --batch-size or --grad-accum to change it", AdapterGradAccum, w.GradAccum, dp)
-	case batchRecipeUnshared:
-		return Msg("batch: %d data-parallel GPUs cannot share the LoRA/QLoRA recipe's global batch of %d: micro-batch 1 per GPU, no accumulation", dp, AdapterGradAccum)
 	case batchAccumGiven:
 		if w.GradAccum != w.batchGivenAccum {
 			return Msg("batch: micro-batch 1 (the LoRA/QLoRA recipe's; no --batch-size given) × accumulation %d × %d data-parallel GPUs = global batch %d, the one the accumulation %d given makes, kept on these GPUs", w.GradAccum, dp, w.GradAccum*dp, w.batchGivenAccum)
 		}
 		return Msg("batch: micro-batch 1 (the LoRA/QLoRA recipe's; no --batch-size given) × the accumulation %d given × %d data-parallel GPUs = global batch %d", w.GradAccum, dp, w.GradAccum*dp)
 	case batchMicroOneGiven:
+		if g := w.GradAccum * dp; g != AdapterGradAccum {
+			return Msg("batch: micro-batch 1 given is the LoRA/QLoRA recipe's, so its accumulation stays, at %d: %d data-parallel GPUs cannot share its global batch of %d, so the nearest they share, %d; give --grad-accum 1 for none", w.GradAccum, dp, AdapterGradAccum, g)
+		}
 		return Msg("batch: micro-batch 1 given is the LoRA/QLoRA recipe's, so its accumulation %d stays (global batch %d on %d data-parallel GPUs); give --grad-accum 1 for none", w.GradAccum, AdapterGradAccum, dp)
 	case batchMicroGiven:
 		return Msg("batch: micro-batch %d given is per GPU with no accumulation (Trainer's gradient_accumulation_steps=1), global batch %d on %d data-parallel GPUs, not the LoRA/QLoRA recipe's %d (micro-batch 1 × accumulation %d); give --grad-accum to accumulate",
@@ -461,7 +479,9 @@ func (w *Workload) BatchShared(runs *Workload) Message {
 // micro-batch up to w's that divides them times the accumulation that
 // makes them up; the micro-batch never grows, so neither does memory.
 // ok is false when the replicas cannot split the global batch into whole
-// samples. A workload whose micro-batch is per GPU (BatchPerGPU) or that
+// samples. The adapter recipe's batch, not given, is the recipe's again
+// on n (recipeAccum: the nearest to 16 the replicas share, always ok),
+// so recommend and export run what estimate --gpus n does. A workload whose micro-batch is per GPU (BatchPerGPU) or that
 // is not training moves unchanged. BatchNote is said again on v's GPUs
 // (batchNote), and dropped when ok is false (GlobalBatchChange says the
 // batch v runs).
@@ -476,6 +496,11 @@ func (w Workload) OnGPUs(n int) (v Workload, ok bool) {
 		return v, true
 	}
 	global, dp := w.GlobalBatch(), n/v.TP
+	if w.recipeBatch() { // the recipe's 16 again on dp, or the nearest they share, as Defaults gives --gpus n
+		v.MicroBatch, v.GradAccum = 1, recipeAccum(dp)
+		v.batchDropped = false
+		return v, true
+	}
 	if global%dp != 0 { // v runs micro × accum × n: more than asked (GlobalBatchChange says so)
 		v.AskedGlobalBatch = w.askedGlobalBatch()
 		v.batchDropped = true // GlobalBatchChange says the batch run

@@ -306,10 +306,15 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 		a.Defaults()
 		runs := &offer.Estimate.Workload
 		n := a.BatchShared(runs)
-		if n.IsZero() && runs.Task.Training() && (a.MicroBatch != runs.MicroBatch || a.GradAccum != runs.GradAccum) {
+		one := asked // the batch the defaults show on one GPU
+		one.GPUs = 1
+		one.Defaults()
+		if n.IsZero() && runs.Task.Training() && (one.MicroBatch != runs.MicroBatch || one.GradAccum != runs.GradAccum) {
 			// A defaulted batch moved too: the QLoRA recipe's 1 × 16 on
 			// the header became 1 × 2 on 8 GPUs, unsaid (fresh-user
-			// walk); BatchShared leaves it to BatchNote, which says it.
+			// walk), with --gpus 8 as without (it compared with the
+			// batch --gpus 8 gives, the same, and said nothing);
+			// BatchShared leaves it to BatchNote, which says it.
 			n = runs.BatchNote()
 		}
 		if !n.IsZero() {

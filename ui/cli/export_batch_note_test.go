@@ -37,20 +37,38 @@ func TestExportSaysBatchShared(t *testing.T) {
 // TestExportSaysDefaultBatchShared: a batch from defaults moves too: the
 // QLoRA recipe's micro-batch 1 × accumulation 16 the estimate's header
 // shows is written as 1 × 2 on each of lambda's 8 H100s (fresh-user walk:
-// silently), so the file says why, once; on 1 GPU the file writes the
-// header's batch and says nothing.
+// silently), so the file says why, once, with --gpus 8 too (it wrote the
+// same 1 × 2 and dropped the line); on 1 GPU the file writes the header's
+// batch and says nothing. GPUs that cannot share 16 (3 of a p4de) write
+// the nearest they share, 1 × 5 (was 1 × 1, unsaid), and say it.
 func TestExportSaysDefaultBatchShared(t *testing.T) {
-	note := "# note: batch: the LoRA/QLoRA recipe's global batch of 16 (artidoro/qlora qlora.py), micro-batch 1 × accumulation 2 × 8 data-parallel GPUs"
+	note8 := "# note: batch: the LoRA/QLoRA recipe's global batch of 16 (artidoro/qlora qlora.py), micro-batch 1 × accumulation 2 × 8 data-parallel GPUs"
+	note3 := "# note: batch: 3 data-parallel GPUs cannot share the LoRA/QLoRA recipe's global batch of 16 (artidoro/qlora qlora.py), so the nearest they share: 15 = micro-batch 1 × accumulation 5 × 3 GPUs"
 	for _, tt := range []struct {
 		instance string
+		gpus     string
+		note     string
 		want     int
-	}{{"lambda/gpu_8x_h100_sxm5", 1}, {"lambda/gpu_1x_h100_sxm5", 0}} {
-		code, out, errs := runCLI(t, "export", "--model", "llama-3.1-8b", "--task", "qlora", "--instance", tt.instance, "--format", "torchrun")
-		if code != 0 {
-			t.Fatalf("%s: exit %d:\n%s", tt.instance, code, errs)
+		accum    string
+	}{
+		{"lambda/gpu_8x_h100_sxm5", "", note8, 1, "--gradient_accumulation_steps 2"},
+		{"lambda/gpu_8x_h100_sxm5", "8", note8, 1, "--gradient_accumulation_steps 2"},
+		{"lambda/gpu_1x_h100_sxm5", "", note8, 0, "--gradient_accumulation_steps 16"},
+		{"aws/p4de.24xlarge", "3", note3, 1, "--gradient_accumulation_steps 5"},
+	} {
+		args := []string{"export", "--model", "llama-3.1-8b", "--task", "qlora", "--instance", tt.instance, "--format", "torchrun"}
+		if tt.gpus != "" {
+			args = append(args, "--gpus", tt.gpus)
 		}
-		if got := strings.Count(out, note); got != tt.want {
-			t.Errorf("%s: the note %q %d times, want %d:\n%s", tt.instance, note, got, tt.want, out)
+		code, out, errs := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("%s --gpus %q: exit %d:\n%s", tt.instance, tt.gpus, code, errs)
+		}
+		if got := strings.Count(out, tt.note); got != tt.want {
+			t.Errorf("%s --gpus %q: the note %q %d times, want %d:\n%s", tt.instance, tt.gpus, tt.note, got, tt.want, out)
+		}
+		if !strings.Contains(out, tt.accum) {
+			t.Errorf("%s --gpus %q: the file lacks %q:\n%s", tt.instance, tt.gpus, tt.accum, out)
 		}
 	}
 }

@@ -19,6 +19,10 @@ import (
 // about the same job cost. Before, the layout depended on the deadline:
 // borderline DDP without one (ranked after every offer that fits, so
 // --finish-by and --max-job-cost missed the FSDP layout), FSDP with one.
+// The big host is the 10-GPU one now: the recipe's 16 runs there as the
+// nearest 10 GPUs share (1 × 2 × 10 = 20) at the 8-GPU host's job cost,
+// and one host per GPU and region is listed (it was refused: "10 GPUs
+// cannot share a global batch of 16").
 func TestSaferLayout(t *testing.T) {
 	base := []string{"recommend", "--model", "llama-3.1-8b", "--task", "qlora", "--dataset-tokens", "200M", "--no-savings",
 		"--providers", "hyperstack", "--gpu", "rtx-a4000", "--json"}
@@ -29,15 +33,15 @@ func TestSaferLayout(t *testing.T) {
 			if o.OOMChance != nil {
 				t.Errorf("%v: %s on %d GPUs (%s) is borderline (%v) where FSDP fits", extra, o.InstanceType, o.GPUCount, o.Strategy, *o.OOMChance)
 			}
-			if o.InstanceType == "n3-RTX-A4000x8" {
+			if o.InstanceType == "n3-RTX-A4000x10" {
 				eight = true
 				if o.Strategy != "fsdp" {
-					t.Errorf("%v: the 8-GPU host runs %s, want fsdp", extra, o.Strategy)
+					t.Errorf("%v: the 10-GPU host runs %s, want fsdp", extra, o.Strategy)
 				}
 			}
 		}
 		if !eight {
-			t.Errorf("%v: no n3-RTX-A4000x8 offer", extra)
+			t.Errorf("%v: no n3-RTX-A4000x10 offer", extra)
 		}
 	}
 }

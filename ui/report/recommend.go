@@ -1578,11 +1578,21 @@ func GlobalBatchNoteIn(p *i18n.Printer, w *model.Workload, offers []model.Offer)
 		return p.Sprintf("no gradient accumulation given: the micro-batch of %d is per GPU, so the global batch is %d × each offer's GPUs (--grad-accum fixes it)",
 			w.MicroBatch, w.MicroBatch)
 	}
-	var most *model.Workload
+	var most, nearest *model.Workload
 	for i := range offers {
 		if e := offers[i].Estimate; e != nil && e.Workload.GPUs > 1 && (most == nil || e.Workload.GPUs > most.GPUs) {
 			most = &e.Workload
 		}
+		// The adapter recipe's 16 on GPUs that cannot share it runs the
+		// nearest they share (model.Workload.OnGPUs): "kept on every
+		// offer" would not be true of them.
+		if e := offers[i].Estimate; e != nil && e.Workload.GlobalBatch() != w.GlobalBatch() && (nearest == nil || e.Workload.GPUs > nearest.GPUs) {
+			nearest = &e.Workload
+		}
+	}
+	if nearest != nil {
+		return p.Sprintf("global batch %d (micro-batch %d × gradient accumulation %d) where an offer's GPUs share it; on the others the LoRA/QLoRA recipe's nearest they share, e.g. %d GPUs at %d × %d (a global batch of %d)",
+			w.GlobalBatch(), w.MicroBatch, w.GradAccum, nearest.GPUs, nearest.MicroBatch, nearest.GradAccum, nearest.GlobalBatch())
 	}
 	if most == nil {
 		return p.Sprintf("global batch %d (micro-batch %d × gradient accumulation %d) kept on every offer", w.GlobalBatch(), w.MicroBatch, w.GradAccum)

@@ -129,7 +129,8 @@ func TestServingPairBlocks(t *testing.T) {
 
 // TestNoFitSaysWhatBlocks: 100000 GPUs fit no instance; memory is not
 // what blocks, so no memory change is offered, the panel names auto GPUs
-// and says the global batch warning recommend prints (walk 49e).
+// and says the global batch warning recommend prints (walk 49e): the
+// QLoRA recipe's nearest batch on them, one sample per GPU.
 func TestNoFitSaysWhatBlocks(t *testing.T) {
 	m := start(t, newTestApp(t, embeddedCatalog(t), Options{}), size(120, 40))
 	m.a.Distribution, m.a.GPUs = distNode, "100000"
@@ -143,7 +144,7 @@ func TestNoFitSaysWhatBlocks(t *testing.T) {
 			t.Errorf("the panel offers %q, a memory change, where the GPU count blocks:\n%s", bad, screenText(m))
 		}
 	}
-	for _, want := range []string{"with GPUs: auto", "! global batch: asked 16, runs 100000"} {
+	for _, want := range []string{"with GPUs: auto", "a global batch of 100000"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the panel lacks %q:\n%s", want, screenText(m))
 		}
