@@ -23,9 +23,9 @@ func TestWarningsWalk49(t *testing.T) {
 		want string // "" when no such warning
 	}{
 		{"lora on 100000 GPUs: 2 steps", Settings{Task: TaskLoRA, MicroBatch: 1, GradAccum: 1, SeqLen: 4096, GPUs: 100000, DatasetTokens: 500e6},
-			"the job is 2 optimizer steps of a global batch of 100000, fewer than its 100000 data-parallel GPUs"},
+			"the job is 2 optimizer steps, fewer than its 100000 data-parallel GPUs (each step a global batch of 100000)"},
 		{"lora on 100000 GPUs: 1 step, not \"1 optimizer steps\"", Settings{Task: TaskLoRA, MicroBatch: 1, GradAccum: 1, SeqLen: 4096, GPUs: 100000, DatasetTokens: 100e6},
-			"the job is 1 optimizer step of a global batch of 100000, fewer than its 100000 data-parallel GPUs"},
+			"the job is 1 optimizer step, fewer than its 100000 data-parallel GPUs (each step a global batch of 100000)"},
 		{"lora on 8 GPUs: 1907 steps", Settings{Task: TaskLoRA, MicroBatch: 8, GradAccum: 1, SeqLen: 4096, GPUs: 8, DatasetTokens: 500e6}, ""},
 		{"no dataset", Settings{Task: TaskLoRA, MicroBatch: 1, GradAccum: 1, SeqLen: 4096, GPUs: 100000}, ""},
 		{"finetune --tp 2 on 8 GPUs", Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 2048, GPUs: 8, TP: 2, Strategy: ZeRO1},

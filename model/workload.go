@@ -823,8 +823,11 @@ func (w *Workload) WarningMessages() []Message {
 	// of GPUs (Llama 3 405B on 16K H100s, Dubey et al. 2024 §3.3).
 	if dp := w.GPUs / max(w.TP, 1); w.Task.Training() && dp > 1 {
 		if steps := math.Ceil(datasetSamples(w) * w.Epochs / float64(w.GlobalBatch())); steps > 0 && steps < float64(dp) {
-			// "1 optimizer steps" (walk49): the noun follows the count (Plural).
-			out = append(out, Msg("the job is %s optimizer "+Plural(int(steps), "step")+" of a global batch of %d, fewer than its %d data-parallel GPUs: starting and loading that many GPUs, which the estimate does not time, would be most of the job; use fewer GPUs", FormatCount(steps), w.GlobalBatch(), dp))
+			// "1 optimizer steps" (walk49): the noun follows the count
+			// (Plural); "fewer" follows the steps it compares, not the
+			// batch ("1 optimizer step of a global batch of 100000, fewer
+			// than its 100000 … GPUs" read as the batch being fewer).
+			out = append(out, Msg("the job is %s optimizer "+Plural(int(steps), "step")+", fewer than its %d data-parallel GPUs (each step a global batch of %d): starting and loading that many GPUs, which the estimate does not time, would be most of the job; use fewer GPUs", FormatCount(steps), dp, w.GlobalBatch()))
 		}
 	}
 	return out
