@@ -34,13 +34,7 @@ func Check(cat *model.Catalog, pl *Plan) []model.Message {
 			out = append(out, model.Msg("phase %q names no offer (provider and instance): the plan's price for it is unchecked", ph.Name))
 			continue
 		}
-		var in *model.Instance
-		for j := range cat.Instances {
-			if c := &cat.Instances[j]; c.Provider == ph.Provider && c.Type == ph.Instance {
-				in = c
-				break
-			}
-		}
+		in := instanceOf(cat, ph)
 		switch {
 		case in == nil:
 			if m, ok := lookAlike(cat, ph); ok {

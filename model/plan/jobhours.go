@@ -113,10 +113,8 @@ func PhaseOffer(cat *model.Catalog, ph *Phase) (*model.Instance, int) {
 	if ph.Provider == "" || ph.Instance == "" {
 		return nil, 0
 	}
-	for k := range cat.Instances {
-		if c := &cat.Instances[k]; c.Provider == ph.Provider && c.Type == ph.Instance && c.GPUCount > 0 {
-			return c, c.GPUCount * max(ph.Instances, 1)
-		}
+	if c := instanceOf(cat, ph); c != nil && c.GPUCount > 0 {
+		return c, c.GPUCount * max(ph.Instances, 1)
 	}
 	return nil, 0
 }

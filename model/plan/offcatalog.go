@@ -20,7 +20,7 @@ func MarkOffCatalog(cat *model.Catalog, pl *Plan, sc Scenario, costs []PhaseCost
 			continue
 		}
 		ph := &pl.Phases[i]
-		if ph.Provider == "" || ph.Instance == "" || knownType(cat, ph) {
+		if ph.Provider == "" || ph.Instance == "" || instanceOf(cat, ph) != nil {
 			continue
 		}
 		if _, ok := eval(Scenario{sc[i]}); ok {
@@ -36,13 +36,14 @@ func MarkOffCatalog(cat *model.Catalog, pl *Plan, sc Scenario, costs []PhaseCost
 	}
 }
 
-// knownType reports whether cat lists the phase's instance type under
-// its provider, whatever its GPU count.
-func knownType(cat *model.Catalog, ph *Phase) bool {
+// instanceOf is the instance type cat lists for phase ph (its provider
+// and instance), nil when it lists none: Check, PhaseOffer and
+// MarkOffCatalog look the type up alike.
+func instanceOf(cat *model.Catalog, ph *Phase) *model.Instance {
 	for k := range cat.Instances {
 		if c := &cat.Instances[k]; c.Provider == ph.Provider && c.Type == ph.Instance {
-			return true
+			return c
 		}
 	}
-	return false
+	return nil
 }

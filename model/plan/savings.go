@@ -296,8 +296,9 @@ func Savings(cat *model.Catalog, pl Scenario, maxEach int, spot advice.SpotJobCo
 		return 0, nil, nil, m
 	}
 	var runs Scenario
+	eval := Eval(cat, spot)
 	for i := range pl {
-		if _, ok := Eval(cat, spot)(Scenario{pl[i]}); ok {
+		if _, ok := eval(Scenario{pl[i]}); ok {
 			runs = append(runs, pl[i])
 		} else {
 			leftOut = append(leftOut, pl[i].Name)
