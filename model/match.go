@@ -495,10 +495,14 @@ type netFigure struct {
 // host returns the host in with GPU g runs m's job on (InstanceHost): a
 // type without a network figure is timed at the network estimate would
 // time the job at on such nodes (Catalog.DefaultNetwork), found once per
-// GPU and node size.
+// GPU and node size, or, when it documents no GPU fabric either
+// (NoFabricNetwork), at AssumedNetworkGbps unless the user gave a figure.
 func (m *matcher) host(in *Instance, g *GPU) Host {
 	if in.NetworkGbps > 0 {
 		return HostOf(in, g)
+	}
+	if NoFabricNetwork(in) && !networkGiven(&m.w) {
+		return InstanceHost(in, g, AssumedNetworkGbps, NetworkNoFabric)
 	}
 	f := m.defaultNetwork(g, max(in.GPUCount, 1))
 	return InstanceHost(in, g, f.gbps, f.from)
@@ -1784,6 +1788,9 @@ func (m *matcher) assumedNetwork(in *Instance, g *GPU, nodes int, why Message) M
 	}
 	per := max(in.GPUCount, 1)
 	f := m.defaultNetwork(g, per)
+	if NoFabricNetwork(in) && !networkGiven(&m.w) {
+		f = netFigure{AssumedNetworkGbps, NetworkNoFabric}
+	}
 	return Msg("%v; the catalog has no network figure for %s; timed at %v", why, in.Type, NetworkFigureMsg(f.gbps, f.from, g, per))
 }
 

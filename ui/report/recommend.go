@@ -743,13 +743,15 @@ func riskyAheadFigure(p *i18n.Printer, o *model.Offer, k model.SortKey) string {
 // AssumedNetworkNote says, in one line, that the times of the multi-node
 // offers of offers whose instance type has no network figure in the
 // catalog rest on another figure (model.Offer.AssumesNetwork: the user's
-// --network-gbps, else the catalog's median for the GPU and node size,
-// else model.AssumedNetworkGbps), naming the types and the figures: "! 2
-// offers timed without a network figure in the catalog for
-// (nebius-8xh100, BM.GPU.H100.8): at 2400 Gbps (catalog median) between
-// nodes". Empty when there is none.
+// --network-gbps; for a type naming no GPU fabric either
+// model.AssumedNetworkGbps, model.NoFabricNetwork; else the catalog's
+// median for the GPU and node size), naming the types and the figures,
+// and which way each figure can err: "! 2 offers timed without a network
+// figure in the catalog (datacrunch__8xH200..., BM.GPU4.8): at 10 Gbps
+// (no fabric documented), 250 Gbps (catalog median) between nodes; ...".
+// Empty when there is none.
 func AssumedNetworkNote(p *i18n.Printer, offers []model.Offer) string {
-	n, types, figs, assumed := assumedNetwork(p, offers)
+	n, types, figs, assumed, median := assumedNetwork(p, offers)
 	if n == 0 {
 		return ""
 	}
@@ -757,12 +759,19 @@ func AssumedNetworkNote(p *i18n.Printer, offers []model.Offer) string {
 	if len(types) > assumedNetworkNames { // one line: the first few, then a count
 		names = p.Sprintf("%s and %d more", strings.Join(types[:assumedNetworkNames], ", "), len(types)-assumedNetworkNames)
 	}
-	if assumed {
-		return p.Sprintf("! %d %s timed without a network figure in the catalog (%s): at %s between nodes; an assumed figure may make their cross-node time far too long (--network-gbps)",
-			n, p.T(marketPlural(n, "offer", "offers")), names, strings.Join(figs, ", "))
-	}
-	return p.Sprintf("! %d %s timed without a network figure in the catalog (%s): at %s between nodes",
+	line := p.Sprintf("! %d %s timed without a network figure in the catalog (%s): at %s between nodes",
 		n, p.T(marketPlural(n, "offer", "offers")), names, strings.Join(figs, ", "))
+	// Which way each figure errs: the slowest documented long, a median
+	// of other types' fabrics short.
+	switch {
+	case assumed && median:
+		line += p.Sprintf("; the assumed figure is the slowest the catalog documents, so their cross-node time errs long, far too long if the provider joins them with InfiniBand or RDMA; a catalog median is other types' fabric, so their cross-node time is too short if theirs is slower (--network-gbps)")
+	case assumed:
+		line += p.Sprintf("; the assumed figure is the slowest the catalog documents, so their cross-node time errs long, far too long if the provider joins them with InfiniBand or RDMA (--network-gbps)")
+	case median:
+		line += p.Sprintf("; a catalog median is other types' fabric, so their cross-node time is too short if theirs is slower (--network-gbps)")
+	}
+	return line
 }
 
 // assumedNetworkNames is how many instance types AssumedNetworkNote names.
@@ -772,7 +781,7 @@ const assumedNetworkNames = 4
 // configurator's panel: "! 2 offers: cross-node time at 2400 Gbps
 // (catalog median; no network figure)".
 func AssumedNetworkNoteShort(p *i18n.Printer, offers []model.Offer) string {
-	n, _, figs, _ := assumedNetwork(p, offers)
+	n, _, figs, _, _ := assumedNetwork(p, offers)
 	if n == 0 {
 		return ""
 	}
@@ -789,6 +798,8 @@ func networkFigure(p *i18n.Printer, o *model.Offer) string {
 		return p.Sprintf("%.0f Gbps (--network-gbps)", gbps)
 	case model.NetworkCatalog:
 		return p.Sprintf("%.0f Gbps (catalog median)", gbps)
+	case model.NetworkNoFabric:
+		return p.Sprintf("%.0f Gbps (assumed: no fabric documented)", gbps)
 	}
 	return p.Sprintf("%.0f Gbps (assumed)", gbps)
 }
@@ -796,8 +807,9 @@ func networkFigure(p *i18n.Printer, o *model.Offer) string {
 // assumedNetwork counts the offers of offers timed without their type's
 // network figure and lists their instance types and the figures they are
 // timed at, each once, in order; assumed is set when one of them is
-// model.AssumedNetworkGbps.
-func assumedNetwork(p *i18n.Printer, offers []model.Offer) (n int, types, figs []string, assumed bool) {
+// timed at model.AssumedNetworkGbps, median when one is timed at the
+// catalog's median.
+func assumedNetwork(p *i18n.Printer, offers []model.Offer) (n int, types, figs []string, assumed, median bool) {
 	seen := map[string]bool{}
 	for i := range offers {
 		if o := &offers[i]; o.AssumesNetwork() {
@@ -810,10 +822,15 @@ func assumedNetwork(p *i18n.Printer, offers []model.Offer) (n int, types, figs [
 				seen["\x00"+f] = true
 				figs = append(figs, f)
 			}
-			assumed = assumed || o.Estimate.Host.NetworkFrom == model.NetworkAssumedSource
+			switch o.Estimate.Host.NetworkFrom {
+			case model.NetworkAssumedSource, model.NetworkNoFabric:
+				assumed = true
+			case model.NetworkCatalog:
+				median = true
+			}
 		}
 	}
-	return n, types, figs, assumed
+	return n, types, figs, assumed, median
 }
 
 // borderlineTableNote explains the "~" headroom mark of OfferRow when a

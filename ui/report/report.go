@@ -166,7 +166,10 @@ type NetworkJSON struct {
 	// Source is where gbps comes from: "given" (--network-gbps, the
 	// file's network_gbps), "catalog" (the median of catalog_types
 	// full-node instance types of the GPU), "assumed" (none has a figure:
-	// 10 Gbps, as recommend assumes) or "none" (not costed).
+	// 10 Gbps, as recommend assumes), "instance" (the phase's instance
+	// type's own), "no-fabric" (the phase's type names neither a figure
+	// nor a GPU fabric: 10 Gbps, model.NoFabricNetwork) or "none" (not
+	// costed).
 	Source       string `json:"source"`
 	CatalogTypes int    `json:"catalog_types,omitempty"`
 }
