@@ -442,7 +442,7 @@ func OfferRowIn(p *i18n.Printer, o *model.Offer) []string {
 	if o.Verdict == model.VerdictBorderline {
 		headroom = "~" + headroom // as estimate's "~ borderline"; the warning has the band
 	}
-	region := OfferRegionIn(p, o.Instance.Provider, o.Region)
+	region := OfferRegionCaveatIn(p, o.Instance.Provider, o.Region)
 	if base, more, _ := strings.Cut(o.Region, " +"); !model.RegionUnstated(base) && region == RegionIn(p, o.Region) {
 		// The country as offers tags it: "it-fr2 (IT)" (walk49).
 		if tag := model.RegionCountrySuffix(base, o.Geo.Country); tag != "" {
@@ -523,17 +523,37 @@ func commitmentTableNote(p *i18n.Printer, offers []model.Offer) string {
 // offers' "region availability not published" note says it; "" when no
 // row does.
 func UnconfirmedRegionsNote(p *i18n.Printer, offers []model.Offer) string {
+	return unconfirmedRegionsNote(p, offers, false)
+}
+
+// RecommendRegionsNote is UnconfirmedRegionsNote for recommend's table,
+// whose rows also name one region "(unconfirmed)" (OfferRegionCaveatIn).
+func RecommendRegionsNote(p *i18n.Printer, offers []model.Offer) string {
+	return unconfirmedRegionsNote(p, offers, true)
+}
+
+func unconfirmedRegionsNote(p *i18n.Printer, offers []model.Offer, singles bool) string {
 	var providers []string
+	anyOf, one := false, false
 	for i := range offers {
 		o := &offers[i]
-		if _, ok := unconfirmedRegions(o.Instance.Provider, o.Region); ok && !slices.Contains(providers, o.Instance.Provider) {
+		_, many := unconfirmedRegions(o.Instance.Provider, o.Region)
+		single := singles && unconfirmedRegion(o.Instance.Provider, o.Region)
+		anyOf, one = anyOf || many, one || single
+		if (many || single) && !slices.Contains(providers, o.Instance.Provider) {
 			providers = append(providers, o.Instance.Provider)
 		}
 	}
-	if len(providers) == 0 {
-		return ""
+	names := strings.Join(providers, p.T(", "))
+	switch {
+	case anyOf && one:
+		return p.Sprintf("any of N regions, (unconfirmed) (%s): the catalog lists each type in every region at one price; which regions offer a type is not published", names)
+	case one:
+		return p.Sprintf("(unconfirmed) region (%s): the catalog lists each type in every region at one price; whether that region offers it is not published", names)
+	case anyOf:
+		return p.Sprintf("any of N regions (%s): the catalog lists each type in every region at one price; which regions offer a type is not published", names)
 	}
-	return p.Sprintf("any of N regions (%s): the catalog lists each type in every region at one price; which regions offer a type is not published", strings.Join(providers, p.T(", ")))
+	return ""
 }
 
 // SizedTableNote explains the ranking of an oversized offer in a table
@@ -1162,6 +1182,28 @@ func OfferRegionIn(p *i18n.Printer, provider, region string) string {
 	return RegionIn(p, region)
 }
 
+// OfferRegionCaveatIn is OfferRegionIn for recommend's table and "best:"
+// line, where one region of such a provider (after --country or
+// --region) keeps its caveat, "europe-central-1 (unconfirmed)": the
+// catalog lists the type there as everywhere, which does not say it is
+// offered there (new-user walk: --country de showed Lambda's
+// europe-central-1 as a plain place while --json said
+// regions_unconfirmed). The configurator's narrow panels keep
+// OfferRegionIn.
+func OfferRegionCaveatIn(p *i18n.Printer, provider, region string) string {
+	if unconfirmedRegion(provider, region) {
+		return p.Sprintf("%s (unconfirmed)", RegionIn(p, region))
+	}
+	return OfferRegionIn(p, provider, region)
+}
+
+// unconfirmedRegion reports whether region, one region of provider's
+// (no " +N"), names a place the provider's catalog does not confirm
+// (model.RegionsUnconfirmed).
+func unconfirmedRegion(provider, region string) bool {
+	return model.RegionsUnconfirmed(provider) && region != "" && !strings.Contains(region, " +") && !model.RegionUnstated(region)
+}
+
 // BestRegionIn is the region of offers[0] (ranked offers) as a "best:"
 // line names it: RegionIn, or for a provider whose regions are unconfirmed
 // (OfferRegionIn) "any of N regions" when the offers after it differ only
@@ -1172,7 +1214,7 @@ func BestRegionIn(p *i18n.Printer, offers []model.Offer) string {
 		return RegionIn(p, top.Region)
 	}
 	first, _ := CollapseRegions(offers, 1)
-	return OfferRegionIn(p, top.Instance.Provider, first[0].Region)
+	return OfferRegionCaveatIn(p, top.Instance.Provider, first[0].Region)
 }
 
 // ShortRegionIn is a region cell as a column too narrow for it writes it:
@@ -1492,7 +1534,7 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 		if spotAny {
 			spotNote = SpotShownNote(p, rec.Sort)
 		}
-		for _, note := range append(overlays.legend(p, OverlayMark), commitNote, SizedTableNote(p, offers, rec.Sort), spotNote, JobRangeNoteIn(p, offers), UncalibratedTableNote(p, offers), UnconfirmedRegionsNote(p, offers)) {
+		for _, note := range append(overlays.legend(p, OverlayMark), commitNote, SizedTableNote(p, offers, rec.Sort), spotNote, JobRangeNoteIn(p, offers), UncalibratedTableNote(p, offers), RecommendRegionsNote(p, offers)) {
 			if note != "" {
 				fmt.Fprintf(&b, "%s\n", st.Muted.Render(note))
 			}
