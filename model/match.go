@@ -943,6 +943,19 @@ func (f *CheapestFinder) Offer(w Workload, q Query) (o *Offer, ok bool) {
 	return &rec.Offers[0], true
 }
 
+// OfferSorted is Offer keeping q.Sort: Recommend's first offer under the
+// ranking the user chose, the offer recommend's "best:" line names, so
+// the savings measure from the figure that line shows (new-user walk:
+// under --sort price the savings said "now $0.09", the cheapest job,
+// beside a best: of $0.12).
+func (f *CheapestFinder) OfferSorted(w Workload, q Query) (o *Offer, ok bool) {
+	rec, err := recommendShared(w, f.cat, q, &f.shared)
+	if err != nil || len(rec.Offers) == 0 {
+		return nil, false
+	}
+	return &rec.Offers[0], true
+}
+
 // CheapestWithin returns, when it can be read off r's offers, what a
 // CheapestFinder's Offer(w, sub) returns: r is Recommend(w, cat, q)'s
 // result and sub is q with only GPUs and Regions changed to ask for a
@@ -955,6 +968,16 @@ func (f *CheapestFinder) Offer(w Workload, q Query) (o *Offer, ok bool) {
 // not r's workload; the caller then runs Offer. ok is false when no offer
 // of r passes sub.
 func (r *Recommendation) CheapestWithin(cat *Catalog, w Workload, q, sub Query) (o *Offer, ok, derived bool) {
+	return r.within(cat, w, q, sub, false)
+}
+
+// FirstWithin is CheapestWithin for FirstFinder.Offer: sub ranked by its
+// own Sort (the user's --sort), so derived needs r ranked by it too.
+func (r *Recommendation) FirstWithin(cat *Catalog, w Workload, q, sub Query) (o *Offer, ok, derived bool) {
+	return r.within(cat, w, q, sub, true)
+}
+
+func (r *Recommendation) within(cat *Catalog, w Workload, q, sub Query, sorted bool) (o *Offer, ok, derived bool) {
 	if r.estimates == nil {
 		return nil, false, false
 	}
@@ -964,7 +987,11 @@ func (r *Recommendation) CheapestWithin(cat *Catalog, w Workload, q, sub Query) 
 	if !reflect.DeepEqual(&w, &r.estimates.w) {
 		return nil, false, false
 	}
-	if def := recommendQuery(Query{}, &w).Sort; r.Sort != def {
+	by := Query{}
+	if sorted {
+		by.Sort = sub.Sort
+	}
+	if want := recommendQuery(by, &w).Sort; r.Sort != want {
 		return nil, false, false
 	}
 	a, b := q, sub
