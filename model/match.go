@@ -1777,20 +1777,24 @@ func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d dep
 }
 
 // limits checks the price, budget and deadline filters.
+//
+// Money in the reasons is grouped by thousands, hourly and job figures to
+// the cent (USDCents), monthly ones to the dollar (USDWhole), as the
+// tables write them.
 func (m *matcher) limits(o *Offer) (RejectKind, Message) {
 	q := &m.q
 	switch {
 	case q.MaxUSDPerHour > 0 && o.USDPerHour > q.MaxUSDPerHour:
-		return RejectPrice, Msg("$%.2f/h is above the $%.2f/h limit", o.USDPerHour, q.MaxUSDPerHour)
+		return RejectPrice, Msg("%s/h is above the %s/h limit", USDCents(o.USDPerHour), USDCents(q.MaxUSDPerHour))
 	case q.BudgetMonthUSD > 0 && o.MonthlyUSD > q.BudgetMonthUSD && TermMonths(o.Pricing) > 0:
 		// Beside --hours-per-month 200, "$324/month" for a $0.44/h offer
 		// reads as a slip unless it says the hours are the commitment's.
-		return RejectBudget, Msg("$%.0f/month (%.0f h committed) is above the $%.0f budget",
-			o.MonthlyUSD, max(q.HoursPerMonth, HoursPerMonth), q.BudgetMonthUSD)
+		return RejectBudget, Msg("%s/month (%.0f h committed) is above the %s budget",
+			USDWhole(o.MonthlyUSD), max(q.HoursPerMonth, HoursPerMonth), USDWhole(q.BudgetMonthUSD))
 	case q.BudgetMonthUSD > 0 && o.MonthlyUSD > q.BudgetMonthUSD:
-		return RejectBudget, Msg("$%.0f/month is above the $%.0f budget", o.MonthlyUSD, q.BudgetMonthUSD)
+		return RejectBudget, Msg("%s/month is above the %s budget", USDWhole(o.MonthlyUSD), USDWhole(q.BudgetMonthUSD))
 	case q.BudgetJobUSD > 0 && o.HasJob && o.JobUSD > q.BudgetJobUSD:
-		return RejectJobBudget, Msg("$%.2f for the job is above the $%.2f job budget", o.JobUSD, q.BudgetJobUSD)
+		return RejectJobBudget, Msg("%s for the job is above the %s job budget", USDCents(o.JobUSD), USDCents(q.BudgetJobUSD))
 	case q.DeadlineHours > 0 && o.HasJob && deadlineVerdict(o.Estimate, q.DeadlineHours) == VerdictNoFit:
 		return RejectDeadline, m.assumedNetwork(o.Instance, o.GPU, o.Instances, Msg("takes %.1f h (90%% range %.1f–%.1f h), over the %s h deadline even at the range's fast end",
 			o.JobHours, o.Estimate.TimeBand[0], o.Estimate.TimeBand[1], FormatAsGiven(q.DeadlineHours)))

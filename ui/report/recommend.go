@@ -1599,14 +1599,17 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 	return err
 }
 
-// RejectionPrice is what a near miss would cost per hour: "$0.42/h", or
-// "8 × $0.42/h" when the job would rent several instances, so the price
-// is never read as one instance's.
+// RejectionPrice is what a near miss would cost per hour: "$0.42/h",
+// "$142.42/h", or "8 × $0.42/h" when the job would rent several
+// instances, so the price is never read as one instance's. It is to the
+// cent at every size (model.USDCents), as the reasons beside it say
+// prices and limits (new-user walk: "$100/h" beside "$100.13/h is above
+// the $50.00/h limit").
 func RejectionPrice(p *i18n.Printer, x *model.Rejection) string {
 	if x.Instances > 1 {
-		return p.Sprintf("%d × %s/h", x.Instances, USD(x.USDPerHour/float64(x.Instances)))
+		return p.Sprintf("%d × %s/h", x.Instances, model.USDCents(x.USDPerHour/float64(x.Instances)))
 	}
-	return p.Sprintf("%s/h", USD(x.USDPerHour))
+	return p.Sprintf("%s/h", model.USDCents(x.USDPerHour))
 }
 
 // RejectionReason is a near miss's reason in p's language (its message
