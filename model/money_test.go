@@ -4,7 +4,7 @@ import "testing"
 
 func TestUSDCents(t *testing.T) {
 	for _, tt := range []struct {
-		v           float64
+		v            float64
 		cents, whole string
 	}{
 		{0.42, "$0.42", "$0"},
