@@ -1348,6 +1348,17 @@ func SpotShownNote(p *i18n.Printer, k model.SortKey) string {
 	return p.T("spot: job time and job cost are expected with interruptions (checkpoint writes, restarts, lost work), as the Spot lines price them")
 }
 
+// allSpot reports whether every offer of offers is priced at spot rates
+// (and there is one).
+func allSpot(offers []model.Offer) bool {
+	for i := range offers {
+		if offers[i].Pricing != model.Spot {
+			return false
+		}
+	}
+	return len(offers) > 0
+}
+
 // OfferHeaders are the column titles matching OfferRow.
 var OfferHeaders = []string{"provider", "instance", "region", "GPUs", "$/h", "$/month", "job time", "job cost", "headroom"}
 
@@ -1430,6 +1441,11 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 		}
 		var headers []string
 		headers, commitNote = OfferHeadersIn(p), commitmentTableNote(p, offers)
+		if allSpot(offers) {
+			// The rate is the spot one: said where it is read (new-user
+			// walk: --pricing spot without a dataset showed "$/h" alone).
+			headers[4] = p.T("spot $/h")
+		}
 		if commitNote != "" { // reserved: the term, the job's share and on-demand beside the bill
 			headers = append(headers, translate(p, CommitmentHeaders...)...)
 			for i := range rows {

@@ -537,7 +537,15 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *advice.Fit,
 	}
 	line("")
 	line("%s", st.Heading.Render(p.T("Compute")))
-	line("  parameters %s (trainable %s, active per token %s)", model.FormatCount(e.Params), model.FormatCount(e.TrainableParams), model.FormatCount(e.ActiveParams))
+	if active := model.FormatCount(e.ActiveParams); e.ActiveParams > 0 && active != model.FormatCount(e.Params) {
+		line("  parameters %s (trainable %s, active per token %s)", model.FormatCount(e.Params), model.FormatCount(e.TrainableParams), active)
+	} else {
+		// A dense model runs all its parameters on every input: "active
+		// per token" said nothing there, and was wrong for a CNN, which
+		// has no tokens (new-user walk: YOLOv8m's "active per token
+		// 25.9M"). The MoE line keeps it (--json keeps active_params).
+		line("  parameters %s (trainable %s)", model.FormatCount(e.Params), model.FormatCount(e.TrainableParams))
+	}
 	line("  %.3g FLOPs per sample, %.3g per step of %s samples", e.FLOPsPerSample, e.FLOPsPerStep, model.FormatCount(e.SamplesPerStep))
 	if e.TotalFLOPs > 0 {
 		line("  %.3g FLOPs for %s samples (%s steps)", e.TotalFLOPs, model.FormatCount(e.Samples), model.FormatCount(e.Steps))
