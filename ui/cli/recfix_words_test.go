@@ -9,7 +9,8 @@ import (
 // no "active per token" figure (a CNN has no tokens: YOLOv8m's "active
 // per token 25.9M"), an MoE's keeps it; a spot ranking says spot in the
 // table's price column; --pricing preemptible says once that it ranks
-// spot prices.
+// spot prices; fit advice that trains in pure bf16 says what it can cost
+// (no fp32 master weights: Zamirai et al. 2020).
 func TestWordsForTheCase(t *testing.T) {
 	for _, tt := range []struct {
 		args      []string
@@ -19,6 +20,12 @@ func TestWordsForTheCase(t *testing.T) {
 		{[]string{"estimate", "--model", "qwen3-30b-a3b", "--gpu", "h100-sxm"}, "active per token 3.35B)", ""},
 		{[]string{"recommend", "--model", "qwen3-8b", "--pricing", "spot", "--providers", "aws", "--no-savings"}, "spot $/h", ""},
 		{[]string{"recommend", "--model", "qwen3-8b", "--providers", "aws", "--no-savings"}, "  $/h", "spot $/h"},
+		{[]string{"estimate", "--model", "qwen3-8b", "--task", "finetune", "--gpu", "l40s", "--gpus", "4", "--strategy", "fsdp"},
+			"pure bf16 (no fp32 copy", ""},
+		{[]string{"estimate", "--model", "qwen3-8b", "--task", "finetune", "--gpu", "l40s", "--gpus", "4", "--strategy", "fsdp"},
+			"  pure bf16 has no fp32 master weights: rounding each AdamW update to bf16 can cancel small updates and hurt convergence", ""},
+		{[]string{"estimate", "--model", "qwen3-8b", "--task", "finetune", "--gpu", "l40s", "--gpus", "4", "--strategy", "fsdp", "--precision", "bf16"},
+			"fit advice", "pure bf16 has no fp32 master weights"},
 	} {
 		code, out, errs := runCLI(t, tt.args...)
 		if code != 0 {

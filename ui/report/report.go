@@ -529,8 +529,13 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *advice.Fit,
 			}
 			if len(f.Advice) > 0 {
 				line("  %s", st.Heading.Render(p.T("fit advice (each change alone):")))
+				pure := false
 				for _, a := range f.Advice {
 					line("  %s %s → %s", AdviceMark(&st, &a), PadRight(AdviceChange(p, a), 62), GiB(a.Total))
+					pure = pure || PureBF16(&e.Workload, &a)
+				}
+				if pure { // what the memory it saves can cost (new-user walk: listed first, no word of it)
+					line("  %s", st.Muted.Render(PureBF16CaveatIn(p)))
 				}
 			}
 		}
