@@ -20,7 +20,7 @@ func TestJobBudget(t *testing.T) {
 		{"over the job budget", Query{BudgetJobUSD: 100}, Offer{HasJob: true, JobUSD: 150}, RejectJobBudget, "$150.00 for the job is above the $100.00 job budget"},
 		{"no job time: not judged", Query{BudgetJobUSD: 100}, Offer{MonthlyUSD: 50000}, "", ""},
 		// the monthly budget still applies beside it: $40/h × 730 h = $29,200
-		{"monthly budget beside it", Query{BudgetJobUSD: 100, BudgetMonthUSD: 10000}, Offer{HasJob: true, JobUSD: 20, MonthlyUSD: 29200}, RejectBudget, "$29200/month"},
+		{"monthly budget beside it", Query{BudgetJobUSD: 100, BudgetMonthUSD: 10000}, Offer{HasJob: true, JobUSD: 20, MonthlyUSD: 29200}, RejectBudget, "$29,200/month"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := &matcher{q: tc.q}

@@ -693,6 +693,8 @@ func (e *Estimate) NetworkMessage() (m Message, ok bool) {
 		from = Msg("assumed: the catalog documents no network for %s nodes with %s, so the slowest it documents, as recommend assumes (--network-gbps for yours)", e.GPU.Name, per)
 	case NetworkInstance:
 		from = Msg("the instance type's own figure in the catalog (--network-gbps for yours)")
+	case NetworkNoFabric:
+		from = Msg("assumed: the catalog documents neither a network figure nor InfiniBand, EFA or RDMA for the instance type, so the slowest network it documents, as recommend times it; the time errs long if its instances share more (--network-gbps for yours)")
 	default:
 		from = Msg("as given (--network-gbps)")
 	}

@@ -495,10 +495,14 @@ type netFigure struct {
 // host returns the host in with GPU g runs m's job on (InstanceHost): a
 // type without a network figure is timed at the network estimate would
 // time the job at on such nodes (Catalog.DefaultNetwork), found once per
-// GPU and node size.
+// GPU and node size, or, when it documents no GPU fabric either
+// (NoFabricNetwork), at AssumedNetworkGbps unless the user gave a figure.
 func (m *matcher) host(in *Instance, g *GPU) Host {
 	if in.NetworkGbps > 0 {
 		return HostOf(in, g)
+	}
+	if NoFabricNetwork(in) && !networkGiven(&m.w) {
+		return InstanceHost(in, g, AssumedNetworkGbps, NetworkNoFabric)
 	}
 	f := m.defaultNetwork(g, max(in.GPUCount, 1))
 	return InstanceHost(in, g, f.gbps, f.from)
@@ -939,6 +943,19 @@ func (f *CheapestFinder) Offer(w Workload, q Query) (o *Offer, ok bool) {
 	return &rec.Offers[0], true
 }
 
+// OfferSorted is Offer keeping q.Sort: Recommend's first offer under the
+// ranking the user chose, the offer recommend's "best:" line names, so
+// the savings measure from the figure that line shows (new-user walk:
+// under --sort price the savings said "now $0.09", the cheapest job,
+// beside a best: of $0.12).
+func (f *CheapestFinder) OfferSorted(w Workload, q Query) (o *Offer, ok bool) {
+	rec, err := recommendShared(w, f.cat, q, &f.shared)
+	if err != nil || len(rec.Offers) == 0 {
+		return nil, false
+	}
+	return &rec.Offers[0], true
+}
+
 // CheapestWithin returns, when it can be read off r's offers, what a
 // CheapestFinder's Offer(w, sub) returns: r is Recommend(w, cat, q)'s
 // result and sub is q with only GPUs and Regions changed to ask for a
@@ -951,6 +968,16 @@ func (f *CheapestFinder) Offer(w Workload, q Query) (o *Offer, ok bool) {
 // not r's workload; the caller then runs Offer. ok is false when no offer
 // of r passes sub.
 func (r *Recommendation) CheapestWithin(cat *Catalog, w Workload, q, sub Query) (o *Offer, ok, derived bool) {
+	return r.within(cat, w, q, sub, false)
+}
+
+// FirstWithin is CheapestWithin for FirstFinder.Offer: sub ranked by its
+// own Sort (the user's --sort), so derived needs r ranked by it too.
+func (r *Recommendation) FirstWithin(cat *Catalog, w Workload, q, sub Query) (o *Offer, ok, derived bool) {
+	return r.within(cat, w, q, sub, true)
+}
+
+func (r *Recommendation) within(cat *Catalog, w Workload, q, sub Query, sorted bool) (o *Offer, ok, derived bool) {
 	if r.estimates == nil {
 		return nil, false, false
 	}
@@ -960,7 +987,11 @@ func (r *Recommendation) CheapestWithin(cat *Catalog, w Workload, q, sub Query) 
 	if !reflect.DeepEqual(&w, &r.estimates.w) {
 		return nil, false, false
 	}
-	if def := recommendQuery(Query{}, &w).Sort; r.Sort != def {
+	by := Query{}
+	if sorted {
+		by.Sort = sub.Sort
+	}
+	if want := recommendQuery(by, &w).Sort; r.Sort != want {
 		return nil, false, false
 	}
 	a, b := q, sub
@@ -1746,20 +1777,24 @@ func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d dep
 }
 
 // limits checks the price, budget and deadline filters.
+//
+// Money in the reasons is grouped by thousands, hourly and job figures to
+// the cent (USDCents), monthly ones to the dollar (USDWhole), as the
+// tables write them.
 func (m *matcher) limits(o *Offer) (RejectKind, Message) {
 	q := &m.q
 	switch {
 	case q.MaxUSDPerHour > 0 && o.USDPerHour > q.MaxUSDPerHour:
-		return RejectPrice, Msg("$%.2f/h is above the $%.2f/h limit", o.USDPerHour, q.MaxUSDPerHour)
+		return RejectPrice, Msg("%s/h is above the %s/h limit", USDCents(o.USDPerHour), USDCents(q.MaxUSDPerHour))
 	case q.BudgetMonthUSD > 0 && o.MonthlyUSD > q.BudgetMonthUSD && TermMonths(o.Pricing) > 0:
 		// Beside --hours-per-month 200, "$324/month" for a $0.44/h offer
 		// reads as a slip unless it says the hours are the commitment's.
-		return RejectBudget, Msg("$%.0f/month (%.0f h committed) is above the $%.0f budget",
-			o.MonthlyUSD, max(q.HoursPerMonth, HoursPerMonth), q.BudgetMonthUSD)
+		return RejectBudget, Msg("%s/month (%.0f h committed) is above the %s budget",
+			USDWhole(o.MonthlyUSD), max(q.HoursPerMonth, HoursPerMonth), USDWhole(q.BudgetMonthUSD))
 	case q.BudgetMonthUSD > 0 && o.MonthlyUSD > q.BudgetMonthUSD:
-		return RejectBudget, Msg("$%.0f/month is above the $%.0f budget", o.MonthlyUSD, q.BudgetMonthUSD)
+		return RejectBudget, Msg("%s/month is above the %s budget", USDWhole(o.MonthlyUSD), USDWhole(q.BudgetMonthUSD))
 	case q.BudgetJobUSD > 0 && o.HasJob && o.JobUSD > q.BudgetJobUSD:
-		return RejectJobBudget, Msg("$%.2f for the job is above the $%.2f job budget", o.JobUSD, q.BudgetJobUSD)
+		return RejectJobBudget, Msg("%s for the job is above the %s job budget", USDCents(o.JobUSD), USDCents(q.BudgetJobUSD))
 	case q.DeadlineHours > 0 && o.HasJob && deadlineVerdict(o.Estimate, q.DeadlineHours) == VerdictNoFit:
 		return RejectDeadline, m.assumedNetwork(o.Instance, o.GPU, o.Instances, Msg("takes %.1f h (90%% range %.1f–%.1f h), over the %s h deadline even at the range's fast end",
 			o.JobHours, o.Estimate.TimeBand[0], o.Estimate.TimeBand[1], FormatAsGiven(q.DeadlineHours)))
@@ -1784,6 +1819,9 @@ func (m *matcher) assumedNetwork(in *Instance, g *GPU, nodes int, why Message) M
 	}
 	per := max(in.GPUCount, 1)
 	f := m.defaultNetwork(g, per)
+	if NoFabricNetwork(in) && !networkGiven(&m.w) {
+		f = netFigure{AssumedNetworkGbps, NetworkNoFabric}
+	}
 	return Msg("%v; the catalog has no network figure for %s; timed at %v", why, in.Type, NetworkFigureMsg(f.gbps, f.from, g, per))
 }
 

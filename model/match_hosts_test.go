@@ -103,7 +103,7 @@ func TestDeadlineOnAssumedNetworkNotSilent(t *testing.T) {
 		t.Fatal("no near misses: the deadline misses were dropped silently")
 	}
 	for _, x := range r.Rejected {
-		want := "; the catalog has no network figure for " + x.Instance.Type + "; timed at an assumed 10 Gbps per node, the slowest the catalog documents"
+		want := "; the catalog has no network figure for " + x.Instance.Type + "; timed at 10 Gbps per node, the slowest the catalog documents, as no InfiniBand, EFA or RDMA between its instances is documented either"
 		if x.Kind != RejectDeadline || !x.NetworkAssumed || !strings.Contains(x.Reason, want) {
 			t.Errorf("%s: kind %q assumed %v reason %q, want a deadline miss ending %q", x.Instance.Type, x.Kind, x.NetworkAssumed, x.Reason, want)
 		}

@@ -20,8 +20,10 @@ func TestRecommendInstanceType(t *testing.T) {
 		GPUs: []GPU{{Key: "h", Name: "H", MemoryGiB: 80, ComputeCapability: "9.0", FP32TFLOPS: 67, TF32TFLOPS: 494,
 			FP16TFLOPS: 989, BF16TFLOPS: 989, MemoryBandwidthGBps: 3350, InterconnectGBps: 900}},
 		Instances: []Instance{
-			{Provider: "p", Type: "none.8", GPU: "h", GPUCount: 8, VCPUs: 192, MemoryGiB: 2048, Interconnect: "nvswitch",
+			{Provider: "p", Type: "none.8", GPU: "h", GPUCount: 8, VCPUs: 192, MemoryGiB: 2048, Interconnect: "nvswitch", Fabric: "infiniband",
 				Source: "s", Prices: []RegionPrice{{Region: "r", OnDemandUSD: 80}}},
+			{Provider: "s", Type: "bare.8", GPU: "h", GPUCount: 8, VCPUs: 192, MemoryGiB: 2048, Interconnect: "nvswitch",
+				Source: "s", Prices: []RegionPrice{{Region: "r", OnDemandUSD: 40}}},
 			{Provider: "p", Type: "fast.8", GPU: "h", GPUCount: 8, VCPUs: 192, MemoryGiB: 2048, Interconnect: "nvswitch", NetworkGbps: 3200,
 				Source: "s", Prices: []RegionPrice{{Region: "r", OnDemandUSD: 60}}},
 			{Provider: "q", Type: "mid.8", GPU: "h", GPUCount: 8, VCPUs: 192, MemoryGiB: 2048, Interconnect: "nvswitch", NetworkGbps: 1600,
@@ -45,8 +47,10 @@ func TestRecommendInstanceType(t *testing.T) {
 	}{
 		{name: "p's ranking keeps its cheaper host fast.8 at its own 3200 Gbps", q: Query{Providers: []string{"p"}},
 			types: []string{"fast.8"}, gbps: 3200},
-		{name: "none.8 named: at the catalog's 8-GPU median (3200 + 1600) / 2 = 2400 Gbps", q: Query{Providers: []string{"p"}, InstanceType: "none.8"},
+		{name: "none.8 named, InfiniBand without a figure: at the catalog's 8-GPU median (3200 + 1600) / 2 = 2400 Gbps", q: Query{Providers: []string{"p"}, InstanceType: "none.8"},
 			types: []string{"none.8"}, gbps: 2400, from: NetworkCatalog},
+		{name: "bare.8 named, neither a figure nor a fabric: at the assumed 10 Gbps, not the median", q: Query{InstanceType: "bare.8"},
+			types: []string{"bare.8"}, gbps: AssumedNetworkGbps, from: NetworkNoFabric},
 		{name: "mid.8 named, any provider: its own 1600 Gbps", q: Query{InstanceType: "mid.8"},
 			types: []string{"mid.8"}, gbps: 1600},
 		{name: "an unknown type is no offer", q: Query{InstanceType: "gone.8"}, err: ErrNoOffers},
@@ -76,7 +80,7 @@ func TestRecommendInstanceType(t *testing.T) {
 			}
 			// The hours estimate gives at that network (the one rule,
 			// Catalog.DefaultNetwork; TestEstimateAgreesWithRecommendMultiNode).
-			if tt.from != NetworkCatalog {
+			if tt.from != NetworkCatalog && tt.from != NetworkNoFabric {
 				return
 			}
 			ww := w

@@ -110,7 +110,7 @@ func TestUnknownNetworkRanksBelowKnown(t *testing.T) {
 	if r.Offers[0].Instance.Type != "fast.8" {
 		t.Errorf("ranking %s: want fast.8 first", offerNames(r))
 	}
-	if !hasWarning(by["lone.1"], "assumed 10 Gbps") || hasWarning(by["fast.8"], "assumed") {
+	if !hasWarning(by["lone.1"], "timed at 10 Gbps per node, the slowest the catalog documents") || hasWarning(by["fast.8"], "timed at") {
 		t.Errorf("warnings lone.1 %v, fast.8 %v: want the assumed-network warning on lone.1 only", hasWarningsOf(by["lone.1"]), hasWarningsOf(by["fast.8"]))
 	}
 }

@@ -240,7 +240,7 @@ func TestFiltersAndBudget(t *testing.T) {
 	// The reserved offer over the budget is refused for the month the
 	// commitment bills, and says whose month it is.
 	r := recommend(t, small, Query{Pricing: Reserved1y, BudgetMonthUSD: 45000, HoursPerMonth: 100})
-	const why = "$49275/month (730 h committed) is above the $45000 budget"
+	const why = "$49,275/month (730 h committed) is above the $45,000 budget"
 	found := false
 	for _, x := range r.Rejected {
 		found = found || x.Instance.Type == "huge.8" && x.Region == "ap-south-1" && x.Kind == RejectBudget && x.Reason == why

@@ -15,7 +15,8 @@ type Host struct {
 	IntraGBps   float64 // GPU-to-GPU bandwidth inside a node, per GPU, one direction, 10⁹ B/s
 	InterGBps   float64 // node-to-node bandwidth per GPU, one direction, 10⁹ B/s; 0 when unknown
 	// NetworkAssumed is set when the instance's network is not in the
-	// catalog and InterGBps is costed at AssumedNetworkGbps.
+	// catalog and InterGBps is costed at AssumedNetworkGbps (from
+	// NetworkAssumedSource or NetworkNoFabric).
 	NetworkAssumed bool
 	// NetworkFrom says where InterGBps comes from when the instance type
 	// has no network figure (Catalog.InstanceHost): the user's, the
@@ -57,7 +58,38 @@ const (
 	// laid out on (plan.OnType: a plan's phase on its own type), the
 	// figure matching times that type at (HostOf).
 	NetworkInstance NetworkSource = "instance"
+	// NetworkNoFabric: the instance type the job is laid out on documents
+	// neither a network figure nor a GPU fabric between its instances
+	// (Instance.Fabric), so it is timed at AssumedNetworkGbps
+	// (NoFabricNetwork), not at the catalog's median, whose nodes are
+	// all joined by InfiniBand, EFA or RDMA.
+	NetworkNoFabric NetworkSource = "no-fabric"
 )
+
+// NoFabricNetwork reports whether a job across instances of in is timed
+// at AssumedNetworkGbps rather than the catalog's median for its GPU and
+// node size (Catalog.DefaultNetwork): in has no network figure and names
+// no GPU fabric between instances (Instance.Fabric: InfiniBand, EFA,
+// RoCE, RDMA, GPUDirect-TCPX).
+//
+// Every type the median is taken over documents its network, and every
+// such 8-GPU Hopper or Blackwell type in the catalog a fabric (AWS EFA,
+// Azure and Nebius InfiniBand, GCP RoCE and GPUDirect-TCPX/TCPXO). A type
+// that documents neither is mostly a reseller's or a marketplace's
+// single-node VM (primeintellect, runpod, shadeform, ...): instances
+// rented one by one are joined by whatever network the provider gives
+// VMs, which no catalog source states, and an RDMA fabric is not what
+// that is (AWS documents EFA only for the types listed with it, and
+// limits even its own VMs' single TCP flows to 5 Gbps outside a cluster
+// placement group: AWS EC2 User Guide, "Amazon EC2 instance network
+// bandwidth"). The median (3200 Gbps for H200) timed such offers as fast
+// as EFA-joined p5en (new-user walk: 16 H200 on two primeintellect
+// VMs, 6.8 h both); the slowest network the catalog documents errs the
+// other way, towards too long, which is the side a ranking should err on
+// for a figure nobody states.
+func NoFabricNetwork(in *Instance) bool {
+	return in != nil && in.NetworkGbps <= 0 && in.Fabric == ""
+}
 
 // WorkloadHost returns the host w is timed on with GPU g when no instance
 // type is known (Compute): DefaultHost with w's GPUsPerNode, and, when the
@@ -170,7 +202,7 @@ func (c *Catalog) nodeNetworks() map[nodeNetKey][]float64 {
 // such a job by, so they agree on its hours (issue #30: 70B on 32 H100s
 // was 46.7 h in estimate, 1.3 years on Nebius in recommend).
 func (c *Catalog) DefaultNetwork(w *Workload, g *GPU, perNode int) (gbps float64, from NetworkSource, types int) {
-	if networkGiven(w) || w.NetworkFrom == NetworkInstance && w.NetworkGbps > 0 || g == nil {
+	if networkGiven(w) || networkKept(w) || g == nil {
 		return defaultNetwork(w, 0, 0)
 	}
 	gbps, types = c.NodeNetwork(g, perNode)
@@ -182,14 +214,21 @@ func networkGiven(w *Workload) bool {
 	return w.NetworkGbps > 0 && (w.NetworkFrom == "" || w.NetworkFrom == NetworkGiven)
 }
 
+// networkKept reports whether w's node network is its instance type's
+// (plan.OnType): the type's own figure, or AssumedNetworkGbps for a type
+// without a figure or a fabric (NoFabricNetwork).
+func networkKept(w *Workload) bool {
+	return w.NetworkGbps > 0 && (w.NetworkFrom == NetworkInstance || w.NetworkFrom == NetworkNoFabric)
+}
+
 // defaultNetwork is DefaultNetwork given NodeNetwork's answer (0, 0
 // without a GPU).
 func defaultNetwork(w *Workload, gbps float64, types int) (float64, NetworkSource, int) {
 	if networkGiven(w) {
 		return w.NetworkGbps, NetworkGiven, 0
 	}
-	if w.NetworkFrom == NetworkInstance && w.NetworkGbps > 0 { // the type's own: kept
-		return w.NetworkGbps, NetworkInstance, 0
+	if networkKept(w) { // the type's own: kept
+		return w.NetworkGbps, w.NetworkFrom, 0
 	}
 	if types > 0 {
 		return gbps, NetworkCatalog, types
@@ -245,7 +284,7 @@ func InstanceHost(in *Instance, g *GPU, gbps float64, from NetworkSource) Host {
 	h := HostOf(in, g)
 	if in.NetworkGbps <= 0 && gbps > 0 {
 		h.InterGBps = gbps / 8 / float64(h.GPUsPerNode)
-		h.NetworkAssumed, h.NetworkFrom = from == NetworkAssumedSource, from
+		h.NetworkAssumed, h.NetworkFrom = from == NetworkAssumedSource || from == NetworkNoFabric, from
 	}
 	return h
 }
@@ -259,6 +298,8 @@ func NetworkFigureMsg(gbps float64, from NetworkSource, g *GPU, perNode int) Mes
 		return Msg("%.0f Gbps per node, as given (--network-gbps)", gbps)
 	case NetworkCatalog:
 		return Msg("%.0f Gbps per node, the median of the catalog's %s nodes with %s (--network-gbps for yours)", gbps, g.Name, CountMsg(perNode, "GPU"))
+	case NetworkNoFabric:
+		return Msg("%.0f Gbps per node, the slowest the catalog documents, as no InfiniBand, EFA or RDMA between its instances is documented either: separately rented VMs may share plain Ethernet, and the time errs long if they share more (--network-gbps for yours)", gbps)
 	}
 	return Msg("an assumed %.0f Gbps per node, the slowest the catalog documents: it has no network for %s nodes with %s (--network-gbps for yours)", gbps, g.Name, CountMsg(perNode, "GPU"))
 }

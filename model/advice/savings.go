@@ -286,8 +286,10 @@ func offerCost(o *model.Offer, spot SpotJobCost) (float64, bool) {
 	return usd, true
 }
 
-// Savings ranks the single changes to (w, q) by what they save on the
-// cheapest offer's job (EvalCheapestJob), trying the GPU types and regions
+// Savings ranks the single changes to (w, q) by what they save on the job
+// of the first offer under q's ranking (q.Sort: by default the cheapest
+// job, EvalCheapestJob's; under --sort price the cheapest hour, so the
+// base is the "best:" line's offer), trying the GPU types and regions
 // of rec's offers (the ones that already run the workload: at most
 // maxEach of each, in ranked order), so the list costs a bounded number
 // of Recommend calls. rec is Recommend(w, cat, q)'s result: the ranking
@@ -325,9 +327,14 @@ func Savings(cat *model.Catalog, w model.Workload, q model.Query, rec *model.Rec
 	priced := map[string]*SavingOffer{}
 	pricing := ""
 	eval := func(sc Scenario) (float64, bool) {
-		o, ok, derived := rec.CheapestWithin(cat, sc.Workload, q, sc.Query)
+		// Each scenario's offer is the first under the ranking the user
+		// chose (q.Sort), so the base is the "best:" line's offer and
+		// its job cost (docs/cli.md: "best:" and the savings' "now" are
+		// one figure; under --sort price the cheapest job was $0.09
+		// beside a best: of $0.12).
+		o, ok, derived := rec.FirstWithin(cat, sc.Workload, q, sc.Query)
 		if !derived {
-			o, ok = find.Offer(sc.Workload, sc.Query)
+			o, ok = find.OfferSorted(sc.Workload, sc.Query)
 		}
 		if !ok {
 			return 0, false

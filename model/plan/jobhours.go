@@ -204,8 +204,10 @@ func jobOwnMiss(kind model.RejectKind) bool {
 // job on it (model.HostOf, model.InstanceHost) and export writes it: the
 // type's GPUs per node, so a job on more GPUs than one instance holds
 // spans ceil(GPUs / GPUs per instance) instances; across them the type's
-// own network figure (model.NetworkInstance), or, for a type without one,
-// none here, so the caller's Catalog.FillNetwork takes the one rule for
+// own network figure (model.NetworkInstance); for a type without a figure
+// or a GPU fabric (model.NoFabricNetwork) model.AssumedNetworkGbps
+// (model.NetworkNoFabric); for a type with a fabric but no figure, none
+// here, so the caller's Catalog.FillNetwork takes the one rule for
 // nodes of that size (DefaultNetwork), as matching does; a network w
 // gives is kept. estimate --phase times a phase through it, on its
 // offer and when --gpus departs from its count on the same type, so it
@@ -215,8 +217,12 @@ func jobOwnMiss(kind model.RejectKind) bool {
 func OnType(in *model.Instance, w model.Workload) model.Workload {
 	w.GPUsPerNode = max(in.GPUCount, 1)
 	given := w.NetworkGbps > 0 && (w.NetworkFrom == "" || w.NetworkFrom == model.NetworkGiven)
-	if w.GPUs > w.GPUsPerNode && !given && in.NetworkGbps > 0 {
+	switch {
+	case w.GPUs <= w.GPUsPerNode || given:
+	case in.NetworkGbps > 0:
 		w.NetworkGbps, w.NetworkFrom, w.NetworkTypes = in.NetworkGbps, model.NetworkInstance, 0
+	case model.NoFabricNetwork(in): // as the matcher times it: no figure, no fabric
+		w.NetworkGbps, w.NetworkFrom, w.NetworkTypes = model.AssumedNetworkGbps, model.NetworkNoFabric, 0
 	}
 	return w
 }

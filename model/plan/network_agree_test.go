@@ -10,13 +10,17 @@ import (
 )
 
 // TestNetworkOneRule (issue #30): one multi-node job on an instance type
-// without a network figure gets the same hours from estimate (Compute
-// after Catalog.FillNetwork), recommend (Recommend on that type) and plan
-// (CheckJobHours on a phase pinned to it): all three time the nodes at
-// Catalog.DefaultNetwork, here the 400 Gbps of the catalog's one other
-// 8-GPU g80 type with a sourced figure. Before, recommend timed huge.8 at
-// AssumedNetworkGbps (10 Gbps) while estimate used the catalog's median.
-// With --network-gbps given, all three use it instead.
+// without a network figure gets the same hours from estimate --phase
+// (Compute after OnType and Catalog.FillNetwork), recommend (Recommend on
+// that type) and plan (CheckJobHours on a phase pinned to it). A type
+// that documents a GPU fabric (InfiniBand, RDMA, EFA) but no figure is
+// timed at Catalog.DefaultNetwork, here the 400 Gbps of the catalog's one
+// other 8-GPU g80 type with a sourced figure; a type that documents
+// neither (a reseller's single-node VMs, rented one by one) at the
+// conservative AssumedNetworkGbps (model.NetworkNoFabric): the median of
+// InfiniBand nodes timed such offers too fast (new-user walk: 16 H200 on
+// two primeintellect VMs as fast as on two EFA-joined p5en). With
+// --network-gbps given, all three use it instead.
 func TestNetworkOneRule(t *testing.T) {
 	cat := modeltest.Catalog()
 	cat.Instances = append(cat.Instances, model.Instance{Provider: "p3", Type: "net.8", GPU: "g80", GPUCount: 8, VCPUs: 192, MemoryGiB: 2048,
@@ -32,24 +36,52 @@ func TestNetworkOneRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	huge := func() *model.Instance {
+		for i := range cat.Instances {
+			if cat.Instances[i].Type == "huge.8" {
+				return &cat.Instances[i]
+			}
+		}
+		t.Fatal("no huge.8")
+		return nil
+	}
 	base := model.Workload{Settings: model.Settings{Task: model.TaskFinetune, MicroBatch: 1, SeqLen: 4096, GPUs: 16, Strategy: model.FSDP,
 		Checkpointing: model.Bool(true), DatasetTokens: 1e8}, Model: modeltest.Llama31_8B}
 	base.Defaults()
 
+	// estimate without an instance type keeps the catalog's median.
+	{
+		we := base
+		cat.FillNetwork(&we, g80)
+		if we.NetworkGbps != 400 || we.NetworkFrom != model.NetworkCatalog {
+			t.Fatalf("estimate's network without a type %g Gbps from %q, want 400 from catalog", we.NetworkGbps, we.NetworkFrom)
+		}
+		// The figure matters: at the assumed 10 Gbps the job is slower.
+		e, _ := model.Compute(we, g80)
+		wa := base
+		wa.NetworkGbps, wa.NetworkFrom = model.AssumedNetworkGbps, model.NetworkNoFabric
+		if ea, _ := model.Compute(wa, g80); ea.Hours < 1.5*e.Hours {
+			t.Fatalf("at 10 Gbps %g h, at 400 Gbps %g h: the network does not matter to this job, the test cannot fail", ea.Hours, e.Hours)
+		}
+	}
+
 	for _, tt := range []struct {
 		name     string
 		given    float64 // --network-gbps; 0: none
+		fabric   string  // huge.8's documented fabric
 		wantGbps float64
 		wantFrom model.NetworkSource
 	}{
-		{"catalog median", 0, 400, model.NetworkCatalog},
-		{"given", 100, 100, model.NetworkGiven},
+		{"fabric without a figure: catalog median", 0, "infiniband", 400, model.NetworkCatalog},
+		{"no fabric: assumed Ethernet", 0, "", model.AssumedNetworkGbps, model.NetworkNoFabric},
+		{"given", 100, "", 100, model.NetworkGiven},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			huge().Fabric = tt.fabric
 			w := base
 			w.NetworkGbps = tt.given
-			// estimate
-			we := w
+			// estimate --phase
+			we := OnType(huge(), w)
 			cat.FillNetwork(&we, g80)
 			if we.NetworkGbps != tt.wantGbps || we.NetworkFrom != tt.wantFrom {
 				t.Fatalf("estimate's network %g Gbps from %q, want %g from %q", we.NetworkGbps, we.NetworkFrom, tt.wantGbps, tt.wantFrom)
@@ -57,12 +89,6 @@ func TestNetworkOneRule(t *testing.T) {
 			e, err := model.Compute(we, g80)
 			if err != nil || e.Hours <= 0 {
 				t.Fatalf("Compute: %v, %g h", err, e.Hours)
-			}
-			// The figure matters: at the assumed 10 Gbps the job is slower.
-			wa := w
-			wa.NetworkGbps, wa.NetworkFrom = model.AssumedNetworkGbps, model.NetworkAssumedSource
-			if ea, _ := model.Compute(wa, g80); ea.Hours < 1.5*e.Hours {
-				t.Fatalf("at 10 Gbps %g h, at %g Gbps %g h: the network does not matter to this job, the test cannot fail", ea.Hours, tt.wantGbps, e.Hours)
 			}
 
 			// recommend

@@ -17,8 +17,12 @@ import (
 // beside H100 types with one, when withFigures: two of 8 GPUs (3200 and
 // 1600 Gbps, test figures) and one of 1 GPU (100 Gbps), which is of
 // another node size and so not in the 8-GPU median. A type's figure
-// counts only with a source (model.NodeNetwork).
-func netCatalog(withFigures bool) *model.Catalog {
+// counts only with a source (model.NodeNetwork). The nebius type names
+// no fabric (model.NoFabricNetwork).
+func netCatalog(withFigures bool) *model.Catalog { return netCatalogFabric(withFigures, "") }
+
+// netCatalogFabric is netCatalog with the nebius type's fabric.
+func netCatalogFabric(withFigures bool, fabric string) *model.Catalog {
 	c := &model.Catalog{
 		GPUs: []model.GPU{
 			{Key: "h100-sxm", Name: "NVIDIA H100 SXM5 80GB", Aliases: []string{"H100"}, Vendor: "nvidia", Architecture: "hopper", ComputeCapability: "9.0",
@@ -26,7 +30,7 @@ func netCatalog(withFigures bool) *model.Catalog {
 		},
 		Instances: []model.Instance{
 			{Provider: "nebius", Type: "gpu-h100-sxm_8gpu-128vcpu-1600gb", GPU: "h100-sxm", GPUCount: 8, VCPUs: 128, MemoryGiB: 1600, Interconnect: "nvswitch",
-				Source: "test", Prices: []model.RegionPrice{{Region: "eu-north1", OnDemandUSD: 23.6}}},
+				Fabric: fabric, Source: "test", Prices: []model.RegionPrice{{Region: "eu-north1", OnDemandUSD: 23.6}}},
 		},
 	}
 	if withFigures {
@@ -67,7 +71,9 @@ func runCatalogCLI(t *testing.T, cat func() *model.Catalog, args ...string) (cod
 // for 8-GPU H100 nodes; the 1-GPU type's 100 is another size), and
 // writes recommend's job hours, in every format and for a plan's phase
 // pinned to the type. The assumed 10 Gbps is for a catalog with no such
-// figure only, where recommend takes it too. Failing before: export
+// figure, where recommend takes it too, and for a type that names no GPU
+// fabric either (model.NoFabricNetwork: a median of InfiniBand nodes is
+// no figure for VMs rented one by one). Failing before: export
 // matched the type in a catalog cut down to it, which has no figure, and
 // wrote 32 H200s on primeintellect's datacrunch type at 10 Gbps (556.2 h
 // where recommend said 1.8 h).
@@ -77,16 +83,19 @@ func TestExportTimesAtCatalogNetwork(t *testing.T) {
 		"--checkpointing", "--dataset-tokens", "2B"}
 	const median = "timed at 2400 Gbps per node, the median of the catalog's NVIDIA H100 SXM5 80GB nodes with 8 GPUs"
 	const assumed = "timed at an assumed 10 Gbps per node"
+	const noFabric = "timed at 10 Gbps per node, the slowest the catalog documents, as no InfiniBand, EFA or RDMA between its instances is documented either"
 	for _, tt := range []struct {
 		name        string
 		withFigures bool
+		fabric      string
 		note, not   string
 	}{
-		{"8-GPU H100 types with figures: their median, (3200 + 1600) / 2 = 2400 Gbps", true, median, assumed},
-		{"no H100 type with a figure: the assumed 10 Gbps, as recommend", false, assumed, "the median of the catalog's"},
+		{"InfiniBand, 8-GPU H100 types with figures: their median, (3200 + 1600) / 2 = 2400 Gbps", true, "infiniband", median, assumed},
+		{"InfiniBand, no H100 type with a figure: the assumed 10 Gbps, as recommend", false, "infiniband", assumed, "the median of the catalog's"},
+		{"no fabric, types with figures: the assumed 10 Gbps, not their median", true, "", noFabric, "the median of the catalog's"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			cat := func() *model.Catalog { return netCatalog(tt.withFigures) }
+			cat := func() *model.Catalog { return netCatalogFabric(tt.withFigures, tt.fabric) }
 			code, out, errs := runCatalogCLI(t, cat, append([]string{"recommend", "--json", "--allow-multi-node", "--providers", "nebius", "--no-savings"}, job...)...)
 			if code != 0 {
 				t.Fatalf("recommend: exit %d: %s", code, errs)

@@ -23,8 +23,8 @@ func TestPhaseLayout(t *testing.T) {
 		source             string
 	}{
 		{"train", nil, 1, 1, 0, ""},
-		{"train", []string{"--gpus", "2"}, 2, 1, 10, "assumed"},
-		{"two", nil, 2, 8, 400, "instance"}, // aws p4d.24xlarge: network_gbps = 400
+		{"train", []string{"--gpus", "2"}, 2, 1, 10, "no-fabric"}, // g6e.xlarge: no figure, no fabric (model.NoFabricNetwork)
+		{"two", nil, 2, 8, 400, "instance"},                       // aws p4d.24xlarge: network_gbps = 400
 	}
 	for _, tt := range tests {
 		t.Run(tt.phase+strings.Join(tt.args, ""), func(t *testing.T) {
@@ -64,8 +64,8 @@ func TestPhaseLayout(t *testing.T) {
 			if x.Offer.Nodes != tt.nodes || x.Offer.GPUsPerNode != tt.gpusPerNode {
 				t.Errorf("export %v: %d nodes × %d, want %d × %d", tt.args, x.Offer.Nodes, x.Offer.GPUsPerNode, tt.nodes, tt.gpusPerNode)
 			}
-			if assumed := strings.Contains(errOut, "assumed 10 Gbps"); assumed != (tt.source == "assumed") {
-				t.Errorf("export %v: says an assumed 10 Gbps: %v, want %v:\n%s", tt.args, assumed, tt.source == "assumed", errOut)
+			if assumed := strings.Contains(errOut, "timed at 10 Gbps per node, the slowest the catalog documents"); assumed != (tt.source == "no-fabric") {
+				t.Errorf("export %v: says an assumed 10 Gbps: %v, want %v:\n%s", tt.args, assumed, tt.source == "no-fabric", errOut)
 			}
 		})
 	}

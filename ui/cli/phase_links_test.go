@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -292,8 +293,9 @@ func TestPlanPhaseHFConfigFolderLinks(t *testing.T) {
 
 // Every job phase is checked on its own offer as rented (attack round
 // 11): 4× gpu_8x_b200_sxm6 with job_hours = 0.001 is compared with the
-// estimate on its 32 GPUs (estimate --phase's: lambda has no network
-// figure, so the nodes' network is not timed); answers that say 64 GPUs
+// estimate on its 32 GPUs (estimate --phase's: lambda's type names
+// neither a network figure nor a fabric, so its nodes are timed at the
+// assumed 10 Gbps, model.NoFabricNetwork, as recommend times them); answers that say 64 GPUs
 // on one GH200 are said, and estimated on the one; a job that does not
 // fit its offer is marked ✗ in the table and --json's targets, as a
 // serving phase that misses its targets is, and warned of on stderr and
@@ -324,8 +326,8 @@ func TestPlanJobPhaseOnItsOffer(t *testing.T) {
 		path, target string
 		want         []string
 	}{
-		{multi, "", []string{fmt.Sprintf(`phase "train": job_hours = 0.001, but the estimate on lambda gpu_8x_b200_sxm6 ×4 is %.3g h (90%% range %.3g–%.3g h): the plan prices the phase on its own hours; check job_hours (gpuplan estimate --config PLAN --phase NAME times it)`,
-			est.Time.Hours, est.Time.Band.Low, est.Time.Band.High)}},
+		{multi, "", []string{fmt.Sprintf(`phase "train": job_hours = 0.001, but the estimate on lambda gpu_8x_b200_sxm6 ×4 is %s h (90%% range %s–%s h): the plan prices the phase on its own hours; check job_hours (gpuplan estimate --config PLAN --phase NAME times it)`,
+			hoursAsPlan(est.Time.Hours), hoursAsPlan(est.Time.Band.Low), hoursAsPlan(est.Time.Band.High))}},
 		{gpus, "does not fit its pinned offer: needs 153.1 GiB per GPU, has 90.8 GiB usable", []string{
 			`phase "train": the answers say 64 GPUs, but its offer lambda gpu_1x_gh200 has 1; the phase is estimated on the offer's 1 GPU (set gpus = "1" in its answers)`,
 			`phase "train": the job does not fit its offer lambda gpu_1x_gh200 (needs 153.1 GiB per GPU, has 90.8 GiB usable)` + fits}},
@@ -400,4 +402,16 @@ func TestConfineSafetensorsFolder(t *testing.T) {
 			t.Errorf("safetensors %q: %v; want %q", tt.st, err, tt.want)
 		}
 	}
+}
+
+// hoursAsPlan is h as plan's job_hours check writes it: three
+// significant figures, whole hours from 100 on (model/plan hours3).
+func hoursAsPlan(h float64) string {
+	switch {
+	case h >= 100:
+		return strconv.FormatFloat(math.Round(h), 'f', -1, 64)
+	case h >= 10:
+		return strconv.FormatFloat(h, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(h, 'g', 3, 64)
 }

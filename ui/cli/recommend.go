@@ -18,6 +18,16 @@ import (
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
+// PreemptibleNote says what --pricing preemptible ranks: spot prices. GCP's
+// preemptible VMs are priced as its Spot VMs ("Spot VMs are the latest
+// version of preemptible VMs ... preemptible VMs use the same pricing
+// model as Spot VMs", Google Cloud, "Create and use preemptible VMs"),
+// but "always stop after 24 hours", which the spot estimate does not
+// model.
+func PreemptibleNote() model.Message {
+	return model.Msg("--pricing preemptible is ranked as spot: GCP prices its preemptible VMs as its Spot VMs, but stops them after 24 hours, which the spot estimate does not model")
+}
+
 // queryFlags are recommend's search flags.
 type queryFlags struct {
 	providers, regions []string
@@ -34,6 +44,9 @@ type queryFlags struct {
 	limit              int
 	sort               model.SortKey
 	usdCNY             float64
+	// preemptible is set when --pricing was spelt "preemptible", which
+	// parses as spot (model.ParsePricing's alias): recommend says so once.
+	preemptible bool
 }
 
 func (f *queryFlags) register(fs *pflag.FlagSet) {
@@ -41,7 +54,11 @@ func (f *queryFlags) register(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.regions, "regions", nil, "only these regions, prefixes ending in '-', continents or country codes: us-east-1,europe-,europe,asia,DE (a country code is every region in that country; default all; leaves out offers whose location is not stated)")
 	fs.StringSliceVar(&f.countries, "country", nil, "only regions in these countries, ISO codes or English names: de,uk,\"united states\",holland (default any; leaves out offers whose location is not stated)")
 	fs.BoolVar(&f.marketplaces, "marketplaces", false, "include marketplace offers (vast, lium, hyperbolic, simplepod), left out unless --providers names them")
-	fs.Var(enumValue[model.Pricing]{&f.pricing, model.ParsePricing, model.PricingModes, nil}, "pricing", "on-demand, spot, reserved-1y or reserved-3y (default on-demand)")
+	parsePricing := func(s string) (model.Pricing, error) {
+		f.preemptible = strings.EqualFold(strings.TrimSpace(s), "preemptible")
+		return model.ParsePricing(s)
+	}
+	fs.Var(enumValue[model.Pricing]{&f.pricing, parsePricing, model.PricingModes, nil}, "pricing", "on-demand, spot, reserved-1y or reserved-3y (default on-demand)")
 	fs.Var(floatValue{&f.maxPrice}, "max-price-hour", "only offers up to this USD per hour")
 	fs.Var(floatValue{&f.budget}, "budget-month", "only offers up to this USD per month")
 	fs.Var(floatValue{&f.budgetJob}, "budget-job", "only offers whose whole job costs up to this USD (needs a dataset)")
@@ -251,6 +268,9 @@ hosts the framework cannot run on only when nothing else is left.`,
 				return err
 			}
 			warnings = append(warnings, unusedEpochs(cmd.Flags(), &w, false)...)
+			if qf.preemptible { // an alias taken silently read as a mode of its own (new-user walk)
+				warnings = append(warnings, PreemptibleNote())
+			}
 			if m, ok := w.TPNotExportable(); ok { // the offers ranked cannot be exported as they are (walk49)
 				warnings = append(warnings, m)
 			}

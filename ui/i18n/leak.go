@@ -38,7 +38,8 @@ func DefaultAllowlist() Allowlist {
 		amp-bf16 amp-fp16 AdamW Cut Cross-Entropy MixedPrecision Llama llm-foundry DeepLearningExamples DALI JPEG
 		arm64 wheel q k v o gate up down hf-fp nvidia-smi GMACs RATE N all-reduce TTFT TPOT KiB PP auto none Brysbaert
 		transformers peft vllm torchvision trl after-step before-backward zero_grad dropped kept nanoGPT torchtune
-		NCHW NHWC channels_last`)
+		NCHW NHWC channels_last
+		Zamirai Kahan Revisiting BFloat16`) // a cited paper: its author, title and the method it names
 	for _, w := range markedWords() {
 		a[w] = true
 	}

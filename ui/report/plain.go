@@ -35,7 +35,7 @@ func plainOfferRows(p *i18n.Printer, rows [][]string, offers []model.Offer, limi
 		}
 		// "未说明地点" in Chinese, as the table it rewrites (new-user walk);
 		// "any of 17 regions" for Lambda's (walk49).
-		region = OfferRegionIn(p, o.Instance.Provider, region)
+		region = OfferRegionCaveatIn(p, o.Instance.Provider, region)
 		rows[row][1], rows[row][2] = o.Instance.Type, region
 		row++
 	}

@@ -442,7 +442,7 @@ func OfferRowIn(p *i18n.Printer, o *model.Offer) []string {
 	if o.Verdict == model.VerdictBorderline {
 		headroom = "~" + headroom // as estimate's "~ borderline"; the warning has the band
 	}
-	region := OfferRegionIn(p, o.Instance.Provider, o.Region)
+	region := OfferRegionCaveatIn(p, o.Instance.Provider, o.Region)
 	if base, more, _ := strings.Cut(o.Region, " +"); !model.RegionUnstated(base) && region == RegionIn(p, o.Region) {
 		// The country as offers tags it: "it-fr2 (IT)" (walk49).
 		if tag := model.RegionCountrySuffix(base, o.Geo.Country); tag != "" {
@@ -523,17 +523,37 @@ func commitmentTableNote(p *i18n.Printer, offers []model.Offer) string {
 // offers' "region availability not published" note says it; "" when no
 // row does.
 func UnconfirmedRegionsNote(p *i18n.Printer, offers []model.Offer) string {
+	return unconfirmedRegionsNote(p, offers, false)
+}
+
+// RecommendRegionsNote is UnconfirmedRegionsNote for recommend's table,
+// whose rows also name one region "(unconfirmed)" (OfferRegionCaveatIn).
+func RecommendRegionsNote(p *i18n.Printer, offers []model.Offer) string {
+	return unconfirmedRegionsNote(p, offers, true)
+}
+
+func unconfirmedRegionsNote(p *i18n.Printer, offers []model.Offer, singles bool) string {
 	var providers []string
+	anyOf, one := false, false
 	for i := range offers {
 		o := &offers[i]
-		if _, ok := unconfirmedRegions(o.Instance.Provider, o.Region); ok && !slices.Contains(providers, o.Instance.Provider) {
+		_, many := unconfirmedRegions(o.Instance.Provider, o.Region)
+		single := singles && unconfirmedRegion(o.Instance.Provider, o.Region)
+		anyOf, one = anyOf || many, one || single
+		if (many || single) && !slices.Contains(providers, o.Instance.Provider) {
 			providers = append(providers, o.Instance.Provider)
 		}
 	}
-	if len(providers) == 0 {
-		return ""
+	names := strings.Join(providers, p.T(", "))
+	switch {
+	case anyOf && one:
+		return p.Sprintf("any of N regions, (unconfirmed) (%s): the catalog lists each type in every region at one price; which regions offer a type is not published", names)
+	case one:
+		return p.Sprintf("(unconfirmed) region (%s): the catalog lists each type in every region at one price; whether that region offers it is not published", names)
+	case anyOf:
+		return p.Sprintf("any of N regions (%s): the catalog lists each type in every region at one price; which regions offer a type is not published", names)
 	}
-	return p.Sprintf("any of N regions (%s): the catalog lists each type in every region at one price; which regions offer a type is not published", strings.Join(providers, p.T(", ")))
+	return ""
 }
 
 // SizedTableNote explains the ranking of an oversized offer in a table
@@ -743,13 +763,15 @@ func riskyAheadFigure(p *i18n.Printer, o *model.Offer, k model.SortKey) string {
 // AssumedNetworkNote says, in one line, that the times of the multi-node
 // offers of offers whose instance type has no network figure in the
 // catalog rest on another figure (model.Offer.AssumesNetwork: the user's
-// --network-gbps, else the catalog's median for the GPU and node size,
-// else model.AssumedNetworkGbps), naming the types and the figures: "! 2
-// offers timed without a network figure in the catalog for
-// (nebius-8xh100, BM.GPU.H100.8): at 2400 Gbps (catalog median) between
-// nodes". Empty when there is none.
+// --network-gbps; for a type naming no GPU fabric either
+// model.AssumedNetworkGbps, model.NoFabricNetwork; else the catalog's
+// median for the GPU and node size), naming the types and the figures,
+// and which way each figure can err: "! 2 offers timed without a network
+// figure in the catalog (datacrunch__8xH200..., BM.GPU4.8): at 10 Gbps
+// (no fabric documented), 250 Gbps (catalog median) between nodes; ...".
+// Empty when there is none.
 func AssumedNetworkNote(p *i18n.Printer, offers []model.Offer) string {
-	n, types, figs, assumed := assumedNetwork(p, offers)
+	n, types, figs, assumed, median := assumedNetwork(p, offers)
 	if n == 0 {
 		return ""
 	}
@@ -757,12 +779,19 @@ func AssumedNetworkNote(p *i18n.Printer, offers []model.Offer) string {
 	if len(types) > assumedNetworkNames { // one line: the first few, then a count
 		names = p.Sprintf("%s and %d more", strings.Join(types[:assumedNetworkNames], ", "), len(types)-assumedNetworkNames)
 	}
-	if assumed {
-		return p.Sprintf("! %d %s timed without a network figure in the catalog (%s): at %s between nodes; an assumed figure may make their cross-node time far too long (--network-gbps)",
-			n, p.T(marketPlural(n, "offer", "offers")), names, strings.Join(figs, ", "))
-	}
-	return p.Sprintf("! %d %s timed without a network figure in the catalog (%s): at %s between nodes",
+	line := p.Sprintf("! %d %s timed without a network figure in the catalog (%s): at %s between nodes",
 		n, p.T(marketPlural(n, "offer", "offers")), names, strings.Join(figs, ", "))
+	// Which way each figure errs: the slowest documented long, a median
+	// of other types' fabrics short.
+	switch {
+	case assumed && median:
+		line += p.Sprintf("; the assumed figure is the slowest the catalog documents, so their cross-node time errs long, far too long if the provider joins them with InfiniBand or RDMA; a catalog median is other types' fabric, so their cross-node time is too short if theirs is slower (--network-gbps)")
+	case assumed:
+		line += p.Sprintf("; the assumed figure is the slowest the catalog documents, so their cross-node time errs long, far too long if the provider joins them with InfiniBand or RDMA (--network-gbps)")
+	case median:
+		line += p.Sprintf("; a catalog median is other types' fabric, so their cross-node time is too short if theirs is slower (--network-gbps)")
+	}
+	return line
 }
 
 // assumedNetworkNames is how many instance types AssumedNetworkNote names.
@@ -772,7 +801,7 @@ const assumedNetworkNames = 4
 // configurator's panel: "! 2 offers: cross-node time at 2400 Gbps
 // (catalog median; no network figure)".
 func AssumedNetworkNoteShort(p *i18n.Printer, offers []model.Offer) string {
-	n, _, figs, _ := assumedNetwork(p, offers)
+	n, _, figs, _, _ := assumedNetwork(p, offers)
 	if n == 0 {
 		return ""
 	}
@@ -789,6 +818,8 @@ func networkFigure(p *i18n.Printer, o *model.Offer) string {
 		return p.Sprintf("%.0f Gbps (--network-gbps)", gbps)
 	case model.NetworkCatalog:
 		return p.Sprintf("%.0f Gbps (catalog median)", gbps)
+	case model.NetworkNoFabric:
+		return p.Sprintf("%.0f Gbps (assumed: no fabric documented)", gbps)
 	}
 	return p.Sprintf("%.0f Gbps (assumed)", gbps)
 }
@@ -796,8 +827,9 @@ func networkFigure(p *i18n.Printer, o *model.Offer) string {
 // assumedNetwork counts the offers of offers timed without their type's
 // network figure and lists their instance types and the figures they are
 // timed at, each once, in order; assumed is set when one of them is
-// model.AssumedNetworkGbps.
-func assumedNetwork(p *i18n.Printer, offers []model.Offer) (n int, types, figs []string, assumed bool) {
+// timed at model.AssumedNetworkGbps, median when one is timed at the
+// catalog's median.
+func assumedNetwork(p *i18n.Printer, offers []model.Offer) (n int, types, figs []string, assumed, median bool) {
 	seen := map[string]bool{}
 	for i := range offers {
 		if o := &offers[i]; o.AssumesNetwork() {
@@ -810,10 +842,15 @@ func assumedNetwork(p *i18n.Printer, offers []model.Offer) (n int, types, figs [
 				seen["\x00"+f] = true
 				figs = append(figs, f)
 			}
-			assumed = assumed || o.Estimate.Host.NetworkFrom == model.NetworkAssumedSource
+			switch o.Estimate.Host.NetworkFrom {
+			case model.NetworkAssumedSource, model.NetworkNoFabric:
+				assumed = true
+			case model.NetworkCatalog:
+				median = true
+			}
 		}
 	}
-	return n, types, figs, assumed
+	return n, types, figs, assumed, median
 }
 
 // borderlineTableNote explains the "~" headroom mark of OfferRow when a
@@ -1145,6 +1182,28 @@ func OfferRegionIn(p *i18n.Printer, provider, region string) string {
 	return RegionIn(p, region)
 }
 
+// OfferRegionCaveatIn is OfferRegionIn for recommend's table and "best:"
+// line, where one region of such a provider (after --country or
+// --region) keeps its caveat, "europe-central-1 (unconfirmed)": the
+// catalog lists the type there as everywhere, which does not say it is
+// offered there (new-user walk: --country de showed Lambda's
+// europe-central-1 as a plain place while --json said
+// regions_unconfirmed). The configurator's narrow panels keep
+// OfferRegionIn.
+func OfferRegionCaveatIn(p *i18n.Printer, provider, region string) string {
+	if unconfirmedRegion(provider, region) {
+		return p.Sprintf("%s (unconfirmed)", RegionIn(p, region))
+	}
+	return OfferRegionIn(p, provider, region)
+}
+
+// unconfirmedRegion reports whether region, one region of provider's
+// (no " +N"), names a place the provider's catalog does not confirm
+// (model.RegionsUnconfirmed).
+func unconfirmedRegion(provider, region string) bool {
+	return model.RegionsUnconfirmed(provider) && region != "" && !strings.Contains(region, " +") && !model.RegionUnstated(region)
+}
+
 // BestRegionIn is the region of offers[0] (ranked offers) as a "best:"
 // line names it: RegionIn, or for a provider whose regions are unconfirmed
 // (OfferRegionIn) "any of N regions" when the offers after it differ only
@@ -1155,7 +1214,7 @@ func BestRegionIn(p *i18n.Printer, offers []model.Offer) string {
 		return RegionIn(p, top.Region)
 	}
 	first, _ := CollapseRegions(offers, 1)
-	return OfferRegionIn(p, top.Instance.Provider, first[0].Region)
+	return OfferRegionCaveatIn(p, top.Instance.Provider, first[0].Region)
 }
 
 // ShortRegionIn is a region cell as a column too narrow for it writes it:
@@ -1289,6 +1348,17 @@ func SpotShownNote(p *i18n.Printer, k model.SortKey) string {
 	return p.T("spot: job time and job cost are expected with interruptions (checkpoint writes, restarts, lost work), as the Spot lines price them")
 }
 
+// allSpot reports whether every offer of offers is priced at spot rates
+// (and there is one).
+func allSpot(offers []model.Offer) bool {
+	for i := range offers {
+		if offers[i].Pricing != model.Spot {
+			return false
+		}
+	}
+	return len(offers) > 0
+}
+
 // OfferHeaders are the column titles matching OfferRow.
 var OfferHeaders = []string{"provider", "instance", "region", "GPUs", "$/h", "$/month", "job time", "job cost", "headroom"}
 
@@ -1371,6 +1441,11 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 		}
 		var headers []string
 		headers, commitNote = OfferHeadersIn(p), commitmentTableNote(p, offers)
+		if allSpot(offers) {
+			// The rate is the spot one: said where it is read (new-user
+			// walk: --pricing spot without a dataset showed "$/h" alone).
+			headers[4] = p.T("spot $/h")
+		}
 		if commitNote != "" { // reserved: the term, the job's share and on-demand beside the bill
 			headers = append(headers, translate(p, CommitmentHeaders...)...)
 			for i := range rows {
@@ -1475,7 +1550,7 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 		if spotAny {
 			spotNote = SpotShownNote(p, rec.Sort)
 		}
-		for _, note := range append(overlays.legend(p, OverlayMark), commitNote, SizedTableNote(p, offers, rec.Sort), spotNote, JobRangeNoteIn(p, offers), UncalibratedTableNote(p, offers), UnconfirmedRegionsNote(p, offers)) {
+		for _, note := range append(overlays.legend(p, OverlayMark), commitNote, SizedTableNote(p, offers, rec.Sort), spotNote, JobRangeNoteIn(p, offers), UncalibratedTableNote(p, offers), RecommendRegionsNote(p, offers)) {
 			if note != "" {
 				fmt.Fprintf(&b, "%s\n", st.Muted.Render(note))
 			}
@@ -1540,14 +1615,17 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 	return err
 }
 
-// RejectionPrice is what a near miss would cost per hour: "$0.42/h", or
-// "8 × $0.42/h" when the job would rent several instances, so the price
-// is never read as one instance's.
+// RejectionPrice is what a near miss would cost per hour: "$0.42/h",
+// "$142.42/h", or "8 × $0.42/h" when the job would rent several
+// instances, so the price is never read as one instance's. It is to the
+// cent at every size (model.USDCents), as the reasons beside it say
+// prices and limits (new-user walk: "$100/h" beside "$100.13/h is above
+// the $50.00/h limit").
 func RejectionPrice(p *i18n.Printer, x *model.Rejection) string {
 	if x.Instances > 1 {
-		return p.Sprintf("%d × %s/h", x.Instances, USD(x.USDPerHour/float64(x.Instances)))
+		return p.Sprintf("%d × %s/h", x.Instances, model.USDCents(x.USDPerHour/float64(x.Instances)))
 	}
-	return p.Sprintf("%s/h", USD(x.USDPerHour))
+	return p.Sprintf("%s/h", model.USDCents(x.USDPerHour))
 }
 
 // RejectionReason is a near miss's reason in p's language (its message

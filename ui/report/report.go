@@ -166,7 +166,10 @@ type NetworkJSON struct {
 	// Source is where gbps comes from: "given" (--network-gbps, the
 	// file's network_gbps), "catalog" (the median of catalog_types
 	// full-node instance types of the GPU), "assumed" (none has a figure:
-	// 10 Gbps, as recommend assumes) or "none" (not costed).
+	// 10 Gbps, as recommend assumes), "instance" (the phase's instance
+	// type's own), "no-fabric" (the phase's type names neither a figure
+	// nor a GPU fabric: 10 Gbps, model.NoFabricNetwork) or "none" (not
+	// costed).
 	Source       string `json:"source"`
 	CatalogTypes int    `json:"catalog_types,omitempty"`
 }
@@ -526,15 +529,28 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *advice.Fit,
 			}
 			if len(f.Advice) > 0 {
 				line("  %s", st.Heading.Render(p.T("fit advice (each change alone):")))
+				pure := false
 				for _, a := range f.Advice {
 					line("  %s %s → %s", AdviceMark(&st, &a), PadRight(AdviceChange(p, a), 62), GiB(a.Total))
+					pure = pure || PureBF16(&e.Workload, &a)
+				}
+				if pure { // what the memory it saves can cost (new-user walk: listed first, no word of it)
+					line("  %s", st.Muted.Render(PureBF16CaveatIn(p)))
 				}
 			}
 		}
 	}
 	line("")
 	line("%s", st.Heading.Render(p.T("Compute")))
-	line("  parameters %s (trainable %s, active per token %s)", model.FormatCount(e.Params), model.FormatCount(e.TrainableParams), model.FormatCount(e.ActiveParams))
+	if active := model.FormatCount(e.ActiveParams); e.ActiveParams > 0 && active != model.FormatCount(e.Params) {
+		line("  parameters %s (trainable %s, active per token %s)", model.FormatCount(e.Params), model.FormatCount(e.TrainableParams), active)
+	} else {
+		// A dense model runs all its parameters on every input: "active
+		// per token" said nothing there, and was wrong for a CNN, which
+		// has no tokens (new-user walk: YOLOv8m's "active per token
+		// 25.9M"). The MoE line keeps it (--json keeps active_params).
+		line("  parameters %s (trainable %s)", model.FormatCount(e.Params), model.FormatCount(e.TrainableParams))
+	}
 	line("  %.3g FLOPs per sample, %.3g per step of %s samples", e.FLOPsPerSample, e.FLOPsPerStep, model.FormatCount(e.SamplesPerStep))
 	if e.TotalFLOPs > 0 {
 		line("  %.3g FLOPs for %s samples (%s steps)", e.TotalFLOPs, model.FormatCount(e.Samples), model.FormatCount(e.Steps))

@@ -187,6 +187,26 @@ type NearMissHint struct {
 	Miss   model.Rejection
 	Change model.Message
 	Total  float64 // per-GPU bytes with the change
+	// PureBF16 is set when the change trains in pure bf16 (PureBF16):
+	// WriteNearMissFit adds its convergence caveat.
+	PureBF16 bool
+}
+
+// PureBF16 reports whether advice a trains w in pure bf16 where w does
+// not: bf16 weights and AdamW states with no fp32 master copy.
+func PureBF16(w *model.Workload, a *advice.Advice) bool {
+	return a.Workload.Task.Training() && a.Workload.Precision == model.BF16 && w.Precision != model.BF16
+}
+
+// PureBF16CaveatIn is the line under advice that trains in pure bf16:
+// without fp32 master weights, round-to-nearest bf16 weight updates
+// "often cancel small updates, which degrades the convergence and model
+// accuracy", and stochastic rounding or Kahan summation in the optimizer
+// recover it (Zamirai et al., "Revisiting BFloat16 Training", 2020,
+// arXiv:2010.06192, abstract: up to 7% absolute validation accuracy
+// across their seven applications). The advice saves memory; this says what it can cost.
+func PureBF16CaveatIn(p *i18n.Printer) string {
+	return p.T("pure bf16 has no fp32 master weights: rounding each AdamW update to bf16 can cancel small updates and hurt convergence (Zamirai et al. 2020, \"Revisiting BFloat16 Training\"); keep mixed precision if another change fits, or use an optimizer with Kahan summation or stochastic rounding")
 }
 
 // NearMissFit returns, when offers rank but the nearest near miss was
@@ -211,7 +231,7 @@ func NearMissFit(w model.Workload, cat *model.Catalog, q model.Query, rec *model
 	}
 	for _, a := range advice.FitAdvice(sized, capBytes) {
 		if a.Verdict == model.VerdictFits {
-			return NearMissHint{Miss: rec.Rejected[i], Change: a.Msg, Total: a.Total}, true
+			return NearMissHint{Miss: rec.Rejected[i], Change: a.Msg, Total: a.Total, PureBF16: PureBF16(&sized, &a)}, true
 		}
 	}
 	return h, false
@@ -223,6 +243,9 @@ func NearMissFit(w model.Workload, cat *model.Catalog, q model.Query, rec *model
 func WriteNearMissFit(out io.Writer, r *Renderer, h NearMissHint) error {
 	st, p := NewStyles(r), r.Lang
 	s := p.Sprintf("%s %s would fit with one change, at %s per GPU: %s", h.Miss.Instance.Provider, h.Miss.Instance.Type, GiB(h.Total), p.Message(h.Change))
+	if h.PureBF16 {
+		s += "\n    " + st.Muted.Render(PureBF16CaveatIn(p))
+	}
 	_, err := fmt.Fprintf(r.Writer(out), "  %s %s\n", st.Good.Render("→"), s)
 	return err
 }
