@@ -55,7 +55,11 @@ type PlanPhaseJSON struct {
 func NewPlanJSON(p *plan.Plan, costs []plan.PhaseCost, total float64) PlanJSON {
 	out := PlanJSON{Name: p.Name, TotalUSD: Round(total, 2), Warnings: []string{}}
 	for i := range costs {
-		out.Phases = append(out.Phases, PlanPhaseJSON{Phase: p.Phases[i], BilledHours: Round(billedHours(&p.Phases[i], &costs[i]), 3),
+		ph := p.Phases[i]
+		// The pricing the table shows (PhasePricing): a phase that names
+		// none is on-demand, not "" (the field keeps its name).
+		ph.Pricing = cmp.Or(ph.Pricing, model.OnDemand)
+		out.Phases = append(out.Phases, PlanPhaseJSON{Phase: ph, BilledHours: Round(billedHours(&p.Phases[i], &costs[i]), 3),
 			USD: Round(costs[i].USD, 2), CommitmentUSD: Round(costs[i].CommitmentUSD, 2), Targets: costs[i].Targets.String(), CannotRun: costs[i].Refused})
 	}
 	if runs, _, left := runnableTotal(p, costs); len(left) > 0 {
