@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -108,7 +109,8 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
 				j := report.NewPlanJSON(&p, phases, total)
 				j.Warnings = append(j.Warnings, model.Strings(warnings)...)
 				if !noSavings {
-					j.Savings = report.NewPlanSavingsJSON(base, savings, leftOut, savingsErr)
+					cannotRun := slices.DeleteFunc(report.CannotRunPhases(&p, phases), func(n string) bool { return slices.Contains(leftOut, n) })
+					j.Savings = report.NewPlanSavingsJSON(base, report.PlanOwnWithout(&p, phases, leftOut), len(cannotRun) == 0, savings, leftOut, savingsErr)
 				}
 				if err := writeJSON(env.Stdout, j); err != nil {
 					return err

@@ -85,3 +85,38 @@ func TestPlanNotFitNamesOneChange(t *testing.T) {
 		t.Errorf("--json targets lacks the change:\n%s", jout)
 	}
 }
+
+// TestPlanSavingsAgainstOwnTotal: with checkpointing the LoRA phase fits
+// (borderline), and the serve phase at a 32768-token context is
+// borderline on its one g6e.xlarge (the low end of the KV cache's range
+// holds 3 of 4 requests). The savings re-priced the serve phase on the
+// serving ranking's first plan, two instances that clear the range
+// ($3.72/h), so the base was $8,159 against the plan's own $4,094 and
+// "serve int4 weights … saves $4,076 (50%)" raised nothing but a bill
+// the plan never had. A borderline phase is re-priced on the instances
+// it rents, as the plan prices it: the base is the plan's own but for
+// the LoRA job's estimated hours, and no change that raises the bill is
+// listed as a saving.
+func TestPlanSavingsAgainstOwnTotal(t *testing.T) {
+	src := strings.Replace(walkLoRAServe, `dataset_tokens = "50M"`, "dataset_tokens = \"50M\"\ncheckpointing = \"true\"", 1)
+	src = strings.Replace(src, `"serve.output_tokens" = "1024"`, "\"serve.output_tokens\" = \"1024\"\ncontext_len = \"32768\"", 1)
+	path := writeFile(t, "plan.toml", src)
+	code, out, errs := runCLI(t, "plan", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, out, errs)
+	}
+	if !strings.Contains(out, "~ serve") || !strings.Contains(out, "Total $4,094") {
+		t.Fatalf("want the serve phase borderline and the plan's own $4,094:\n%s", out)
+	}
+	for _, bad := range []string{"$8,1", "more than the plan's own", "serve int4 weights"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("%q in:\n%s", bad, out)
+		}
+	}
+	j := planSavingsJSON(t, path)
+	// The serve phase as rented, $4,075.59, and the LoRA job on the
+	// engine's hours: within the job's $18.61 of the plan's own.
+	if j.Savings.BaseUSD < 4075 || j.Savings.BaseUSD > 4094.2 {
+		t.Errorf("savings base $%.2f, want the serve phase as rented ($4,075.59) plus the LoRA job", j.Savings.BaseUSD)
+	}
+}
