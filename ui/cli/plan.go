@@ -233,7 +233,12 @@ func checkPlanServing(env *Env, cat *model.Catalog, path string, p *plan.Plan) e
 // engine cannot read is neither marked nor compared: the savings say why.
 func planNotes(env *Env, cat *model.Catalog, path string, p *plan.Plan, costs []plan.PhaseCost) []model.Message {
 	warnings := append(plan.Check(cat, p), plan.CheckTerm(p)...)
-	if sc, err := planScenario(env, cat, path, p); err == nil {
+	if sc, links, err := planScenarioLinked(env, cat, path, p); err == nil {
+		for i := range links {
+			if i < len(costs) {
+				costs[i].Serves = links[i]
+			}
+		}
 		markPinnedServing(cat, sc, p, costs)
 		warnings = append(warnings, plan.CheckJobHours(cat, p, sc, costs)...)
 		plan.MarkOffCatalog(cat, p, sc, costs) // on the answers' GPUs, as the savings leave it out

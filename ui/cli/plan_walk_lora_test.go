@@ -120,3 +120,72 @@ func TestPlanSavingsAgainstOwnTotal(t *testing.T) {
 		t.Errorf("savings base $%.2f, want the serve phase as rented ($4,075.59) plus the LoRA job", j.Savings.BaseUSD)
 	}
 }
+
+// TestPlanServesLoRAAdapter: the walk's plan fine-tunes Qwen3 8B with
+// LoRA, then serves Qwen3 8B; export --phase serve --format vllm wrote
+// `exec vllm serve Qwen/Qwen3-8B …` with no --enable-lora, and nothing in
+// plan or export named the adapter. Now the serve phase serves it, as
+// vLLM serves one: --enable-lora --max-lora-rank 16 (the adapter's rank
+// 16, a value vLLM accepts) --max-loras 1 --lora-modules
+// qwen3-8b-lora=adapters/qwen3-8b-lora, with a note on where the adapter
+// must be; its slots (87,293,952 B, serve.LoRABytes) are in the phase's
+// memory, and plan, --json and estimate --phase say so.
+func TestPlanServesLoRAAdapter(t *testing.T) {
+	src := strings.Replace(walkLoRAServe, `dataset_tokens = "50M"`, "dataset_tokens = \"50M\"\ncheckpointing = \"true\"", 1)
+	path := writeFile(t, "plan.toml", src)
+	const serves = `→ phase "serve": serves the LoRA adapter phase "lora" trains on Qwen3 8B, as the model "qwen3-8b-lora"`
+	if _, out, errs := runCLI(t, "plan", path, "--no-savings"); !strings.Contains(out, serves) {
+		t.Errorf("plan lacks %q:\n%s%s", serves, out, errs)
+	}
+	_, jout, _ := runCLI(t, "plan", path, "--no-savings", "--json")
+	if !strings.Contains(jout, `"serves": "serves the LoRA adapter phase \"lora\" trains`) {
+		t.Errorf("plan --json lacks serves:\n%s", jout)
+	}
+	code, script, errs := runCLI(t, "export", "--config", path, "--phase", "serve", "--format", "vllm", "-o", "-")
+	if code != 0 {
+		t.Fatalf("export: exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"exec vllm serve Qwen/Qwen3-8B \\\n",
+		"  --enable-lora \\\n  --max-lora-rank 16 \\\n  --max-loras 1 \\\n  --lora-modules qwen3-8b-lora=adapters/qwen3-8b-lora\n",
+		`# note: serves the adapter phase "lora" trains (its --output_dir outputs: adapter_config.json, adapter_model.safetensors) on Qwen/Qwen3-8B as the model "qwen3-8b-lora"`,
+		"copy it to adapters/qwen3-8b-lora where this script runs",
+	} {
+		if !strings.Contains(script, want) {
+			t.Errorf("export lacks %q:\n%s", want, script)
+		}
+	}
+	var est struct {
+		Plan struct {
+			Memory struct {
+				LoRAGiB    float64 `json:"lora_gib"`
+				WeightsGiB float64 `json:"weights_gib"`
+			} `json:"memory"`
+		} `json:"plan"`
+	}
+	_, eout, eerrs := runCLI(t, "estimate", "--config", path, "--phase", "serve", "--json")
+	if err := json.Unmarshal([]byte(eout), &est); err != nil {
+		t.Fatalf("%v: %s %s", err, eout, eerrs)
+	}
+	if got, want := est.Plan.Memory.LoRAGiB, 87293952.0/(1<<30); got < want-0.0001 || got > want+0.0001 {
+		t.Errorf("estimate --phase serve: lora_gib %g, want %.4f", got, want)
+	}
+	if !strings.Contains(eerrs, `note: phase "serve": serves the LoRA adapter`) {
+		t.Errorf("estimate --phase serve: stderr lacks the note: %s", eerrs)
+	}
+	// --model-id: a checkpoint to serve instead (the adapter merged in).
+	_, merged, errs := runCLI(t, "export", "--config", path, "--phase", "serve", "--format", "vllm", "--model-id", "me/qwen3-8b-merged", "-o", "-")
+	if strings.Contains(merged, "--enable-lora") || !strings.Contains(merged, "exec vllm serve me/qwen3-8b-merged") {
+		t.Errorf("export --model-id serves the adapter:\n%s%s", merged, errs)
+	}
+	// A full fine-tune before the serving phase: its checkpoint is what
+	// to serve, said in plan and in the file.
+	full := writeFile(t, "full.toml", strings.Replace(src, `task = "lora"`, `task = "finetune"`, 1))
+	if _, out, _ := runCLI(t, "plan", full, "--no-savings"); !strings.Contains(out, `after phase "lora" fine-tunes the whole model: serve that checkpoint, not the base`) {
+		t.Errorf("plan of a full fine-tune lacks the checkpoint note:\n%s", out)
+	}
+	if _, fs, errs := runCLI(t, "export", "--config", full, "--phase", "serve", "--format", "vllm", "-o", "-"); strings.Contains(fs, "--enable-lora") ||
+		!strings.Contains(fs, `# note: phase "lora" fine-tunes the whole model: serve its checkpoint with --model-id`) {
+		t.Errorf("export after a full fine-tune:\n%s%s", fs, errs)
+	}
+}

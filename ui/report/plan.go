@@ -49,6 +49,10 @@ type PlanPhaseJSON struct {
 	// all (plan.PhaseCost.Refused: Targets says why), not only misses
 	// its targets; gpuplan plan then exits 1.
 	CannotRun bool `json:"cannot_run,omitempty"`
+	// Serves says what a serving phase serves besides the model it
+	// names: the LoRA adapter, or the fine-tuned checkpoint, a phase
+	// before it trains (plan.PhaseCost.Serves); empty otherwise.
+	Serves string `json:"serves,omitempty"`
 }
 
 // NewPlanJSON builds the JSON view of a priced plan.
@@ -60,7 +64,7 @@ func NewPlanJSON(p *plan.Plan, costs []plan.PhaseCost, total float64) PlanJSON {
 		// none is on-demand, not "" (the field keeps its name).
 		ph.Pricing = cmp.Or(ph.Pricing, model.OnDemand)
 		out.Phases = append(out.Phases, PlanPhaseJSON{Phase: ph, BilledHours: Round(billedHours(&p.Phases[i], &costs[i]), 3),
-			USD: Round(costs[i].USD, 2), CommitmentUSD: Round(costs[i].CommitmentUSD, 2), Targets: costs[i].Targets.String(), CannotRun: costs[i].Refused})
+			USD: Round(costs[i].USD, 2), CommitmentUSD: Round(costs[i].CommitmentUSD, 2), Targets: costs[i].Targets.String(), CannotRun: costs[i].Refused, Serves: costs[i].Serves.String()})
 	}
 	if runs, _, left := runnableTotal(p, costs); len(left) > 0 {
 		r := Round(runs, 2)
@@ -161,7 +165,7 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 		fmt.Fprintf(&b, "%s\n", st.Title.Render(termsafe.String(p.Name)))
 	}
 	rows := make([][]string, len(costs))
-	var notes []string
+	var notes, serves []string
 	for i, c := range costs {
 		ph := &p.Phases[i]
 		offer := strings.TrimSpace(fmt.Sprintf("%s %s %s", ph.Provider, ph.Instance, RegionIn(lang, ph.Region)))
@@ -190,6 +194,9 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 			name = mark + " " + name
 			notes = append(notes, lang.Sprintf("%s phase %q: %s", mark, ph.Name, lang.Message(c.Targets)))
 		}
+		if !c.Serves.IsZero() {
+			serves = append(serves, lang.Sprintf("→ phase %q: %s", ph.Name, lang.Message(c.Serves)))
+		}
 		rows[i] = []string{name, r.Cut(termsafe.String(offer), 44-len([]rune(count))) + count, pricing, USD(ph.USDPerHour), dur, billedText(billed), cost}
 	}
 	headers := translate(lang, "phase", "offer", "pricing", "$/h", "duration", "billed h", "cost")
@@ -199,6 +206,9 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 	fmt.Fprintf(&b, "%s\n", r.tableRight(headers, rows, map[int]bool{3: true, 5: true, 6: true}))
 	for _, n := range notes {
 		fmt.Fprintf(&b, "%s\n", st.Warn.Render(termsafe.String(n)))
+	}
+	for _, n := range serves {
+		fmt.Fprintf(&b, "%s\n", termsafe.String(n))
 	}
 	// A phase that cannot run on its pinned offer (✗) bills nothing that
 	// runs: the Total leaves it out and says so (a new user's walk:
