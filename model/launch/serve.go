@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"path"
 	"slices"
 	"strings"
 
@@ -93,6 +94,10 @@ type ServeOptions struct {
 	// weights are downloaded once rather than by every new pod; "" is an
 	// emptyDir sized for them. It must be a DNS-1123 subdomain.
 	CacheClaim string
+	// Adapter says where the LoRA adapter the plan serves
+	// (serve.Serving.LoRA) comes from: the training phase and its
+	// output directory; nil when unknown or none is served.
+	Adapter *ServeAdapter
 }
 
 // Serve is a serving deployment of vLLM: where it runs, how the model is
@@ -184,6 +189,9 @@ type Serve struct {
 	Plan *serve.Plan
 	// Notes are ServeOptions.Notes, the last lines of HeaderLines.
 	Notes []model.Message
+	// Adapter is the LoRA adapter served on the base (Serving.LoRA),
+	// with where it comes from (ServeOptions.Adapter); nil without one.
+	Adapter *ServeAdapter
 }
 
 // NewServe builds the deployment for plan sp of model a. The error wraps
@@ -219,7 +227,7 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 		USDPerHour: sp.USDPerHour,
 		TP:         sp.TP, PP: sp.PP, Replicas: max(sp.Replicas, 1), Nodes: max(sp.Nodes, 1),
 		Serving: sp.Serving, Image: opt.Image, ROCm: o.GPU.Vendor == "amd",
-		Arch: a, Plan: sp, Notes: slices.Clone(opt.Notes),
+		Arch: a, Plan: sp, Notes: slices.Clone(opt.Notes), Adapter: newAdapter(sp, opt.Adapter),
 	}
 	source, origin, asOf := o.Instance.RegionProvenance(opt.Region)
 	if d := o.Discount; d != nil && model.FromOverlay(d.Origin) && opt.Pricing == o.Pricing { // a reserved price off an overlay's discount
@@ -407,7 +415,8 @@ func (s *Serve) VLLMArgs() []string {
 			a = append(a, "--dtype", "float32")
 		}
 	}
-	return append(a, "--max-num-seqs", fmt.Sprint(v.MaxNumSeqs), "--max-num-batched-tokens", fmt.Sprint(v.MaxNumBatchedTokens))
+	a = append(a, "--max-num-seqs", fmt.Sprint(v.MaxNumSeqs), "--max-num-batched-tokens", fmt.Sprint(v.MaxNumBatchedTokens))
+	return append(a, s.loraArgs()...)
 }
 
 // GPUsPerNode returns the GPUs one node's vLLM uses.
@@ -562,7 +571,7 @@ func (s *Serve) InstancesNote(f Format) model.Message {
 // headerFor is HeaderLines with format f's ServersNote and InstancesNote.
 func (s *Serve) headerFor(f Format) []string {
 	lines := s.HeaderLines()
-	for _, n := range []model.Message{s.ServersNote(f), s.InstancesNote(f)} {
+	for _, n := range []model.Message{s.adapterNote(f), s.ServersNote(f), s.InstancesNote(f)} {
 		if !n.IsZero() {
 			lines = append(lines, "note: "+n.String())
 		}
@@ -640,14 +649,15 @@ const vllmROCmDockerFlags = "docker run --rm --ipc=host --group-add=video --cap-
 
 // dockerWords is the docker run of the vLLM image, CUDA's or ROCm's.
 func (s *Serve) dockerWords() []string {
-	return s.dockerRun(nil, VLLMPort, s.VLLMArgs())
+	m := s.mounted()
+	return m.dockerRun(nil, VLLMPort, m.VLLMArgs())
 }
 
 // replicaDockerWords is replica i's docker run (OneServerPerReplica):
 // its GPUs and port.
 func (s *Serve) replicaDockerWords(i int) []string {
-	port := s.ReplicaPort(i)
-	return s.dockerRun([]string{"-e CUDA_VISIBLE_DEVICES=" + s.ReplicaGPUs(i)}, port, append(s.ServerArgs(), "--port", fmt.Sprint(port)))
+	port, m := s.ReplicaPort(i), s.mounted()
+	return m.dockerRun([]string{"-e CUDA_VISIBLE_DEVICES=" + s.ReplicaGPUs(i)}, port, append(m.ServerArgs(), "--port", fmt.Sprint(port)))
 }
 
 // dockerRun is docker run of the vLLM image with the extra flags, port
@@ -659,8 +669,11 @@ func (s *Serve) dockerRun(extra []string, port int, args []string) []string {
 	}
 	words := append([]string{run}, extra...)
 	words = append(words, fmt.Sprintf("-p %d:%d", port, port),
-		"-e HF_TOKEN -e HF_HOME="+hfCacheDir, `-v "$HOME/.cache/huggingface":`+hfCacheDir,
-		shellQuote(s.Image), "--model "+shellQuote(s.ModelID))
+		"-e HF_TOKEN -e HF_HOME="+hfCacheDir, `-v "$HOME/.cache/huggingface":`+hfCacheDir)
+	if a := s.Adapter; a != nil && s.Serving.LoRA != nil { // read-only at the path --lora-modules names (mounted)
+		words = append(words, `-v "$PWD"/`+shellQuote(path.Join(AdapterDir, a.Name))+":"+shellQuote(s.adapterPath())+":ro")
+	}
+	words = append(words, shellQuote(s.Image), "--model "+shellQuote(s.ModelID))
 	return append(words, flagGroups(lits(args))...)
 }
 
@@ -692,7 +705,11 @@ func (s *Serve) SkyPilot() ([]byte, error) {
 		return nil, model.Errorf(ErrPlan, "%s is a mixture-of-experts model with %d replicas on each %s: they run as one vllm serve each on its own port (--data-parallel-size would tie their expert layers together), and SkyServe sends a replica's traffic to one port; use --format torchrun or docker and put their ports behind a load balancer, or --format k8s (one pod per replica)",
 			show.Printable(s.Model), s.ReplicasPerNode, show.Printable(s.InstanceType))
 	}
-	run := []string{"set -e", hfHomeExport, continued(s.words(), "  ")}
+	run := []string{"set -e", hfHomeExport, continued(s.mounted().words(), "  ")}
+	var fileMounts *yaml.Node // the adapter, copied to the path --lora-modules names (mounted)
+	if a := s.Adapter; a != nil && s.Serving.LoRA != nil {
+		fileMounts = mapping(kv{s.mounted().adapterPath(), str(path.Join(AdapterDir, a.Name))})
+	}
 	var setup *yaml.Node
 	var imageID *yaml.Node
 	switch {
@@ -745,6 +762,7 @@ func (s *Serve) SkyPilot() ([]byte, error) {
 		kv{"name", str(s.Name)},
 		kv{"resources", mapping(resources...)},
 		kv{"secrets", mapping(kv{"HF_TOKEN", null()})},
+		kv{"file_mounts", fileMounts},
 		kv{"service", mapping(
 			kv{"readiness_probe", mapping(kv{"path", str(VLLMHealthPath)}, kv{"initial_delay_seconds", integer(skyServeInitialDelay)})},
 			kv{"replicas", integer(s.Nodes)},
@@ -786,13 +804,20 @@ func (s *Serve) Kubernetes() ([]byte, error) {
 	}
 	labels := mapping(kv{"app.kubernetes.io/name", str(s.Name)}, kv{"app.kubernetes.io/managed-by", str("gpuplan")})
 	selector := mapping(kv{"app.kubernetes.io/name", str(s.Name)})
-	one := *s
+	one := *s.mounted()
 	one.ReplicasPerNode = 1 // one engine per pod; Kubernetes packs pods on nodes
 	args := append([]string{"--model", s.ModelID}, one.VLLMArgs()...)
 	mounts, volumes := p.volumes()
+	if one.Adapter != nil && s.Serving.LoRA != nil { // the training's outputs claim, read-only at the path --lora-modules names
+		mounts = append(mounts, mapping(kv{"name", str("adapter")}, kv{"mountPath", str(one.adapterPath())}, kv{"readOnly", boolean(true)}))
+		volumes = append(volumes, mapping(kv{"name", str("adapter")}, kv{"persistentVolumeClaim", mapping(kv{"claimName", str(DefaultOutputClaim)}, kv{"readOnly", boolean(true)})}))
+	}
 	// one's header: the pods pass no --data-parallel-size, so the note on
 	// engines sharing a node through it is not this file's.
 	header := one.HeaderLines()
+	if n := one.adapterNote(FormatK8s); !n.IsZero() {
+		header = append(header, "note: "+n.String())
+	}
 	if s.Replicas > 1 {
 		perPod := s.TP * s.PP
 		header = append(header, fmt.Sprintf("note: %s as %s of one vLLM engine on %s each (Deployment replicas: %d; no --data-parallel-size), behind the Service's load balancing; Kubernetes places them by their GPU limits, up to %d on one %s",

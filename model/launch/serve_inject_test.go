@@ -32,6 +32,9 @@ func FuzzServeInjection(f *testing.F) {
 	f.Add("org/model $(id)", uint8(64|3))
 	// A price region narrowed by the search: any_of, one entry a region.
 	f.Add("lambda", uint8(128))
+	// A LoRA adapter named, trained and written by hostile text.
+	f.Add("ft $(id)=x,y\n# --lora-modules", uint8(8))
+	f.Add("qwen3-8b-lora", uint8(64|8|3))
 	f.Fuzz(func(t *testing.T, s string, shape uint8) {
 		sv := &Serve{Name: "gpuplan-serve", Model: s, ModelID: s, Provider: s, InstanceType: s, CatalogType: s, Region: s,
 			Pricing: model.OnDemand, Accelerator: s, GPUsPerInstance: 8, HostVCPUs: 96, HostMemoryGiB: 768, USDPerHour: 10,
@@ -51,6 +54,11 @@ func FuzzServeInjection(f *testing.F) {
 		if shape&128 != 0 { // a price region the search narrowed to some of its regions: any_of names each
 			sv.AnyOfRegions, sv.Regions, sv.PriceRegions = 2, []string{s, s}, 17
 		}
+		if shape&8 != 0 { // a LoRA adapter named s, trained by a phase s writing to s (plan.LinkTrained)
+			sv.Serving.LoRA = &serve.LoRA{Name: s, Rank: 16, MaxRank: 16, MaxLoRAs: 1}
+			sv.Adapter = newAdapter(&serve.Plan{Serving: sv.Serving}, &ServeAdapter{From: s, OutputDir: s})
+		}
+		mounted := sv.mounted() // docker, SkyPilot and Kubernetes read the adapter at AdapterMount
 		if s == "" {
 			return // NewServe never leaves the model id or image empty
 		}
@@ -81,7 +89,7 @@ func FuzzServeInjection(f *testing.F) {
 		}
 		cmds = parseScript(t, string(docker), syntax.LangPOSIX)
 		got := cmds[len(cmds)-1].argv
-		if i := indexOf(got, "--model"); i < 1 || got[i-1] != s || !reflect.DeepEqual(got[i+1:], append([]string{s}, sv.VLLMArgs()...)) {
+		if i := indexOf(got, "--model"); i < 1 || got[i-1] != s || !reflect.DeepEqual(got[i+1:], append([]string{s}, mounted.VLLMArgs()...)) {
 			t.Fatalf("docker argv %q\n%s", got, docker)
 		}
 		// A provider that is no SkyPilot cloud is refused; the rest of the
@@ -110,10 +118,11 @@ func FuzzServeInjection(f *testing.F) {
 				ImageID  string     `yaml:"image_id"`
 				AnyOf    []skyOffer `yaml:"any_of"`
 			} `yaml:"resources"`
-			Secrets map[string]*string `yaml:"secrets"`
-			Service map[string]any     `yaml:"service"`
-			Setup   string             `yaml:"setup"`
-			Run     string             `yaml:"run"`
+			Secrets    map[string]*string `yaml:"secrets"`
+			FileMounts map[string]string  `yaml:"file_mounts"`
+			Service    map[string]any     `yaml:"service"`
+			Setup      string             `yaml:"setup"`
+			Run        string             `yaml:"run"`
 		}
 		decodeStrict(t, sky, &task)
 		offers := []skyOffer{task.R.skyOffer}
@@ -128,9 +137,13 @@ func FuzzServeInjection(f *testing.F) {
 				t.Fatalf("SkyPilot resources changed: %+v\n%s", task.R, sky)
 			}
 		}
+		wantSky := append([]string{"vllm", "serve", s}, mounted.VLLMArgs()...)
 		run := parseScript(t, task.Run, syntax.LangBash)
-		if got := run[len(run)-1].argv; !reflect.DeepEqual(got, want[1:]) {
+		if got := run[len(run)-1].argv; !reflect.DeepEqual(got, wantSky) {
 			t.Fatalf("SkyPilot run argv %q\n%s", got, task.Run)
+		}
+		if a := sv.Adapter; a != nil && !reflect.DeepEqual(task.FileMounts, map[string]string{AdapterMount + "/" + a.Name: AdapterDir + "/" + a.Name}) || a == nil && task.FileMounts != nil {
+			t.Fatalf("SkyPilot file_mounts %v for adapter %+v\n%s", task.FileMounts, a, sky)
 		}
 		// On a container cloud an AMD GPU's image is the container
 		// (PodImage): one image_id scalar, vllm serve in run as above.
@@ -146,7 +159,7 @@ func FuzzServeInjection(f *testing.F) {
 			t.Fatalf("pod image_id %q, setup %q:\n%s", task.R.ImageID, task.Setup, podSky)
 		}
 		run = parseScript(t, task.Run, syntax.LangBash)
-		if got := run[len(run)-1].argv; !reflect.DeepEqual(got, want[1:]) {
+		if got := run[len(run)-1].argv; !reflect.DeepEqual(got, wantSky) {
 			t.Fatalf("SkyPilot pod run argv %q\n%s", got, task.Run)
 		}
 		k8s, err := sv.Render(FormatK8s)
@@ -161,6 +174,18 @@ func FuzzServeInjection(f *testing.F) {
 			t.Fatalf("k8s: %v\n%s", err, k8s)
 		}
 		spec := get(deploy, "spec", "template", "spec").(map[string]any)
+		if a := sv.Adapter; a != nil {
+			containers, _ := spec["containers"].([]any)
+			c, _ := containers[0].(map[string]any)
+			args, _ := c["args"].([]any)
+			vols, _ := spec["volumes"].([]any)
+			if len(args) < 1 || args[len(args)-1] != a.Name+"="+AdapterMount+"/"+a.Name || !slices.ContainsFunc(vols, func(v any) bool {
+				m, _ := v.(map[string]any)
+				return m["name"] == "adapter" && get(m, "persistentVolumeClaim", "claimName") == DefaultOutputClaim
+			}) {
+				t.Fatalf("k8s adapter %+v: args %v, volumes %v\n%s", a, args, vols, k8s)
+			}
+		}
 		sel, _ := spec["nodeSelector"].(map[string]any)
 		wantSel := map[string]any{}
 		if ValidLabelValue(s) {
@@ -247,6 +272,9 @@ func fuzzReplicaServers(t *testing.T, sv *Serve, s string) {
 		}
 		for i, j := range jobs {
 			args := append(sv.ServerArgs(), "--port", fmt.Sprint(sv.ReplicaPort(i)))
+			if f == FormatDocker { // the adapter at its mount (Serve.mounted)
+				args = append(sv.mounted().ServerArgs(), "--port", fmt.Sprint(sv.ReplicaPort(i)))
+			}
 			got, want := j.argv, append([]string{"vllm", "serve", s}, args...)
 			if f == FormatDocker {
 				m := indexOf(got, "--model")

@@ -1,8 +1,10 @@
 package plan
 
 import (
-	"github.com/gpuplan/gpuplan/model"
 	"slices"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/advice"
 )
 
 // Job is a job phase on its pinned offer as rented: what gpuplan plan
@@ -38,6 +40,12 @@ type Job struct {
 	// offer's (OnPhaseOffer), or the configuration file the phase names
 	// is for one GPU and the offer has more.
 	Note model.Message
+	// Fix is, when the job is short of GPU memory on the offer, the one
+	// change that makes it fit there (fitOnOffer); FixTotal its per-GPU
+	// bytes, FixChance its chance of running out of memory when it fits
+	// at the estimate only (0: across its 90% range). Zero when none does.
+	Fix                 model.Message
+	FixTotal, FixChance float64
 }
 
 // JobOnOffer is phase ph, whose scenario is s (PhaseScenarioFor: its
@@ -70,6 +78,9 @@ func JobOnOffer(cat *model.Catalog, ph *Phase, s *PhaseScenario) (job Job, ok bo
 		return Job{}, false, err
 	}
 	job.Kind, job.Why = kind, why
+	if kind == model.RejectVRAM {
+		job.Fix, job.FixTotal, job.FixChance = fitOnOffer(cat, in, ph, w, q)
+	}
 	if why.IsZero() {
 		job.Offer = o
 		if o.Estimate != nil && o.Estimate.Workload.Strategy != "" {
@@ -89,6 +100,47 @@ func JobOnOffer(cat *model.Catalog, ph *Phase, s *PhaseScenario) (job Job, ok bo
 		job.Note = model.JoinMsgs(slices.DeleteFunc([]model.Message{job.Note, m}, model.Message.IsZero))
 	}
 	return job, true, nil
+}
+
+// maxFitTries bounds the changes fitOnOffer runs through the matcher:
+// FitAdvice lists those that fit first, so the first few hold the answer.
+const maxFitTries = 4
+
+// fitOnOffer is the one change that makes job w, short of GPU memory on
+// instance type in (the phase's offer), fit there, its per-GPU bytes and,
+// when it fits at the estimate only, its chance of running out of memory
+// (0 when it fits across its 90% range): among estimate's fit advice
+// (advice.FitAdvice, those that fit first) on the offer's usable memory,
+// the changes that keep the offer's GPUs (not a sharding over more of
+// them), run on the type by the matcher (model.OnInstance); the first
+// that fits across the range, else the first borderline one, as
+// recommend's near misses name one (report.NearMissFit). Zero when none
+// fits (walk: a LoRA phase at batch 2 × 4096 on one L40S needed 83.8 GiB
+// and the plan only said to pick another offer; activation checkpointing
+// runs it there at 35.3 GiB, borderline).
+func fitOnOffer(cat *model.Catalog, in *model.Instance, ph *Phase, w model.Workload, q model.Query) (fix model.Message, total, chance float64) {
+	g, err := cat.GPU(in.GPU)
+	if err != nil {
+		return model.Message{}, 0, 0
+	}
+	tries := 0
+	for _, a := range advice.FitAdvice(w, model.UsableBytes(g)) {
+		if !a.Fits || a.Workload.GPUs != w.GPUs {
+			continue
+		}
+		if tries++; tries > maxFitTries {
+			break
+		}
+		o, _, why, err := model.OnInstance(a.Workload, cat, in, ph.Region, ph.USDPerHour/float64(max(ph.Instances, 1)), q)
+		switch {
+		case err != nil || !why.IsZero():
+		case o.Verdict != model.VerdictBorderline:
+			return a.Msg, a.Total, 0
+		case fix.IsZero():
+			fix, total, chance = a.Msg, a.Total, max(model.RoundChance(o.OOMChance), 0.05)
+		}
+	}
+	return fix, total, chance
 }
 
 // batchOnOffer says how the answers' batch (a, defaulted) runs on the
@@ -128,6 +180,8 @@ func (j *Job) Verdict() (msg model.Message, borderline bool) {
 	switch {
 	case !j.Why.IsZero() && !memoryShort(j.Kind):
 		return model.Msg("cannot run on its pinned offer (%v): %v", model.Msg(string(j.Kind)), j.Why), false
+	case !j.Why.IsZero() && !j.Fix.IsZero():
+		return model.Msg("does not fit its pinned offer: %v; %v", j.Why, j.FixMsg()), false
 	case !j.Why.IsZero():
 		return model.Msg("does not fit its pinned offer: %v", j.Why), false
 	case j.Offer.Verdict == model.VerdictBorderline && j.Offer.Estimate != nil:
@@ -136,6 +190,20 @@ func (j *Job) Verdict() (msg model.Message, borderline bool) {
 			o.Estimate.ResidentBand()[1]/model.GiB, o.UsableBytes/model.GiB, model.RoundChance(o.OOMChance)*100), true
 	}
 	return model.Message{}, false
+}
+
+// FixMsg is the one change that fits the job on its offer (Fix), in the
+// words of the plan's row and note: "one change fits it there, at 35.3
+// GiB per GPU (borderline: about 5% chance of running out of memory):
+// turn on activation checkpointing (…)"; zero when there is none.
+func (j *Job) FixMsg() model.Message {
+	switch {
+	case j.Fix.IsZero():
+		return model.Message{}
+	case j.FixChance > 0:
+		return model.Msg("one change fits it there, at %.1f GiB per GPU (borderline: about %.0f%% chance of running out of memory): %v", j.FixTotal/model.GiB, j.FixChance*100, j.Fix)
+	}
+	return model.Msg("one change fits it there, at %.1f GiB per GPU: %v", j.FixTotal/model.GiB, j.Fix)
 }
 
 // memoryShort reports whether a reason of kind (model.OnInstance) is

@@ -77,6 +77,11 @@ func CheckJobHours(cat *model.Catalog, pl *Plan, sc Scenario, costs []PhaseCost)
 					ph.Name, ph.Provider, offer, model.Msg(string(job.Kind)), job.Why))
 				continue
 			}
+			if !job.Fix.IsZero() { // the one change that fits it there (fitOnOffer)
+				out = append(out, model.Msg("phase %q: the job does not fit its offer %s %s (%v); the plan prices hours it cannot run: pick an offer that fits (gpuplan recommend --config PLAN --phase NAME); %v",
+					ph.Name, ph.Provider, offer, job.Why, job.FixMsg()))
+				continue
+			}
 			out = append(out, model.Msg("phase %q: the job does not fit its offer %s %s (%v); the plan prices hours it cannot run: pick an offer that fits (gpuplan recommend --config PLAN --phase NAME)",
 				ph.Name, ph.Provider, offer, job.Why))
 			continue

@@ -73,6 +73,10 @@ type PhaseCost struct {
 	// cluster, or whose GPU vLLM does not run on: what export --phase
 	// refuses), not only misses its targets; gpuplan plan then exits 1.
 	Refused bool `json:"-"`
+	// Serves, when set, says what a serving phase serves besides the
+	// model it names: the adapter or checkpoint a phase before it trains
+	// (LinkTrained). Cost leaves it zero; the caller fills it in.
+	Serves model.Message `json:"-"`
 }
 
 // Cost prices the phase: billed hours × USDPerHour, the billed hours being

@@ -18,6 +18,10 @@ type PhaseScenario struct {
 	// it names none), so Savings can say when the catalog has no price
 	// for it in the phase's pricing mode (unpricedPhase).
 	Provider, Instance, Region string
+	// Instances is the phase's instance count (Phase.Instances): a
+	// serving phase is priced on them as rented when they run it
+	// (pricePinned).
+	Instances int
 	advice.Scenario
 	// JobHours is the plan's job time, used when the engine cannot time
 	// the job (no dataset); 0 for a service.
@@ -60,19 +64,58 @@ func (ph *PhaseScenario) servePlans(cat *model.Catalog) ([]serve.Plan, error) {
 	return serve.RankServing(&ph.Workload.Model, ph.serving(), serve.Offers(cat, ph.Query))
 }
 
-// priceServing prices the phase on the serving ranking's first plan that
-// meets the load and targets: its price per hour over the service's
-// months (a commitment's whole term at least); ok is false when no plan
-// meets them.
+// priceServing prices the phase over the service's months (a
+// commitment's whole term at least) at the lower of two prices per hour:
+// its pinned offer as rented, when that runs it (pricePinned), and the
+// serving ranking's first plan that meets the load and targets; ok is
+// false when neither does.
+//
+// The ranking alone re-priced a phase on a plan the plan does not rent:
+// one borderline on its instances went to the more instances that clear
+// the 90% range (serve.ClearingReplicas), and without a load the
+// ranking's key is $ per million output tokens, not the $ per hour a
+// phase is billed. A walk's serve phase, one g6e.xlarge borderline at a
+// 32768-token context, was re-priced on two: the savings' base was
+// $8,159 against the plan's own $4,094, and "serve int4 weights saves
+// $4,076 (50%)" saved only what the re-pricing had added.
 func (ph *PhaseScenario) priceServing(cat *model.Catalog) (float64, bool) {
-	plans, err := ph.servePlans(cat)
-	if err != nil || len(plans) == 0 || !plans[0].Meets {
+	usd, ok := math.Inf(1), false
+	if h, pinned := ph.pricePinned(cat); pinned {
+		usd, ok = h, true
+	}
+	if plans, err := ph.servePlans(cat); err == nil && len(plans) > 0 && plans[0].Meets {
+		usd, ok = min(usd, plans[0].USDPerHour), true
+	}
+	if !ok {
 		return 0, false
 	}
-	p := &plans[0]
-	c, err := (&Phase{Name: ph.Name, Pricing: p.Offer.Pricing, USDPerHour: p.USDPerHour, Months: ph.Months,
+	c, err := (&Phase{Name: ph.Name, Pricing: cmp.Or(ph.Query.Pricing, model.OnDemand), USDPerHour: usd, Months: ph.Months,
 		HoursPerMonth: ph.HoursPerMonth, JobHours: ph.JobHours}).Cost()
 	return c.USD, err == nil
+}
+
+// pricePinned is the price per hour of the serving phase on its pinned
+// offer as rented: its Instances of its instance type, at the catalog's
+// price in the pricing mode its query asks, when the query still allows
+// that type (a change of GPU or region moves the phase off it) and the
+// request runs there and meets its load and targets at the estimate
+// (PinnedServing: borderline is kept, as the plan rents it and marks it
+// ~; a request that needs more instances, misses or does not fit is
+// not). ok is false otherwise.
+func (ph *PhaseScenario) pricePinned(cat *model.Catalog) (float64, bool) {
+	if ph.Instance == "" {
+		return 0, false
+	}
+	offers := ph.PinnedOffers(cat, ph.Instance)
+	if len(offers) == 0 {
+		return 0, false
+	}
+	n := max(ph.Instances, 1)
+	pin, err := PinnedServing(&ph.Workload.Model, ph.serving(), offers[0], n)
+	if err != nil || pin.Refused || !pin.Plan.Meets || pin.Plan.Nodes > n {
+		return 0, false
+	}
+	return offers[0].USDPerHour * float64(n), true
 }
 
 // Scenario is a plan's phases as the engine prices them.
@@ -120,7 +163,7 @@ func PhaseScenarioFor(p *Phase, w model.Workload, q model.Query, cat *model.Cata
 		q.HoursPerMonth = p.HoursPerMonth
 	}
 	w.Defaults() // changes act on the answers after defaults, as Savings
-	return PhaseScenario{Name: p.Name, Provider: p.Provider, Instance: p.Instance, Region: p.Region, Scenario: advice.Scenario{Workload: w, Query: q}, JobHours: p.JobHours,
+	return PhaseScenario{Name: p.Name, Provider: p.Provider, Instance: p.Instance, Region: p.Region, Instances: p.Instances, Scenario: advice.Scenario{Workload: w, Query: q}, JobHours: p.JobHours,
 		Months: p.Months, HoursPerMonth: p.HoursPerMonth}
 }
 

@@ -34,6 +34,12 @@ type Memory struct {
 	NonTorch    float64 // allocations outside PyTorch (NCCL, custom all-reduce)
 	KVCache     float64 // what is left for the KV cache; negative when nothing is
 
+	// LoRA is the part of Weights that is vLLM's LoRA slots
+	// (LoRABytes: Serving.LoRA), allocated as the model loads; 0 without
+	// an adapter. A decode step reads them too, as the punica kernels
+	// apply the adapter to every token of the batch.
+	LoRA float64
+
 	// RoutedExperts is the part of Weights that is an MoE's routed
 	// experts (0 for a dense model), as vLLM lays them out on this GPU:
 	// what a decode step skips of the experts no token is routed to
@@ -641,6 +647,8 @@ func MemoryOn(a *model.Architecture, s *Serving, g *model.GPU, tp, pp int) Memor
 	m.TotalBytes = g.MemoryBytes()
 	m.BudgetBytes = m.TotalBytes * s.GPUMemoryUtilization
 	m.Weights, m.RoutedExperts = weightBytesOn(a, s.WeightFormat, s.denseBytes(), g, tp, pp)
+	m.LoRA = LoRABytes(a, s.LoRA, tp, pp, s.denseBytes())
+	m.Weights += m.LoRA
 	m.Activation = activationBytesAt(a, s.MaxNumBatchedTokens, s.MaxNumSeqs, tp, s.denseBytes())
 	m.NonTorch = NonTorchBytes
 	if tp > 1 {

@@ -194,6 +194,13 @@ type Serving struct {
 	// prompts share nothing.
 	SharedPrefixTokens int
 
+	// LoRA, when set, serves a LoRA adapter on the base model (vllm serve
+	// --enable-lora): its weight slots take GPU memory from the KV cache
+	// (LoRABytes, counted in Memory.Weights). A plan's serving phase gets
+	// it from the LoRA phase before it (plan.LinkTrained); nil serves the
+	// base alone.
+	LoRA *LoRA
+
 	GPUMemoryUtilization float64 // --gpu-memory-utilization, 0–1; 0 means 0.9
 	MaxNumBatchedTokens  int     // --max-num-batched-tokens; 0 means vLLM's default for the GPU
 	MaxNumSeqs           int     // --max-num-seqs; 0 means vLLM's default for the GPU

@@ -49,6 +49,9 @@ type fromFile struct {
 	// plan is the plan file the phase is from (path is the configuration
 	// file the phase names, when it names one); "" for a configuration.
 	plan string
+	// whole is that plan, every phase (the phase that trains what this
+	// one serves: plan.LinkTrained); nil for a configuration.
+	whole *plan.Plan
 }
 
 // readFromFile reads --config when given.

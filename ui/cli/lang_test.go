@@ -95,6 +95,11 @@ func cliAllowlist(t *testing.T) i18n.Allowlist {
 			a.Add(pl.Name)
 			for _, ph := range pl.Phases {
 				a.Add(ph.Name)
+				// The name a served adapter answers to is an identifier,
+				// as a model id (plan.AdapterName).
+				if m, ok := ph.Answers["model"]; ok {
+					a.Add(plan.AdapterName(strings.ReplaceAll(m, ".", "-"), ph.Name))
+				}
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -112,20 +113,20 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 		if err != nil {
 			return fromFile{}, err
 		}
-		return fromFile{path: ph.ConfigPath(filepath.Dir(path)), cfg: &c, phase: ph, plan: path}, nil
+		return fromFile{path: ph.ConfigPath(filepath.Dir(path)), cfg: &c, phase: ph, plan: path, whole: &pl}, nil
 	}
 	if path == stdinPath {
 		c, err := ph.ConfigFromAnswers()
 		if err != nil {
 			return fromFile{}, usage(model.Msg("%s: %v", path, err))
 		}
-		return fromFile{path: path, cfg: &c, phase: ph, plan: path}, nil
+		return fromFile{path: path, cfg: &c, phase: ph, plan: path, whole: &pl}, nil
 	}
 	c, err := phaseAnswers(path, ph)
 	if err != nil {
 		return fromFile{}, err
 	}
-	return fromFile{path: path, cfg: &c, phase: ph, plan: path}, nil
+	return fromFile{path: path, cfg: &c, phase: ph, plan: path, whole: &pl}, nil
 }
 
 // onPhaseOffer is estimate --phase on the phase's own offer, as gpuplan
@@ -510,6 +511,44 @@ const planSavingsPerKind = 6
 // through the configuration decoder, resolved against cat, on its chosen
 // offer (plan.PhaseScenarioFor).
 func planScenario(env *Env, cat *model.Catalog, path string, p *plan.Plan) (plan.Scenario, error) {
+	pl, _, err := planScenarioLinked(env, cat, path, p)
+	return pl, err
+}
+
+// planScenarioLinked is planScenario with what each phase serves: a
+// serving phase after a LoRA or QLoRA phase of its model serves that
+// adapter, its slots planned (plan.LinkTrained); the messages say so,
+// per phase (zero for a phase that serves what it names).
+func planScenarioLinked(env *Env, cat *model.Catalog, path string, p *plan.Plan) (plan.Scenario, []model.Message, error) {
+	pl, err := planPhases(env, cat, path, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	return pl, plan.LinkTrained(pl), nil
+}
+
+// linked is what the plan's serving phase b is serves besides the model
+// it names (plan.LinkTrained), for estimate, export and recommend
+// --phase as gpuplan plan says it: the LoRA adapter a phase before it
+// trains (nil for none), that phase, and plan's sentence for it. ok is
+// false when b is no phase of a plan, the plan's phases do not resolve,
+// w serves another model than the phase (--model over it), or no phase
+// before it trains its model.
+func (b *fromFile) linked(env *Env, cat *model.Catalog, w *model.Workload) (lora *serve.LoRA, t plan.Trained, msg model.Message, ok bool) {
+	if b.phase == nil || b.whole == nil {
+		return nil, plan.Trained{}, model.Message{}, false
+	}
+	i := slices.IndexFunc(b.whole.Phases, func(ph plan.Phase) bool { return ph.Name == b.phase.Name })
+	sc, links, err := planScenarioLinked(env, cat, b.plan, b.whole)
+	if err != nil || i < 0 || i >= len(sc) || sc[i].Serve == nil || sc[i].Workload.Model.Key != w.Model.Key || links[i].IsZero() {
+		return nil, plan.Trained{}, model.Message{}, false
+	}
+	t, _ = sc.TrainedFor(i)
+	return sc[i].Serve.LoRA, t, model.Msg("phase %q: %v", b.phase.Name, links[i]), true
+}
+
+// planPhases is planScenario's phases, each as written.
+func planPhases(env *Env, cat *model.Catalog, path string, p *plan.Plan) (plan.Scenario, error) {
 	pl := make(plan.Scenario, 0, len(p.Phases))
 	for i := range p.Phases {
 		ph := &p.Phases[i]

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
@@ -220,6 +221,9 @@ func TestPhaseCommandsChinese(t *testing.T) {
 	body := strings.Replace(cfgPriced37, `name = "tune"`, `name = "微调"`, 1) + servePriced37 +
 		strings.Replace(rtrain37, `name = "rtrain"`, `name = "预留训练"`, 1)
 	cfg := writePlanCfg37(t, body)
+	// The adapter phase "微调" trains answers to a slug of the model's key
+	// and the phase's name, an identifier (plan.AdapterName).
+	allow.Add(plan.AdapterName("llama-3.1-8b", "微调"))
 	dir := t.TempDir()
 	for _, tt := range []struct {
 		args []string

@@ -55,7 +55,10 @@ func TestPhaseAgrees(t *testing.T) {
 		{"gpus16", "aws", "p4d.24xlarge", "us-east-1", "on-demand", 1, 8, "a100-40gb", "fsdp", "~", "borderline on its pinned offer", false, gpusNote, ""},
 		{"serve", "aws", "g5.12xlarge", "us-east-1", "on-demand", 1, 4, "a10g", "", "✗", "carries the phase's load on 2 instances of its pinned offer; the plan rents 1", false, "", ""},
 		{"serve2", "aws", "g5.12xlarge", "us-east-1", "on-demand", 2, 4, "a10g", "", "✗", ray, true, "", ""},
-		{"serve1", "aws", "g5.xlarge", "us-east-1", "on-demand", 1, 1, "a10g", "", "✗", "does not fit its pinned offer: TP 1 × PP 1: weights 131.4 GiB", true, "", ""},
+		// 131.4 GiB of bf16 weights and 0.39 GiB of LoRA slots for the
+		// adapter phase "tune" trains (plan.LinkTrained): 80 layers ×
+		// 2,588,672 elements × 2 B at rank 16 (serve.LoRABytes).
+		{"serve1", "aws", "g5.xlarge", "us-east-1", "on-demand", 1, 1, "a10g", "", "✗", "does not fit its pinned offer: TP 1 × PP 1: weights 131.8 GiB", true, "", ""},
 		{"rtrain", "aws", "g5.xlarge", "us-east-1", "reserved-1y", 1, 1, "a10g", "single", "", "", true, "", noReserved},
 		{"rserve", "aws", "g5.xlarge", "us-east-1", "reserved-1y", 1, 1, "a10g", "", "", "", true, "", noReserved},
 		{"spotcase", "aws", "g5.xlarge", "us-east-1", "spot", 1, 1, "a10g", "", "", "", false, "", ""},

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -108,7 +109,8 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
 				j := report.NewPlanJSON(&p, phases, total)
 				j.Warnings = append(j.Warnings, model.Strings(warnings)...)
 				if !noSavings {
-					j.Savings = report.NewPlanSavingsJSON(base, savings, leftOut, savingsErr)
+					cannotRun := slices.DeleteFunc(report.CannotRunPhases(&p, phases), func(n string) bool { return slices.Contains(leftOut, n) })
+					j.Savings = report.NewPlanSavingsJSON(base, report.PlanOwnWithout(&p, phases, leftOut), len(cannotRun) == 0, savings, leftOut, savingsErr)
 				}
 				if err := writeJSON(env.Stdout, j); err != nil {
 					return err
@@ -231,7 +233,12 @@ func checkPlanServing(env *Env, cat *model.Catalog, path string, p *plan.Plan) e
 // engine cannot read is neither marked nor compared: the savings say why.
 func planNotes(env *Env, cat *model.Catalog, path string, p *plan.Plan, costs []plan.PhaseCost) []model.Message {
 	warnings := append(plan.Check(cat, p), plan.CheckTerm(p)...)
-	if sc, err := planScenario(env, cat, path, p); err == nil {
+	if sc, links, err := planScenarioLinked(env, cat, path, p); err == nil {
+		for i := range links {
+			if i < len(costs) {
+				costs[i].Serves = links[i]
+			}
+		}
 		markPinnedServing(cat, sc, p, costs)
 		warnings = append(warnings, plan.CheckJobHours(cat, p, sc, costs)...)
 		plan.MarkOffCatalog(cat, p, sc, costs) // on the answers' GPUs, as the savings leave it out

@@ -50,6 +50,11 @@ type serveLoad struct {
 	req      config.WorkloadAnswers
 	file     fromFile
 	warnings []model.Message
+	// trained is the plan's phase that trains what a serving phase
+	// serves (fromFile.linked), said in notes (gpuplan: note:); zero
+	// outside a plan or when it trains nothing of the model.
+	trained plan.Trained
+	notes   []model.Message
 }
 
 // loadServe resolves the request as loadWorkload does when it is a serving
@@ -126,6 +131,20 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 	if sl.s.TP > 0 {
 		if err := serve.TPOn(&w.Model, sl.s.TP, largestNodeFor(cat, sl.gpu(wf))); err != nil {
 			return nil, true, usage(model.Msg("serving: %s", err))
+		}
+	}
+	if lora, t, msg, ok := ff.linked(env, cat, &w); ok {
+		// A serving phase after a LoRA phase of its model serves that
+		// adapter, as gpuplan plan prices it; --model-id names a
+		// checkpoint to serve instead (a merged fine-tune), without it.
+		sl.trained = t
+		switch f := fs.Lookup("model-id"); {
+		case lora != nil && f != nil && f.Changed:
+			sl.notes = append(sl.notes, model.Msg("phase %q: --model-id serves that checkpoint (the adapter of phase %q merged into it, say) without --enable-lora", ff.phase.Name, t.Phase))
+		case f != nil && f.Changed: // the fine-tuned checkpoint, as the note asks
+		default:
+			sl.s.LoRA = lora
+			sl.notes = append(sl.notes, msg)
 		}
 	}
 	if f := fs.Lookup("allow-multi-node"); f != nil && f.Changed {
@@ -338,6 +357,9 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 // says it, as export --phase exits with it.
 func writeServeEstimate(env *Env, sl *serveLoad, p *serve.Plan, asJSON bool, refused model.Message) error {
 	printWarningsIn(env.lang, env.Stderr, sl.warnings)
+	for _, n := range sl.notes {
+		notef(env.lang, env.Stderr, n)
+	}
 	if asJSON {
 		j := report.NewServeEstimateJSON(&sl.w, p)
 		j.Warnings = withNotes(j.Warnings, sl.warnings)
@@ -633,8 +655,19 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	if !priceNote.IsZero() {
 		notes = append(notes, priceNote)
 	}
+	var adapter *launch.ServeAdapter
+	if t := sl.trained; t.Phase != "" {
+		if t.Index < len(sl.file.whole.Phases) {
+			adapter = &launch.ServeAdapter{From: t.Phase,
+				OutputDir: launch.DefaultOutputDir(sl.w.Model.Key, sl.file.whole.Phases[t.Index].Pricing == model.Spot)}
+		}
+		if !t.Task.Adapters() && ef.modelID == "" { // a full fine-tune: its checkpoint is what to serve
+			notes = append(notes, model.Msg("phase %q fine-tunes the whole model: serve its checkpoint with --model-id (its --output_dir, or the repo you push it to), not the base", t.Phase))
+		}
+	}
 	srv, err := launch.NewServe(&sl.w.Model, &p, launch.ServeOptions{Name: ef.name, ModelID: ef.modelID, NamedAs: sl.req.Model,
-		Region: p.Offer.Region, RegionGiven: fs.Changed("region"), Where: asked.RegionFilter(cat), Pricing: p.Offer.Pricing, Image: ef.image, Notes: notes, CacheClaim: ef.k8sPVC})
+		Region: p.Offer.Region, RegionGiven: fs.Changed("region"), Where: asked.RegionFilter(cat), Pricing: p.Offer.Pricing, Image: ef.image, Notes: notes, CacheClaim: ef.k8sPVC,
+		Adapter: adapter})
 	if err != nil {
 		if !p.Fallback.IsZero() {
 			// Why the model takes more GPUs than asked: float32 where the

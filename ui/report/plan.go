@@ -49,14 +49,22 @@ type PlanPhaseJSON struct {
 	// all (plan.PhaseCost.Refused: Targets says why), not only misses
 	// its targets; gpuplan plan then exits 1.
 	CannotRun bool `json:"cannot_run,omitempty"`
+	// Serves says what a serving phase serves besides the model it
+	// names: the LoRA adapter, or the fine-tuned checkpoint, a phase
+	// before it trains (plan.PhaseCost.Serves); empty otherwise.
+	Serves string `json:"serves,omitempty"`
 }
 
 // NewPlanJSON builds the JSON view of a priced plan.
 func NewPlanJSON(p *plan.Plan, costs []plan.PhaseCost, total float64) PlanJSON {
 	out := PlanJSON{Name: p.Name, TotalUSD: Round(total, 2), Warnings: []string{}}
 	for i := range costs {
-		out.Phases = append(out.Phases, PlanPhaseJSON{Phase: p.Phases[i], BilledHours: Round(billedHours(&p.Phases[i], &costs[i]), 3),
-			USD: Round(costs[i].USD, 2), CommitmentUSD: Round(costs[i].CommitmentUSD, 2), Targets: costs[i].Targets.String(), CannotRun: costs[i].Refused})
+		ph := p.Phases[i]
+		// The pricing the table shows (PhasePricing): a phase that names
+		// none is on-demand, not "" (the field keeps its name).
+		ph.Pricing = cmp.Or(ph.Pricing, model.OnDemand)
+		out.Phases = append(out.Phases, PlanPhaseJSON{Phase: ph, BilledHours: Round(billedHours(&p.Phases[i], &costs[i]), 3),
+			USD: Round(costs[i].USD, 2), CommitmentUSD: Round(costs[i].CommitmentUSD, 2), Targets: costs[i].Targets.String(), CannotRun: costs[i].Refused, Serves: costs[i].Serves.String()})
 	}
 	if runs, _, left := runnableTotal(p, costs); len(left) > 0 {
 		r := Round(runs, 2)
@@ -157,7 +165,7 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 		fmt.Fprintf(&b, "%s\n", st.Title.Render(termsafe.String(p.Name)))
 	}
 	rows := make([][]string, len(costs))
-	var notes []string
+	var notes, serves []string
 	for i, c := range costs {
 		ph := &p.Phases[i]
 		offer := strings.TrimSpace(fmt.Sprintf("%s %s %s", ph.Provider, ph.Instance, RegionIn(lang, ph.Region)))
@@ -186,6 +194,9 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 			name = mark + " " + name
 			notes = append(notes, lang.Sprintf("%s phase %q: %s", mark, ph.Name, lang.Message(c.Targets)))
 		}
+		if !c.Serves.IsZero() {
+			serves = append(serves, lang.Sprintf("→ phase %q: %s", ph.Name, lang.Message(c.Serves)))
+		}
 		rows[i] = []string{name, r.Cut(termsafe.String(offer), 44-len([]rune(count))) + count, pricing, USD(ph.USDPerHour), dur, billedText(billed), cost}
 	}
 	headers := translate(lang, "phase", "offer", "pricing", "$/h", "duration", "billed h", "cost")
@@ -195,6 +206,9 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 	fmt.Fprintf(&b, "%s\n", r.tableRight(headers, rows, map[int]bool{3: true, 5: true, 6: true}))
 	for _, n := range notes {
 		fmt.Fprintf(&b, "%s\n", st.Warn.Render(termsafe.String(n)))
+	}
+	for _, n := range serves {
+		fmt.Fprintf(&b, "%s\n", termsafe.String(n))
 	}
 	// A phase that cannot run on its pinned offer (✗) bills nothing that
 	// runs: the Total leaves it out and says so (a new user's walk:
@@ -222,8 +236,8 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 // the engine against BaseUSD, the plan's phases on the engine's best offers
 // now (plan.Savings). Error says why there is no list.
 type PlanSavingsJSON struct {
-	BaseUSD float64       `json:"base_usd"`
-	Changes []plan.Saving `json:"changes"`
+	BaseUSD float64          `json:"base_usd"`
+	Changes []PlanChangeJSON `json:"changes"`
 	// LeftOut names the phases the engine finds no offer for on their
 	// pinned provider, region and GPU type (plan.Savings): BaseUSD and
 	// every change leave them out, and no change is tried on them.
@@ -231,19 +245,39 @@ type PlanSavingsJSON struct {
 	Error   string   `json:"error,omitempty"`
 }
 
+// PlanChangeJSON is one change of the plan's savings: plan.Saving's
+// fields, and PlanSavingUSD, what it saves against the plan's own total
+// as the table lists it (PlanSaving: saving_usd, or less when the
+// re-priced total is above the plan's own; ≤ 0 is no saving, which the
+// table leaves out), absent when a phase cannot run and the plan's own
+// total is no baseline.
+type PlanChangeJSON struct {
+	plan.Saving
+	PlanSavingUSD *float64 `json:"plan_saving_usd,omitempty"`
+}
+
 // NewPlanSavingsJSON rounds the ranked changes for JSON (dollars to
 // cents, percentages to a tenth); leftOut names the phases they leave
 // out (plan.Savings); err, when set, is the reason there are none.
-func NewPlanSavingsJSON(baseUSD float64, savings []plan.Saving, leftOut []string, err error) *PlanSavingsJSON {
-	s := &PlanSavingsJSON{BaseUSD: Round(baseUSD, 2), Changes: []plan.Saving{}, LeftOut: leftOut}
+// planUSD is the plan's own total the table compares them with
+// (PlanOwnWithout), compared is false when a phase cannot run (the table
+// then compares nothing).
+func NewPlanSavingsJSON(baseUSD, planUSD float64, compared bool, savings []plan.Saving, leftOut []string, err error) *PlanSavingsJSON {
+	s := &PlanSavingsJSON{BaseUSD: Round(baseUSD, 2), Changes: []PlanChangeJSON{}, LeftOut: leftOut}
 	if err != nil {
 		s.Error = err.Error()
 		return s
 	}
 	for _, c := range savings {
+		j := PlanChangeJSON{Saving: c}
+		if compared {
+			usd, _ := PlanSaving(&c, planUSD)
+			usd = Round(usd, 2) + 0
+			j.PlanSavingUSD = &usd
+		}
 		// + 0 turns a rounded −0 into 0
-		c.USD, c.SavingUSD, c.SavingPct = Round(c.USD, 2), Round(c.SavingUSD, 2)+0, Round(c.SavingPct, 1)+0
-		s.Changes = append(s.Changes, c)
+		j.USD, j.SavingUSD, j.SavingPct = Round(c.USD, 2), Round(c.SavingUSD, 2)+0, Round(c.SavingPct, 1)+0
+		s.Changes = append(s.Changes, j)
 	}
 	return s
 }
@@ -335,25 +369,30 @@ func WritePlanSavings(out io.Writer, r *Renderer, planUSD, baseUSD float64, cann
 		}
 		fmt.Fprintf(&b, "  %s %s\n", PadRight(termsafe.String(name), 60), what)
 	}
-	// Re-priced above the plan's own total (a phase borderline on its
-	// pinned offer is re-priced on one that meets its targets across the
-	// range; or prices rose since the plan was written), a saving on the
-	// re-priced total can still cost more than the plan as written: walk
-	// 50's "run on l40s saves $6,002 (60%)" was $2,313 more than the
-	// plan's own $1,765. Each line then says where it leaves the plan.
-	// With a phase that cannot run, the plan's own total is no baseline:
-	// each line gives the total it leaves, compared with nothing.
+	// Re-priced above the plan's own total (prices rose since the plan
+	// was written, a job's estimated hours are more than its job_hours,
+	// a serving phase carries its load only on more instances than it
+	// rents), a saving on the re-priced total can still cost more than
+	// the plan as written: walk 50's "run on l40s saves $6,002 (60%)" was
+	// $2,313 more than the plan's own $1,765. A saving is measured
+	// against the plan's own total as printed (PlanSaving): what a change
+	// leaves above it is no saving and is not listed, and each line gives
+	// the total it leaves. With a phase that cannot run, the plan's own
+	// total is no baseline: each line gives the total it leaves, compared
+	// with nothing.
 	above := USD(planUSD) != USD(baseUSD) && planUSD < baseUSD
 	shown := 0
 	for i := range savings {
-		if s := &savings[i]; shown < planSavingsShown && s.SavingUSD >= minSavingUSD {
+		s := &savings[i]
+		saved, pct := s.SavingUSD, s.SavingPct
+		if len(cannotRun) == 0 {
+			saved, pct = PlanSaving(s, planUSD)
+		}
+		if shown < planSavingsShown && saved >= minSavingUSD {
 			shown++
-			what := lang.Sprintf("saves %s (%s)", USD(s.SavingUSD), SavedPct(s.SavingPct))
-			switch {
-			case len(cannotRun) > 0:
+			what := lang.Sprintf("saves %s (%s)", USD(saved), SavedPct(pct))
+			if len(cannotRun) > 0 || above {
 				what += lang.Sprintf("; total %s", USD(s.USD))
-			case above:
-				what += againstPlanOwn(lang, s.USD, planUSD)
 			}
 			line(s, what)
 		}
@@ -366,20 +405,21 @@ func WritePlanSavings(out io.Writer, r *Renderer, planUSD, baseUSD float64, cann
 	return err
 }
 
-// againstPlanOwn is the tail of a saving's line when the plan's phases
-// re-priced cost more than the plan's own total: the total with the
-// change (usd) against the plan's own (planUSD); within a dollar or
-// 0.1% it is the plan's own (the two sum the same phases in another
-// order and rounding).
-func againstPlanOwn(lang *i18n.Printer, usd, planUSD float64) string {
-	switch d := usd - planUSD; {
-	case math.Abs(d) < max(1, planUSD/1000):
-		return lang.Sprintf("; total %s, the plan's own", USD(planUSD))
-	case d > 0:
-		return lang.Sprintf("; total %s, %s more than the plan's own", USD(usd), USD(d))
-	default:
-		return lang.Sprintf("; total %s, %s under the plan's own", USD(usd), USD(-d))
+// PlanSaving is what change s saves against the plan's own total
+// planUSD (the phases as written), in USD and as a percentage of it: its
+// saving on the re-priced total (s.SavingUSD), but never more than the
+// total it leaves is under the plan's own, so a change that leaves the
+// bill above the plan as written saves nothing (≤ 0). When the re-priced
+// total is at or below the plan's own, that is s.SavingUSD itself.
+func PlanSaving(s *plan.Saving, planUSD float64) (usd, pct float64) {
+	usd = min(s.SavingUSD, planUSD-s.USD)
+	if math.Abs(usd) < 0.005 {
+		usd = 0
 	}
+	if usd == s.SavingUSD || planUSD <= 0 {
+		return usd, s.SavingPct
+	}
+	return usd, usd / planUSD * 100
 }
 
 // PlanBorderlineNote is the note after a plan saving priced on a

@@ -13,6 +13,7 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/i18n"
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
 // ServingJSON echoes the serving workload after defaults, in [serve] key
@@ -71,9 +72,12 @@ func objective(s *serve.Serving) string {
 // ServeMemoryJSON is one GPU's memory as vLLM lays it out, in GiB, with
 // the KV cache's capacity in tokens and full-length requests.
 type ServeMemoryJSON struct {
-	TotalGiB        float64 `json:"total_gib"`
-	BudgetGiB       float64 `json:"budget_gib"` // total × gpu_memory_utilization
-	WeightsGiB      float64 `json:"weights_gib"`
+	TotalGiB   float64 `json:"total_gib"`
+	BudgetGiB  float64 `json:"budget_gib"` // total × gpu_memory_utilization
+	WeightsGiB float64 `json:"weights_gib"`
+	// LoRAGiB is the part of WeightsGiB that is vLLM's LoRA slots for a
+	// served adapter (serve.Memory.LoRA); left out without one.
+	LoRAGiB         float64 `json:"lora_gib,omitempty"`
 	ActivationGiB   float64 `json:"activation_gib"`
 	NonTorchGiB     float64 `json:"non_torch_gib"`
 	KVCacheGiB      float64 `json:"kv_cache_gib"`
@@ -245,7 +249,7 @@ func NewServePlanJSON(p *serve.Plan) ServePlanJSON {
 	j := ServePlanJSON{Offer: o.Name, Region: o.Region, Pricing: string(o.Pricing), GPUsPerNode: o.GPUsPerNode,
 		Nodes: p.Nodes, GPUs: p.GPUs, IdleGPUs: p.IdleGPUs, TP: p.TP, PP: p.PP, Replicas: p.Replicas,
 		Memory: ServeMemoryJSON{TotalGiB: Round(m.TotalBytes/model.GiB, 4), BudgetGiB: Round(m.BudgetBytes/model.GiB, 4),
-			WeightsGiB: Round(m.Weights/model.GiB, 4), ActivationGiB: Round(m.Activation/model.GiB, 4),
+			WeightsGiB: Round(m.Weights/model.GiB, 4), LoRAGiB: Round(m.LoRA/model.GiB, 4), ActivationGiB: Round(m.Activation/model.GiB, 4),
 			NonTorchGiB: Round(m.NonTorch/model.GiB, 4), KVCacheGiB: Round(max(m.KVCache, 0)/model.GiB, 4),
 			KVBytesPerToken: i64(m.KVBytesPerToken), KVTokens: m.KVTokens, MaxConcurrency: Round(m.MaxConcurrency, 4), CrossAttentionTokens: m.CrossTokens},
 		KVTokens: m.KVTokens, MaxConcurrency: Round(m.MaxConcurrency, 4), Batch: p.Perf.Batch,
@@ -467,6 +471,11 @@ func serveMemoryFigures(lang *i18n.Printer, p *serve.Plan) []string {
 			GiB(m.Weights), GiB(m.Activation), GiB(m.NonTorch), GiB(max(m.KVCache, 0)), GiB(m.BudgetBytes),
 			s.GPUMemoryUtilization*100, GiB(m.TotalBytes)),
 		kv,
+	}
+	if l := s.LoRA; l != nil && m.LoRA > 0 {
+		// vLLM counts the slots in "Model loading took" (serve.LoRABytes).
+		lines = append(lines, lang.Sprintf("the weights include %s of LoRA slots for adapter %s (vLLM --enable-lora: %d × rank %d in every linear layer)",
+			GiB(m.LoRA), termsafe.String(l.Name), max(l.MaxLoRAs, 1), l.MaxRank))
 	}
 	if l := &m.Layout; l.Sliding() {
 		lines = append(lines, lang.Sprintf("sliding window: %d of the %d layers per GPU keep only the last %d tokens (vLLM's hybrid KV cache manager); one %d-token request holds %s per GPU",
