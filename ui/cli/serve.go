@@ -166,6 +166,22 @@ func largestNodeFor(cat *model.Catalog, gpu string) int {
 	return n
 }
 
+// kvOnPinned refuses a KV-cache dtype vLLM does not run on g, a GPU the
+// user pinned (--gpu, or the file's picked GPU), as other flag
+// combinations are refused: one line saying why and what to give, exit 2
+// (serve.KVOn: fp8_e5m2 on ROCm). A new user's walk: estimate
+// --kv-cache-dtype fp8_e5m2 --gpu mi300x printed a whole report ending
+// "✗ cannot serve" and exited 0. Offers the user did not pin (recommend
+// without --gpu) are rejected with the same reason by the planner, and
+// export --instance refuses its one offer with it.
+func kvOnPinned(sl *serveLoad, g *model.GPU) error {
+	why := serve.KVOn(sl.s.KVCacheDType, g)
+	if why.IsZero() {
+		return nil
+	}
+	return usage(model.Msg("--gpu %s (%s): %s", g.Key, g.Name, why))
+}
+
 // serveErr turns a serve.ErrInvalid error into a usage error that
 // names the flag.
 func serveErr(err error) error {
@@ -220,6 +236,9 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	}
 	if why := serve.Unservable(g); !why.IsZero() {
 		return usage(model.Msg("--gpu %s: %s; pick another GPU (gpuplan recommend --task inference ranks those that serve)", g.Key, why))
+	}
+	if err := kvOnPinned(sl, g); err != nil {
+		return err
 	}
 	gpus, given := 0, false // given: the user's --gpus (or workload.gpus), which binds
 	switch {
@@ -443,6 +462,9 @@ func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workload
 		}
 		if why := serve.Unservable(g); !why.IsZero() {
 			return usage(model.Msg("--gpu %s: %s; pick another GPU, or leave --gpu out to rank those that serve", g.Key, env.lang.Message(why)))
+		}
+		if err := kvOnPinned(sl, g); err != nil {
+			return err
 		}
 		q.GPUs = []string{g.Key}
 	}
