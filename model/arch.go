@@ -271,6 +271,30 @@ func (a *Architecture) normParams() float64 {
 	return 2 * float64(a.Hidden) // LayerNorm, the default
 }
 
+// wrapperTypes are the multimodal config.json model_types whose
+// text_config gpuplan reads as the model (data/hf visionTowers): the
+// wrapper's model_type by its language model's. Gemma 3 4B, 12B and 27B
+// are Gemma3ForConditionalGeneration, "model_type": "gemma3" over a
+// text_config "gemma3_text" (their config.json files, data/hf/testdata);
+// Llama 4 Scout and Maverick "llama4" over "llama4_text".
+var wrapperTypes = map[string]string{"gemma3_text": "gemma3", "llama4_text": "llama4"}
+
+// CheckpointModelType is the model_type at the top of a's config.json,
+// the one vLLM reads (hf_config.model_type: its float16 refusal,
+// vllm/config/model.py _check_valid_dtype; its RoPE rule,
+// _get_and_verify_max_len): a multimodal checkpoint's own type where a
+// carries a vision tower (VisionParams) over a language model of a
+// wrapped type, else ModelType, which names the language model's
+// modeling code. A new user's walk: --weight-format fp16 on Gemma 3 12B
+// said vLLM refuses float16 "for gemma3_text models"; its config.json,
+// and vLLM, say gemma3.
+func (a *Architecture) CheckpointModelType() string {
+	if w, ok := wrapperTypes[a.ModelType]; ok && a.VisionParams > 0 {
+		return w
+	}
+	return a.ModelType
+}
+
 // PositionLimit returns the longest sequence the model can run at all,
 // in tokens: the positions of a learned absolute position table
 // (LearnedPositions > 0), bounded by MaxPositions when set (RoBERTa's and

@@ -493,7 +493,7 @@ func (s *Serve) HeaderLines() []string {
 		// _resolve_auto_dtype's float32 on a GPU without bf16 (serve.FormatFor).
 		typ := "its model type"
 		if s.Arch != nil && s.Arch.ModelType != "" {
-			typ = s.Arch.ModelType + " models"
+			typ = s.Arch.CheckpointModelType() + " models"
 		}
 		cc := " (compute capability below 8.0)"
 		if s.ROCm {

@@ -366,7 +366,7 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 	}
 	if s.float32 { // the format asked, in float32: said, as a fallback is
 		best.Fallback = model.Msg("%s has no bf16 and vLLM refuses float16 for %s models (numerical instability): vLLM's --dtype auto runs the model in float32, %s with float32 activations",
-			o.GPU.Name, a.ModelType, s.WeightFormat)
+			o.GPU.Name, a.CheckpointModelType(), s.WeightFormat)
 	}
 	return *best, nil
 }
@@ -1389,13 +1389,14 @@ func FormatOn(f WeightFormat, g *model.GPU) (run WeightFormat, why model.Message
 var fp16Refused = map[string]bool{"gemma2": true, "gemma3": true, "gemma3_text": true, "plamo2": true, "glm4": true}
 
 // FP16Refused reports whether vLLM refuses float16 for a's model type
-// (fp16Refused, by a.ModelType): --dtype float16 fails to start
+// (fp16Refused, by a.CheckpointModelType(), the config.json's top-level
+// model_type, which vLLM checks): --dtype float16 fails to start
 // (_check_valid_dtype: "The model type 'gemma3' does not support
 // float16. Reason: Numerical instability. Please use bfloat16 or float32
 // instead."), and --dtype auto leaves float16 out of the GPU's dtypes
 // (_resolve_auto_dtype keeps those _is_valid_dtype allows), so on a GPU
 // without bf16 it loads float32.
-func FP16Refused(a *model.Architecture) bool { return fp16Refused[a.ModelType] }
+func FP16Refused(a *model.Architecture) bool { return fp16Refused[a.CheckpointModelType()] }
 
 // FormatFor is FormatOn for model a: where g has no bf16 and vLLM refuses
 // float16 for a's type (FP16Refused), vLLM's --dtype auto resolves to
@@ -1433,18 +1434,18 @@ func FormatFor(a *model.Architecture, f WeightFormat, g *model.GPU) (run WeightF
 		return run, why, true, true
 	case run == WeightFP8:
 		return WeightFP32, model.Msg("%s has no bf16 and vLLM refuses float16 for %s models (numerical instability): vLLM runs the model in float32 there, and its fp8 kernels take bfloat16 or float16 activations",
-			g.Name, a.ModelType), true, true
+			g.Name, a.CheckpointModelType()), true, true
 	case f == WeightFP8: // no fp8 on g: the 16-bit checkpoint, which runs in float32
-		return WeightFP32, model.Msg("%s, and vLLM refuses float16 for %s models (numerical instability)", why, a.ModelType), true, true
+		return WeightFP32, model.Msg("%s, and vLLM refuses float16 for %s models (numerical instability)", why, a.CheckpointModelType()), true, true
 	case run == WeightBF16, run == WeightFP16:
 		if g.Vendor == "nvidia" && g.ComputeCapability != "" {
 			return WeightFP32, model.Msg("%s has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is %s) and vLLM refuses float16 for %s models (numerical instability)",
-				g.Name, g.ComputeCapability, a.ModelType), true, true
+				g.Name, g.ComputeCapability, a.CheckpointModelType()), true, true
 		}
-		return WeightFP32, model.Msg("%s has no bf16 and vLLM refuses float16 for %s models (numerical instability)", g.Name, a.ModelType), true, true
+		return WeightFP32, model.Msg("%s has no bf16 and vLLM refuses float16 for %s models (numerical instability)", g.Name, a.CheckpointModelType()), true, true
 	}
 	return run, model.Msg("%s has no bf16 and vLLM refuses float16 for %s models (numerical instability): vLLM runs the model in float32 there, and its %s kernels take no float32 activations",
-		g.Name, a.ModelType, run), false, false
+		g.Name, a.CheckpointModelType(), run), false, false
 }
 
 // hasBF16 reports whether vLLM runs bfloat16 on g: NVIDIA from compute

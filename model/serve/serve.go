@@ -428,7 +428,7 @@ func (s *Serving) Validate(a *model.Architecture) error {
 	if s.WeightFormat == WeightFP16 && FP16Refused(a) {
 		// Whatever the GPU: vLLM's _check_valid_dtype raises "The model
 		// type … does not support float16" for --dtype float16.
-		return bad("weight format fp16: vLLM refuses float16 for %s models (numerical instability); give bf16, which vLLM serves in float32 on a GPU without bf16", a.ModelType)
+		return bad("weight format fp16: vLLM refuses float16 for %s models (numerical instability); give bf16, which vLLM serves in float32 on a GPU without bf16", a.CheckpointModelType())
 	}
 	if s.KVCacheDType != "" {
 		if _, err := ParseKVCacheDType(string(s.KVCacheDType)); err != nil {
