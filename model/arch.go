@@ -186,8 +186,24 @@ type Architecture struct {
 	// Falcon's parallel_attn): attention and MLP read the same block
 	// input, so both norms save one tensor.
 	ParallelResidual bool
-	// MaxPositions bounds the sequence length (max_position_embeddings).
+	// MaxPositions bounds the sequence length (max_position_embeddings;
+	// from a config.json with a RoPE scaling, the length vLLM derives from
+	// it: data/hf ropePositions).
 	MaxPositions int
+	// RopeTheta is the rotary embedding's base (config.json rope_theta,
+	// or rope_parameters.rope_theta in transformers v5); 0 when unknown or
+	// the model has no RoPE. A RoPE scaling vLLM is told to apply
+	// (--hf-overrides '{"rope_parameters": {…}}') replaces the model's RoPE
+	// parameters whole, so it must carry the base (model/serve
+	// RopeScaling).
+	RopeTheta float64
+	// RopeOriginal is the context a RoPE scaling multiplies when the
+	// model's card gives one other than MaxPositions: Qwen3's
+	// config.json says 40960 positions, its card "natively supports
+	// context lengths of up to 32,768 tokens" and extends them with YaRN
+	// from original_max_position_embeddings 32768 (factor 4: 131,072).
+	// 0: MaxPositions.
+	RopeOriginal int
 	// SlidingWindow is the tokens a sliding-window attention layer
 	// attends to, itself and the SlidingWindow − 1 before it (config.json
 	// sliding_window: gpt-oss 128, Gemma 3 1024 (512 for 1B), Gemma 2
@@ -714,7 +730,7 @@ func (a *Architecture) Validate() error {
 		{"head_dim", float64(a.HeadDim)}, {"ffn", float64(a.FFN)}, {"vocab", float64(a.Vocab)},
 		{"experts", float64(a.Experts)}, {"experts_per_token", float64(a.ExpertsPerToken)},
 		{"forward_gmacs", a.ForwardGMACs}, {"activation_mib_per_sample", a.ActivationMiBPerSample},
-		{"max_positions", float64(a.MaxPositions)},
+		{"max_positions", float64(a.MaxPositions)}, {"rope_theta", a.RopeTheta}, {"rope_original_positions", float64(a.RopeOriginal)},
 		{"encoder_seq_len", float64(a.EncoderSeqLen)}, {"patch_size", float64(a.PatchSize)},
 		{"image_size", float64(a.ImageSize)}, {"channels", float64(a.Channels)},
 		{"learned_positions", float64(a.LearnedPositions)}, {"token_types", float64(a.TokenTypes)},
