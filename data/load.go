@@ -236,6 +236,8 @@ type rawModel struct {
 	VisionParams           float64  `toml:"vision_params"`
 	ExtraParams            float64  `toml:"extra_params"`
 	MaxPositions           int      `toml:"max_positions"`
+	RopeTheta              float64  `toml:"rope_theta"`
+	RopeOriginal           int      `toml:"rope_original_positions"`
 	ModelType              string   `toml:"model_type"`
 	Activation             string   `toml:"activation"`
 	ParallelResidual       bool     `toml:"parallel_residual"`
@@ -619,7 +621,7 @@ func (r *rawModel) validate() (model.Architecture, error) {
 		SharedExperts: r.SharedExperts, DenseLayers: r.DenseLayers, DenseFFN: r.DenseFFN, QKNorm: r.QKNorm,
 		QLoRARank: r.QLoRARank, KVLoRARank: r.KVLoRARank, RopeHeadDim: r.RopeHeadDim, VHeadDim: r.VHeadDim, VisionParams: r.VisionParams,
 		FusedQKV: r.FusedQKV, FusedGateUp: r.FusedGateUp,
-		ExtraParams: r.ExtraParams, MaxPositions: r.MaxPositions, SlidingWindow: r.SlidingWindow, SlidingLayers: r.SlidingLayers, ModelType: r.ModelType, Activation: r.Activation, ParallelResidual: r.ParallelResidual, EncoderSeqLen: r.EncoderSeqLen, PatchSize: r.PatchSize,
+		ExtraParams: r.ExtraParams, MaxPositions: r.MaxPositions, RopeTheta: r.RopeTheta, RopeOriginal: r.RopeOriginal, SlidingWindow: r.SlidingWindow, SlidingLayers: r.SlidingLayers, ModelType: r.ModelType, Activation: r.Activation, ParallelResidual: r.ParallelResidual, EncoderSeqLen: r.EncoderSeqLen, PatchSize: r.PatchSize,
 		Channels: r.Channels, ImageSize: r.ImageSize, ForwardGMACs: r.ForwardGMACs,
 		ActivationMiBPerSample: r.ActivationMiBPerSample, DefaultBatch: r.DefaultBatch, DefaultSeqLen: r.DefaultSeqLen,
 		DefaultImageSize: r.DefaultImageSize, OptimizerSource: r.OptimizerSource, QuantMethod: r.QuantMethod,
@@ -679,6 +681,12 @@ func (r *rawModel) validate() (model.Architecture, error) {
 		if r.ActivationMiBPerSample <= 0 {
 			errs = append(errs, model.Msg("a %s needs activation_mib_per_sample", fam))
 		}
+	}
+	if r.RopeOriginal > 0 && (r.RopeTheta <= 0 || r.MaxPositions <= 0 || r.RopeOriginal > r.MaxPositions) {
+		// The context a RoPE scaling multiplies (serve.RopeScaling): the
+		// override vLLM is given carries the base too, and a model card's
+		// native context is within its config.json's positions.
+		errs = append(errs, model.Msg("rope_original_positions %d needs rope_theta and max_positions of at least it (got rope_theta %v, max_positions %d)", r.RopeOriginal, r.RopeTheta, r.MaxPositions))
 	}
 	for _, d := range []struct {
 		k string

@@ -186,8 +186,24 @@ type Architecture struct {
 	// Falcon's parallel_attn): attention and MLP read the same block
 	// input, so both norms save one tensor.
 	ParallelResidual bool
-	// MaxPositions bounds the sequence length (max_position_embeddings).
+	// MaxPositions bounds the sequence length (max_position_embeddings;
+	// from a config.json with a RoPE scaling, the length vLLM derives from
+	// it: data/hf ropePositions).
 	MaxPositions int
+	// RopeTheta is the rotary embedding's base (config.json rope_theta,
+	// or rope_parameters.rope_theta in transformers v5); 0 when unknown or
+	// the model has no RoPE. A RoPE scaling vLLM is told to apply
+	// (--hf-overrides '{"rope_parameters": {…}}') replaces the model's RoPE
+	// parameters whole, so it must carry the base (model/serve
+	// RopeScaling).
+	RopeTheta float64
+	// RopeOriginal is the context a RoPE scaling multiplies when the
+	// model's card gives one other than MaxPositions: Qwen3's
+	// config.json says 40960 positions, its card "natively supports
+	// context lengths of up to 32,768 tokens" and extends them with YaRN
+	// from original_max_position_embeddings 32768 (factor 4: 131,072).
+	// 0: MaxPositions.
+	RopeOriginal int
 	// SlidingWindow is the tokens a sliding-window attention layer
 	// attends to, itself and the SlidingWindow − 1 before it (config.json
 	// sliding_window: gpt-oss 128, Gemma 3 1024 (512 for 1B), Gemma 2
@@ -269,6 +285,30 @@ func (a *Architecture) normParams() float64 {
 		return float64(a.Hidden)
 	}
 	return 2 * float64(a.Hidden) // LayerNorm, the default
+}
+
+// wrapperTypes are the multimodal config.json model_types whose
+// text_config gpuplan reads as the model (data/hf visionTowers): the
+// wrapper's model_type by its language model's. Gemma 3 4B, 12B and 27B
+// are Gemma3ForConditionalGeneration, "model_type": "gemma3" over a
+// text_config "gemma3_text" (their config.json files, data/hf/testdata);
+// Llama 4 Scout and Maverick "llama4" over "llama4_text".
+var wrapperTypes = map[string]string{"gemma3_text": "gemma3", "llama4_text": "llama4"}
+
+// CheckpointModelType is the model_type at the top of a's config.json,
+// the one vLLM reads (hf_config.model_type: its float16 refusal,
+// vllm/config/model.py _check_valid_dtype; its RoPE rule,
+// _get_and_verify_max_len): a multimodal checkpoint's own type where a
+// carries a vision tower (VisionParams) over a language model of a
+// wrapped type, else ModelType, which names the language model's
+// modeling code. A new user's walk: --weight-format fp16 on Gemma 3 12B
+// said vLLM refuses float16 "for gemma3_text models"; its config.json,
+// and vLLM, say gemma3.
+func (a *Architecture) CheckpointModelType() string {
+	if w, ok := wrapperTypes[a.ModelType]; ok && a.VisionParams > 0 {
+		return w
+	}
+	return a.ModelType
 }
 
 // PositionLimit returns the longest sequence the model can run at all,
@@ -690,7 +730,7 @@ func (a *Architecture) Validate() error {
 		{"head_dim", float64(a.HeadDim)}, {"ffn", float64(a.FFN)}, {"vocab", float64(a.Vocab)},
 		{"experts", float64(a.Experts)}, {"experts_per_token", float64(a.ExpertsPerToken)},
 		{"forward_gmacs", a.ForwardGMACs}, {"activation_mib_per_sample", a.ActivationMiBPerSample},
-		{"max_positions", float64(a.MaxPositions)},
+		{"max_positions", float64(a.MaxPositions)}, {"rope_theta", a.RopeTheta}, {"rope_original_positions", float64(a.RopeOriginal)},
 		{"encoder_seq_len", float64(a.EncoderSeqLen)}, {"patch_size", float64(a.PatchSize)},
 		{"image_size", float64(a.ImageSize)}, {"channels", float64(a.Channels)},
 		{"learned_positions", float64(a.LearnedPositions)}, {"token_types", float64(a.TokenTypes)},

@@ -95,6 +95,7 @@ type ServeLaunch struct {
 	WeightFormat         string  `toml:"weight_format,omitempty"`
 	KVCacheDType         string  `toml:"kv_cache_dtype,omitempty"`
 	MaxModelLen          int     `toml:"max_model_len,omitzero"`
+	RopeScaling          string  `toml:"rope_scaling,omitempty"` // serve.RopeScaling as its flag writes it ("yarn:4"); vllm_args carry its --hf-overrides
 	// The request's lengths, load and targets (gpuplan's [serve] keys,
 	// not vLLM flags), so that gpuplan --config reopens the plan.
 	PromptTokens         int      `toml:"prompt_tokens,omitzero"`
@@ -125,6 +126,7 @@ func (s *ServeLaunch) Asked(a *WorkloadAnswers) {
 	r := &a.Serve
 	s.TensorParallelSize, s.PipelineParallelSize, s.Replicas = cmp.Or(r.TP, a.TP), r.PP, r.Replicas
 	s.WeightFormat, s.KVCacheDType, s.MaxModelLen = string(r.WeightFormat), string(r.KVCacheDType), r.MaxModelLen
+	s.RopeScaling = r.RopeScaling.String()
 	s.PromptTokens, s.OutputTokens, s.Concurrency, s.RequestsPerSec = r.PromptTokens, r.OutputTokens, r.Concurrency, r.RequestsPerSec
 	s.TTFTMs, s.TPOTMs = r.TTFTTargetMs, nil
 	if r.TPOTTargetMs > 0 || r.NoTPOTTarget {

@@ -20,6 +20,7 @@ type rawServe struct {
 	WeightFormat         tString      `toml:"weight_format"`
 	KVCacheDType         tString      `toml:"kv_cache_dtype"`
 	MaxModelLen          tTokenText   `toml:"max_model_len"`
+	RopeScaling          tString      `toml:"rope_scaling"`
 	PromptTokens         tTokenText   `toml:"prompt_tokens"`
 	OutputTokens         tTokenText   `toml:"output_tokens"`
 	SharedPrefixTokens   tTokenText   `toml:"shared_prefix_tokens"`
@@ -71,6 +72,9 @@ func (r *rawServe) serving() (serve.Serving, error) {
 		if s.KVCacheDType, err = serve.ParseKVCacheDType(r.KVCacheDType.v); err != nil {
 			return s, Errorf("serve.kv_cache_dtype", "%v", err)
 		}
+	}
+	if s.RopeScaling, err = serve.ParseRopeScaling(r.RopeScaling.v); err != nil {
+		return s, Errorf("serve.rope_scaling", "%v", err)
 	}
 	if err := checkServeRanges(&s); err != nil {
 		var ce *Error
@@ -235,6 +239,7 @@ func (e *encoder) encodeServe(s *serve.Serving) {
 	e.str("weight_format", string(s.WeightFormat), "bf16, fp16, fp8, int8, awq, gptq or bitsandbytes")
 	e.str("kv_cache_dtype", string(s.KVCacheDType), "auto, fp8 or fp8_e5m2")
 	e.int("max_model_len", s.MaxModelLen, "tokens one request may hold, prompt + output")
+	e.str("rope_scaling", s.RopeScaling.String(), "yarn:FACTOR[:ORIGINAL], a YaRN scaling vLLM applies past the model's positions")
 	e.int("prompt_tokens", s.PromptTokens, "average prompt tokens per request")
 	e.int("output_tokens", s.OutputTokens, "average generated tokens per request")
 	e.int("shared_prefix_tokens", s.SharedPrefixTokens, "prompt tokens every request starts with alike (a system prompt)")

@@ -17,6 +17,7 @@ model = "llama-3.1-70b"
 weight_format = "int4"
 kv_cache_dtype = "fp8"
 max_model_len = 8192
+rope_scaling = "yarn:2"
 prompt_tokens = 7000
 output_tokens = 1000
 shared_prefix_tokens = 512
@@ -29,7 +30,7 @@ gpu_memory_utilization = 0.92
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := serve.Serving{WeightFormat: serve.WeightAWQ, KVCacheDType: serve.KVFP8, MaxModelLen: 8192, PromptTokens: 7000, OutputTokens: 1000,
+	want := serve.Serving{WeightFormat: serve.WeightAWQ, KVCacheDType: serve.KVFP8, MaxModelLen: 8192, RopeScaling: serve.RopeScaling{Type: "yarn", Factor: 2}, PromptTokens: 7000, OutputTokens: 1000,
 		SharedPrefixTokens: 512, Concurrency: 32, TPOTTargetMs: 50, TP: 2, GPUMemoryUtilization: 0.92}
 	if c.Workload.Serve != want {
 		t.Fatalf("decoded %+v, want %+v", c.Workload.Serve, want)
@@ -89,6 +90,9 @@ func TestServeConfigErrors(t *testing.T) {
 		{`shared_prefix_tokens = -5`, "serve.shared_prefix_tokens"},
 		{`tensor_paralel_size = 2`, `did you mean "tensor_parallel_size"`},
 		{`ttft_ms = "fast"`, "serve.ttft_ms"},
+		{`rope_scaling = "yarm:4"`, `serve.rope_scaling: rope scaling type "yarm": did you mean "yarn"?`},
+		{`rope_scaling = "yarn:0.5"`, `serve.rope_scaling: rope scaling factor "0.5": want a number above 1`},
+		{`rope_scaling = 4`, "serve.rope_scaling"},
 	} {
 		_, err := Decode([]byte(head + tc.body + "\n"))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

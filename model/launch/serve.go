@@ -2,10 +2,12 @@ package launch
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"math"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -387,8 +389,11 @@ func (s *Serve) VLLMArgs() []string {
 	if s.ReplicasPerNode > 1 {
 		a = append(a, "--data-parallel-size", fmt.Sprint(s.ReplicasPerNode))
 	}
-	a = append(a, "--max-model-len", fmt.Sprint(v.MaxModelLen),
-		"--gpu-memory-utilization", fmt.Sprint(v.GPUMemoryUtilization),
+	a = append(a, "--max-model-len", fmt.Sprint(v.MaxModelLen))
+	if o := s.hfOverrides(); o != "" {
+		a = append(a, "--hf-overrides", o)
+	}
+	a = append(a, "--gpu-memory-utilization", fmt.Sprint(v.GPUMemoryUtilization),
 		"--kv-cache-dtype", string(v.KVCacheDType))
 	switch v.WeightFormat {
 	case serve.WeightBF16:
@@ -417,6 +422,48 @@ func (s *Serve) VLLMArgs() []string {
 	}
 	a = append(a, "--max-num-seqs", fmt.Sprint(v.MaxNumSeqs), "--max-num-batched-tokens", fmt.Sprint(v.MaxNumBatchedTokens))
 	return append(a, s.loraArgs()...)
+}
+
+// ropeParameters is the rope_parameters object of vLLM's --hf-overrides
+// for a YaRN scaling (serve.RopeScaling), its keys as vLLM's
+// context-extension example writes them
+// (examples/features/context_extension/context_extension_offline.py @
+// 41c5903d049b80b83a6e570f52f0f55e31316e49): the override replaces the
+// model's RoPE parameters whole (ModelConfig._apply_dict_overrides), so
+// rope_theta, the model's base, goes with it.
+type ropeParameters struct {
+	RopeTheta float64 `json:"rope_theta"`
+	RopeType  string  `json:"rope_type"`
+	// Factor is written with a decimal point (4.0), as transformers'
+	// RoPE validation wants a float factor.
+	Factor   json.Number `json:"factor"`
+	Original int         `json:"original_max_position_embeddings"`
+}
+
+// hfOverrides is the JSON of vllm serve's --hf-overrides for the plan's
+// RoPE scaling, {"rope_parameters": {…}}, encoded by encoding/json (the
+// files quote it as one word); "" without one. vLLM derives max_model_len
+// from it as original_max_position_embeddings × factor
+// (vllm/config/model.py _get_and_verify_max_len @
+// 18ec6629253632af0a384f2ffbb8c6b28af322e7), which --max-model-len must
+// not pass.
+func (s *Serve) hfOverrides() string {
+	r := s.Serving.RopeScaling
+	if r.IsZero() || s.Arch == nil {
+		return ""
+	}
+	factor := strconv.FormatFloat(r.Factor, 'f', -1, 64)
+	if !strings.ContainsAny(factor, ".eE") {
+		factor += ".0"
+	}
+	orig := cmp.Or(r.Original, s.Arch.RopeOriginal, s.Arch.MaxPositions)
+	b, err := json.Marshal(struct {
+		RopeParameters ropeParameters `json:"rope_parameters"`
+	}{ropeParameters{RopeTheta: s.Arch.RopeTheta, RopeType: r.Type, Factor: json.Number(factor), Original: orig}})
+	if err != nil { // a factor that is no JSON number: ParseRopeScaling refuses it first
+		return ""
+	}
+	return string(b)
 }
 
 // GPUsPerNode returns the GPUs one node's vLLM uses.
@@ -502,7 +549,7 @@ func (s *Serve) HeaderLines() []string {
 		// _resolve_auto_dtype's float32 on a GPU without bf16 (serve.FormatFor).
 		typ := "its model type"
 		if s.Arch != nil && s.Arch.ModelType != "" {
-			typ = s.Arch.ModelType + " models"
+			typ = s.Arch.CheckpointModelType() + " models"
 		}
 		cc := " (compute capability below 8.0)"
 		if s.ROCm {
@@ -932,6 +979,7 @@ func (s *Serve) ServeLaunch() *config.ServeLaunch {
 	v.Accelerator, v.GPUsPerNode, v.Nodes, v.Replicas, v.ReplicasPerNode = s.Accelerator, s.GPUsPerInstance, s.Nodes, s.Replicas, s.ReplicasPerNode
 	v.TensorParallelSize, v.PipelineParallelSize, v.ModelID = s.TP, s.PP, s.ModelID
 	v.WeightFormat, v.KVCacheDType, v.MaxModelLen = string(s.Serving.WeightFormat), string(s.Serving.KVCacheDType), s.Serving.MaxModelLen
+	v.RopeScaling = s.Serving.RopeScaling.String()
 	if s.FallbackFrom != "" {
 		// The format asked for: reopened with the file's search
 		// (allow_precision_fallback), this GPU falls back again and the

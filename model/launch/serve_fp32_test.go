@@ -10,7 +10,7 @@ import (
 )
 
 // TestServeFloat32Flags (walk55): over every catalog offer that serves
-// Gemma 3 4B (model type gemma3_text, which vLLM refuses float16 for:
+// Gemma 3 4B (model type gemma3, which vLLM refuses float16 for:
 // vllm/config/model.py _FLOAT16_NOT_SUPPORTED_MODELS), a GPU without bf16
 // runs it in float32, what vLLM's --dtype auto loads there, so the file
 // says --dtype float32 with a note that names the refusal, never --dtype
@@ -43,7 +43,7 @@ func TestServeFloat32Flags(t *testing.T) {
 			if dtype != "float32" || !srv.Float32 || sp.Serving.WeightFormat != serve.WeightFP32 {
 				t.Errorf("%s (%s): --dtype %q, format %s; want float32", sp.Offer.Name, g.Key, dtype, sp.Serving.WeightFormat)
 			}
-			if !strings.Contains(head, "vLLM refuses float16 for gemma3_text models (numerical instability; --dtype float16 does not start): the model runs in float32 (--dtype float32") ||
+			if !strings.Contains(head, "vLLM refuses float16 for gemma3 models (numerical instability; --dtype float16 does not start): the model runs in float32 (--dtype float32") ||
 				strings.Contains(head, "as vLLM requires") || strings.Contains(head, "weights asked for") {
 				t.Errorf("%s: header does not say float32 once and rightly:\n%s", sp.Offer.Name, head)
 			}

@@ -40,7 +40,15 @@ func FuzzServeInjection(f *testing.F) {
 			Pricing: model.OnDemand, Accelerator: s, GPUsPerInstance: 8, HostVCPUs: 96, HostMemoryGiB: 768, USDPerHour: 10,
 			TP: 2, PP: 1, ReplicasPerNode: 1 + int(shape%4), Replicas: 4, Nodes: 1, DiskGB: 200, Image: s,
 			Serving: serve.Serving{WeightFormat: serve.WeightFormats[int(shape)%len(serve.WeightFormats)], KVCacheDType: serve.KVAuto,
-				MaxModelLen: 8192, GPUMemoryUtilization: 0.9, MaxNumSeqs: 256, MaxNumBatchedTokens: 2048}}
+				MaxModelLen: 8192, GPUMemoryUtilization: 0.9, MaxNumSeqs: 256, MaxNumBatchedTokens: 2048,
+				// A YaRN scaling, its type the fuzzed string: the
+				// --hf-overrides JSON (encoding/json) must reach vllm
+				// serve as one word in every file.
+				RopeScaling: serve.RopeScaling{Type: s, Factor: 4, Original: 32768}},
+			Arch: &model.Architecture{Key: "qwen3", MaxPositions: 40960, RopeTheta: 1e6}}
+		if !slices.Contains(sv.VLLMArgs(), "--hf-overrides") {
+			t.Fatalf("no --hf-overrides in %q", sv.VLLMArgs())
+		}
 		sv.Notes = []model.Message{model.Msg("phase %q: %v", s, s)} // a caller's note (export --phase) is header text
 		if shape&16 != 0 {
 			sv.Pricing = model.Spot
@@ -49,7 +57,7 @@ func FuzzServeInjection(f *testing.F) {
 			sv.HalfActivations, sv.FallbackFrom, sv.Fallback = true, serve.WeightFP8, s
 		}
 		if shape&64 != 0 { // an MoE model: one vllm serve per replica (OneServerPerReplica)
-			sv.Arch = &model.Architecture{Key: "moe", Experts: 8, ExpertsPerToken: 2}
+			sv.Arch = &model.Architecture{Key: "moe", Experts: 8, ExpertsPerToken: 2, MaxPositions: 40960, RopeTheta: 1e6}
 		}
 		if shape&128 != 0 { // a price region the search narrowed to some of its regions: any_of names each
 			sv.AnyOfRegions, sv.Regions, sv.PriceRegions = 2, []string{s, s}, 17
@@ -236,7 +244,8 @@ func FuzzServeInjection(f *testing.F) {
 		var doc struct {
 			Serve map[string]any `toml:"serve"`
 		}
-		if _, err := toml.Decode(string(tm), &doc); err != nil || doc.Serve["model_id"] != s || doc.Serve["instance_type"] != s || doc.Serve["image"] != s {
+		if _, err := toml.Decode(string(tm), &doc); err != nil || doc.Serve["model_id"] != s || doc.Serve["instance_type"] != s || doc.Serve["image"] != s ||
+			doc.Serve["rope_scaling"] != s+":4:32768" {
 			t.Fatalf("TOML: %v %v\n%s", err, doc.Serve, tm)
 		}
 	})

@@ -366,7 +366,7 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 	}
 	if s.float32 { // the format asked, in float32: said, as a fallback is
 		best.Fallback = model.Msg("%s has no bf16 and vLLM refuses float16 for %s models (numerical instability): vLLM's --dtype auto runs the model in float32, %s with float32 activations",
-			o.GPU.Name, a.ModelType, s.WeightFormat)
+			o.GPU.Name, a.CheckpointModelType(), s.WeightFormat)
 	}
 	return *best, nil
 }
@@ -818,10 +818,12 @@ func chosenTP(best *Plan, tried []Plan) model.Message {
 		why = model.Msg("TP %d meets the targets only at the estimate (%s)", q.TP, q.Borderline)
 	case q.GPUs > best.GPUs:
 		why = model.Msg("TP %d needs %s for the load where TP %d needs %d", q.TP, model.CountMsg(q.GPUs, "GPU"), best.TP, best.GPUs)
-	case q.GPUs == best.GPUs && q.OutputTokensPerSec < best.OutputTokensPerSec:
+	case q.GPUs == best.GPUs && costKey(perMOutput(q, best)) > costKey(perMOutput(best, q)):
 		// The tie betterPlan breaks by cost per million output tokens:
 		// on the same GPUs (the same price) that is the output rate, said
-		// as such where an estimate has no price.
+		// as such where an estimate has no price; compared as betterPlan
+		// compares it (costKey), so a rate that differs only in its last
+		// bits is never named as the reason.
 		why = model.Msg("TP %d serves %.0f output tokens/s on the same %s where TP %d serves %.0f", q.TP, q.OutputTokensPerSec, model.CountMsg(q.GPUs, "GPU"), best.TP, best.OutputTokensPerSec)
 	default:
 		why = model.Msg("TP %d ranks after it (cost per million output tokens)", q.TP)
@@ -921,10 +923,29 @@ func betterPlan(p, q *Plan) bool {
 			return c < 0
 		}
 	}
-	if c := cmp.Compare(perMOutput(p, q), perMOutput(q, p)); c != 0 {
+	if c := cmp.Compare(costKey(perMOutput(p, q)), costKey(perMOutput(q, p))); c != 0 {
 		return c < 0
 	}
 	return p.TP*p.PP < q.TP*q.PP
+}
+
+// costKey is a cost per million output tokens as betterPlan compares it:
+// rounded to 9 significant digits, so that two splits carrying the same
+// load on the same GPUs tie and the smaller TP wins, as docs/serving.md
+// says. Their output is the load's either way, but summed over their
+// replicas in floating point (a new user's walk: Llama 3.1 8B at 10
+// requests/s × 256 tokens on 12 L4s served 2559.9999999999995 tokens/s at
+// TP 2 × 6 replicas and 2560.0000000000005 at TP 4 × 3, and TP 4 won by
+// the last bit). Rounding, unlike a tolerance, keeps the order transitive
+// for the sorts that use it; 9 digits are far below any difference the
+// estimate means (its 90% ranges span a factor of about 1.5) and far
+// above float64's 16.
+func costKey(x float64) float64 {
+	if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return x
+	}
+	scale := math.Pow(10, 8-math.Floor(math.Log10(math.Abs(x))))
+	return math.Round(x*scale) / scale
 }
 
 // perMOutput is what p's output costs per million tokens, compared with
@@ -1368,13 +1389,14 @@ func FormatOn(f WeightFormat, g *model.GPU) (run WeightFormat, why model.Message
 var fp16Refused = map[string]bool{"gemma2": true, "gemma3": true, "gemma3_text": true, "plamo2": true, "glm4": true}
 
 // FP16Refused reports whether vLLM refuses float16 for a's model type
-// (fp16Refused, by a.ModelType): --dtype float16 fails to start
+// (fp16Refused, by a.CheckpointModelType(), the config.json's top-level
+// model_type, which vLLM checks): --dtype float16 fails to start
 // (_check_valid_dtype: "The model type 'gemma3' does not support
 // float16. Reason: Numerical instability. Please use bfloat16 or float32
 // instead."), and --dtype auto leaves float16 out of the GPU's dtypes
 // (_resolve_auto_dtype keeps those _is_valid_dtype allows), so on a GPU
 // without bf16 it loads float32.
-func FP16Refused(a *model.Architecture) bool { return fp16Refused[a.ModelType] }
+func FP16Refused(a *model.Architecture) bool { return fp16Refused[a.CheckpointModelType()] }
 
 // FormatFor is FormatOn for model a: where g has no bf16 and vLLM refuses
 // float16 for a's type (FP16Refused), vLLM's --dtype auto resolves to
@@ -1412,18 +1434,18 @@ func FormatFor(a *model.Architecture, f WeightFormat, g *model.GPU) (run WeightF
 		return run, why, true, true
 	case run == WeightFP8:
 		return WeightFP32, model.Msg("%s has no bf16 and vLLM refuses float16 for %s models (numerical instability): vLLM runs the model in float32 there, and its fp8 kernels take bfloat16 or float16 activations",
-			g.Name, a.ModelType), true, true
+			g.Name, a.CheckpointModelType()), true, true
 	case f == WeightFP8: // no fp8 on g: the 16-bit checkpoint, which runs in float32
-		return WeightFP32, model.Msg("%s, and vLLM refuses float16 for %s models (numerical instability)", why, a.ModelType), true, true
+		return WeightFP32, model.Msg("%s, and vLLM refuses float16 for %s models (numerical instability)", why, a.CheckpointModelType()), true, true
 	case run == WeightBF16, run == WeightFP16:
 		if g.Vendor == "nvidia" && g.ComputeCapability != "" {
 			return WeightFP32, model.Msg("%s has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is %s) and vLLM refuses float16 for %s models (numerical instability)",
-				g.Name, g.ComputeCapability, a.ModelType), true, true
+				g.Name, g.ComputeCapability, a.CheckpointModelType()), true, true
 		}
-		return WeightFP32, model.Msg("%s has no bf16 and vLLM refuses float16 for %s models (numerical instability)", g.Name, a.ModelType), true, true
+		return WeightFP32, model.Msg("%s has no bf16 and vLLM refuses float16 for %s models (numerical instability)", g.Name, a.CheckpointModelType()), true, true
 	}
 	return run, model.Msg("%s has no bf16 and vLLM refuses float16 for %s models (numerical instability): vLLM runs the model in float32 there, and its %s kernels take no float32 activations",
-		g.Name, a.ModelType, run), false, false
+		g.Name, a.CheckpointModelType(), run), false, false
 }
 
 // hasBF16 reports whether vLLM runs bfloat16 on g: NVIDIA from compute

@@ -146,6 +146,10 @@ type Serving struct {
 	MaxModelLen  int // --max-model-len: prompt + output tokens one request may hold
 	PromptTokens int // average prompt (input) tokens per request
 	OutputTokens int // average generated (output) tokens per request
+	// RopeScaling is a YaRN scaling vLLM is told to apply (--rope-scaling,
+	// [serve] rope_scaling): the model's positions become
+	// RopeScaling.Positions; zero keeps them.
+	RopeScaling RopeScaling
 
 	// Load: concurrent requests in flight (a closed loop, as benchmark
 	// clients with --max-concurrency send), or requests per second (an open
@@ -402,8 +406,13 @@ func (s *Serving) Validate(a *model.Architecture) error {
 	if s.MaxModelLen > 0 && s.PromptTokens+s.OutputTokens > s.MaxModelLen {
 		return bad("prompt_tokens + output_tokens (%d) exceed max_model_len %d", s.PromptTokens+s.OutputTokens, s.MaxModelLen)
 	}
-	if a.MaxPositions > 0 && s.MaxModelLen > a.MaxPositions {
-		return bad("max_model_len %d is above the model's %d positions", s.MaxModelLen, a.MaxPositions)
+	if !s.RopeScaling.IsZero() {
+		if why := RopeOn(a); !why.IsZero() {
+			return bad("rope_scaling %s: %s", s.RopeScaling, why)
+		}
+	}
+	if err := s.checkPositions(a); err != nil {
+		return err
 	}
 	if s.Concurrency > 0 && s.RequestsPerSec > 0 {
 		return bad("give concurrency or requests_per_sec, not both")
@@ -435,7 +444,7 @@ func (s *Serving) Validate(a *model.Architecture) error {
 	if s.WeightFormat == WeightFP16 && FP16Refused(a) {
 		// Whatever the GPU: vLLM's _check_valid_dtype raises "The model
 		// type … does not support float16" for --dtype float16.
-		return bad("weight format fp16: vLLM refuses float16 for %s models (numerical instability); give bf16, which vLLM serves in float32 on a GPU without bf16", a.ModelType)
+		return bad("weight format fp16: vLLM refuses float16 for %s models (numerical instability); give bf16, which vLLM serves in float32 on a GPU without bf16", a.CheckpointModelType())
 	}
 	if s.KVCacheDType != "" {
 		if _, err := ParseKVCacheDType(string(s.KVCacheDType)); err != nil {
@@ -443,6 +452,34 @@ func (s *Serving) Validate(a *model.Architecture) error {
 		}
 	}
 	return nil
+}
+
+// checkPositions refuses a max_model_len above the positions vLLM derives
+// for a (RopeScaling.Positions: a's own, or with the YaRN scaling asked),
+// as vLLM refuses it ("User-specified max_model_len … is greater than the
+// derived max_model_len", _get_and_verify_max_len), and says how to go
+// further when a's RoPE can be scaled (RopeFactorFor): the smallest whole
+// YaRN factor that holds max_model_len, as Qwen's cards pick factor 2 for
+// 65,536 tokens and 4 for 131,072. A new user's walk: Qwen3 8B at
+// --max-model-len 64K was refused "above the model's 40960 positions" with
+// no way past it.
+func (s *Serving) checkPositions(a *model.Architecture) error {
+	pos := s.RopeScaling.Positions(a)
+	if pos <= 0 || s.MaxModelLen <= pos {
+		return nil
+	}
+	f, orig := RopeFactorFor(a, s.MaxModelLen)
+	switch {
+	case !s.RopeScaling.IsZero() && f > 0:
+		return model.Errorf(ErrInvalid, "max_model_len %d is above the %d positions of rope_scaling %s (%d × %g); give --rope-scaling yarn:%d (%d × %d = %d positions)",
+			s.MaxModelLen, pos, s.RopeScaling, s.RopeScaling.original(a), s.RopeScaling.Factor, f, orig, f, orig*f)
+	case !s.RopeScaling.IsZero():
+		return model.Errorf(ErrInvalid, "max_model_len %d is above the %d positions of rope_scaling %s, and no YaRN factor up to %d reaches it", s.MaxModelLen, pos, s.RopeScaling, MaxRopeFactor)
+	case f > 0:
+		return model.Errorf(ErrInvalid, "max_model_len %d is above the model's %d positions; vLLM serves a RoPE model past them with YaRN: give --rope-scaling yarn:%d (%d × %d = %d positions), which the launch files pass as --hf-overrides",
+			s.MaxModelLen, pos, f, orig, f, orig*f)
+	}
+	return model.Errorf(ErrInvalid, "max_model_len %d is above the model's %d positions", s.MaxModelLen, pos)
 }
 
 // Unserved says why vLLM serves no a, or zero when it serves it: every

@@ -15,6 +15,7 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/plan"
+	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -210,7 +211,23 @@ func checkPlanServing(env *Env, cat *model.Catalog, path string, p *plan.Plan) e
 			}
 			return usage(model.Msg("%s: phase %q config %s: %v", path, ph.Name, ph.ConfigPath(filepath.Dir(path)), config.AsError(err)))
 		}
-		if err := sc[i].ServingError(); err != nil {
+		// A TP the heads refuse is said first, as estimate --phase says
+		// it, listing the sizes that pass up to the largest node of the
+		// phase's GPU (serveLoad's rule), not 16 and 32, which are refused
+		// next as more than a node (a new user's walk: a phase on a
+		// g6e.xlarge listed them).
+		var err error
+		if sv := sc[i].Serve; sv != nil && sv.TP > 0 {
+			gpu := ""
+			if in, _ := plan.PhaseOffer(cat, &p.Phases[i]); in != nil {
+				gpu = in.GPU
+			}
+			err = serve.TPOn(&sc[i].Workload.Model, sv.TP, largestNodeFor(cat, gpu))
+		}
+		if err == nil {
+			err = sc[i].ServingError()
+		}
+		if err != nil {
 			var ke *model.KindError
 			if errors.As(err, &ke) {
 				err = ke.Msg

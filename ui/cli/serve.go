@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -185,6 +187,85 @@ func largestNodeFor(cat *model.Catalog, gpu string) int {
 	return n
 }
 
+// kvOnPinned refuses a KV-cache dtype vLLM does not run on g, a GPU the
+// user pinned (--gpu, or the file's picked GPU), as other flag
+// combinations are refused: one line saying why and what to give, exit 2
+// (serve.KVOn: fp8_e5m2 on ROCm). A new user's walk: estimate
+// --kv-cache-dtype fp8_e5m2 --gpu mi300x printed a whole report ending
+// "✗ cannot serve" and exited 0. Offers the user did not pin (recommend
+// without --gpu) are rejected with the same reason by the planner, and
+// export --instance refuses its one offer with it.
+func kvOnPinned(sl *serveLoad, g *model.GPU) error {
+	why := serve.KVOn(sl.s.KVCacheDType, g)
+	if why.IsZero() {
+		return nil
+	}
+	return usage(model.Msg("--gpu %s (%s): %s", g.Key, g.Name, why))
+}
+
+// replicaSpans is export's refusal of plan p on instance type in when
+// one replica of it needs more GPUs than one instance has (a pipeline
+// across instances, which needs a Ray cluster gpuplan does not write):
+// it names the instance types of in's provider and GPU whose one node
+// holds a replica, each planned as export --instance would plan it (the
+// request s on that type, in the regions and pricing q allows), cheapest
+// per hour first, at most three, and the --instance that exports on the
+// first; with none, recommend on the GPU. A new user's walk: Qwen3 32B
+// AWQ on an aws/g5.xlarge (1 × A10G) said only that a Ray cluster was
+// needed, where estimate --gpu a10g serves it at TP 2 on two A10Gs, as a
+// g5.12xlarge (4 × A10G) does.
+func replicaSpans(cat *model.Catalog, sl *serveLoad, in *model.Instance, q model.Query, p *serve.Plan) model.Message {
+	type fit struct {
+		in *model.Instance
+		p  serve.Plan
+	}
+	var fits []fit
+	for i := range cat.Instances {
+		c := &cat.Instances[i]
+		if c.Provider != in.Provider || c.GPU != in.GPU || c.GPUCount <= in.GPUCount || !c.Offered() {
+			continue
+		}
+		one := *cat
+		one.Instances = []model.Instance{*c}
+		offers := serve.Offers(&one, q)
+		if len(offers) == 0 {
+			continue
+		}
+		cp, err := serve.PlanServing(&sl.w.Model, sl.s, offers[0])
+		if err != nil || !cp.Fits || cp.TP*cp.PP > c.GPUCount {
+			continue
+		}
+		fits = append(fits, fit{c, cp})
+	}
+	slices.SortStableFunc(fits, func(a, b fit) int {
+		return cmp.Or(cmp.Compare(a.p.USDPerHour, b.p.USDPerHour), cmp.Compare(a.in.GPUCount, b.in.GPUCount), strings.Compare(a.in.Type, b.in.Type))
+	})
+	why := model.Msg("%s/%s cannot hold one replica: it needs %d GPUs (TP %d × PP %d), more than the %d of one %s, and a replica across instances needs a Ray cluster, which gpuplan does not write",
+		in.Provider, in.Type, p.TP*p.PP, p.TP, p.PP, in.GPUCount, in.Type)
+	if !p.Fallback.IsZero() {
+		// Why the model takes more GPUs than asked: float32 where the
+		// GPU has no bf16 (Gemma 3 on one T4), said with the refusal.
+		why = model.Msg("%v; %v", why, p.Fallback)
+	}
+	g, _ := cat.GPU(in.GPU)
+	gpuName := in.GPU
+	if g != nil {
+		gpuName = g.Name
+	}
+	if len(fits) == 0 {
+		return model.Msg("%v; gpuplan recommend --task inference --gpu %s ranks the instance types that hold it", why, in.GPU)
+	}
+	var items []model.Message
+	for _, f := range fits[:min(len(fits), 3)] {
+		items = append(items, model.Msg("%s (%d GPUs: TP %d × PP %d, %v, $%.2f/h)", f.in.Type, f.in.GPUCount, f.p.TP, f.p.PP, model.CountMsg(f.p.Replicas, "replica"), f.p.USDPerHour))
+	}
+	list := items[0]
+	for _, m := range items[1:] {
+		list = model.Msg("%v, %v", list, m)
+	}
+	return model.Msg("%v; %s types with more %s GPUs serve it: %v; export with --instance %s/%s", why, in.Provider, gpuName, list, in.Provider, fits[0].in.Type)
+}
+
 // serveErr turns a serve.ErrInvalid error into a usage error that
 // names the flag.
 func serveErr(err error) error {
@@ -239,6 +320,9 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	}
 	if why := serve.Unservable(g); !why.IsZero() {
 		return usage(model.Msg("--gpu %s: %s; pick another GPU (gpuplan recommend --task inference ranks those that serve)", g.Key, why))
+	}
+	if err := kvOnPinned(sl, g); err != nil {
+		return err
 	}
 	gpus, given := 0, false // given: the user's --gpus (or workload.gpus), which binds
 	switch {
@@ -466,6 +550,9 @@ func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workload
 		if why := serve.Unservable(g); !why.IsZero() {
 			return usage(model.Msg("--gpu %s: %s; pick another GPU, or leave --gpu out to rank those that serve", g.Key, env.lang.Message(why)))
 		}
+		if err := kvOnPinned(sl, g); err != nil {
+			return err
+		}
 		q.GPUs = []string{g.Key}
 	}
 	sl.s.BudgetMonthUSD, sl.s.HoursPerMonth = q.BudgetMonthUSD, q.HoursPerMonth // a plan over it is a near miss
@@ -627,6 +714,9 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	}
 	if !p.Fits {
 		return true, usage(model.Msg("%s/%s cannot serve the model: %v (see gpuplan recommend --task inference)", in.Provider, in.Type, p.ReasonMsg()))
+	}
+	if need := p.TP * p.PP; need > in.GPUCount {
+		return true, usage(replicaSpans(cat, sl, in, q, &p))
 	}
 	var notes []model.Message
 	if !verdict.IsZero() { // the file says what gpuplan plan says of the phase, as stderr does

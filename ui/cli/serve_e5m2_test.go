@@ -21,12 +21,46 @@ func TestServeKVCacheE5M2Kept(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "KV cache fp8_e5m2") {
 		t.Errorf("estimate: exit %d, %s; want the header to say KV cache fp8_e5m2:\n%s", code, errOut, out)
 	}
-	_, out, _ = runCLI(t, "estimate", "--task", "serve", "--model", "llama-3.1-8b", "--kv-cache-dtype", "fp8_e5m2", "--gpu", "mi300x")
-	if !strings.Contains(out, "fp8_e5m2 is CUDA-only in vLLM") {
-		t.Errorf("estimate on MI300X: want fp8_e5m2 refused on ROCm:\n%s", out)
+	_, _, errOut = runCLI(t, "estimate", "--task", "serve", "--model", "llama-3.1-8b", "--kv-cache-dtype", "fp8_e5m2", "--gpu", "mi300x")
+	if !strings.Contains(errOut, "fp8_e5m2 is CUDA-only in vLLM") {
+		t.Errorf("estimate on MI300X: want fp8_e5m2 refused on ROCm:\n%s", errOut)
 	}
 	_, out, _ = runCLI(t, "estimate", "--task", "serve", "--model", "llama-3.1-8b", "--kv-cache-dtype", "fp8_e4m3", "--gpu", "h100")
 	if !strings.Contains(out, "KV cache fp8\n") && !strings.Contains(out, "KV cache fp8 ") {
 		t.Errorf("fp8_e4m3 is vLLM's fp8: want KV cache fp8:\n%s", out)
+	}
+}
+
+// TestServeE5M2OnPinnedAMD: a new user's walk, estimate --weight-format
+// awq --kv-cache-dtype fp8_e5m2 --gpu mi300x printed a whole report ending
+// "✗ cannot serve … give --kv-cache-dtype fp8" and exited 0, where
+// docs/serving.md says fp8_e5m2 is refused on an AMD GPU. A GPU the user
+// pinned (estimate --gpu, recommend --gpu, export --instance) refuses it as
+// other flag combinations are refused: one line saying what and how to fix
+// it, exit 2; recommend without --gpu rejects the ROCm offers with that
+// reason (near misses) and ranks the rest. Failing before: estimate and
+// recommend --gpu exited 0.
+func TestServeE5M2OnPinnedAMD(t *testing.T) {
+	const why = "--kv-cache-dtype fp8_e5m2 is CUDA-only in vLLM: ROCm supports fp8 (E4M3); give --kv-cache-dtype fp8\n"
+	base := []string{"--model", "llama-3.3-70b", "--task", "serve", "--weight-format", "awq", "--kv-cache-dtype", "fp8_e5m2"}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"estimate", "--gpu", "mi300x"}, "gpuplan: --gpu mi300x (AMD Instinct MI300X): " + why},
+		{[]string{"recommend", "--gpu", "mi300x"}, "gpuplan: --gpu mi300x (AMD Instinct MI300X): " + why},
+		{[]string{"export", "--instance", "do/gpu-mi300x1-192gb", "--format", "vllm", "-o", "-"}, "cannot serve the model: --kv-cache-dtype fp8_e5m2 is CUDA-only"},
+	} {
+		code, out, errOut := runCLI(t, append(tt.args, base...)...)
+		if code != 2 || out != "" || !strings.Contains(errOut, tt.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stdout %d bytes, stderr %q; want exit 2, one line with %q", tt.args, code, len(out), errOut, tt.want)
+		}
+	}
+	code, out, errOut := runCLI(t, append([]string{"recommend", "--providers", "do", "--json"}, base...)...)
+	if code != 0 {
+		t.Fatalf("recommend on do: exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out, `"gpu": "mi300x"`) || !strings.Contains(out, "fp8_e5m2 is CUDA-only in vLLM") {
+		t.Errorf("recommend --providers do: want the MI300X offers rejected with the reason, none ranked:\n%s", out)
 	}
 }

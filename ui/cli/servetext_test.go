@@ -26,6 +26,7 @@ func TestServeKeysReadAsTheirFlags(t *testing.T) {
 		"weight-format":          {"awq", "int4", "FP8", " bf16"},
 		"kv-cache-dtype":         {"fp8", "auto"},
 		"max-model-len":          {"8192", "8K", "8k", "1e4", "4,096", "2_048"},
+		"rope-scaling":           {"yarn:4", "YaRN:2:32K", "none"},
 		"prompt-tokens":          {"1000", "1K", "1.5k"},
 		"output-tokens":          {"256", "1K"},
 		"shared-prefix-tokens":   {"512", "2k"},
@@ -69,8 +70,8 @@ func TestServeKeysReadAsTheirFlags(t *testing.T) {
 				}
 			})
 		}
-		if name == "weight-format" || name == "kv-cache-dtype" {
-			continue // enums: the model's one parser on both sides, with its list of names
+		if name == "weight-format" || name == "kv-cache-dtype" || name == "rope-scaling" {
+			continue // enums (and serve.ParseRopeScaling): the model's one parser on both sides, its words naming the value
 		}
 		for _, v := range bad {
 			t.Run(name+"!="+v, func(t *testing.T) {

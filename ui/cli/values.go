@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/serve"
 )
 
 // Flag values with messages that say what is valid. pflag's own numeric
@@ -199,6 +200,35 @@ func (t tokensValue) Set(s string) error {
 }
 
 func (tokensValue) Type() string { return "tokens" }
+
+// ropeValue is --rope-scaling TYPE:FACTOR[:ORIGINAL] (serve.ParseRopeScaling:
+// yarn:4, yarn:2:32768) or none, refused at parse time with what is
+// valid and a did-you-mean for the type.
+type ropeValue struct{ v *serve.RopeScaling }
+
+func (r ropeValue) String() string {
+	if r.v == nil || r.v.IsZero() {
+		return ""
+	}
+	return r.v.String()
+}
+
+func (r ropeValue) Set(s string) error {
+	v, err := serve.ParseRopeScaling(s)
+	if err != nil {
+		return err
+	}
+	*r.v = v
+	return nil
+}
+
+func (ropeValue) Type() string { return "string" }
+
+func (r ropeValue) target() any { return r.v }
+
+// choices are the scalings Qwen's model cards give (factor 2 for 65,536
+// tokens, 4 for 131,072), for shell completion.
+func (ropeValue) choices() []string { return []string{"yarn:2", "yarn:4", "none"} }
 
 // choices lists the valid values, for shell completion.
 func (e enumValue[T]) choices() []string {

@@ -46,17 +46,17 @@ func TestGemmaNoFloat16(t *testing.T) {
 	// One T4 cannot hold Gemma 3 4B in float32 (4 B × 4.3e9 weights):
 	// refused, saying float32 and why.
 	code, out, errs := runCLI(t, "export", "--model", "gemma-3-4b", "--task", "inference", "--instance", "aws/g4dn.xlarge", "--format", "docker", "-o", "-")
-	if code != 2 || out != "" || !strings.Contains(errs, "and vLLM refuses float16 for gemma3_text models (numerical instability): vLLM's --dtype auto serves it as fp32 weights") {
+	if code != 2 || out != "" || !strings.Contains(errs, "and vLLM refuses float16 for gemma3 models (numerical instability): vLLM's --dtype auto serves it as fp32 weights") {
 		t.Errorf("export g4dn.xlarge: exit %d, stdout %q, stderr %q; want 2 and the float32 reason", code, out, errs)
 	}
 	code, out, errs = runCLI(t, "export", "--model", "gemma-3-4b", "--task", "inference", "--instance", "aws/g4dn.12xlarge", "--format", "docker", "-o", "-")
 	if code != 0 || !strings.Contains(out, "\n  --dtype float32 \\\n") || strings.Contains(out, "\n  --dtype float16") || strings.Contains(out, "as vLLM requires") ||
-		!strings.Contains(out, "# note: T4 has no bf16 (compute capability below 8.0) and vLLM refuses float16 for gemma3_text models") {
+		!strings.Contains(out, "# note: T4 has no bf16 (compute capability below 8.0) and vLLM refuses float16 for gemma3 models") {
 		t.Errorf("export g4dn.12xlarge: exit %d, stderr %q:\n%s", code, errs, out)
 	}
 
 	code, _, errs = runCLI(t, "recommend", "--model", "gemma-3-4b", "--task", "inference", "--weight-format", "fp16")
-	if code != 2 || !strings.Contains(errs, "weight format fp16: vLLM refuses float16 for gemma3_text models (numerical instability); give bf16") {
+	if code != 2 || !strings.Contains(errs, "weight format fp16: vLLM refuses float16 for gemma3 models (numerical instability); give bf16") {
 		t.Errorf("--weight-format fp16: exit %d, stderr %q; want 2 and the refusal", code, errs)
 	}
 	// Llama keeps its fp16 fallback on a T4.

@@ -172,6 +172,8 @@ var workloadTable = []workloadFlag{
 		}},
 	{name: "max-model-len", key: "serve.max_model_len", usage: "serving: tokens one request may hold, prompt + output; 8K is 8192, 8k 8000 (default: --context-len, else --seq-len, else the model's default sequence length such as 4096 for llama-3.1-8b, at least prompt + output; not vLLM's own default, the model's whole context: the launch files pass this value)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.Serve.MaxModelLen} }},
+	{name: "rope-scaling", key: "serve.rope_scaling", usage: "serving: a YaRN RoPE scaling vLLM applies to serve past the model's positions, yarn:FACTOR (its original positions × FACTOR: Qwen3's 32768 × 4 = 131072) or yarn:FACTOR:ORIGINAL, or none; the launch files pass it as --hf-overrides rope_parameters",
+		value: func(f *workloadFlags) pflag.Value { return ropeValue{&f.set.Serve.RopeScaling} }},
 	{name: "prompt-tokens", key: "serve.prompt_tokens", usage: "serving: average prompt tokens per request (default: max-model-len − output-tokens)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.Serve.PromptTokens} }},
 	{name: "output-tokens", key: "serve.output_tokens", usage: "serving: average generated tokens per request (default: --gen-tokens)", check: atLeast1,

@@ -19,7 +19,7 @@ func TestWorkloadTableKeys(t *testing.T) {
 		"bool": "true", "int": "3", "tokens": "3", "float": "0.5", "count": "3", "stringSlice": "q,v", "count|auto": "2", "ms|none": "none",
 	}
 	enums := map[string]string{"framework": "jax", "task": "lora", "precision": "fp32", "optimizer": "sgd", "strategy": "zero3",
-		"recipe": "pure16", "loss": "chunked", "quant-type": "fp4", "weight-format": "fp8", "kv-cache-dtype": "fp8",
+		"recipe": "pure16", "loss": "chunked", "quant-type": "fp4", "weight-format": "fp8", "kv-cache-dtype": "fp8", "rope-scaling": "yarn:4",
 		"torch": "1.13", "trainer": "litgpt", "zero-grad": "before-backward", "outputs": "kept",
 		"network-gbps": "25"} // a node network is at least 1 Gbps, above the float sample 0.5
 	base := config.WorkloadAnswers{Model: "gpt2"}

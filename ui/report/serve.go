@@ -25,8 +25,11 @@ type ServingJSON struct {
 	WeightFormatAsReleased bool   `json:"weight_format_as_released,omitempty"`
 	KVCacheDType           string `json:"kv_cache_dtype"`
 	MaxModelLen            int    `json:"max_model_len"`
-	PromptTokens           int    `json:"prompt_tokens"`
-	OutputTokens           int    `json:"output_tokens"`
+	// RopeScaling is the YaRN scaling vLLM is told to apply
+	// (--rope-scaling), as the flag writes it ("yarn:4"); absent for none.
+	RopeScaling  string `json:"rope_scaling,omitempty"`
+	PromptTokens int    `json:"prompt_tokens"`
+	OutputTokens int    `json:"output_tokens"`
 	// SharedPrefixTokens: prompt tokens every request shares (cached by vLLM).
 	SharedPrefixTokens int     `json:"shared_prefix_tokens,omitempty"`
 	Concurrency        int     `json:"concurrency,omitempty"`
@@ -46,7 +49,7 @@ type ServingJSON struct {
 
 // NewServingJSON returns s (with Defaults applied) as JSON.
 func NewServingJSON(s *serve.Serving) ServingJSON {
-	return ServingJSON{WeightFormat: string(s.WeightFormat), WeightFormatAsReleased: s.AsReleased, KVCacheDType: string(s.KVCacheDType), MaxModelLen: s.MaxModelLen,
+	return ServingJSON{WeightFormat: string(s.WeightFormat), WeightFormatAsReleased: s.AsReleased, KVCacheDType: string(s.KVCacheDType), MaxModelLen: s.MaxModelLen, RopeScaling: s.RopeScaling.String(),
 		PromptTokens: s.PromptTokens, OutputTokens: s.OutputTokens, SharedPrefixTokens: s.SharedPrefixTokens, Concurrency: s.Concurrency, RequestsPerSec: s.RequestsPerSec,
 		TTFTTargetMs: s.TTFTTargetMs, TPOTTargetMs: s.TPOTTargetMs, TPOTTargetDefault: s.DefaultTPOT, Objective: objective(s),
 		GPUMemoryUtilization: s.GPUMemoryUtilization, MaxNumBatchedTokens: s.MaxNumBatchedTokens, MaxNumSeqs: s.MaxNumSeqs}
@@ -539,7 +542,18 @@ func serveRequestIn(lang *i18n.Printer, a *model.Architecture, s *serve.Serving,
 		return lang.Sprintf("max_model_len %d · %.0f s of audio (%d encoder positions) + %d prompt + %d output tokens per request · %s",
 			s.MaxModelLen, float64(a.EncoderSeqLen)*serve.AudioSecondsPerPosition, a.EncoderSeqLen, s.PromptTokens, s.OutputTokens, load)
 	}
-	return lang.Sprintf("max_model_len %d · %d prompt + %d output tokens per request · %s", s.MaxModelLen, s.PromptTokens, s.OutputTokens, load)
+	return lang.Sprintf("max_model_len %d · %d prompt + %d output tokens per request · %s", s.MaxModelLen, s.PromptTokens, s.OutputTokens, load) + ropeIn(lang, a, s)
+}
+
+// ropeIn is the request line's note of a YaRN scaling asked
+// (serve.Serving.RopeScaling), " · YaRN × 4 over 32768 positions: 131072",
+// the positions vLLM then derives; "" without one.
+func ropeIn(lang *i18n.Printer, a *model.Architecture, s *serve.Serving) string {
+	r := s.RopeScaling
+	if r.IsZero() {
+		return ""
+	}
+	return lang.Sprintf(" · YaRN × %g over %d positions: %d", r.Factor, cmp.Or(r.Original, a.RopeOriginal, a.MaxPositions), r.Positions(a))
 }
 
 // serveAssumptionsFor is ServeAssumptionsIn with, for a model with
@@ -840,7 +854,7 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 	if s.RequestsPerSec > 0 {
 		load = lang.Sprintf("%.3g requests/s", s.RequestsPerSec)
 	}
-	line("%s", st.Title.Render(name)+st.Muted.Render(lang.Sprintf(" · serving · %s weights · %d + %d tokens · %s", WeightFormatLabel(lang, s), s.PromptTokens, s.OutputTokens, load)))
+	line("%s", st.Title.Render(name)+st.Muted.Render(lang.Sprintf(" · serving · %s weights · %d + %d tokens · %s", WeightFormatLabel(lang, s), s.PromptTokens, s.OutputTokens, load)+ropeIn(lang, &w.Model, s)))
 	var rows [][]string
 	var misses []*serve.Plan
 	var overlays overlayPrices
