@@ -1066,7 +1066,11 @@ func (m *app) layout() {
 	if m.screen == screenBrowse {
 		m.keys.Export.SetEnabled(false) // nothing picked yet: enter starts from a GPU
 		// Not on stale rows (a line that does not parse): enter explains instead (browseKey).
-		m.keys.Market.Pick.SetEnabled(m.dialog == nil && m.browse.selected() != nil && !m.browse.stale())
+		m.keys.Market.Pick.SetEnabled(m.dialog == nil && m.browse.selected() != nil && !m.browse.stale() && m.browse.listing)
+		// enter on the line accepts it (not while it does not parse: it
+		// then says to fix the filter first); / on the list edits it.
+		m.keys.Market.Accept.SetEnabled(m.dialog == nil && !m.browse.stale() && !m.browse.listing)
+		m.keys.Market.Edit.SetEnabled(m.dialog == nil && m.browse.listing)
 	}
 	if _, err := m.a.config(); err != nil {
 		m.keys.Export.SetEnabled(false) // an answer does not parse: nothing to export (the footer says which)

@@ -93,6 +93,13 @@ type browseView struct {
 	refused  string
 	refusing bool          // enter was refused on refused (the line may be "")
 	lang     *i18n.Printer // the screen's language (nil: English); the filter grammar stays English
+	// listing says the list has the focus: enter (or ↑ ↓) accepted the
+	// filter, and enter now picks the row under the cursor. While the
+	// line has it, enter only accepts the line, as in k9s (/ then enter)
+	// and Charm's list filter: one enter picking the top row at once
+	// narrowed the whole request before the rows had been looked at
+	// (walk: "H100:8 regions=europe" enter pinned primeintellect).
+	listing bool
 }
 
 // browsedMsg carries a browse of the filter line; seq drops stale ones.
@@ -133,6 +140,7 @@ func (v *browseView) localize(lang *i18n.Printer) {
 // limit describes the GPU the request is limited to ("" when none).
 func (v *browseView) open(limit string) tea.Cmd {
 	v.limit = limit
+	v.edit() // the line first: enter then accepts it, a second enter picks
 	if !v.ready {
 		v.ready = true
 		v.market = market.New(v.cat)
@@ -294,6 +302,19 @@ func (v *browseView) stale() bool { return v.err != "" }
 // Nothing is picked from rows the line did not ask for.
 func (v *browseView) refuse() { v.refused, v.refusing = v.input.Value(), true }
 
+// accept gives the list the focus: the line stays as it is, enter now
+// picks the row under the cursor and / goes back to the line.
+func (v *browseView) accept() {
+	v.listing = true
+	v.input.Blur()
+}
+
+// edit gives the filter line the focus again.
+func (v *browseView) edit() {
+	v.listing = false
+	v.input.Focus()
+}
+
 // refusedNow reports whether enter was refused on the line as it is.
 func (v *browseView) refusedNow() bool { return v.refusing && v.refused == v.input.Value() }
 
@@ -419,6 +440,9 @@ func (v *browseView) setSize(w, h int) {
 
 // update passes a key to the filter line and browses what it now says.
 func (v browseView) update(msg tea.Msg) (browseView, tea.Cmd) {
+	if v.listing { // typing or pasting again edits the line: no letter is a list key here
+		v.edit()
+	}
 	var cmd tea.Cmd
 	v.input, cmd = v.input.Update(msg)
 	return v, tea.Batch(cmd, v.apply())
@@ -874,6 +898,10 @@ func (m app) browseKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		// disabled, so help does not offer it): picking one would pin a
 		// GPU the line never asked for.
 		b.refuse()
+	case key.Matches(msg, k.Accept):
+		b.accept() // the filter is accepted; a second enter picks
+	case key.Matches(msg, k.Edit):
+		b.edit() // the / is the key, not part of the line
 	case key.Matches(msg, k.Pick) && b.pending:
 		// The rows are still the previous line's (a browse of a large
 		// overlay takes longer than a frame): the same wrong pick.
@@ -897,13 +925,17 @@ func (m app) browseKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		cmd = b.cycleGroup()
 	case key.Matches(msg, k.Regions):
 		cmd = b.toggleRegions()
-	case key.Matches(msg, k.Up):
+	case key.Matches(msg, k.Up): // moving in the list accepts the line, as in Charm's list filter
+		b.accept()
 		b.move(-1)
 	case key.Matches(msg, k.Down):
+		b.accept()
 		b.move(1)
 	case key.Matches(msg, k.PageUp):
+		b.accept()
 		b.move(-b.listHeight())
 	case key.Matches(msg, k.PageDown):
+		b.accept()
 		b.move(b.listHeight())
 	default:
 		if m.browse.full(msg) {

@@ -193,9 +193,10 @@ func TestBrowseCursor(t *testing.T) {
 	}
 }
 
-// TestBrowseStartsWorkload: enter on a row limits the request to that
-// GPU, provider, regions and count, and the offers follow; esc changes
-// nothing; ctrl+x clears the limit.
+// TestBrowseStartsWorkload: enter accepts the line, a second enter (or
+// ↓ then enter) on a row limits the request to that GPU, provider,
+// regions and count, and the offers follow; esc changes nothing; ctrl+x
+// clears the limit.
 func TestBrowseStartsWorkload(t *testing.T) {
 	base := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
 	before := base.a.key()
@@ -214,9 +215,9 @@ func TestBrowseStartsWorkload(t *testing.T) {
 		dist, n   string
 		pricing   model.Pricing
 	}{
-		{"one GPU: single, the row's two regions", msgs(ctrlB, typed("a100-40gb"), enter), "a100-40gb", []string{"lambda"},
+		{"one GPU: single, the row's two regions", msgs(ctrlB, typed("a100-40gb"), enter, enter), "a100-40gb", []string{"lambda"},
 			[]string{"us-east-1", "us-west-1"}, distSingle, "1", model.OnDemand},
-		{"8 GPUs on a node", msgs(ctrlB, typed("a100-80gb:8"), enter), "a100-80gb", []string{"aws"}, []string{"us-east-1"}, distNode, "8", model.OnDemand},
+		{"8 GPUs on a node", msgs(ctrlB, typed("a100-80gb:8"), enter, enter), "a100-80gb", []string{"aws"}, []string{"us-east-1"}, distNode, "8", model.OnDemand},
 		{"spot, second row by $/GPU-hour", msgs(ctrlB, typed("a100-80gb pricing=spot"), tab, down, enter), "a100-80gb", []string{"gcp"},
 			[]string{"us-central1"}, distSingle, "1", model.Spot},
 	}
@@ -589,7 +590,7 @@ func TestBrowsePickAdvice(t *testing.T) {
 	var c config.Config
 	c.Workload.Model, c.Workload.Task, c.Workload.MicroBatch = "llama-3.1-8b", model.TaskQLoRA, 4
 	m := start(t, newTestApp(t, testCatalog(t), Options{Config: &c}), size(120, 40), ctrlB)
-	m = drive(t, m, msgs(typed("l4:1 providers=aws"), enter)...)
+	m = drive(t, m, msgs(typed("l4:1 providers=aws"), enter, enter)...)
 	if len(m.res.rec.Offers) != 0 || m.res.adviceOn == nil || m.res.adviceOn.Key != "l4" {
 		t.Errorf("%d offers, advice on %v; want none, advice on the l4", len(m.res.rec.Offers), m.res.adviceOn)
 	}

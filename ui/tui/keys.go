@@ -50,7 +50,7 @@ func localKeys(p *i18n.Printer) keyMap {
 	}
 	k.Scroll.SetHelp(k.Scroll.Help().Key, p.T(k.Scroll.Help().Desc))
 	for _, b := range []*key.Binding{&k.Back, &k.Export, &k.Offers, &k.Open, &k.Sort, &k.Provider, &k.Help, &k.Quit, &k.Browse, &k.Regions,
-		&k.Market.Pick, &k.Market.Sort, &k.Market.SortBack, &k.Market.Group, &k.Market.Regions, &k.Market.ClearGPU,
+		&k.Market.Accept, &k.Market.Edit, &k.Market.Pick, &k.Market.Sort, &k.Market.SortBack, &k.Market.Group, &k.Market.Regions, &k.Market.ClearGPU,
 		&k.Market.Up, &k.Market.Down, &k.Market.PageUp, &k.Market.PageDown, &k.Plan.Add, &k.Plan.Open, &k.Plan.Edit, &k.Plan.Delete, &k.Plan.Undo,
 		&t.LineUp, &t.LineDown, &t.PageUp, &t.PageDown, &t.HalfPageUp, &t.HalfPageDown, &t.GotoTop, &t.GotoBottom} {
 		h := b.Help()
@@ -126,13 +126,18 @@ func (k keyMap) anyKey() key.Binding {
 
 // browseKeys are the market browser's keys; letters go to its filter
 // line, so none is a letter.
+// Accept (enter on the line) and Pick (enter on the list) share enter:
+// one is on at a time (app.layout), as is Edit, / on the list.
 type browseKeys struct {
+	Accept, Edit                                   key.Binding
 	Pick, Sort, SortBack, Group, Regions, ClearGPU key.Binding
 	Up, Down, PageUp, PageDown                     key.Binding
 }
 
 func defaultBrowseKeys() browseKeys {
 	return browseKeys{
+		Accept:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "accept filter")),
+		Edit:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "edit filter")),
 		Pick:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "pick GPU")),
 		Sort:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "sort")),
 		SortBack: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "sort back")),
@@ -149,7 +154,7 @@ func defaultBrowseKeys() browseKeys {
 // enable turns the browser's keys on or off; ClearGPU only while the
 // request has a GPU limit.
 func (b *browseKeys) enable(on, limited bool) {
-	for _, k := range []*key.Binding{&b.Pick, &b.Sort, &b.SortBack, &b.Group, &b.Regions, &b.Up, &b.Down, &b.PageUp, &b.PageDown} {
+	for _, k := range []*key.Binding{&b.Accept, &b.Edit, &b.Pick, &b.Sort, &b.SortBack, &b.Group, &b.Regions, &b.Up, &b.Down, &b.PageUp, &b.PageDown} {
 		k.SetEnabled(on)
 	}
 	b.ClearGPU.SetEnabled(on && limited)
@@ -199,7 +204,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 	if !k.browseShort {
 		browse = key.NewBinding(key.WithDisabled())
 	}
-	return append(out, k.Back, m.Pick, m.Sort, m.Group, m.Regions, m.ClearGPU, k.Scroll, k.Open, k.Sort, k.Provider, k.Plan.Add, k.Plan.Edit, k.Plan.Delete, k.Plan.Undo, k.Offers, browse, k.Plan.Open, k.Export, k.Help, k.Quit)
+	return append(out, k.Back, m.Accept, m.Pick, m.Edit, m.Sort, m.Group, m.Regions, m.ClearGPU, k.Scroll, k.Open, k.Sort, k.Provider, k.Plan.Add, k.Plan.Edit, k.Plan.Delete, k.Plan.Undo, k.Offers, browse, k.Plan.Open, k.Export, k.Help, k.Quit)
 }
 
 // FullHelp is the ? view: columns of related keys. (Over the warnings
@@ -212,7 +217,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Back, k.Offers, k.Browse, k.Export, k.Help, k.Quit},
 		{k.Open, k.Sort, k.Provider, k.Regions},
 		{k.Plan.Add, k.Plan.Open, k.Plan.Edit, k.Plan.Delete, k.Plan.Undo},
-		{k.Market.Pick, k.Market.Sort, k.Market.SortBack, k.Market.Group, k.Market.Regions, k.Market.ClearGPU},
+		{k.Market.Accept, k.Market.Pick, k.Market.Edit, k.Market.Sort, k.Market.SortBack, k.Market.Group, k.Market.Regions, k.Market.ClearGPU},
 		{k.Scroll, k.Table.LineUp, k.Table.LineDown, k.Table.PageUp, k.Table.PageDown, k.Table.GotoTop, k.Table.GotoBottom},
 	}
 }
