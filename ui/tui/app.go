@@ -1049,7 +1049,7 @@ func (m *app) layout() {
 	wizard := m.screen == screenWizard
 	prompting := m.screen == screenPlan && m.plan.prompting() && m.dialog == nil // phases.go: the name prompt takes letters
 	m.keys.forScreen(m.screen, wizard && m.wiz.typing() || m.screen == screenBrowse || prompting, wizard && m.filtering(), m.dialog != nil)
-	m.keys.Market.enable(m.screen == screenBrowse && m.dialog == nil, len(m.a.GPUKeys) > 0)
+	m.keys.Market.enable(m.screen == screenBrowse && m.dialog == nil, len(m.a.GPUKeys) > 0 || m.a.pick.On)
 	m.keys.browseShort = m.screen == screenOffers
 	m.keys.Plan.enable(m.screen, m.dialog != nil, m.plan.prompting(), len(m.plan.plan.Phases), m.plan.canUndo()) // phases.go
 	_, multi := m.wiz.form.GetFocusedField().(*huh.MultiSelect[string])
@@ -1236,7 +1236,7 @@ func (m app) header() string {
 	case m.screen == screenDetail && m.detail.offer != nil:
 		left += m.st.Muted.Render(printable(" · " + m.lang.Sprintf("offer %s %s", m.detail.offer.Instance.Provider, m.detail.offer.Instance.Type)))
 	}
-	if limit := m.a.gpuLimit(m.cat); limit != "" && m.screen != screenBrowse && m.dialog == nil { // browse.go
+	if limit := m.a.scope(m.cat, m.lang); limit != "" && m.screen != screenBrowse && m.dialog == nil { // browse.go
 		left += m.st.Warn.Render(" · " + m.lang.Sprintf("%s only", limit))
 	}
 	right := m.st.Muted.Render(m.lang.Sprintf("catalog %s", m.cat.AsOf))

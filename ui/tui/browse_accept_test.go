@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,5 +59,40 @@ func TestBrowseEnterAcceptsFilter(t *testing.T) {
 	// The browser opens on the line again.
 	if m = drive(t, m, ctrlB); m.browse.listing || !m.browse.input.Focused() {
 		t.Errorf("ctrl+b again: listing %v; want the line focused", m.browse.listing)
+	}
+}
+
+// TestBrowseClearRestores: ctrl+x puts back the providers and regions
+// answered before the pick (a second pick does not lose them), keeps a
+// choice made after it, and the Where page says what is chosen and by
+// what, where its long list hides the ✓.
+func TestBrowseClearRestores(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
+	m.a.Providers, m.a.Regions = []string{"aws", "lambda"}, []string{"us-east-1"}
+	m = drive(t, m, msgs(ctrlB, typed("a100-40gb"), enter, enter)...)
+	m = drive(t, m, msgs(ctrlB, clearLine, typed("a100-80gb:8"), enter, enter)...) // a second pick
+	if !slices.Equal(m.a.Providers, []string{"aws"}) {
+		t.Fatalf("the second pick: providers %v, want [aws]", m.a.Providers)
+	}
+	where := m.wiz.chosen(m.a.Providers, nil, "none")
+	if where != "chosen: aws (market pick)" {
+		t.Errorf("the Where page's providers say %q; want what the pick chose", where)
+	}
+	cleared := drive(t, m, ctrlB, ctrl('x'))
+	if !slices.Equal(cleared.a.Providers, []string{"aws", "lambda"}) || !slices.Equal(cleared.a.Regions, []string{"us-east-1"}) || len(cleared.a.GPUKeys) != 0 {
+		t.Errorf("ctrl+x: providers %v, regions %v, GPUs %v; want the answers before the first pick", cleared.a.Providers, cleared.a.Regions, cleared.a.GPUKeys)
+	}
+	if s := screenText(cleared); !strings.Contains(s, "pick cleared: offers of every GPU on aws, lambda in us-east-1") {
+		t.Errorf("ctrl+x: the footer does not say where the offers come from now:\n%s", s)
+	}
+	if where := cleared.wiz.chosen(cleared.a.Providers, nil, "none"); where != "chosen: aws, lambda" {
+		t.Errorf("after ctrl+x the Where page says %q; want the providers, no pick", where)
+	}
+
+	// Regions chosen after the pick are the user's: they stay.
+	m.a.Regions = []string{"us-west-2"}
+	kept := drive(t, m, ctrlB, ctrl('x'))
+	if !slices.Equal(kept.a.Regions, []string{"us-west-2"}) || !slices.Equal(kept.a.Providers, []string{"aws", "lambda"}) {
+		t.Errorf("ctrl+x after regions were changed: regions %v, providers %v; want [us-west-2] kept, the providers back", kept.a.Regions, kept.a.Providers)
 	}
 }

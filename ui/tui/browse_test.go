@@ -239,14 +239,34 @@ func TestBrowseStartsWorkload(t *testing.T) {
 					t.Errorf("offer %s %s of %s: want only %s on %s", o.Instance.Provider, o.Instance.Type, o.GPU.Key, tt.gpu, tt.providers[0])
 				}
 			}
+			// All the pick pinned is said: the GPU, the provider and the
+			// regions, in the footer and in the header while it stands.
 			g, _ := m.cat.GPU(tt.gpu)
-			if s := screenText(m); !strings.Contains(s, "offers limited to") || !strings.Contains(strings.Split(s, "\n")[0], g.Name+" only") {
-				t.Errorf("the footer and the header do not say the offers are limited to %s:\n%s", g.Name, s)
+			scope := g.Name + " on " + tt.providers[0] + " in " + strings.Join(tt.regions, ", ")
+			if s := screenText(m); !strings.Contains(s, "offers limited to ") || !strings.Contains(s, scope+" ("+string(tt.pricing)+")") ||
+				!strings.Contains(strings.Split(s, "\n")[0], scope+" only") {
+				t.Errorf("the footer and the header do not say the offers are limited to %s:\n%s", scope, s)
 			}
+			// ctrl+x clears all of it: the provider and regions too, back
+			// to the answers before the pick (none), and says so.
 			cleared := drive(t, m, ctrlB, ctrl('x'))
-			if len(cleared.a.GPUKeys) != 0 || cleared.screen != screenWizard || strings.Contains(screenText(cleared), " only") {
-				t.Errorf("ctrl+x: GPU limit %v, screen %v; want none, the questions", cleared.a.GPUKeys, cleared.screen)
+			if len(cleared.a.GPUKeys) != 0 || len(cleared.a.Providers) != 0 || len(cleared.a.Regions) != 0 || cleared.screen != screenWizard ||
+				strings.Contains(screenText(cleared), " only") {
+				t.Errorf("ctrl+x: GPU limit %v, providers %v, regions %v, screen %v; want none, none, none, the questions",
+					cleared.a.GPUKeys, cleared.a.Providers, cleared.a.Regions, cleared.screen)
 			}
+			if s := screenText(cleared); !strings.Contains(s, "pick cleared: offers of every GPU on every provider but marketplaces in every region") {
+				t.Errorf("ctrl+x: the footer does not say the provider and regions are free again:\n%s", s)
+			}
+			if tt.n != "1" {
+				return // the test catalog's other 8-GPU offers do not run it
+			}
+			for _, o := range cleared.res.rec.Offers {
+				if o.Instance.Provider != tt.providers[0] {
+					return // other providers' offers are back
+				}
+			}
+			t.Errorf("ctrl+x: every offer is still %s's", tt.providers[0])
 		})
 	}
 }

@@ -143,7 +143,7 @@ func defaultBrowseKeys() browseKeys {
 		SortBack: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "sort back")),
 		Group:    key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "group")),
 		Regions:  key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "all regions")),
-		ClearGPU: key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "clear GPU limit")),
+		ClearGPU: key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "clear the pick")),
 		Up:       key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "up")),
 		Down:     key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "down")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),

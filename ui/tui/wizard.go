@@ -729,8 +729,13 @@ func (w *wizard) deploymentPages() []page {
 				}
 				provs = append(provs, huh.NewOption(label, p).Selected(slices.Contains(a.Providers, p)))
 			}
-			regions := newMultiSelect[string](w.theme).Title(T("Regions")).Description(T("none chosen: all regions")).
-				Height(regionsHeight).Value(&a.Regions)
+			// The descriptions say what is chosen: a long list shows only
+			// its first options, and a pick in the market browser chooses
+			// one provider and its regions far down it (walk: "none
+			// chosen" read over primeintellect, chosen by a pick).
+			regions := newMultiSelect[string](w.theme).Title(T("Regions")).DescriptionFunc(func() string {
+				return w.chosen(a.Regions, nil, T("none chosen: all regions"))
+			}, &a.Regions).Height(regionsHeight).Value(&a.Regions)
 			if !static {
 				regions.OptionsFunc(w.regionOptions, &w.regionGen)
 			}
@@ -741,8 +746,9 @@ func (w *wizard) deploymentPages() []page {
 			// after the offers list, walk 49e).
 			w.syncRegions()
 			regions.Options(w.regionOptions()...)
-			provsField := newMultiSelect[string](w.theme).Title(T("Providers")).Description(T("none chosen: every provider but marketplaces")).
-				Options(provs...).Height(providersHeight).Value(&a.Providers)
+			provsField := newMultiSelect[string](w.theme).Title(T("Providers")).DescriptionFunc(func() string {
+				return w.chosen(a.Providers, a.extra.ExtraProviders, T("none chosen: every provider but marketplaces"))
+			}, &a.Providers).Options(provs...).Height(providersHeight).Value(&a.Providers)
 			w.heights[provsField], w.heights[regions] = providersHeight, regionsHeight
 			return []huh.Field{provsField, regions}
 		}},
@@ -752,6 +758,22 @@ func (w *wizard) deploymentPages() []page {
 		{title: "Price", hide: func() bool { return a.servingLLM(cat) }, fields: func(bool) []huh.Field { return w.priceFields(input, true) }},
 		{title: "Price", hide: func() bool { return !a.servingLLM(cat) }, fields: func(bool) []huh.Field { return w.priceFields(input, false) }},
 	}
+}
+
+// chosen is a list question's description: what is chosen ("chosen:
+// primeintellect", "chosen: FI, IS", "chosen: us-east-1, us-west-1 +3"),
+// and that the market browser's pick chose it while it stands; none when
+// nothing is.
+func (w *wizard) chosen(list, extra []string, none string) string {
+	all := append(slices.Clone(list), extra...)
+	if len(all) == 0 {
+		return none
+	}
+	s := w.lang.Sprintf("chosen: %s", shortList(w.lang, all, 2)) // one line beside the panel
+	if w.a.pick.On && len(w.a.GPUKeys) > 0 {
+		s += " " + w.lang.T("(market pick)") // ctrl+x in the browser clears it, as the footer and the browser say
+	}
+	return printable(s)
 }
 
 // priceFields are the Price page's questions; job adds the job budget and
