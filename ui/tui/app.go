@@ -328,9 +328,13 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		} else {
 			m.launchOnly = true // a launch file does not: the answers are still to save
 		}
+		said := m.lang.Sprintf("exported to %s", msg.path)
+		if d := m.dialog; d != nil && d.plan == nil && d.offer != nil && d.offer.Verdict == model.VerdictBorderline {
+			said += " · " + report.BorderlineNoteShort(m.lang, []model.Offer{*d.offer}) // the offer in the file may run out of memory
+		}
 		m.dialog = nil
 		m.plan.exported() // phases.go
-		m.footer.say(m.lang.Sprintf("exported to %s", msg.path), false)
+		m.footer.say(said, false)
 		m.layout()
 		return m, nil
 	case fileExistsMsg:
@@ -680,6 +684,12 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 		// The opened phase's pinned offer, from the questions or picked
 		// on the offers: its files carry gpuplan plan's mark of the phase.
 		m.dialog.verdict, m.dialog.notes = m.phaseVerdict()
+	}
+	if picked != nil && picked.Verdict == model.VerdictBorderline && m.dialog.verdict == "" {
+		// The offer exported may run out of memory: said before it is
+		// written, in recommend's words ("~ borderline: about 15% chance
+		// of running out of memory"), and again once it is (exportedMsg).
+		m.dialog.verdict = report.BorderlineNoteShort(m.lang, []model.Offer{*picked})
 	}
 	if picked != nil {
 		// The form's pick (the best offer, or the file's) may be such an
