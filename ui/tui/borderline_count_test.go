@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // TestFitCountBorderline: the panel's count keeps borderline offers
@@ -57,5 +58,27 @@ func TestExportBorderlineSays(t *testing.T) {
 	m = drive(t, m, msgs(enter, replace(path), enter)...)
 	if s := screenText(m); !strings.Contains(s, "exported to") || !strings.Contains(s, "~ borderline: about 10% chance of running out of memory") {
 		t.Errorf("after the export the status line does not say the offer is borderline:\n%s", s)
+	}
+}
+
+// TestPanelCountLineWhole: training Llama 3.1 8B from scratch on the
+// embedded catalog leaves only borderline offers on one GPU; the panel's
+// count says so, and a part that does not fit beside it goes whole
+// (walk: "Offers: 13 fit", then "… 7 rows, +6 in other reg…").
+func TestPanelCountLineWhole(t *testing.T) {
+	var c config.Config
+	c.Workload.Model, c.Workload.Task, c.Workload.GPUs = "llama-3.1-8b", model.TaskTrain, 1
+	m := start(t, newTestApp(t, embeddedCatalog(t), Options{Config: &c}), size(120, 40))
+	var line string
+	for _, l := range strings.Split(screenText(m), "\n") {
+		if strings.Contains(l, "Offers: ") {
+			line = l
+		}
+	}
+	if !strings.Contains(line, "Offers: 0 fit · ~ borderline (") {
+		t.Errorf("count line %q: want 0 fit and the borderline offers apart", line)
+	}
+	if strings.Contains(line, "…") {
+		t.Errorf("count line %q: a part is cut mid-word", line)
 	}
 }

@@ -798,10 +798,13 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		if merged := mergedRowsNote(p.lang, len(rows), used, len(offers)); merged != "" {
 			tail = append([]string{merged}, tail...)
 		}
-		for len(tail) > 1 && lipgloss.Width(count+" · "+strings.Join(tail, " · ")) > iw {
-			tail = tail[:len(tail)-1] // ctrl+o goes first: the footer has it too
+		for len(tail) > 0 && lipgloss.Width(count+" · "+strings.Join(tail, " · ")) > iw {
+			tail = tail[:len(tail)-1] // ctrl+o goes first: the footer has it too; whole parts, never "in other reg…"
 		}
-		lines[head] = st.Heading.Render(count) + st.Muted.Render(" · "+strings.Join(tail, " · "))
+		lines[head] = st.Heading.Render(count)
+		if len(tail) > 0 {
+			lines[head] += st.Muted.Render(" · " + strings.Join(tail, " · "))
+		}
 		if offers := rows; len(offers) > 0 {
 			table, onCost := offersTableCost(p.lang, offers, iw, st)
 			add(strings.Split(table, "\n")...)
