@@ -82,7 +82,11 @@ func defaultKeys() keyMap {
 			key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous question")),
 			key.NewBinding(key.WithKeys("x"), key.WithHelp("x/space", "choose (providers, regions)")),
 			key.NewBinding(key.WithKeys("ctrl+a"), key.WithHelp("ctrl+a", "choose all (providers, regions)")),
-			key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "plan (once a adds a phase)")),
+			// a works on the offers and an offer's detail (Plan.Add, listed
+			// there); on the questions the help says where, so that ctrl+t's
+			// line does not name a key the help lists nowhere.
+			key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add a phase (on an offer: ctrl+o)")),
+			key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "plan (a adds its first phase)")),
 		},
 		Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑↓", "scroll")),
 	}
@@ -90,7 +94,8 @@ func defaultKeys() keyMap {
 
 // guide enables the full help's guide keys (Guide) for the screen:
 // the questions' keys on the questions, unless the field's own help has
-// them (a list of choices says x and ctrl+a itself); ctrl+t while the
+// them (a list of choices says x and ctrl+a itself); a (where to press
+// it) on the questions; ctrl+t while the
 // plan has no phase (then Plan.Open is off); Scroll while an offer's
 // detail runs past the screen.
 func (k *keyMap) guide(s screen, dialog, multi, planEmpty, overflow bool) {
@@ -100,7 +105,9 @@ func (k *keyMap) guide(s screen, dialog, multi, planEmpty, overflow bool) {
 		switch i {
 		case 2, 3:
 			on = wizard && !multi
-		case 4:
+		case 4: // a: on the questions; the offers and a detail list Plan.Add itself
+			on = wizard
+		case 5:
 			on = planEmpty && !dialog && (s == screenWizard || s == screenOffers || s == screenDetail)
 		}
 		// Not a key the field's own help already lists: huh's shift+tab

@@ -151,3 +151,20 @@ func TestEscapeBurst(t *testing.T) {
 		t.Errorf("esc esc on the export dialog: dialog %v, page %d; want it closed and page %d", m.dialog != nil, m.wiz.focusedPage(), slow.wiz.focusedPage())
 	}
 }
+
+// TestHelpListsA: the full help's ctrl+t line names a, so the help lists
+// a too: on the questions as where to press it, on the offers as the key
+// itself (a new user read "plan (once a adds a phase)" with no a anywhere).
+func TestHelpListsA(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), runes("?"))
+	s := screenText(m)
+	for _, want := range []string{"a         add a phase (on an offer: ctrl+o)", "ctrl+t    plan (a adds its first phase)"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the questions' full help lacks %q:\n%s", want, s)
+		}
+	}
+	m = start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), ctrlO, runes("?"))
+	if s := screenText(m); !strings.Contains(s, "a add to plan") || strings.Contains(s, "on an offer: ctrl+o") {
+		t.Errorf("the offers' full help: want a add to plan, not the questions' hint:\n%s", s)
+	}
+}
