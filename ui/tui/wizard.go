@@ -144,6 +144,12 @@ func newSelect[T comparable](theme huh.Theme) *huh.Select[T] {
 }
 
 // newMultiSelect is huh.NewMultiSelect with theme set first (newSelect).
+// multiTitle is a list's title as a huh.MultiSelect gets it: with a
+// space after it, since huh writes a search kept after enter right after
+// the title (MultiSelect.titleView: "Providers/prime"); the space makes
+// it "Providers /prime", and is blank otherwise.
+func multiTitle(s string) string { return s + " " }
+
 func newMultiSelect[T comparable](theme huh.Theme) *huh.MultiSelect[T] {
 	s := huh.NewMultiSelect[T]()
 	s.WithTheme(theme)
@@ -733,9 +739,11 @@ func (w *wizard) deploymentPages() []page {
 			// its first options, and a pick in the market browser chooses
 			// one provider and its regions far down it (walk: "none
 			// chosen" read over primeintellect, chosen by a pick).
-			regions := newMultiSelect[string](w.theme).Title(T("Regions")).DescriptionFunc(func() string {
-				return w.chosen(a.Regions, nil, T("none chosen: all regions"))
-			}, &a.Regions).Height(regionsHeight).Value(&a.Regions)
+			// (huh runs a DescriptionFunc on a later update: Description
+			// gives the first frame its text.)
+			regionsDesc := func() string { return w.chosen(a.Regions, nil, T("none chosen: all regions")) }
+			regions := newMultiSelect[string](w.theme).Title(multiTitle(T("Regions"))).DescriptionFunc(regionsDesc, &a.Regions).
+				Description(regionsDesc()).Height(regionsHeight).Value(&a.Regions)
 			if !static {
 				regions.OptionsFunc(w.regionOptions, &w.regionGen)
 			}
@@ -746,9 +754,11 @@ func (w *wizard) deploymentPages() []page {
 			// after the offers list, walk 49e).
 			w.syncRegions()
 			regions.Options(w.regionOptions()...)
-			provsField := newMultiSelect[string](w.theme).Title(T("Providers")).DescriptionFunc(func() string {
+			provsDesc := func() string {
 				return w.chosen(a.Providers, a.extra.ExtraProviders, T("none chosen: every provider but marketplaces"))
-			}, &a.Providers).Options(provs...).Height(providersHeight).Value(&a.Providers)
+			}
+			provsField := newMultiSelect[string](w.theme).Title(multiTitle(T("Providers"))).DescriptionFunc(provsDesc, &a.Providers).
+				Description(provsDesc()).Options(provs...).Height(providersHeight).Value(&a.Providers)
 			w.heights[provsField], w.heights[regions] = providersHeight, regionsHeight
 			return []huh.Field{provsField, regions}
 		}},
