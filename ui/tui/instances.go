@@ -165,7 +165,7 @@ func (v *offersView) regionsNote() string {
 	}
 	switch {
 	case n > 0: // the heading counts offers, as the panel does; the rows merge regions
-		return " · " + v.lang.Sprintf("%d rows, +%d in other regions (r)", len(v.shown), n)
+		return " · " + v.lang.Sprintf("%s, +%d in other regions (r)", report.Count(v.lang, len(v.shown), "row"), n) // "1 row", not "1 rows"
 	case v.allRegions:
 		return " · " + v.lang.T("every region (r collapses)")
 	}
