@@ -440,6 +440,8 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.formErr = true
 			return m, nil
 		}
+	case m.fullHelp && key.Matches(msg, m.keys.Lang) && !typing:
+		return m.switchLang() // lang.go
 	case key.Matches(msg, m.keys.Help) && !typing,
 		msg.String() == "esc" && m.fullHelp && !(m.screen == screenWizard && m.filtering()):
 		// esc closes the full help first, as huh and bubbles close an
@@ -1060,6 +1062,9 @@ func (m *app) layout() {
 	prompting := m.screen == screenPlan && m.plan.prompting() && m.dialog == nil // phases.go: the name prompt takes letters
 	m.keys.forScreen(m.screen, wizard && m.wiz.typing() || m.screen == screenBrowse || prompting, wizard && m.filtering(), m.dialog != nil)
 	m.keys.Market.enable(m.screen == screenBrowse && m.dialog == nil, len(m.a.GPUKeys) > 0 || m.a.pick.On)
+	// On the full help, not in a text field (lang.go); not under a locale
+	// that is not UTF-8, whose ASCII screens cannot draw Chinese.
+	m.keys.Lang.SetEnabled(m.fullHelp && m.keys.Help.Enabled() && !m.ascii)
 	m.keys.browseShort = m.screen == screenOffers
 	m.keys.Plan.enable(m.screen, m.dialog != nil, m.plan.prompting(), len(m.plan.plan.Phases), m.plan.canUndo()) // phases.go
 	_, multi := m.wiz.form.GetFocusedField().(*huh.MultiSelect[string])

@@ -14,6 +14,7 @@ type keyMap struct {
 	Export, Offers       key.Binding
 	Open, Sort, Provider key.Binding
 	Help, Quit           key.Binding
+	Lang                 key.Binding // on the full help: the other language (lang.go)
 	Table                table.KeyMap
 	Browse               key.Binding // opens the market browser (browse.go)
 	Market               browseKeys  // the browser's own keys
@@ -43,6 +44,9 @@ func localKeys(p *i18n.Printer) keyMap {
 	if p == nil {
 		return k
 	}
+	if p.Chinese() {
+		k.Lang.SetHelp("L", "English")
+	}
 	t := &k.Table
 	for i := range k.Guide {
 		h := k.Guide[i].Help()
@@ -71,12 +75,14 @@ func defaultKeys() keyMap {
 		Sort:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
 		Provider: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "provider filter")),
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Table:    table.DefaultKeyMap(),
-		Browse:   key.NewBinding(key.WithKeys("ctrl+b"), key.WithHelp("ctrl+b", "browse")),
-		Market:   defaultBrowseKeys(),
-		Regions:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "regions")),
-		Plan:     defaultPlanKeys(),
+		// Named in the language it switches to, as language menus are.
+		Lang:    key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "简体中文")),
+		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Table:   table.DefaultKeyMap(),
+		Browse:  key.NewBinding(key.WithKeys("ctrl+b"), key.WithHelp("ctrl+b", "browse")),
+		Market:  defaultBrowseKeys(),
+		Regions: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "regions")),
+		Plan:    defaultPlanKeys(),
 		Guide: []key.Binding{
 			key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next question")),
 			key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous question")),
@@ -221,7 +227,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		k.form,
 		k.Guide,
-		{k.Back, k.Offers, k.Browse, k.Export, k.Help, k.Quit},
+		{k.Back, k.Offers, k.Browse, k.Export, k.Help, k.Lang, k.Quit},
 		{k.Open, k.Sort, k.Provider, k.Regions},
 		{k.Plan.Add, k.Plan.Open, k.Plan.Edit, k.Plan.Delete, k.Plan.Undo},
 		{k.Market.Accept, k.Market.Pick, k.Market.Edit, k.Market.Sort, k.Market.SortBack, k.Market.Group, k.Market.Regions, k.Market.ClearGPU},
