@@ -82,7 +82,8 @@ type answers struct {
 
 	Providers []string
 	Regions   []string
-	GPUKeys   []string // the browse screen's pick (browse.go): offers of these GPUs only; empty: all
+	GPUKeys   []string   // the browse screen's pick (browse.go): offers of these GPUs only; empty: all
+	pick      marketPick // what that pick pinned and replaced, for ctrl+x (browse.go)
 	Pricing   model.Pricing
 	Budget    string // USD per month; empty: no limit
 	BudgetJob string // USD for the whole job; empty: no limit

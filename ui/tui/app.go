@@ -328,9 +328,13 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		} else {
 			m.launchOnly = true // a launch file does not: the answers are still to save
 		}
+		said := m.lang.Sprintf("exported to %s", msg.path)
+		if d := m.dialog; d != nil && d.plan == nil && d.offer != nil && d.offer.Verdict == model.VerdictBorderline {
+			said += " · " + report.BorderlineNoteShort(m.lang, []model.Offer{*d.offer}) // the offer in the file may run out of memory
+		}
 		m.dialog = nil
 		m.plan.exported() // phases.go
-		m.footer.say(m.lang.Sprintf("exported to %s", msg.path), false)
+		m.footer.say(said, false)
 		m.layout()
 		return m, nil
 	case fileExistsMsg:
@@ -436,6 +440,8 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.formErr = true
 			return m, nil
 		}
+	case m.fullHelp && key.Matches(msg, m.keys.Lang) && !typing:
+		return m.switchLang() // lang.go
 	case key.Matches(msg, m.keys.Help) && !typing,
 		msg.String() == "esc" && m.fullHelp && !(m.screen == screenWizard && m.filtering()):
 		// esc closes the full help first, as huh and bubbles close an
@@ -680,6 +686,12 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 		// The opened phase's pinned offer, from the questions or picked
 		// on the offers: its files carry gpuplan plan's mark of the phase.
 		m.dialog.verdict, m.dialog.notes = m.phaseVerdict()
+	}
+	if picked != nil && picked.Verdict == model.VerdictBorderline && m.dialog.verdict == "" {
+		// The offer exported may run out of memory: said before it is
+		// written, in recommend's words ("~ borderline: about 15% chance
+		// of running out of memory"), and again once it is (exportedMsg).
+		m.dialog.verdict = report.BorderlineNoteShort(m.lang, []model.Offer{*picked})
 	}
 	if picked != nil {
 		// The form's pick (the best offer, or the file's) may be such an
@@ -1049,7 +1061,10 @@ func (m *app) layout() {
 	wizard := m.screen == screenWizard
 	prompting := m.screen == screenPlan && m.plan.prompting() && m.dialog == nil // phases.go: the name prompt takes letters
 	m.keys.forScreen(m.screen, wizard && m.wiz.typing() || m.screen == screenBrowse || prompting, wizard && m.filtering(), m.dialog != nil)
-	m.keys.Market.enable(m.screen == screenBrowse && m.dialog == nil, len(m.a.GPUKeys) > 0)
+	m.keys.Market.enable(m.screen == screenBrowse && m.dialog == nil, len(m.a.GPUKeys) > 0 || m.a.pick.On)
+	// On the full help, not in a text field (lang.go); not under a locale
+	// that is not UTF-8, whose ASCII screens cannot draw Chinese.
+	m.keys.Lang.SetEnabled(m.fullHelp && m.keys.Help.Enabled() && !m.ascii)
 	m.keys.browseShort = m.screen == screenOffers
 	m.keys.Plan.enable(m.screen, m.dialog != nil, m.plan.prompting(), len(m.plan.plan.Phases), m.plan.canUndo()) // phases.go
 	_, multi := m.wiz.form.GetFocusedField().(*huh.MultiSelect[string])
@@ -1066,7 +1081,11 @@ func (m *app) layout() {
 	if m.screen == screenBrowse {
 		m.keys.Export.SetEnabled(false) // nothing picked yet: enter starts from a GPU
 		// Not on stale rows (a line that does not parse): enter explains instead (browseKey).
-		m.keys.Market.Pick.SetEnabled(m.dialog == nil && m.browse.selected() != nil && !m.browse.stale())
+		m.keys.Market.Pick.SetEnabled(m.dialog == nil && m.browse.selected() != nil && !m.browse.stale() && m.browse.listing)
+		// enter on the line accepts it (not while it does not parse: it
+		// then says to fix the filter first); / on the list edits it.
+		m.keys.Market.Accept.SetEnabled(m.dialog == nil && !m.browse.stale() && !m.browse.listing)
+		m.keys.Market.Edit.SetEnabled(m.dialog == nil && m.browse.listing)
 	}
 	if _, err := m.a.config(); err != nil {
 		m.keys.Export.SetEnabled(false) // an answer does not parse: nothing to export (the footer says which)
@@ -1232,7 +1251,7 @@ func (m app) header() string {
 	case m.screen == screenDetail && m.detail.offer != nil:
 		left += m.st.Muted.Render(printable(" · " + m.lang.Sprintf("offer %s %s", m.detail.offer.Instance.Provider, m.detail.offer.Instance.Type)))
 	}
-	if limit := m.a.gpuLimit(m.cat); limit != "" && m.screen != screenBrowse && m.dialog == nil { // browse.go
+	if limit := m.a.scope(m.cat, m.lang); limit != "" && m.screen != screenBrowse && m.dialog == nil { // browse.go
 		left += m.st.Warn.Render(" · " + m.lang.Sprintf("%s only", limit))
 	}
 	right := m.st.Muted.Render(m.lang.Sprintf("catalog %s", m.cat.AsOf))

@@ -93,6 +93,13 @@ type browseView struct {
 	refused  string
 	refusing bool          // enter was refused on refused (the line may be "")
 	lang     *i18n.Printer // the screen's language (nil: English); the filter grammar stays English
+	// listing says the list has the focus: enter (or ↑ ↓) accepted the
+	// filter, and enter now picks the row under the cursor. While the
+	// line has it, enter only accepts the line, as in k9s (/ then enter)
+	// and Charm's list filter: one enter picking the top row at once
+	// narrowed the whole request before the rows had been looked at
+	// (walk: "H100:8 regions=europe" enter pinned primeintellect).
+	listing bool
 }
 
 // browsedMsg carries a browse of the filter line; seq drops stale ones.
@@ -133,6 +140,7 @@ func (v *browseView) localize(lang *i18n.Printer) {
 // limit describes the GPU the request is limited to ("" when none).
 func (v *browseView) open(limit string) tea.Cmd {
 	v.limit = limit
+	v.edit() // the line first: enter then accepts it, a second enter picks
 	if !v.ready {
 		v.ready = true
 		v.market = market.New(v.cat)
@@ -294,6 +302,19 @@ func (v *browseView) stale() bool { return v.err != "" }
 // Nothing is picked from rows the line did not ask for.
 func (v *browseView) refuse() { v.refused, v.refusing = v.input.Value(), true }
 
+// accept gives the list the focus: the line stays as it is, enter now
+// picks the row under the cursor and / goes back to the line.
+func (v *browseView) accept() {
+	v.listing = true
+	v.input.Blur()
+}
+
+// edit gives the filter line the focus again.
+func (v *browseView) edit() {
+	v.listing = false
+	v.input.Focus()
+}
+
 // refusedNow reports whether enter was refused on the line as it is.
 func (v *browseView) refusedNow() bool { return v.refusing && v.refused == v.input.Value() }
 
@@ -419,6 +440,9 @@ func (v *browseView) setSize(w, h int) {
 
 // update passes a key to the filter line and browses what it now says.
 func (v browseView) update(msg tea.Msg) (browseView, tea.Cmd) {
+	if v.listing { // typing or pasting again edits the line: no letter is a list key here
+		v.edit()
+	}
 	var cmd tea.Cmd
 	v.input, cmd = v.input.Update(msg)
 	return v, tea.Batch(cmd, v.apply())
@@ -817,10 +841,20 @@ func (v *browseView) fit(cells [][]string, keys []string, w int) (cols, widths [
 // that GPU only, on that provider, in the row's regions, in its pricing
 // mode when the questions offer it, on its GPU count (one GPU: single;
 // more: that many on one node, unless several nodes were asked for).
+//
+// What it replaces is kept (marketPick) the first time, so that ctrl+x
+// in the browser puts back the providers and regions answered before:
+// clearing only the GPU left the pick's provider and regions pinned,
+// unseen (walk: "offers of every GPU", all nine of them primeintellect's).
 func (a *answers) limitTo(r *market.Row) {
+	if !a.pick.On {
+		a.pick = marketPick{On: true, WasProviders: slices.Clone(a.Providers), WasExtra: slices.Clone(a.extra.ExtraProviders),
+			WasRegions: slices.Clone(a.Regions)}
+	}
 	a.GPUKeys = []string{r.GPU.Key}
 	a.Providers, a.extra.ExtraProviders = []string{r.Instance.Provider}, nil
 	a.Regions = slices.Clone(r.Regions)
+	a.pick.Providers, a.pick.Regions = slices.Clone(a.Providers), slices.Clone(a.Regions)
 	if slices.Contains(model.PricingModes, r.Pricing) {
 		a.Pricing = r.Pricing
 	}
@@ -832,6 +866,72 @@ func (a *answers) limitTo(r *market.Row) {
 	default:
 		a.Distribution, a.GPUs = distNode, strconv.Itoa(n)
 	}
+}
+
+// marketPick is what a pick in the market browser pinned (limitTo) and
+// what it replaced, so that clearing it (clearPick) puts the answers
+// before it back. A value, not a pointer: answers.key prints it.
+type marketPick struct {
+	On                                 bool
+	Providers, Regions                 []string // as the pick set them
+	WasProviders, WasExtra, WasRegions []string // as they were before the first pick
+}
+
+// clearPick lifts the limits a market pick set: the GPU, and the
+// providers and regions, which go back to what was answered before the
+// pick unless they were changed since (then they are the user's own
+// answers, and stay). A GPU limit a file set (no pick) is lifted alone.
+func (a *answers) clearPick() {
+	a.GPUKeys = nil
+	if p := a.pick; p.On {
+		if sameSet(a.Providers, p.Providers) {
+			a.Providers, a.extra.ExtraProviders = p.WasProviders, p.WasExtra
+		}
+		if sameSet(a.Regions, p.Regions) {
+			a.Regions = p.WasRegions
+		}
+	}
+	a.pick = marketPick{}
+}
+
+// sameSet reports whether a and b hold the same strings in any order (the
+// Where page writes its choices back in the options' order).
+func sameSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
+
+// scope says, in lang, where the request looks for offers while a GPU
+// is picked (by the browser or a file): "NVIDIA H100 SXM5 80GB on
+// primeintellect in FI, IS", every provider and every region said as
+// such; "" without a GPU limit. The header and the browser show it, so
+// a provider or region the pick pinned is never out of sight.
+func (a *answers) scope(cat *model.Catalog, lang *i18n.Printer) string {
+	gpus := a.gpuLimit(cat)
+	if gpus == "" {
+		return ""
+	}
+	provs := lang.T("every provider but marketplaces")
+	if ps := append(slices.Clone(a.Providers), a.extra.ExtraProviders...); len(ps) > 0 {
+		provs = shortList(lang, ps, 3)
+	}
+	regions := lang.T("every region")
+	if len(a.Regions) > 0 {
+		regions = shortList(lang, a.Regions, 3)
+	}
+	return printable(lang.Sprintf("%s on %s in %s", gpus, provs, regions))
+}
+
+// shortList joins names with lang's list separator, the first n and
+// "+N" for the others, as the tables write regions ("FI, IS", "us-east-1,
+// us-west-1, europe-central-1 +14").
+func shortList(lang *i18n.Printer, names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, lang.T(", "))
+	}
+	return strings.Join(names[:n], lang.T(", ")) + fmt.Sprintf(" +%d", len(names)-n)
 }
 
 // gpuLimit describes the answers' GPU limit for the screen, "" when none.
@@ -853,7 +953,7 @@ func (m app) toBrowse() (tea.Model, tea.Cmd) {
 	m.screen = screenBrowse
 	m.footer.say("", false)
 	m.browse.async = m.async
-	cmd := m.browse.open(m.a.gpuLimit(m.cat))
+	cmd := m.browse.open(m.a.scope(m.cat, m.lang))
 	m.layout()
 	return m, cmd
 }
@@ -874,6 +974,10 @@ func (m app) browseKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		// disabled, so help does not offer it): picking one would pin a
 		// GPU the line never asked for.
 		b.refuse()
+	case key.Matches(msg, k.Accept):
+		b.accept() // the filter is accepted; a second enter picks
+	case key.Matches(msg, k.Edit):
+		b.edit() // the / is the key, not part of the line
 	case key.Matches(msg, k.Pick) && b.pending:
 		// The rows are still the previous line's (a browse of a large
 		// overlay takes longer than a frame): the same wrong pick.
@@ -887,7 +991,7 @@ func (m app) browseKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m.startFrom(b.selected())
 	case key.Matches(msg, k.ClearGPU):
-		m.a.GPUKeys = nil
+		m.a.clearPick()
 		return m.startFrom(nil)
 	case key.Matches(msg, k.Sort):
 		cmd = b.cycleSort(1)
@@ -897,13 +1001,17 @@ func (m app) browseKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		cmd = b.cycleGroup()
 	case key.Matches(msg, k.Regions):
 		cmd = b.toggleRegions()
-	case key.Matches(msg, k.Up):
+	case key.Matches(msg, k.Up): // moving in the list accepts the line, as in Charm's list filter
+		b.accept()
 		b.move(-1)
 	case key.Matches(msg, k.Down):
+		b.accept()
 		b.move(1)
 	case key.Matches(msg, k.PageUp):
+		b.accept()
 		b.move(-b.listHeight())
 	case key.Matches(msg, k.PageDown):
+		b.accept()
 		b.move(b.listHeight())
 	default:
 		if m.browse.full(msg) {
@@ -939,11 +1047,19 @@ func (m app) startFrom(r *market.Row) (tea.Model, tea.Cmd) {
 	cmd := m.wiz.form.Init()
 	m.afterForm()
 	switch {
-	case r != nil:
-		m.footer.say(printable(m.lang.Sprintf("offers limited to %d× %s on %s: answer the questions for it (ctrl+b: browse again)",
-			r.Instance.GPUCount, r.GPU.Name, r.Instance.Provider)), false)
-	default:
-		m.footer.say(m.lang.T("GPU limit cleared: offers of every GPU"), false)
+	case r != nil: // all the pick pinned, said in full: the GPU, its count, the provider, the regions, the pricing
+		m.footer.say(printable(m.lang.Sprintf("offers limited to %d× %s (%s) · ctrl+b, ctrl+x clears the pick",
+			r.Instance.GPUCount, m.a.scope(m.cat, m.lang), report.PricingName(m.lang, m.a.Pricing))), false)
+	default: // where the offers come from now, whatever the pick had pinned
+		provs := m.lang.T("every provider but marketplaces")
+		if ps := append(slices.Clone(m.a.Providers), m.a.extra.ExtraProviders...); len(ps) > 0 {
+			provs = shortList(m.lang, ps, 3)
+		}
+		regions := m.lang.T("every region")
+		if len(m.a.Regions) > 0 {
+			regions = shortList(m.lang, m.a.Regions, 3)
+		}
+		m.footer.say(printable(m.lang.Sprintf("pick cleared: offers of every GPU on %s in %s", provs, regions)), false)
 	}
 	m.layout()
 	return m, tea.Batch(cmd, m.recompute())

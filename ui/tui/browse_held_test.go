@@ -22,7 +22,7 @@ func TestBrowseHeldNotPicked(t *testing.T) {
 	}
 	base := start(t, newTestApp(t, cat, Options{}), size(120, 40))
 
-	m := drive(t, base, msgs(ctrlB, typed("a100-40gb"), enter)...)
+	m := drive(t, base, msgs(ctrlB, typed("a100-40gb"), enter, enter)...)
 	if m.screen != screenWizard || !slices.Equal(m.a.Regions, []string{"us-east-1", "us-west-1"}) {
 		t.Errorf("enter on the first row: screen %v, regions %v; want the questions, the $1.29 rows' [us-east-1 us-west-1]", m.screen, m.a.Regions)
 	}

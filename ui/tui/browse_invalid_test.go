@@ -69,7 +69,7 @@ func TestBrowseEnterAfterFix(t *testing.T) {
 	if m.screen != screenBrowse || len(m.a.GPUKeys) != 0 {
 		t.Fatalf("enter on %q: screen %v, GPU limit %v; want nothing picked", m.browse.input.Value(), m.screen, m.a.GPUKeys)
 	}
-	m = drive(t, m, tea.KeyPressMsg{Code: tea.KeyBackspace}, enter) // a100-80gb:8: aws p4de.24xlarge
+	m = drive(t, m, tea.KeyPressMsg{Code: tea.KeyBackspace}, enter, enter) // a100-80gb:8: aws p4de.24xlarge
 	if m.screen != screenWizard || !slices.Equal(m.a.GPUKeys, []string{"a100-80gb"}) || !slices.Equal(m.a.Providers, []string{"aws"}) || m.a.GPUs != "8" {
 		t.Errorf("enter on a100-80gb:8: screen %v, GPUs %v on %v × %s; want the questions, a100-80gb on aws × 8", m.screen, m.a.GPUKeys, m.a.Providers, m.a.GPUs)
 	}
@@ -109,7 +109,7 @@ func TestBrowseLeadingSlash(t *testing.T) {
 
 	// The user's line, slash first, then enter: the pick is the line's.
 	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(80, 24), ctrlB)
-	m = drive(t, m, msgs(typed("/a100-80gb:8 regions=us-"), enter)...)
+	m = drive(t, m, msgs(typed("/a100-80gb:8 regions=us-"), enter, enter)...)
 	if m.screen != screenWizard || !slices.Equal(m.a.GPUKeys, []string{"a100-80gb"}) || !slices.Equal(m.a.Regions, []string{"us-east-1"}) {
 		t.Errorf("enter on /a100-80gb:8 regions=us-: screen %v, GPUs %v in %v; want the questions, a100-80gb in us-east-1", m.screen, m.a.GPUKeys, m.a.Regions)
 	}
@@ -188,7 +188,7 @@ func TestBrowseEnterWhileBrowsing(t *testing.T) {
 	if !m.browse.pending {
 		t.Fatal("the line's browse is not on its way")
 	}
-	m = drive(t, m, enter)
+	m = drive(t, m, enter, enter) // the first accepts the line, the second would pick
 	if m.screen != screenBrowse || len(m.a.GPUKeys) != 0 {
 		t.Fatalf("enter while browsing: screen %v, GPU limit %v; want the browser, nothing picked", m.screen, m.a.GPUKeys)
 	}

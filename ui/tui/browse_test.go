@@ -193,9 +193,10 @@ func TestBrowseCursor(t *testing.T) {
 	}
 }
 
-// TestBrowseStartsWorkload: enter on a row limits the request to that
-// GPU, provider, regions and count, and the offers follow; esc changes
-// nothing; ctrl+x clears the limit.
+// TestBrowseStartsWorkload: enter accepts the line, a second enter (or
+// ↓ then enter) on a row limits the request to that GPU, provider,
+// regions and count, and the offers follow; esc changes nothing; ctrl+x
+// clears the limit.
 func TestBrowseStartsWorkload(t *testing.T) {
 	base := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
 	before := base.a.key()
@@ -214,9 +215,9 @@ func TestBrowseStartsWorkload(t *testing.T) {
 		dist, n   string
 		pricing   model.Pricing
 	}{
-		{"one GPU: single, the row's two regions", msgs(ctrlB, typed("a100-40gb"), enter), "a100-40gb", []string{"lambda"},
+		{"one GPU: single, the row's two regions", msgs(ctrlB, typed("a100-40gb"), enter, enter), "a100-40gb", []string{"lambda"},
 			[]string{"us-east-1", "us-west-1"}, distSingle, "1", model.OnDemand},
-		{"8 GPUs on a node", msgs(ctrlB, typed("a100-80gb:8"), enter), "a100-80gb", []string{"aws"}, []string{"us-east-1"}, distNode, "8", model.OnDemand},
+		{"8 GPUs on a node", msgs(ctrlB, typed("a100-80gb:8"), enter, enter), "a100-80gb", []string{"aws"}, []string{"us-east-1"}, distNode, "8", model.OnDemand},
 		{"spot, second row by $/GPU-hour", msgs(ctrlB, typed("a100-80gb pricing=spot"), tab, down, enter), "a100-80gb", []string{"gcp"},
 			[]string{"us-central1"}, distSingle, "1", model.Spot},
 	}
@@ -238,14 +239,34 @@ func TestBrowseStartsWorkload(t *testing.T) {
 					t.Errorf("offer %s %s of %s: want only %s on %s", o.Instance.Provider, o.Instance.Type, o.GPU.Key, tt.gpu, tt.providers[0])
 				}
 			}
+			// All the pick pinned is said: the GPU, the provider and the
+			// regions, in the footer and in the header while it stands.
 			g, _ := m.cat.GPU(tt.gpu)
-			if s := screenText(m); !strings.Contains(s, "offers limited to") || !strings.Contains(strings.Split(s, "\n")[0], g.Name+" only") {
-				t.Errorf("the footer and the header do not say the offers are limited to %s:\n%s", g.Name, s)
+			scope := g.Name + " on " + tt.providers[0] + " in " + strings.Join(tt.regions, ", ")
+			if s := screenText(m); !strings.Contains(s, "offers limited to ") || !strings.Contains(s, scope+" ("+string(tt.pricing)+")") ||
+				!strings.Contains(strings.Split(s, "\n")[0], scope+" only") {
+				t.Errorf("the footer and the header do not say the offers are limited to %s:\n%s", scope, s)
 			}
+			// ctrl+x clears all of it: the provider and regions too, back
+			// to the answers before the pick (none), and says so.
 			cleared := drive(t, m, ctrlB, ctrl('x'))
-			if len(cleared.a.GPUKeys) != 0 || cleared.screen != screenWizard || strings.Contains(screenText(cleared), " only") {
-				t.Errorf("ctrl+x: GPU limit %v, screen %v; want none, the questions", cleared.a.GPUKeys, cleared.screen)
+			if len(cleared.a.GPUKeys) != 0 || len(cleared.a.Providers) != 0 || len(cleared.a.Regions) != 0 || cleared.screen != screenWizard ||
+				strings.Contains(screenText(cleared), " only") {
+				t.Errorf("ctrl+x: GPU limit %v, providers %v, regions %v, screen %v; want none, none, none, the questions",
+					cleared.a.GPUKeys, cleared.a.Providers, cleared.a.Regions, cleared.screen)
 			}
+			if s := screenText(cleared); !strings.Contains(s, "pick cleared: offers of every GPU on every provider but marketplaces in every region") {
+				t.Errorf("ctrl+x: the footer does not say the provider and regions are free again:\n%s", s)
+			}
+			if tt.n != "1" {
+				return // the test catalog's other 8-GPU offers do not run it
+			}
+			for _, o := range cleared.res.rec.Offers {
+				if o.Instance.Provider != tt.providers[0] {
+					return // other providers' offers are back
+				}
+			}
+			t.Errorf("ctrl+x: every offer is still %s's", tt.providers[0])
 		})
 	}
 }
@@ -589,7 +610,7 @@ func TestBrowsePickAdvice(t *testing.T) {
 	var c config.Config
 	c.Workload.Model, c.Workload.Task, c.Workload.MicroBatch = "llama-3.1-8b", model.TaskQLoRA, 4
 	m := start(t, newTestApp(t, testCatalog(t), Options{Config: &c}), size(120, 40), ctrlB)
-	m = drive(t, m, msgs(typed("l4:1 providers=aws"), enter)...)
+	m = drive(t, m, msgs(typed("l4:1 providers=aws"), enter, enter)...)
 	if len(m.res.rec.Offers) != 0 || m.res.adviceOn == nil || m.res.adviceOn.Key != "l4" {
 		t.Errorf("%d offers, advice on %v; want none, advice on the l4", len(m.res.rec.Offers), m.res.adviceOn)
 	}

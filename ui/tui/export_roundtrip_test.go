@@ -34,7 +34,7 @@ func TestExportAfterPickRoundTrips(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := start(t, newTestApp(t, cat, Options{}), size(120, 40))
 			if tt.first != "" {
-				m = drive(t, m, msgs(ctrl('b'), typed(tt.first), enter)...)
+				m = drive(t, m, msgs(ctrl('b'), typed(tt.first), enter, enter)...)
 			}
 			shown := m.res.best()
 			if shown == nil || shown.GPUs == tt.gpus {
@@ -45,6 +45,7 @@ func TestExportAfterPickRoundTrips(t *testing.T) {
 			if row == nil {
 				t.Fatalf("the browser lists no %s:\n%s", tt.pick, screenText(m))
 			}
+			m = drive(t, m, enter) // accepts the line
 			m.async = true
 			next, pick := m.Update(enter) // the pick: its estimate is a command, not run yet
 			m = next.(app)
@@ -77,7 +78,7 @@ func TestExportAfterPickRoundTrips(t *testing.T) {
 // user went on to do.
 func TestExportWaitDroppedByAKey(t *testing.T) {
 	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
-	m = drive(t, m, msgs(ctrl('b'), typed("H100:8"))...)
+	m = drive(t, m, msgs(ctrl('b'), typed("H100:8"), enter)...) // the line accepted
 	m.async = true
 	next, pick := m.Update(enter)
 	m = next.(app)

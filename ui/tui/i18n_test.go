@@ -162,7 +162,8 @@ func zhAllowlist(t *testing.T) i18n.Allowlist {
 		AWQ GPTQ W8A16 awq gptq int8 vram regions providers max-price pricing spot europe auto efa
 		sort group-by gpu gpu-price
 		LLM seq2seq Ada Hopper Ampere momentum absmax Liger Cut Cross-Entropy Transformer
-		lambda sxm fine-tune`) // an overlay's cloud and GPU key (warnings), a phase's default name (plan-add)
+		lambda sxm fine-tune
+		English L`) // an overlay's cloud and GPU key (warnings), a phase's default name (plan-add), the help's language switch (named in its own language)
 	return allow
 }
 

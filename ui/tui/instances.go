@@ -165,7 +165,7 @@ func (v *offersView) regionsNote() string {
 	}
 	switch {
 	case n > 0: // the heading counts offers, as the panel does; the rows merge regions
-		return " · " + v.lang.Sprintf("%d rows, +%d in other regions (r)", len(v.shown), n)
+		return " · " + v.lang.Sprintf("%s, +%d in other regions (r)", report.Count(v.lang, len(v.shown), "row"), n) // "1 row", not "1 rows"
 	case v.allRegions:
 		return " · " + v.lang.T("every region (r collapses)")
 	}
@@ -699,8 +699,12 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 		add("  vLLM takes %s of each GPU's %s (gpu_memory_utilization %.2g)", report.GiB(sp.Memory.BudgetBytes),
 			report.GiB(sp.Memory.TotalBytes), sp.Serving.GPUMemoryUtilization)
 	} else {
-		add("  needs %s per GPU of %s usable (%s): %s headroom", report.GiB(o.NeedBytes), report.GiB(o.UsableBytes),
-			report.UsableOfIn(lang, g), st.Good.Render(fmt.Sprintf("%.0f%%", o.HeadroomPct)))
+		// The headroom before the usable memory's derivation: at 120
+		// columns "(80 GiB, 79.19 GiB visible to the driver, less the 5%
+		// margin)" pushed the line past the width, and the wrap left
+		// "81%" at its end with "headroom" alone on the next line.
+		add("  needs %s per GPU of %s usable: %s headroom (%s)", report.GiB(o.NeedBytes), report.GiB(o.UsableBytes),
+			st.Good.Render(fmt.Sprintf("%.0f%%", o.HeadroomPct)), report.UsableOfIn(lang, g))
 	}
 	if e != nil {
 		add("  %s", report.VRAMBar(e.Memory, o.UsableBytes, max(min(width-4, 60), 4), st))

@@ -14,6 +14,7 @@ type keyMap struct {
 	Export, Offers       key.Binding
 	Open, Sort, Provider key.Binding
 	Help, Quit           key.Binding
+	Lang                 key.Binding // on the full help: the other language (lang.go)
 	Table                table.KeyMap
 	Browse               key.Binding // opens the market browser (browse.go)
 	Market               browseKeys  // the browser's own keys
@@ -43,6 +44,9 @@ func localKeys(p *i18n.Printer) keyMap {
 	if p == nil {
 		return k
 	}
+	if p.Chinese() {
+		k.Lang.SetHelp("L", "English")
+	}
 	t := &k.Table
 	for i := range k.Guide {
 		h := k.Guide[i].Help()
@@ -50,7 +54,7 @@ func localKeys(p *i18n.Printer) keyMap {
 	}
 	k.Scroll.SetHelp(k.Scroll.Help().Key, p.T(k.Scroll.Help().Desc))
 	for _, b := range []*key.Binding{&k.Back, &k.Export, &k.Offers, &k.Open, &k.Sort, &k.Provider, &k.Help, &k.Quit, &k.Browse, &k.Regions,
-		&k.Market.Pick, &k.Market.Sort, &k.Market.SortBack, &k.Market.Group, &k.Market.Regions, &k.Market.ClearGPU,
+		&k.Market.Accept, &k.Market.Edit, &k.Market.Pick, &k.Market.Sort, &k.Market.SortBack, &k.Market.Group, &k.Market.Regions, &k.Market.ClearGPU,
 		&k.Market.Up, &k.Market.Down, &k.Market.PageUp, &k.Market.PageDown, &k.Plan.Add, &k.Plan.Open, &k.Plan.Edit, &k.Plan.Delete, &k.Plan.Undo,
 		&t.LineUp, &t.LineDown, &t.PageUp, &t.PageDown, &t.HalfPageUp, &t.HalfPageDown, &t.GotoTop, &t.GotoBottom} {
 		h := b.Help()
@@ -71,18 +75,24 @@ func defaultKeys() keyMap {
 		Sort:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
 		Provider: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "provider filter")),
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Table:    table.DefaultKeyMap(),
-		Browse:   key.NewBinding(key.WithKeys("ctrl+b"), key.WithHelp("ctrl+b", "browse")),
-		Market:   defaultBrowseKeys(),
-		Regions:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "regions")),
-		Plan:     defaultPlanKeys(),
+		// Named in the language it switches to, as language menus are.
+		Lang:    key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "简体中文")),
+		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Table:   table.DefaultKeyMap(),
+		Browse:  key.NewBinding(key.WithKeys("ctrl+b"), key.WithHelp("ctrl+b", "browse")),
+		Market:  defaultBrowseKeys(),
+		Regions: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "regions")),
+		Plan:    defaultPlanKeys(),
 		Guide: []key.Binding{
 			key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next question")),
 			key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous question")),
 			key.NewBinding(key.WithKeys("x"), key.WithHelp("x/space", "choose (providers, regions)")),
 			key.NewBinding(key.WithKeys("ctrl+a"), key.WithHelp("ctrl+a", "choose all (providers, regions)")),
-			key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "plan (once a adds a phase)")),
+			// a works on the offers and an offer's detail (Plan.Add, listed
+			// there); on the questions the help says where, so that ctrl+t's
+			// line does not name a key the help lists nowhere.
+			key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add a phase (on an offer: ctrl+o)")),
+			key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "plan (a adds its first phase)")),
 		},
 		Scroll: key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑↓", "scroll")),
 	}
@@ -90,7 +100,8 @@ func defaultKeys() keyMap {
 
 // guide enables the full help's guide keys (Guide) for the screen:
 // the questions' keys on the questions, unless the field's own help has
-// them (a list of choices says x and ctrl+a itself); ctrl+t while the
+// them (a list of choices says x and ctrl+a itself); a (where to press
+// it) on the questions; ctrl+t while the
 // plan has no phase (then Plan.Open is off); Scroll while an offer's
 // detail runs past the screen.
 func (k *keyMap) guide(s screen, dialog, multi, planEmpty, overflow bool) {
@@ -100,7 +111,9 @@ func (k *keyMap) guide(s screen, dialog, multi, planEmpty, overflow bool) {
 		switch i {
 		case 2, 3:
 			on = wizard && !multi
-		case 4:
+		case 4: // a: on the questions; the offers and a detail list Plan.Add itself
+			on = wizard
+		case 5:
 			on = planEmpty && !dialog && (s == screenWizard || s == screenOffers || s == screenDetail)
 		}
 		// Not a key the field's own help already lists: huh's shift+tab
@@ -126,19 +139,24 @@ func (k keyMap) anyKey() key.Binding {
 
 // browseKeys are the market browser's keys; letters go to its filter
 // line, so none is a letter.
+// Accept (enter on the line) and Pick (enter on the list) share enter:
+// one is on at a time (app.layout), as is Edit, / on the list.
 type browseKeys struct {
+	Accept, Edit                                   key.Binding
 	Pick, Sort, SortBack, Group, Regions, ClearGPU key.Binding
 	Up, Down, PageUp, PageDown                     key.Binding
 }
 
 func defaultBrowseKeys() browseKeys {
 	return browseKeys{
+		Accept:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "accept filter")),
+		Edit:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "edit filter")),
 		Pick:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "pick GPU")),
 		Sort:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "sort")),
 		SortBack: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "sort back")),
 		Group:    key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "group")),
 		Regions:  key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "all regions")),
-		ClearGPU: key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "clear GPU limit")),
+		ClearGPU: key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "clear the pick")),
 		Up:       key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "up")),
 		Down:     key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "down")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
@@ -149,7 +167,7 @@ func defaultBrowseKeys() browseKeys {
 // enable turns the browser's keys on or off; ClearGPU only while the
 // request has a GPU limit.
 func (b *browseKeys) enable(on, limited bool) {
-	for _, k := range []*key.Binding{&b.Pick, &b.Sort, &b.SortBack, &b.Group, &b.Regions, &b.Up, &b.Down, &b.PageUp, &b.PageDown} {
+	for _, k := range []*key.Binding{&b.Accept, &b.Edit, &b.Pick, &b.Sort, &b.SortBack, &b.Group, &b.Regions, &b.Up, &b.Down, &b.PageUp, &b.PageDown} {
 		k.SetEnabled(on)
 	}
 	b.ClearGPU.SetEnabled(on && limited)
@@ -199,7 +217,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 	if !k.browseShort {
 		browse = key.NewBinding(key.WithDisabled())
 	}
-	return append(out, k.Back, m.Pick, m.Sort, m.Group, m.Regions, m.ClearGPU, k.Scroll, k.Open, k.Sort, k.Provider, k.Plan.Add, k.Plan.Edit, k.Plan.Delete, k.Plan.Undo, k.Offers, browse, k.Plan.Open, k.Export, k.Help, k.Quit)
+	return append(out, k.Back, m.Accept, m.Pick, m.Edit, m.Sort, m.Group, m.Regions, m.ClearGPU, k.Scroll, k.Open, k.Sort, k.Provider, k.Plan.Add, k.Plan.Edit, k.Plan.Delete, k.Plan.Undo, k.Offers, browse, k.Plan.Open, k.Export, k.Help, k.Quit)
 }
 
 // FullHelp is the ? view: columns of related keys. (Over the warnings
@@ -209,10 +227,10 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		k.form,
 		k.Guide,
-		{k.Back, k.Offers, k.Browse, k.Export, k.Help, k.Quit},
+		{k.Back, k.Offers, k.Browse, k.Export, k.Help, k.Lang, k.Quit},
 		{k.Open, k.Sort, k.Provider, k.Regions},
 		{k.Plan.Add, k.Plan.Open, k.Plan.Edit, k.Plan.Delete, k.Plan.Undo},
-		{k.Market.Pick, k.Market.Sort, k.Market.SortBack, k.Market.Group, k.Market.Regions, k.Market.ClearGPU},
+		{k.Market.Accept, k.Market.Pick, k.Market.Edit, k.Market.Sort, k.Market.SortBack, k.Market.Group, k.Market.Regions, k.Market.ClearGPU},
 		{k.Scroll, k.Table.LineUp, k.Table.LineDown, k.Table.PageUp, k.Table.PageDown, k.Table.GotoTop, k.Table.GotoBottom},
 	}
 }

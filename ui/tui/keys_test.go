@@ -151,3 +151,48 @@ func TestEscapeBurst(t *testing.T) {
 		t.Errorf("esc esc on the export dialog: dialog %v, page %d; want it closed and page %d", m.dialog != nil, m.wiz.focusedPage(), slow.wiz.focusedPage())
 	}
 }
+
+// TestHelpListsA: the full help's ctrl+t line names a, so the help lists
+// a too: on the questions as where to press it, on the offers as the key
+// itself (a new user read "plan (once a adds a phase)" with no a anywhere).
+func TestHelpListsA(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), runes("?"))
+	s := screenText(m)
+	for _, want := range []string{"a         add a phase (on an offer: ctrl+o)", "ctrl+t    plan (a adds its first phase)"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the questions' full help lacks %q:\n%s", want, s)
+		}
+	}
+	m = start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), ctrlO, runes("?"))
+	if s := screenText(m); !strings.Contains(s, "a add to plan") || strings.Contains(s, "on an offer: ctrl+o") {
+		t.Errorf("the offers' full help: want a add to plan, not the questions' hint:\n%s", s)
+	}
+}
+
+// TestHelpSwitchesLanguage: L on the full help redraws the configurator
+// in 简体中文, on the page shown, the answers kept; L again goes back to
+// English. Not in a text field, where L is a letter.
+func TestHelpSwitchesLanguage(t *testing.T) {
+	m := toPage(t, start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40)), "Model")
+	before, page := m.a.key(), m.wiz.focusedPage()
+	m = drive(t, m, runes("?"))
+	if s := screenText(m); !strings.Contains(s, "L      简体中文") {
+		t.Fatalf("the full help does not offer L 简体中文:\n%s", s)
+	}
+	m = drive(t, m, runes("L"))
+	s := screenText(m)
+	if !m.lang.Chinese() || !strings.Contains(s, "语言：简体中文") || !strings.Contains(s, "L      English") || !strings.Contains(s, "模型") {
+		t.Errorf("L: Chinese %v; want the screen in Chinese, the help offering English:\n%s", m.lang.Chinese(), s)
+	}
+	if m.a.key() != before || m.wiz.focusedPage() != page {
+		t.Errorf("L: answers changed %v, page %d; want the answers and page %d kept", m.a.key() != before, m.wiz.focusedPage(), page)
+	}
+	m = drive(t, m, runes("L"))
+	if m.lang.Chinese() || !strings.Contains(screenText(m), "language: English") {
+		t.Errorf("L again: want English back:\n%s", screenText(m))
+	}
+	m = drive(t, m, esc, runes("L")) // the help closed: L is no key
+	if m.lang.Chinese() {
+		t.Error("L without the help switched the language")
+	}
+}

@@ -699,7 +699,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 			for _, note := range notes {
 				add(st.Warn.Render(report.Truncate(note, iw)))
 			}
-			add(compactCountLine(p.lang, st, shown, used, len(offers), iw, r.rec.AsOf))
+			add(compactCountLine(p.lang, st, shown, offers, used, iw, r.rec.AsOf))
 		} else {
 			lines = append(lines, p.noFitLines(r, iw)...)
 		}
@@ -794,14 +794,17 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 			}
 		}
 		tail := []string{p.lang.Sprintf("ranked by %s", T(sortName)), T("ctrl+o shows all")}
-		count := p.lang.Sprintf("Offers: %d fit", len(offers))
+		count := p.lang.Sprintf("Offers: %s", fitWords(p.lang, offers))
 		if merged := mergedRowsNote(p.lang, len(rows), used, len(offers)); merged != "" {
 			tail = append([]string{merged}, tail...)
-			for len(tail) > 1 && lipgloss.Width(count+" · "+strings.Join(tail, " · ")) > iw {
-				tail = tail[:len(tail)-1] // ctrl+o goes first: the footer has it too
-			}
 		}
-		lines[head] = st.Heading.Render(count) + st.Muted.Render(" · "+strings.Join(tail, " · "))
+		for len(tail) > 0 && lipgloss.Width(count+" · "+strings.Join(tail, " · ")) > iw {
+			tail = tail[:len(tail)-1] // ctrl+o goes first: the footer has it too; whole parts, never "in other reg…"
+		}
+		lines[head] = st.Heading.Render(count)
+		if len(tail) > 0 {
+			lines[head] += st.Muted.Render(" · " + strings.Join(tail, " · "))
+		}
 		if offers := rows; len(offers) > 0 {
 			table, onCost := offersTableCost(p.lang, offers, iw, st)
 			add(strings.Split(table, "\n")...)
@@ -838,8 +841,8 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 // too long (the footer has ctrl+o too). A best offer whose price is
 // months older than the catalog dated asOf (report.OldPriceMark) leads
 // it the same way, after the borderline verdict when both are.
-func compactCountLine(lang *i18n.Printer, st *report.Styles, shown []model.Offer, used, fit, width int, asOf string) string {
-	count := fitCount(lang, fit)
+func compactCountLine(lang *i18n.Printer, st *report.Styles, shown, offers []model.Offer, used, width int, asOf string) string {
+	count, fit := fitCount(lang, offers), len(offers)
 	if merged := mergedRowsNote(lang, len(shown), used, fit); merged != "" {
 		count += " · " + merged
 	}
@@ -1441,12 +1444,44 @@ func pick(row []string, cols []int) []string {
 	return out
 }
 
-// fitCount is "1 offer fits", "8 offers fit".
-func fitCount(lang *i18n.Printer, n int) string {
-	if n == 1 {
-		return lang.T("1 offer fits")
+// fitCount is "1 offer fits", "8 offers fit", and, when some of offers
+// are borderline, "0 offers fit · ~ borderline (13 offers)": the
+// ranking keeps borderline offers, and a count of them all read as
+// offers that fit (walk: "13 offers fit", all thirteen at ~1% headroom,
+// about 15% chance of running out of memory).
+func fitCount(lang *i18n.Printer, offers []model.Offer) string {
+	b := borderlineCount(offers)
+	s := lang.Sprintf("%d offers fit", len(offers)-b)
+	if len(offers)-b == 1 {
+		s = lang.T("1 offer fits")
 	}
-	return lang.Sprintf("%d offers fit", n)
+	if b > 0 {
+		s += " · " + lang.Sprintf("~ borderline (%s)", report.Count(lang, b, "offer"))
+	}
+	return s
+}
+
+// fitWords is the panel's count of offers: "8 fit", or with the
+// borderline ones apart in recommend's words for them (its table note's
+// "~ borderline (13 offers)"): "0 fit · ~ borderline (13 offers)".
+func fitWords(lang *i18n.Printer, offers []model.Offer) string {
+	b := borderlineCount(offers)
+	if b == 0 {
+		return lang.Sprintf("%d fit", len(offers))
+	}
+	return lang.Sprintf("%d fit", len(offers)-b) + " · " + lang.Sprintf("~ borderline (%s)", report.Count(lang, b, "offer"))
+}
+
+// borderlineCount is how many of offers are borderline: the top of their
+// 90% memory band is past the usable VRAM (model.VerdictBorderline).
+func borderlineCount(offers []model.Offer) int {
+	n := 0
+	for i := range offers {
+		if offers[i].Verdict == model.VerdictBorderline {
+			n++
+		}
+	}
+	return n
 }
 
 // taskName is a task as the compact panel names it: the request value in

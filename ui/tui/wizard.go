@@ -144,6 +144,12 @@ func newSelect[T comparable](theme huh.Theme) *huh.Select[T] {
 }
 
 // newMultiSelect is huh.NewMultiSelect with theme set first (newSelect).
+// multiTitle is a list's title as a huh.MultiSelect gets it: with a
+// space after it, since huh writes a search kept after enter right after
+// the title (MultiSelect.titleView: "Providers/prime"); the space makes
+// it "Providers /prime", and is blank otherwise.
+func multiTitle(s string) string { return s + " " }
+
 func newMultiSelect[T comparable](theme huh.Theme) *huh.MultiSelect[T] {
 	s := huh.NewMultiSelect[T]()
 	s.WithTheme(theme)
@@ -729,8 +735,15 @@ func (w *wizard) deploymentPages() []page {
 				}
 				provs = append(provs, huh.NewOption(label, p).Selected(slices.Contains(a.Providers, p)))
 			}
-			regions := newMultiSelect[string](w.theme).Title(T("Regions")).Description(T("none chosen: all regions")).
-				Height(regionsHeight).Value(&a.Regions)
+			// The descriptions say what is chosen: a long list shows only
+			// its first options, and a pick in the market browser chooses
+			// one provider and its regions far down it (walk: "none
+			// chosen" read over primeintellect, chosen by a pick).
+			// (huh runs a DescriptionFunc on a later update: Description
+			// gives the first frame its text.)
+			regionsDesc := func() string { return w.chosen(a.Regions, nil, T("none chosen: all regions")) }
+			regions := newMultiSelect[string](w.theme).Title(multiTitle(T("Regions"))).DescriptionFunc(regionsDesc, &a.Regions).
+				Description(regionsDesc()).Height(regionsHeight).Value(&a.Regions)
 			if !static {
 				regions.OptionsFunc(w.regionOptions, &w.regionGen)
 			}
@@ -741,8 +754,11 @@ func (w *wizard) deploymentPages() []page {
 			// after the offers list, walk 49e).
 			w.syncRegions()
 			regions.Options(w.regionOptions()...)
-			provsField := newMultiSelect[string](w.theme).Title(T("Providers")).Description(T("none chosen: every provider but marketplaces")).
-				Options(provs...).Height(providersHeight).Value(&a.Providers)
+			provsDesc := func() string {
+				return w.chosen(a.Providers, a.extra.ExtraProviders, T("none chosen: every provider but marketplaces"))
+			}
+			provsField := newMultiSelect[string](w.theme).Title(multiTitle(T("Providers"))).DescriptionFunc(provsDesc, &a.Providers).
+				Description(provsDesc()).Options(provs...).Height(providersHeight).Value(&a.Providers)
 			w.heights[provsField], w.heights[regions] = providersHeight, regionsHeight
 			return []huh.Field{provsField, regions}
 		}},
@@ -752,6 +768,22 @@ func (w *wizard) deploymentPages() []page {
 		{title: "Price", hide: func() bool { return a.servingLLM(cat) }, fields: func(bool) []huh.Field { return w.priceFields(input, true) }},
 		{title: "Price", hide: func() bool { return !a.servingLLM(cat) }, fields: func(bool) []huh.Field { return w.priceFields(input, false) }},
 	}
+}
+
+// chosen is a list question's description: what is chosen ("chosen:
+// primeintellect", "chosen: FI, IS", "chosen: us-east-1, us-west-1 +3"),
+// and that the market browser's pick chose it while it stands; none when
+// nothing is.
+func (w *wizard) chosen(list, extra []string, none string) string {
+	all := append(slices.Clone(list), extra...)
+	if len(all) == 0 {
+		return none
+	}
+	s := w.lang.Sprintf("chosen: %s", shortList(w.lang, all, 2)) // one line beside the panel
+	if w.a.pick.On && len(w.a.GPUKeys) > 0 {
+		s += " " + w.lang.T("(market pick)") // ctrl+x in the browser clears it, as the footer and the browser say
+	}
+	return printable(s)
 }
 
 // priceFields are the Price page's questions; job adds the job budget and
