@@ -316,10 +316,14 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 				return err
 			}
 			if !footer.IsZero() { // wrapped at the width as the table's footers
-				report.WrapLine(env.Stdout, termsafe.Lines(env.lang.Message(footer)), width, "")
+				out := &firstErrWriter{w: env.Stdout} // a line lost is an error, as the table's
+				report.WrapLine(out, termsafe.Lines(env.lang.Message(footer)), width, "")
+				if out.err != nil {
+					return out.err
+				}
 			}
 			siblingNote(env, cat, res.Query, "offers")
-			return err
+			return nil
 		},
 	}
 	fl := cmd.Flags()

@@ -105,7 +105,7 @@ func MarketTableRow(row *market.Row) []string {
 // needed columns (fitMarketColumns) and a line under it names them;
 // width ≤ 0 (a pipe or a file, -o wide) prints every column.
 func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, width int) error {
-	w := r.Writer(out)
+	w := &errWriter{w: r.Writer(out)} // its first error is the result
 	lang := r.Lang
 	header := translate(lang, append([]string{}, MarketMarkdownHeader...)...)
 	right := map[int]bool{3: true, 4: true, 5: true, 6: true, 7: true, 8: true}
@@ -260,7 +260,7 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, w
 		p.Origins = append(p.Origins, market.PriceOrigin{Origin: termsafe.String(o.Origin), Updated: o.Updated, AsOf: termsafe.String(o.AsOf), Types: o.Types})
 	}
 	say(lang.Sprintf("prices: %s", strings.Join(lang.Messages(p.LineParts()), lang.T("; "))) + lang.T("."))
-	return nil
+	return w.err
 }
 
 // WrapLine prints line wrapped at width cells (whole when width ≤ 0)
