@@ -266,6 +266,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 				m.USDCNY = &f.usdCNY
 			}
 			m.MoreRows = more
+			m.CatalogAsOf = cat.AsOf
 			staleNote(env, prov)
 			if w := convertedHeldWarning(cat, q.ExchangeRates); !w.IsZero() && !cat.TrustOverlays {
 				notef(env.lang, env.Stderr, w)

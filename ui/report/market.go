@@ -29,6 +29,11 @@ type MarketJSON struct {
 	// MoreRows counts the rows --limit left out (market.Result.Limit),
 	// said under the table; not in JSON, where --limit cuts the rows.
 	MoreRows int `json:"-"`
+	// CatalogAsOf is the catalog's date (model.Catalog.AsOf), from which a
+	// row's price_age_days counts and past which by market.StaleAfter a
+	// price is old, as recommend's (model.Recommendation.AsOf); "" leaves
+	// ages out.
+	CatalogAsOf string `json:"-"`
 }
 
 // NeedsRateJSON is an instance type that needs an exchange rate to rank.
@@ -230,6 +235,9 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, w
 	}
 	say(marketCountLine(lang, res))
 	if note := anyOfRegionsNote(lang, res.Rows); note != "" {
+		say(note)
+	}
+	if note := marketOldPricesNote(lang, res.Rows, m.CatalogAsOf); note != "" {
 		say(note)
 	}
 	if m.USDCNY != nil && slices.ContainsFunc(res.Rows, func(r market.Row) bool { return r.Instance.PriceCurrency() == "CNY" }) {

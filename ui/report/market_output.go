@@ -60,6 +60,10 @@ type MarketRowJSON struct {
 	// regions, "location not stated" for a placeholder (Daytona's "earth"),
 	// else the region's name.
 	RegionLabel string `json:"region_label"`
+	// PriceAgeDays is how many days the price (as_of) is older than the
+	// catalog (RowPriceAgeDays), as recommend --json's; past 90
+	// (market.StaleAfter) the table says so under it.
+	PriceAgeDays int `json:"price_age_days"`
 }
 
 // MarketGroupJSON is one group of gpuplan offers --group-by --json.
