@@ -377,6 +377,14 @@ type RegionPrice struct {
 	// the provider's own price for the GPU...): it is never ranked unless
 	// Catalog.TrustOverlays is set.
 	Held bool
+	// Embedded is, on a held price (Held) that an overlay set over a
+	// price of the embedded catalog for the same type and region, that
+	// embedded price, with its provenance in its Patch: listed and ranked
+	// in its place unless Catalog.TrustOverlays (UseEmbeddedForHeld), so
+	// that a mistyped overlay price does not hide the catalog's (walk:
+	// nebius 1×H100 at 0.05 left offers with 0 rows where the catalog
+	// has $2.95), as catalog update keeps the embedded row.
+	Embedded *RegionPrice
 	// Patch is set when an overlay patched this region's price: its
 	// source, origin and as_of; nil means the instance's. Behind a pointer,
 	// so that the prices no overlay patched (all of a 100,000-row CSV's)
@@ -545,6 +553,7 @@ func (r *Redefinition) Refusal() Message {
 const (
 	HeldPrices           = "catalog %s: %d region prices look fake or mistyped (the lines below say why) and are not ranked; pass --trust-overlay to rank them"
 	HeldPricesTrusted    = "catalog %s: %d region prices look fake or mistyped (the lines below say why), ranked as --trust-overlay asks"
+	HeldPricesEmbedded   = "catalog %s: %d region prices look fake or mistyped (the lines below say why): the embedded catalog's prices for those types and regions are used instead; pass --trust-overlay to rank the file's"
 	HeldDiscounts        = "catalog %s: %d reserved prices its discount gives look fake or mistyped (the lines below say why) and are not ranked; pass --trust-overlay to rank them"
 	HeldDiscountsTrusted = "catalog %s: %d reserved prices its discount gives look fake or mistyped (the lines below say why), ranked as --trust-overlay asks"
 )
@@ -557,7 +566,7 @@ func Trusted(w []Message) []Message {
 	out := make([]Message, len(w))
 	for i, m := range w {
 		switch m.Key {
-		case HeldPrices:
+		case HeldPrices, HeldPricesEmbedded:
 			m.Key = HeldPricesTrusted
 		case HeldDiscounts:
 			m.Key = HeldDiscountsTrusted
@@ -1097,4 +1106,29 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// UseEmbeddedForHeld puts back the embedded catalog's price wherever an
+// overlay's price for the same type and region is held (RegionPrice.Held
+// with Embedded), for a command not given --trust-overlay: the row is
+// the catalog's again, with the catalog's provenance. It returns how many
+// prices it put back. The prices it changes are copied, never written in
+// place (they may be shared with the compiled catalog).
+func (c *Catalog) UseEmbeddedForHeld() int {
+	n := 0
+	for i := range c.Instances {
+		in := &c.Instances[i]
+		cloned := false
+		for j := range in.Prices {
+			if p := &in.Prices[j]; !p.Held || p.Embedded == nil {
+				continue
+			}
+			if !cloned {
+				in.Prices, cloned = slices.Clone(in.Prices), true
+			}
+			in.Prices[j] = *in.Prices[j].Embedded
+			n++
+		}
+	}
+	return n
 }
