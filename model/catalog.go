@@ -730,6 +730,24 @@ func (c *Catalog) Ranked(in *Instance, r *RegionPrice, p Pricing, rates map[stri
 // are offered only when asked for by name.
 var MarketplaceProviders = []string{"vast", "lium", "hyperbolic", "simplepod"}
 
+// renamedProviders are the old names of providers the catalog lists under
+// a new one: DataCrunch is Verda (its regions and types are SkyPilot's
+// verda catalog; docs/data.md's table, "verda (DataCrunch)").
+var renamedProviders = map[string]string{"datacrunch": "verda"}
+
+// RenamedProvider returns the catalog's name of a provider known by an
+// old one ("datacrunch" → "verda"), and whether p is such a name.
+func RenamedProvider(p string) (string, bool) {
+	n, ok := renamedProviders[strings.ToLower(strings.TrimSpace(p))]
+	return n, ok
+}
+
+// RenamedProviderMsg is the line for --providers OLD: the new name to
+// write.
+func RenamedProviderMsg(p, now string) Message {
+	return Msg("unknown provider %q: the catalog lists it under its new name %s; write --providers %s", p, now, now)
+}
+
 // Fabrics are the GPU networks between instances a catalog entry may
 // name (Instance.Fabric), each as its provider calls it:
 //   - "infiniband": InfiniBand NICs (Azure ND-series, Nebius 8-GPU hosts);
@@ -1062,6 +1080,16 @@ func Closest(s string, candidates []string, n int) []string {
 		return nil
 	}
 	ns := NormKey(s)
+	// At most half the input's letters changed, and two for any input
+	// of four or more; a name of three or fewer letters takes one (walk:
+	// "foo" suggested "do", two of its three letters changed; Chinese
+	// "火星" every country of two characters). Letters, not bytes: a Han
+	// character is three bytes.
+	letters := utf8.RuneCountInString(ns)
+	limit := max(2, letters/2)
+	if letters <= 3 {
+		limit = 1
+	}
 	var out []scored
 	for _, c := range candidates {
 		if len(c) > 4*maxSuggestRunes || utf8.RuneCountInString(c) > maxSuggestRunes {
@@ -1069,6 +1097,9 @@ func Closest(s string, candidates []string, n int) []string {
 		}
 		nc := NormKey(c)
 		d := levenshtein.ComputeDistance(ns, nc)
+		if d == 2 && swapped(ns, nc) { // two letters typed the wrong way round are one slip: gpc → gcp
+			d = 1
+		}
 		edits := d
 		if ns != "" && (strings.Contains(nc, ns) || strings.Contains(ns, nc)) {
 			d = min(d, 1+abs(len(nc)-len(ns))/4)
@@ -1077,7 +1108,7 @@ func Closest(s string, candidates []string, n int) []string {
 		if len(ns) >= 2 && strings.HasPrefix(nc, ns) {
 			d, extra = 0, len(nc)-len(ns) // the start of a key is the likeliest meaning: h10 → h100 before a10
 		}
-		if d <= max(2, len(ns)/2) {
+		if d <= limit {
 			out = append(out, scored{c, d, extra, edits})
 		}
 	}
@@ -1095,6 +1126,20 @@ func Closest(s string, candidates []string, n int) []string {
 		}
 	}
 	return res
+}
+
+// swapped reports whether b is a with two neighbouring letters swapped
+// ("gpc", "gcp"), which Levenshtein counts as two edits.
+func swapped(a, b string) bool {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) != len(rb) {
+		return false
+	}
+	i := 0
+	for i < len(ra) && ra[i] == rb[i] {
+		i++
+	}
+	return i+1 < len(ra) && ra[i] == rb[i+1] && ra[i+1] == rb[i] && string(ra[i+2:]) == string(rb[i+2:])
 }
 
 // maxSuggestRunes is the longest input or candidate Closest compares; real

@@ -57,6 +57,13 @@ var continentAliases = map[string][]string{
 	"south-america": {"south-america"}, "southamerica": {"south-america"}, "sa": {"south-america"},
 	"oceania":  {"oceania"},
 	"americas": {"north-america", "south-america"}, "apac": {"asia", "oceania"},
+	// The continents' names in Simplified Chinese, CLDR's (zh-Hans
+	// territories 002 非洲, 142 亚洲, 150 欧洲, 003 北美洲, 005 南美洲,
+	// 009 大洋洲, 019 美洲, golang.org/x/text/language/display), with the
+	// short forms in everyday use (北美, 南美) and 亚太 for apac.
+	"非洲": {"africa"}, "亚洲": {"asia"}, "欧洲": {"europe"}, "北美洲": {"north-america"}, "北美": {"north-america"},
+	"南美洲": {"south-america"}, "南美": {"south-america"}, "大洋洲": {"oceania"},
+	"美洲": {"north-america", "south-america"}, "亚太": {"asia", "oceania"},
 }
 
 // ContinentWords returns the continents a region-filter word names
