@@ -233,7 +233,7 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, w
 	} else if n > 1 {
 		say(lang.Sprintf("… %d more rows (--limit 0 shows all)", n))
 	}
-	say(marketCountLine(lang, res))
+	say(marketCountLine(lang, res, m.MoreRows))
 	if note := anyOfRegionsNote(lang, res.Rows); note != "" {
 		say(note)
 	}
@@ -315,13 +315,21 @@ func anyOfRegionsNote(lang *i18n.Printer, rows []market.Row) string {
 
 // marketCountLine is the offers table's footer count: "100,207 offers
 // (cheapest region per type), on-demand prices per hour; …".
-func marketCountLine(lang *i18n.Printer, res *market.Result) string {
+//
+// When --limit left more rows out (more, without groups, whose counts
+// are per group), the count says how many of all are shown: "5 of 53
+// offers shown", not "5 offers" under "… 48 more rows" (walk).
+func marketCountLine(lang *i18n.Printer, res *market.Result, more int) string {
 	what := "cheapest region per type"
 	if res.Query.AllRegions {
 		what = "every region price"
 	}
+	count := Count(lang, len(res.Rows), "offer")
+	if more > 0 && len(res.Groups) == 0 {
+		count = lang.Sprintf("%s of %s shown", model.Grouped(len(res.Rows)), Count(lang, len(res.Rows)+more, "offer"))
+	}
 	return lang.Sprintf("%s (%s), %s prices per hour; +N counts other regions at the same price.",
-		Count(lang, len(res.Rows), "offer"), lang.T(what), PricingName(lang, res.Query.Pricing))
+		count, lang.T(what), PricingName(lang, res.Query.Pricing))
 }
 
 func marketPlural(n int, one, many string) string {
