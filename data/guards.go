@@ -372,7 +372,7 @@ func overlayGuards(base, merged *model.Catalog, files []catalogFile) []model.Mes
 		peerGuards(base, insts, &found)
 		newPriceGuards(base, insts, &found)
 	}
-	held := holdFlagged(merged, nb, changed, found.blocks)
+	held := holdFlagged(base, merged, nb, changed, found.blocks)
 	return append(held, summarizeGuards(found.blocks...)...)
 }
 
@@ -390,7 +390,12 @@ var baseFloors = sync.OnceValue(func() *Floors { return GPUFloors(sharedCatalog(
 // returns a line per overlay saying how many prices it held. Findings are
 // looked up by provider and type, so the pass costs one map look-up per
 // instance, and nothing when there are none.
-func holdFlagged(merged *model.Catalog, nb int, changed []int, found [][]Guard) []model.Message {
+//
+// A held price over one base has for the same type and region keeps
+// base's in RegionPrice.Embedded, listed in its place unless
+// --trust-overlay (model.Catalog.UseEmbeddedForHeld); its overlay's line
+// says so (model.HeldPricesEmbedded).
+func holdFlagged(base, merged *model.Catalog, nb int, changed []int, found [][]Guard) []model.Message {
 	type key struct{ provider, typ string }
 	at := map[key][]*Guard{}
 	for _, part := range found {
@@ -405,8 +410,9 @@ func holdFlagged(merged *model.Catalog, nb int, changed []int, found [][]Guard) 
 		return nil
 	}
 	count := map[string]int{} // held prices per overlay
+	kept := map[string]int{}  // of them, those the embedded catalog's price stands in for
 	var order []string
-	hold := func(in *model.Instance, cloned bool) {
+	hold := func(in *model.Instance, cloned bool, was *model.Instance) {
 		gs := at[key{in.Provider, in.Type}]
 		if len(gs) == 0 {
 			return
@@ -436,8 +442,17 @@ func holdFlagged(merged *model.Catalog, nb int, changed []int, found [][]Guard) 
 						in.Prices, cloned = slices.Clone(in.Prices), true
 					}
 					in.Prices[j].Held = true
-					if count[origin] == 0 {
+					if count[origin]+kept[origin] == 0 {
 						order = append(order, origin)
+					}
+					if was != nil {
+						if bp, ok := regionPriceOf(was, in.Prices[j].Region); ok && !bp.Held {
+							src, org, asOf := model.PriceProvenance(was, &bp)
+							bp.Patch = &model.PricePatch{Source: src, Origin: org, AsOf: asOf}
+							in.Prices[j].Embedded = &bp
+							kept[origin]++
+							continue
+						}
 					}
 					count[origin]++
 				}
@@ -445,15 +460,20 @@ func holdFlagged(merged *model.Catalog, nb int, changed []int, found [][]Guard) 
 		}
 	}
 	for _, i := range changed {
-		hold(&merged.Instances[i], false)
+		hold(&merged.Instances[i], false, &base.Instances[i])
 	}
 	for i := nb; i < len(merged.Instances); i++ {
-		hold(&merged.Instances[i], true)
+		hold(&merged.Instances[i], true, nil)
 	}
 	sort.Strings(order)
 	var out []model.Message
 	for _, o := range order {
-		out = append(out, model.Msg(model.HeldPrices, o, count[o]))
+		if count[o] > 0 {
+			out = append(out, model.Msg(model.HeldPrices, o, count[o]))
+		}
+		if kept[o] > 0 {
+			out = append(out, model.Msg(model.HeldPricesEmbedded, o, kept[o]))
+		}
 	}
 	return out
 }

@@ -41,7 +41,10 @@ prices = [{ region = "us-east-1", on_demand = 10.0 }, { region = "us-west-1", on
 `
 	c, path, text := loadHandOverlay(t, dir, overlay)
 	for _, want := range []string{
-		"catalog " + path + ": 2 region prices look fake or mistyped (the lines below say why) and are not ranked; pass --trust-overlay to rank them",
+		// The new type's price has no embedded one to stand in; the
+		// embedded type's has (RegionPrice.Embedded), said apart.
+		"catalog " + path + ": 1 region prices look fake or mistyped (the lines below say why) and are not ranked; pass --trust-overlay to rank them",
+		"catalog " + path + ": 1 region prices look fake or mistyped (the lines below say why): the embedded catalog's prices for those types and regions are used instead; pass --trust-overlay to rank the file's",
 		"catalog " + path + ": lambda/gpu_8x_h100_sxm5b us-east-1: on-demand $0.4125 per GPU-hour is under 40% of the $3.99 per GPU-hour lambda asks for the same h100-sxm in gpu_8x_h100_sxm5",
 		"catalog " + path + ": lambda/gpu_8x_h100_sxm5 us-east-1: on-demand $1.25 per GPU-hour is under half the catalog's $3.99 per GPU-hour for this type and region (69% less)",
 	} {
@@ -69,6 +72,9 @@ prices = [{ region = "us-east-1", on_demand = 10.0 }, { region = "us-west-1", on
 		rp := regionPrice(in, tt.region)
 		if rp.Held != tt.held {
 			t.Errorf("%s %s: Held = %v, want %v", tt.typ, tt.region, rp.Held, tt.held)
+		}
+		if wantEmb := tt.held && tt.typ == "gpu_8x_h100_sxm5"; (rp.Embedded != nil) != wantEmb || wantEmb && (rp.Embedded.OnDemandUSD != 31.92 || rp.Embedded.Held || rp.Embedded.Patch == nil || rp.Embedded.Patch.Origin != "embedded") {
+			t.Errorf("%s %s: Embedded = %+v, want the catalog's $31.92 (embedded) only on the embedded type's held price", tt.typ, tt.region, rp.Embedded)
 		}
 		if _, ok := c.Price(in, rp, model.OnDemand, nil); ok == tt.held {
 			t.Errorf("%s %s: ranked = %v, want %v", tt.typ, tt.region, ok, !tt.held)
@@ -125,7 +131,7 @@ prices = [{ region = "us-east-1", on_demand = 1596.0 }, { region = "us-west-1", 
 	// 1596 / 8 = 199.50 against 31.92 / 8 = 3.99: 4900% more; 63.84 is
 	// twice exactly, kept.
 	for _, want := range []string{
-		"catalog " + path + ": 1 region prices look fake or mistyped (the lines below say why) and are not ranked; pass --trust-overlay to rank them",
+		"catalog " + path + ": 1 region prices look fake or mistyped (the lines below say why): the embedded catalog's prices for those types and regions are used instead; pass --trust-overlay to rank the file's",
 		"catalog " + path + ": lambda/gpu_8x_h100_sxm5 us-east-1: on-demand $199.50 per GPU-hour is over twice the catalog's $3.99 per GPU-hour for this type and region (4900% more)",
 	} {
 		if !strings.Contains(text, want) {

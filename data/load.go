@@ -156,6 +156,8 @@ type catalogFile struct {
 	backing   []model.Instance
 	room      int
 	discounts []model.Discount
+	// regions is the geography its [[region]] tables give (rawRegion).
+	regions []model.ProviderRegions
 	// date is the file's modification date (fileDate); "" for the
 	// embedded files.
 	date string
@@ -170,6 +172,7 @@ type rawFile struct {
 	Model         []rawModel    `toml:"model"`
 	Instance      []rawInstance `toml:"instance"`
 	Discount      []rawDiscount `toml:"discount"`
+	Region        []rawRegion   `toml:"region"`
 }
 
 type rawGPU struct {
@@ -378,6 +381,9 @@ func decode(b []byte, name, origin string, out *catalogFile) error {
 	if len(raw.GPU)+len(raw.Model)+len(raw.Instance)+len(raw.Discount) == 0 {
 		return model.Msg("%s: no entries; want [[gpu]], [[model]], [[instance]] or [[discount]] tables", name)
 	}
+	if len(raw.Region) > maxOverlayRegions {
+		return model.Msg("%s: %d [[region]] tables, more than %d; a provider has fewer than 100 regions", name, len(raw.Region), maxOverlayRegions)
+	}
 	*out = catalogFile{name: name, origin: origin}
 	var errs []error
 	for i := range raw.GPU {
@@ -408,6 +414,13 @@ func decode(b []byte, name, origin string, out *catalogFile) error {
 		}
 		out.instances = append(out.instances, in)
 	}
+	if regions, rerrs := decodeOverlayRegions(raw.Region, raw.Provider, origin); len(rerrs) > 0 {
+		for _, err := range rerrs {
+			errs = append(errs, model.Msg("%s: %v", name, err))
+		}
+	} else {
+		out.regions = regions
+	}
 	for i := range raw.Discount {
 		d, err := raw.Discount[i].validate()
 		if err != nil {
@@ -424,12 +437,13 @@ func decode(b []byte, name, origin string, out *catalogFile) error {
 
 // validKeys lists each table's keys, for "did you mean" on typos.
 var validKeys = map[string][]string{
-	"":         {"schema_version", "provider", "gpu", "model", "instance", "discount"},
+	"":         {"schema_version", "provider", "gpu", "model", "instance", "discount", "region"},
 	"gpu":      config.TOMLKeys(rawGPU{}),
 	"model":    config.TOMLKeys(rawModel{}),
 	"instance": append(config.TOMLKeys(rawInstance{}), config.TOMLKeys(rawInstanceExt{})...),
 	"prices":   append(config.TOMLKeys(rawPrice{}), config.TOMLKeys(rawPriceExt{})...),
 	"discount": config.TOMLKeys(rawDiscount{}),
+	"region":   config.TOMLKeys(rawRegion{}),
 }
 
 func unknownKeyMsg(k toml.Key) string {
@@ -1447,10 +1461,18 @@ func loadFiles(paths []string, updated int, fix func(int, error) error) (*model.
 	// The merge writes into a new catalog and the overlays' own arrays,
 	// never into base's (TestLoadWithLeavesCompiledCatalog).
 	emb := baseFiles(base)
-	// The region geography is the embedded table (overlays add none):
-	// without it every --country and continent filter matched nothing once
-	// any overlay was read (walk49). Set before merge, which indexes c.
+	// The region geography is the embedded table: without it every
+	// --country and continent filter matched nothing once any overlay was
+	// read (walk49). The overlays' [[region]] tables come after it, so a
+	// region they place is theirs (buildGeo keeps the last). A new slice:
+	// base's is shared, and the geography index tells a changed table by
+	// its first element's address. Set before merge, which indexes c.
 	c := model.Catalog{Regions: base.Regions}
+	for _, f := range files {
+		if len(f.regions) > 0 {
+			c.Regions = append(slices.Clip(c.Regions), f.regions...)
+		}
+	}
 	kept := merge(&c, append(emb, files...), &errs)
 	if len(errs) > 0 {
 		return nil, warnings, errors.Join(errs...)

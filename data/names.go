@@ -156,10 +156,18 @@ func (c *NameCheck) Check(in *model.Instance) error {
 		if _, ok := names.okRegions[p.Region]; ok {
 			continue
 		}
-		if j, r := badRune(p.Region, regionRune); j >= 0 {
-			return model.Msg("%s: region %q: character %q (U+%04X) at byte %d is not one the catalog's regions use (Latin letters, digits, space, comma, hyphen, _, ., parentheses)", shown(in.Type), shown(p.Region), shownRune(r), r, j)
+		ok, letter := regionRune, regionLetter
+		if !names.based { // a provider of its own: a China cloud's region may be named in Chinese (AutoDL's 西北B区)
+			ok = func(r rune) bool { return regionRune(r) || hanIdeograph(r) }
+			letter = func(r rune) bool { return regionLetter(r) || hanIdeograph(r) }
 		}
-		if !strings.ContainsFunc(p.Region, regionLetter) {
+		if j, r := badRune(p.Region, ok); j >= 0 {
+			if hanIdeograph(r) {
+				return model.Msg("%s: region %q: character %q (U+%04X) at byte %d: %s's regions are named in Latin letters in the catalog, so a name in Chinese reads as no region of it; write the provider's region id (such as cn-hangzhou)", shown(in.Type), shown(p.Region), shownRune(r), r, j, in.Provider)
+			}
+			return model.Msg("%s: region %q: character %q (U+%04X) at byte %d is not one the catalog's regions use (Latin letters, digits, space, comma, hyphen, _, ., parentheses, and Chinese characters for a provider the catalog does not have)", shown(in.Type), shown(p.Region), shownRune(r), r, j)
+		}
+		if !strings.ContainsFunc(p.Region, letter) {
 			return model.Msg("%s: region %q has no letter or digit; a region is a name, not punctuation", shown(in.Type), shown(p.Region))
 		}
 		if strings.TrimSpace(p.Region) != p.Region || strings.Contains(p.Region, "  ") {
@@ -252,6 +260,20 @@ func regionRune(r rune) bool {
 // filler is a letter, but not Latin anyway).
 func regionLetter(r rune) bool {
 	return asciiAlnum(r) || r > 0x7f && unicode.Is(unicode.Latin, r) && !show.Invisible(r)
+}
+
+// hanIdeograph reports whether r is a CJK unified ideograph of the basic
+// block or Extension A (U+4E00–U+9FFF, U+3400–U+4DBF), the characters a
+// China provider's region names hold (AutoDL's 西北B区, 北京A区). UTS #39
+// lets Han mix with Latin (show.MixedScript, Highly Restrictive). Left
+// out: the CJK compatibility ideographs (U+F900–U+FAFF), which NFKC folds
+// into unified ones, and the Kangxi and supplement radicals
+// (U+2E80–U+2FDF), which look like the ideographs they stand for — both
+// Restricted in UTS #39's identifier profile, and look-alikes of a name
+// written with the real ones. Full-width Latin letters and digits are no
+// Han and stay refused.
+func hanIdeograph(r rune) bool {
+	return r >= 0x4e00 && r <= 0x9fff || r >= 0x3400 && r <= 0x4dbf
 }
 
 func asciiAlnum(r rune) bool {

@@ -136,3 +136,84 @@ func decodeRegions(b []byte) ([]model.ProviderRegions, error) {
 	}
 	return out, nil
 }
+
+// maxOverlayRegions bounds an overlay's [[region]] tables: a provider has
+// fewer than 100 regions (as the 10,000 distinct regions a vms.csv may
+// hold); more is a broken or hostile file.
+const maxOverlayRegions = 10000
+
+// rawRegion is an overlay's [[region]] table: where one region of the
+// file's provider (or the table's own provider) is, so that its rows are
+// found by --country and --regions asia as the embedded catalog's are
+// (walk: an Alibaba Cloud overlay's cn-hangzhou rows matched neither
+// --country cn nor --regions asia). country is an ISO 3166-1 alpha-2
+// code, any case; city is optional.
+type rawRegion struct {
+	Provider string `toml:"provider"`
+	Region   string `toml:"region"`
+	Country  string `toml:"country"`
+	City     string `toml:"city"`
+}
+
+// decodeOverlayRegions checks an overlay's [[region]] tables and returns
+// them as one ProviderRegions per provider, sourced to the file (origin).
+// Every problem is reported, each naming the table.
+func decodeOverlayRegions(raw []rawRegion, fileProvider, origin string) ([]model.ProviderRegions, []error) {
+	var errs []error
+	var out []model.ProviderRegions
+	seen := map[[2]string]bool{}
+	for i, r := range raw {
+		where := fmt.Sprintf("region #%d", i+1)
+		if r.Region != "" && safeio.CheckName(r.Region) == nil {
+			where = fmt.Sprintf("region %q", r.Region)
+		}
+		bad := func(format string, args ...any) {
+			errs = append(errs, model.Msg("%s: %s", where, model.Msg(format, args...)))
+		}
+		provider := r.Provider
+		if provider == "" {
+			provider = fileProvider
+		}
+		if provider == "" {
+			bad("no provider: give provider = \"...\" in the table or at the top of the file")
+			continue
+		}
+		if err := safeio.CheckName(provider); err != nil {
+			bad("provider: %v", err)
+			continue
+		}
+		if r.Region == "" {
+			bad("want region = \"...\", the provider's region name as its prices give it")
+			continue
+		}
+		if err := safeio.CheckName(r.Region); err != nil {
+			bad("%v", err)
+			continue
+		}
+		if seen[[2]string{provider, r.Region}] {
+			bad("given twice for provider %s", provider)
+			continue
+		}
+		seen[[2]string{provider, r.Region}] = true
+		code := strings.ToUpper(strings.TrimSpace(r.Country))
+		if r.Country == "" {
+			bad("want country = \"CN\" (an ISO 3166-1 alpha-2 code)")
+			continue
+		}
+		if got, ok := model.CountryCode(code); !ok || got != code || len(code) != 2 {
+			bad("country %q: want an ISO 3166-1 alpha-2 code of a known country, such as CN or DE", show.Printable(r.Country))
+			continue
+		}
+		if err := safeio.CheckName(r.City); err != nil {
+			bad("city: %v", err)
+			continue
+		}
+		at := slices.IndexFunc(out, func(p model.ProviderRegions) bool { return p.Provider == provider })
+		if at < 0 {
+			out = append(out, model.ProviderRegions{Provider: provider, Source: origin})
+			at = len(out) - 1
+		}
+		out[at].Regions = append(out[at].Regions, model.RegionGeo{Region: r.Region, Country: code, City: r.City})
+	}
+	return out, errs
+}

@@ -377,6 +377,14 @@ type RegionPrice struct {
 	// the provider's own price for the GPU...): it is never ranked unless
 	// Catalog.TrustOverlays is set.
 	Held bool
+	// Embedded is, on a held price (Held) that an overlay set over a
+	// price of the embedded catalog for the same type and region, that
+	// embedded price, with its provenance in its Patch: listed and ranked
+	// in its place unless Catalog.TrustOverlays (UseEmbeddedForHeld), so
+	// that a mistyped overlay price does not hide the catalog's (walk:
+	// nebius 1×H100 at 0.05 left offers with 0 rows where the catalog
+	// has $2.95), as catalog update keeps the embedded row.
+	Embedded *RegionPrice
 	// Patch is set when an overlay patched this region's price: its
 	// source, origin and as_of; nil means the instance's. Behind a pointer,
 	// so that the prices no overlay patched (all of a 100,000-row CSV's)
@@ -545,6 +553,7 @@ func (r *Redefinition) Refusal() Message {
 const (
 	HeldPrices           = "catalog %s: %d region prices look fake or mistyped (the lines below say why) and are not ranked; pass --trust-overlay to rank them"
 	HeldPricesTrusted    = "catalog %s: %d region prices look fake or mistyped (the lines below say why), ranked as --trust-overlay asks"
+	HeldPricesEmbedded   = "catalog %s: %d region prices look fake or mistyped (the lines below say why): the embedded catalog's prices for those types and regions are used instead; pass --trust-overlay to rank the file's"
 	HeldDiscounts        = "catalog %s: %d reserved prices its discount gives look fake or mistyped (the lines below say why) and are not ranked; pass --trust-overlay to rank them"
 	HeldDiscountsTrusted = "catalog %s: %d reserved prices its discount gives look fake or mistyped (the lines below say why), ranked as --trust-overlay asks"
 )
@@ -557,7 +566,7 @@ func Trusted(w []Message) []Message {
 	out := make([]Message, len(w))
 	for i, m := range w {
 		switch m.Key {
-		case HeldPrices:
+		case HeldPrices, HeldPricesEmbedded:
 			m.Key = HeldPricesTrusted
 		case HeldDiscounts:
 			m.Key = HeldDiscountsTrusted
@@ -720,6 +729,24 @@ func (c *Catalog) Ranked(in *Instance, r *RegionPrice, p Pricing, rates map[stri
 // by the hour: their catalog rows are snapshots, not price lists, so they
 // are offered only when asked for by name.
 var MarketplaceProviders = []string{"vast", "lium", "hyperbolic", "simplepod"}
+
+// renamedProviders are the old names of providers the catalog lists under
+// a new one: DataCrunch is Verda (its regions and types are SkyPilot's
+// verda catalog; docs/data.md's table, "verda (DataCrunch)").
+var renamedProviders = map[string]string{"datacrunch": "verda"}
+
+// RenamedProvider returns the catalog's name of a provider known by an
+// old one ("datacrunch" → "verda"), and whether p is such a name.
+func RenamedProvider(p string) (string, bool) {
+	n, ok := renamedProviders[strings.ToLower(strings.TrimSpace(p))]
+	return n, ok
+}
+
+// RenamedProviderMsg is the line for --providers OLD: the new name to
+// write.
+func RenamedProviderMsg(p, now string) Message {
+	return Msg("unknown provider %q: the catalog lists it under its new name %s; write --providers %s", p, now, now)
+}
 
 // Fabrics are the GPU networks between instances a catalog entry may
 // name (Instance.Fabric), each as its provider calls it:
@@ -1053,6 +1080,16 @@ func Closest(s string, candidates []string, n int) []string {
 		return nil
 	}
 	ns := NormKey(s)
+	// At most half the input's letters changed, and two for any input
+	// of four or more; a name of three or fewer letters takes one (walk:
+	// "foo" suggested "do", two of its three letters changed; Chinese
+	// "火星" every country of two characters). Letters, not bytes: a Han
+	// character is three bytes.
+	letters := utf8.RuneCountInString(ns)
+	limit := max(2, letters/2)
+	if letters <= 3 {
+		limit = 1
+	}
 	var out []scored
 	for _, c := range candidates {
 		if len(c) > 4*maxSuggestRunes || utf8.RuneCountInString(c) > maxSuggestRunes {
@@ -1060,6 +1097,9 @@ func Closest(s string, candidates []string, n int) []string {
 		}
 		nc := NormKey(c)
 		d := levenshtein.ComputeDistance(ns, nc)
+		if d == 2 && swapped(ns, nc) { // two letters typed the wrong way round are one slip: gpc → gcp
+			d = 1
+		}
 		edits := d
 		if ns != "" && (strings.Contains(nc, ns) || strings.Contains(ns, nc)) {
 			d = min(d, 1+abs(len(nc)-len(ns))/4)
@@ -1068,7 +1108,7 @@ func Closest(s string, candidates []string, n int) []string {
 		if len(ns) >= 2 && strings.HasPrefix(nc, ns) {
 			d, extra = 0, len(nc)-len(ns) // the start of a key is the likeliest meaning: h10 → h100 before a10
 		}
-		if d <= max(2, len(ns)/2) {
+		if d <= limit {
 			out = append(out, scored{c, d, extra, edits})
 		}
 	}
@@ -1088,6 +1128,20 @@ func Closest(s string, candidates []string, n int) []string {
 	return res
 }
 
+// swapped reports whether b is a with two neighbouring letters swapped
+// ("gpc", "gcp"), which Levenshtein counts as two edits.
+func swapped(a, b string) bool {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) != len(rb) {
+		return false
+	}
+	i := 0
+	for i < len(ra) && ra[i] == rb[i] {
+		i++
+	}
+	return i+1 < len(ra) && ra[i] == rb[i+1] && ra[i+1] == rb[i] && string(ra[i+2:]) == string(rb[i+2:])
+}
+
 // maxSuggestRunes is the longest input or candidate Closest compares; real
 // keys, flags and regions are under 64.
 const maxSuggestRunes = 128
@@ -1097,4 +1151,29 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// UseEmbeddedForHeld puts back the embedded catalog's price wherever an
+// overlay's price for the same type and region is held (RegionPrice.Held
+// with Embedded), for a command not given --trust-overlay: the row is
+// the catalog's again, with the catalog's provenance. It returns how many
+// prices it put back. The prices it changes are copied, never written in
+// place (they may be shared with the compiled catalog).
+func (c *Catalog) UseEmbeddedForHeld() int {
+	n := 0
+	for i := range c.Instances {
+		in := &c.Instances[i]
+		cloned := false
+		for j := range in.Prices {
+			if p := &in.Prices[j]; !p.Held || p.Embedded == nil {
+				continue
+			}
+			if !cloned {
+				in.Prices, cloned = slices.Clone(in.Prices), true
+			}
+			in.Prices[j] = *in.Prices[j].Embedded
+			n++
+		}
+	}
+	return n
 }

@@ -26,7 +26,7 @@ import (
 // cldrName is the English name of a canonical two-letter code in
 // cldrCountries, or "".
 func cldrName(code string) string {
-	i, ok := slices.BinarySearchFunc(cldrCountries[:], code, func(c struct{ code, name string }, t string) int {
+	i, ok := slices.BinarySearchFunc(cldrCountries[:], code, func(c struct{ code, name, zh string }, t string) int {
 		return strings.Compare(c.code, t)
 	})
 	if !ok {
@@ -139,6 +139,15 @@ var countryNameIndex = sync.OnceValue(func() map[string]string {
 		idx[countryKey(c.name)] = c.code
 		if before, _, ok := strings.Cut(c.name, "("); ok {
 			idx[countryKey(before)] = c.code
+		}
+	}
+	// CLDR's Simplified Chinese names (德国, 日本, 中国), after the English
+	// ones so that no English name is lost to one (none is Han anyway).
+	for _, c := range cldrCountries {
+		if k := countryKey(c.zh); k != "" {
+			if _, taken := idx[k]; !taken {
+				idx[k] = c.code
+			}
 		}
 	}
 	for code, c := range countries {

@@ -11,9 +11,9 @@ import (
 // with display.English's name, and nothing else (go generate ./model
 // after a golang.org/x/text upgrade).
 func TestCountryTableIsCLDR(t *testing.T) {
-	want := map[string]string{}
+	want, wantZh := map[string]string{}, map[string]string{}
 	for _, c := range cldr.Countries() {
-		want[c[0]] = c[1]
+		want[c[0]], wantZh[c[0]] = c[1], c[2]
 	}
 	if len(want) != len(cldrCountries) {
 		t.Errorf("cldrCountries has %d countries, x/text %d: run go generate ./model", len(cldrCountries), len(want))
@@ -24,6 +24,9 @@ func TestCountryTableIsCLDR(t *testing.T) {
 			t.Errorf("cldrCountries not sorted at %s after %s", c.code, prev)
 		}
 		prev = c.code
+		if wantZh[c.code] != c.zh {
+			t.Errorf("%s: table's Chinese name %q, x/text %q: run go generate ./model", c.code, c.zh, wantZh[c.code])
+		}
 		if want[c.code] != c.name {
 			t.Errorf("%s: table %q, x/text %q: run go generate ./model", c.code, c.name, want[c.code])
 		}

@@ -57,6 +57,13 @@ var continentAliases = map[string][]string{
 	"south-america": {"south-america"}, "southamerica": {"south-america"}, "sa": {"south-america"},
 	"oceania":  {"oceania"},
 	"americas": {"north-america", "south-america"}, "apac": {"asia", "oceania"},
+	// The continents' names in Simplified Chinese, CLDR's (zh-Hans
+	// territories 002 非洲, 142 亚洲, 150 欧洲, 003 北美洲, 005 南美洲,
+	// 009 大洋洲, 019 美洲, golang.org/x/text/language/display), with the
+	// short forms in everyday use (北美, 南美) and 亚太 for apac.
+	"非洲": {"africa"}, "亚洲": {"asia"}, "欧洲": {"europe"}, "北美洲": {"north-america"}, "北美": {"north-america"},
+	"南美洲": {"south-america"}, "南美": {"south-america"}, "大洋洲": {"oceania"},
+	"美洲": {"north-america", "south-america"}, "亚太": {"asia", "oceania"},
 }
 
 // ContinentWords returns the continents a region-filter word names
@@ -364,16 +371,27 @@ func (c *Catalog) ChinaNote(countries, regions []string) (Message, bool) {
 	if !asked {
 		return Message{}, false
 	}
+	var unplaced *Instance // a CNY-priced row whose region has no country: an overlay without [[region]]
+	unplacedRegion := ""
 	for i := range c.Instances {
 		in := &c.Instances[i]
 		if slices.Contains(MarketplaceProviders, in.Provider) { // a host's location, not a cloud's region
 			continue
 		}
 		for _, p := range in.Prices {
-			if g, _ := c.Geo(in.Provider, p.Region); g.Country == "CN" {
+			g, _ := c.Geo(in.Provider, p.Region)
+			if g.Country == "CN" {
 				return Message{}, false
 			}
+			if g.Country == "" && unplaced == nil && in.PriceCurrency() == "CNY" && !RegionUnstated(p.Region) {
+				unplaced, unplacedRegion = in, p.Region
+			}
 		}
+	}
+	if unplaced != nil {
+		// The user has copied an example overlay: telling them to copy one
+		// again says nothing (walk); say what places its rows.
+		return Msg("no region of the catalog is placed in China: the CNY-priced rows of %s name regions with no known country (such as %q); place them with a [[region]] table in the overlay (region = %q, country = \"CN\"; docs/data.md, \"China clouds and CNY prices\")", unplaced.Provider, unplacedRegion, unplacedRegion), true
 	}
 	return Msg("the catalog has no cloud region in China (marketplace hosts aside): Alibaba Cloud, Tencent Cloud and AutoDL come as example overlays in data/catalog/examples/, priced by you in CNY (copy one to ~/.config/gpuplan/catalog.d/ and rank with --usd-cny RATE; docs/data.md, \"China clouds and CNY prices\")"), true
 }

@@ -12,12 +12,14 @@ import (
 	"golang.org/x/text/language/display"
 )
 
-// Countries returns [code, English name], sorted by code, for every
+// Countries returns [code, English name, Simplified Chinese name (zh-Hans:
+// 中国, 德国)], sorted by code, for every
 // canonical two-letter region that is a country or territory: a UN M49
 // number and an English name, not CLDR's own groupings (EZ, UN), not
 // private use (XK), not withdrawn without a successor (SU, YU).
-func Countries() [][2]string {
-	var out [][2]string
+func Countries() [][3]string {
+	var out [][3]string
+	zh := display.Regions(language.SimplifiedChinese)
 	for a := 'A'; a <= 'Z'; a++ {
 		for b := 'A'; b <= 'Z'; b++ {
 			r, err := language.ParseRegion(string([]rune{a, b}))
@@ -28,7 +30,7 @@ func Countries() [][2]string {
 			if !r.IsCountry() || r.IsPrivateUse() || r.M49() == 0 || name == "" {
 				continue
 			}
-			out = append(out, [2]string{r.String(), name})
+			out = append(out, [3]string{r.String(), name, zh.Name(r)})
 		}
 	}
 	return out

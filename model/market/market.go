@@ -329,6 +329,9 @@ func (q *Query) validate(c *model.Catalog) error {
 			for i := range c.Instances {
 				all[c.Instances[i].Provider] = true
 			}
+			if now, ok := model.RenamedProvider(p); ok && all[now] { // datacrunch is verda
+				return &filterError{model.RenamedProviderMsg(p, now)}
+			}
 			return unknownName("provider", p, sortedKeys(all), model.Msg("gpuplan catalog instances"))
 		}
 	}

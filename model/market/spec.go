@@ -324,6 +324,12 @@ func parseCountRange(s string) (Bounds, error) {
 			continue
 		}
 		n, err := strconv.Atoi(part)
+		if errors.Is(err, strconv.ErrRange) { // all digits, past int: too large, not "not a whole number" (walk)
+			if len(part) > 24 { // all ASCII digits
+				part = part[:24] + "…"
+			}
+			return Bounds{}, BadFilter("count %q: %s GPUs is too large, the most is %d; %s", s, part, maxGPUCount, forms)
+		}
 		if err != nil {
 			return Bounds{}, BadFilter("count %q: %q is not a whole number; %s", s, part, forms)
 		}

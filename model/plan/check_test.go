@@ -37,7 +37,7 @@ func TestCheckPlan(t *testing.T) {
 	want := []string{
 		`phase "cheaper than listed": the plan prices p1 small.1 in eu-west-1 (on-demand) at $0.5/h; the catalog (as of 2026-11-30) says $0.9/h`,
 		`phase "typo": p1 smal.1 is not in the catalog (as of 2026-11-30): the plan's price for it is unchecked; did you mean p1 small.1 or p1 mid.1?`,
-		`phase "provider typo": pp1 small.1 is not in the catalog (as of 2026-11-30): the plan's price for it is unchecked; did you mean p1 small.1 or p2?`,
+		`phase "provider typo": pp1 small.1 is not in the catalog (as of 2026-11-30): the plan's price for it is unchecked; did you mean p1 small.1?`, // not p2: two of pp1's three letters changed (Closest's threshold)
 		`phase "far off": nothing-like-it x is not in the catalog (as of 2026-11-30): the plan's price for it is unchecked`,
 		`phase "retired": p2 old.1 was retired on 2025-01-01`,
 		`phase "wrong region": the catalog has no price for p1 big.8 in eu-west-1`,

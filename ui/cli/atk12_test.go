@@ -44,7 +44,9 @@ func TestRedefinedGPUOnEveryRow(t *testing.T) {
 func TestHeldCountTrustedWording(t *testing.T) {
 	args := []string{"offers", "--providers", "lambda"}
 	_, _, errs, path := runWithCatalogDTrust(t, fakeH100, args...)
-	if want := "catalog " + path + ": 1 region prices look fake or mistyped (the lines below say why) and are not ranked; pass --trust-overlay to rank them"; !strings.Contains(errs, want) {
+	// The catalog prices the type in that region: its price is used instead
+	// (model.HeldPricesEmbedded), said with how to rank the file's.
+	if want := "catalog " + path + ": 1 region prices look fake or mistyped (the lines below say why): the embedded catalog's prices for those types and regions are used instead; pass --trust-overlay to rank the file's"; !strings.Contains(errs, want) {
 		t.Errorf("stderr lacks %q:\n%s", want, errs)
 	}
 	_, _, errs, path = runWithCatalogDTrust(t, fakeH100, append(args, "--trust-overlay")...)

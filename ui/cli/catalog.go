@@ -12,11 +12,11 @@ import (
 )
 
 // catalogLists are the subcommands of gpuplan catalog.
-var catalogLists = []string{"gpus", "instances", "models", "update"}
+var catalogLists = []string{"gpus", "instances", "models", "providers", "update"}
 
 func newCatalogCmd(env *Env, overlays *[]string) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "catalog gpus|instances|models|update",
+		Use:   "catalog gpus|instances|models|providers|update",
 		Short: "List the GPUs, cloud instances with prices, and model architectures gpuplan knows; refresh prices",
 		Long: `catalog lists the embedded catalog, overlaid with the prices catalog update
 fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FILE
@@ -27,16 +27,17 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
   gpuplan catalog models --json
   gpuplan catalog models qwen3
   gpuplan catalog gpus h100 mi300x
+  gpuplan catalog providers
   gpuplan catalog update`,
 		// A parent with subcommands: an unknown list lands here.
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usage(model.Msg("say which list: gpuplan catalog gpus, instances or models (or catalog update)"))
+				return usage(model.Msg("say which list: gpuplan catalog gpus, instances, models or providers (or catalog update)"))
 			}
 			if s := model.Closest(args[0], catalogLists, 1); len(s) > 0 {
-				return usage(model.Msg("unknown list %q: want gpus, instances, models or update (did you mean %q?)", args[0], s[0]))
+				return usage(model.Msg("unknown list %q: want gpus, instances, models, providers or update (did you mean %q?)", args[0], s[0]))
 			}
-			return usage(model.Msg("unknown list %q: want gpus, instances, models or update", args[0]))
+			return usage(model.Msg("unknown list %q: want gpus, instances, models, providers or update", args[0]))
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return nil },
 	}
@@ -107,9 +108,46 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 			func(cat *model.Catalog) any { return report.NewModelRows(cat) },
 			func(cat *model.Catalog) error { return report.WriteCatalogModelsCSV(env.Stdout, cat) }),
 		newOffersCmd(env, overlays, "instances", "offers"),
+		newProvidersCmd(env, overlays),
 		newUpdateCmd(env),
 	)
 	return cmd
+}
+
+// newProvidersCmd is gpuplan catalog providers: one row per provider of
+// the loaded catalog (overlays included), as gh and kubectl list a
+// resource (walk: there was no way to list them but catalog instances).
+func newProvidersCmd(env *Env, overlays *[]string) *cobra.Command {
+	var asJSON bool
+	var output string
+	c := &cobra.Command{
+		Use:     "providers",
+		Short:   "List the providers: instance types, offers, regions, newest price, origin, marketplace or not",
+		Example: "  gpuplan catalog providers\n  gpuplan catalog providers --json | jq '.[] | select(.marketplace | not) | .provider'",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			out, err := outputFormat(cmd, asJSON, output)
+			if err != nil {
+				return err
+			}
+			cat, warnings, err := env.LoadCatalog(*overlays)
+			if err != nil {
+				return err
+			}
+			printWarningsIn(env.lang, env.Stderr, warnings)
+			switch out {
+			case outJSON:
+				return writeJSON(env.Stdout, report.NewProviderRows(cat))
+			case outCSV:
+				return report.WriteCatalogProvidersCSV(env.Stdout, cat)
+			}
+			r, _ := renderer(env, env.Stdout)
+			return report.WriteCatalogProviders(env.Stdout, r, cat)
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
+	addOutputFlag(c, &output, outTable, outJSON, outCSV)
+	return c
 }
 
 // gpusLong and modelsLong are the help of catalog gpus and catalog

@@ -76,26 +76,38 @@ func TestOffersHeldNotRanked(t *testing.T) {
 // price the guards held names that price and --trust-overlay, where it said
 // "no instance in the catalog matches providers lambda, regions us-east-1"
 // (issue #29); trusted, it exports.
+//
+// The region is one the embedded catalog does not price the type in: where
+// it does, its price stands in for the held one (model.HeldPricesEmbedded)
+// and the export goes ahead on it.
 func TestExportNamesHeldPrice(t *testing.T) {
-	args := []string{"export", "--model", "llama-3.1-8b", "--task", "qlora", "--instance", "lambda/gpu_8x_h100_sxm5", "--region", "us-east-1"}
-	code, out, errs, path := runWithCatalogDTrust(t, fakeH100, args...)
-	want := "lambda/gpu_8x_h100_sxm5 us-east-1: the on-demand price $1.00/h from " + path + " looks fake or mistyped, so the price guards held it (the load's warning says why); pass --trust-overlay to use it"
+	overlay := strings.Replace(fakeH100, `"us-east-1"`, `"us-east-9"`, 1)
+	args := []string{"export", "--model", "llama-3.1-8b", "--task", "qlora", "--instance", "lambda/gpu_8x_h100_sxm5", "--region", "us-east-9"}
+	code, out, errs, path := runWithCatalogDTrust(t, overlay, args...)
+	want := "lambda/gpu_8x_h100_sxm5 us-east-9: the on-demand price $1.00/h from " + path + " looks fake or mistyped, so the price guards held it (the load's warning says why); pass --trust-overlay to use it"
 	if code != ExitUsage || !strings.Contains(errs, want) || out != "" {
 		t.Errorf("exit %d, stderr lacks %q:\n%s%s", code, want, errs, out)
 	}
-	if code, _, errs, _ := runWithCatalogDTrust(t, fakeH100, append(args, "--trust-overlay")...); code != 0 {
+	if code, _, errs, _ := runWithCatalogDTrust(t, overlay, append(args, "--trust-overlay")...); code != 0 {
 		t.Errorf("--trust-overlay: exit %d: %s", code, errs)
+	}
+	args[len(args)-1] = "us-east-1" // the catalog's price there stands in for the held one
+	if code, out, errs, _ := runWithCatalogDTrust(t, fakeH100, args...); code != 0 || out == "" || !strings.Contains(errs, "the embedded catalog's prices for those types and regions are used instead") {
+		t.Errorf("us-east-1: exit %d, stderr %q; want the export on the catalog's price", code, errs)
 	}
 }
 
 // An on-demand price held for being below the region's spot price showed
 // as "—/h" (attack round 13: nebius at $0.05 where the catalog's spot is
-// higher): the file's own figure is named.
+// higher), then was named and refused; the catalog prices the type in
+// that region, so its price stands in for the held one (walk: a held
+// overlay price hid the catalog's row), said in the load's line, and the
+// export goes ahead on it.
 func TestExportNamesHeldPriceBelowSpot(t *testing.T) {
 	neg := "schema_version = 1\n[[instance]]\nprovider = \"nebius\"\ntype = \"gpu-h100-sxm_1gpu-16vcpu-200gb\"\nsource = \"negotiated\"\nas_of = 2026-11-30\nprices = [{ region = \"eu-north1\", on_demand = 0.05 }]\n"
-	_, _, errs, path := runWithCatalogDTrust(t, neg, "export", "--model", "llama-3.1-8b", "--task", "qlora", "--instance", "nebius/gpu-h100-sxm_1gpu-16vcpu-200gb", "--region", "eu-north1", "--format", "skypilot")
-	want := "nebius/gpu-h100-sxm_1gpu-16vcpu-200gb eu-north1: the on-demand price $0.0500/h from " + path + " looks fake or mistyped"
-	if !strings.Contains(errs, want) {
-		t.Errorf("stderr lacks %q:\n%s", want, errs)
+	code, out, errs, path := runWithCatalogDTrust(t, neg, "export", "--model", "llama-3.1-8b", "--task", "qlora", "--instance", "nebius/gpu-h100-sxm_1gpu-16vcpu-200gb", "--region", "eu-north1", "--format", "skypilot")
+	want := "catalog " + path + ": 1 region prices look fake or mistyped (the lines below say why): the embedded catalog's prices for those types and regions are used instead"
+	if code != 0 || !strings.Contains(errs, want) || !strings.Contains(out, "eu-north1") {
+		t.Errorf("exit %d, stderr lacks %q:\n%s", code, want, errs)
 	}
 }

@@ -82,6 +82,7 @@ func (o *jsonOut) marketRow(r *report.MarketRowJSON) {
 	o.strKey(k[30], r.Origin)
 	o.boolKey(k[31], r.RegionsUnconfirmed)
 	o.strKey(k[32], r.RegionLabel)
+	o.intKey(k[33], int64(r.PriceAgeDays))
 	o.end('}')
 }
 
@@ -93,7 +94,7 @@ var marketRowNames = [...]string{
 	"arch", "pricing", "usd_per_hour", "usd_per_gpu_hour", "usd_per_gib_hour",
 	"on_demand_usd_per_hour", "spot_usd_per_hour", "region", "country", "city",
 	"continent", "regions", "regions_offered", "marketplace", "retired", "held",
-	"source", "as_of", "origin", "regions_unconfirmed", "region_label",
+	"source", "as_of", "origin", "regions_unconfirmed", "region_label", "price_age_days",
 }
 
 // memberKeys returns what name writes before each of an object's members

@@ -205,6 +205,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 					return usage(model.Msg("--format %q: want table, csv or markdown", f.format))
 				}
 			}
+			env.listHeld = f.all // --all lists the held prices themselves, marked
 			cat, warnings, err := env.LoadCatalog(*overlays)
 			if err != nil {
 				return err
@@ -266,6 +267,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 				m.USDCNY = &f.usdCNY
 			}
 			m.MoreRows = more
+			m.CatalogAsOf = cat.AsOf
 			staleNote(env, prov)
 			if w := convertedHeldWarning(cat, q.ExchangeRates); !w.IsZero() && !cat.TrustOverlays {
 				notef(env.lang, env.Stderr, w)
@@ -316,10 +318,14 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 				return err
 			}
 			if !footer.IsZero() { // wrapped at the width as the table's footers
-				report.WrapLine(env.Stdout, termsafe.Lines(env.lang.Message(footer)), width, "")
+				out := &firstErrWriter{w: env.Stdout} // a line lost is an error, as the table's
+				report.WrapLine(out, termsafe.Lines(env.lang.Message(footer)), width, "")
+				if out.err != nil {
+					return out.err
+				}
 			}
 			siblingNote(env, cat, res.Query, "offers")
-			return err
+			return nil
 		},
 	}
 	fl := cmd.Flags()

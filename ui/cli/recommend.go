@@ -172,6 +172,9 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 			if s := suggest(p, providers); !s.IsZero() {
 				err = model.Msg("%s: unknown provider %q; did you mean %s? (list: gpuplan catalog instances)", source, p, s)
 			}
+			if now, ok := model.RenamedProvider(p); ok && providers[now] { // datacrunch is verda
+				err = model.Msg("%s: %s", source, model.RenamedProviderMsg(p, now))
+			}
 			if !changed("providers") {
 				err = fileValueError{err}
 			}

@@ -207,7 +207,7 @@ func WriteCatalogGPUs(out io.Writer, r *Renderer, c *model.Catalog, width int) e
 			}
 		}
 	}
-	w := r.Writer(out)
+	w := &errWriter{w: r.Writer(out)} // its first error is the result
 	if _, err := fmt.Fprintln(w, table); err != nil {
 		return err
 	}
@@ -215,7 +215,7 @@ func WriteCatalogGPUs(out io.Writer, r *Renderer, c *model.Catalog, width int) e
 	if len(hidden) > 0 {
 		WrapLine(w, p.Sprintf("Hidden to fit %d columns: %s (--json shows it).", width, strings.Join(hidden, p.T(", "))), width, "")
 	}
-	return nil
+	return w.err
 }
 
 // WriteCatalogInstances prints the instance table: one row per instance
@@ -316,14 +316,14 @@ func WriteCatalogModels(out io.Writer, r *Renderer, c *model.Catalog, width int)
 			table = layout(max(nameCut-over, minNameCut), false)
 		}
 	}
-	w := r.Writer(out)
+	w := &errWriter{w: r.Writer(out)} // its first error is the result
 	if _, err := fmt.Fprintln(w, table); err != nil {
 		return err
 	}
 	if len(hidden) > 0 {
 		WrapLine(w, p.Sprintf("Hidden to fit %d columns: %s (--json shows it).", width, strings.Join(hidden, p.T(", "))), width, "")
 	}
-	return nil
+	return w.err
 }
 
 // tableWidth is the widest line of a laid-out table, in terminal cells.

@@ -239,6 +239,7 @@ func (s *MarketStreamJSON) EachRowIn(from, to int, fn func(*MarketRowJSON) error
 	for i := from; i < to; i++ {
 		r := &s.res.Rows[i]
 		row = marketRowFields(r)
+		row.PriceAgeDays = RowPriceAgeDays(r, s.CatalogAsOf)
 		od, spot = r.OnDemandUSD, r.SpotUSD
 		if od > 0 {
 			row.OnDemandUSDPerHour = &od

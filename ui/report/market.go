@@ -29,6 +29,11 @@ type MarketJSON struct {
 	// MoreRows counts the rows --limit left out (market.Result.Limit),
 	// said under the table; not in JSON, where --limit cuts the rows.
 	MoreRows int `json:"-"`
+	// CatalogAsOf is the catalog's date (model.Catalog.AsOf), from which a
+	// row's price_age_days counts and past which by market.StaleAfter a
+	// price is old, as recommend's (model.Recommendation.AsOf); "" leaves
+	// ages out.
+	CatalogAsOf string `json:"-"`
 }
 
 // NeedsRateJSON is an instance type that needs an exchange rate to rank.
@@ -105,7 +110,7 @@ func MarketTableRow(row *market.Row) []string {
 // needed columns (fitMarketColumns) and a line under it names them;
 // width ≤ 0 (a pipe or a file, -o wide) prints every column.
 func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, width int) error {
-	w := r.Writer(out)
+	w := &errWriter{w: r.Writer(out)} // its first error is the result
 	lang := r.Lang
 	header := translate(lang, append([]string{}, MarketMarkdownHeader...)...)
 	right := map[int]bool{3: true, 4: true, 5: true, 6: true, 7: true, 8: true}
@@ -228,8 +233,11 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, w
 	} else if n > 1 {
 		say(lang.Sprintf("… %d more rows (--limit 0 shows all)", n))
 	}
-	say(marketCountLine(lang, res))
+	say(marketCountLine(lang, res, m.MoreRows))
 	if note := anyOfRegionsNote(lang, res.Rows); note != "" {
+		say(note)
+	}
+	if note := marketOldPricesNote(lang, res.Rows, m.CatalogAsOf); note != "" {
 		say(note)
 	}
 	if m.USDCNY != nil && slices.ContainsFunc(res.Rows, func(r market.Row) bool { return r.Instance.PriceCurrency() == "CNY" }) {
@@ -260,7 +268,7 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON, w
 		p.Origins = append(p.Origins, market.PriceOrigin{Origin: termsafe.String(o.Origin), Updated: o.Updated, AsOf: termsafe.String(o.AsOf), Types: o.Types})
 	}
 	say(lang.Sprintf("prices: %s", strings.Join(lang.Messages(p.LineParts()), lang.T("; "))) + lang.T("."))
-	return nil
+	return w.err
 }
 
 // WrapLine prints line wrapped at width cells (whole when width ≤ 0)
@@ -307,13 +315,21 @@ func anyOfRegionsNote(lang *i18n.Printer, rows []market.Row) string {
 
 // marketCountLine is the offers table's footer count: "100,207 offers
 // (cheapest region per type), on-demand prices per hour; …".
-func marketCountLine(lang *i18n.Printer, res *market.Result) string {
+//
+// When --limit left more rows out (more, without groups, whose counts
+// are per group), the count says how many of all are shown: "5 of 53
+// offers shown", not "5 offers" under "… 48 more rows" (walk).
+func marketCountLine(lang *i18n.Printer, res *market.Result, more int) string {
 	what := "cheapest region per type"
 	if res.Query.AllRegions {
 		what = "every region price"
 	}
+	count := Count(lang, len(res.Rows), "offer")
+	if more > 0 && len(res.Groups) == 0 {
+		count = lang.Sprintf("%s of %s shown", model.Grouped(len(res.Rows)), Count(lang, len(res.Rows)+more, "offer"))
+	}
 	return lang.Sprintf("%s (%s), %s prices per hour; +N counts other regions at the same price.",
-		Count(lang, len(res.Rows), "offer"), lang.T(what), PricingName(lang, res.Query.Pricing))
+		count, lang.T(what), PricingName(lang, res.Query.Pricing))
 }
 
 func marketPlural(n int, one, many string) string {

@@ -60,6 +60,10 @@ type MarketRowJSON struct {
 	// regions, "location not stated" for a placeholder (Daytona's "earth"),
 	// else the region's name.
 	RegionLabel string `json:"region_label"`
+	// PriceAgeDays is how many days the price (as_of) is older than the
+	// catalog (RowPriceAgeDays), as recommend --json's; past 90
+	// (market.StaleAfter) the table says so under it.
+	PriceAgeDays int `json:"price_age_days"`
 }
 
 // MarketGroupJSON is one group of gpuplan offers --group-by --json.
@@ -170,6 +174,11 @@ var MarketCSVHeader = []string{
 	"usd_per_gpu_hour", "usd_per_gib_hour", "on_demand_usd_per_hour", "spot_usd_per_hour", "region",
 	"regions", "regions_offered", "marketplace", "retired", "source", "as_of", "origin",
 	"country", "city", "continent", "held",
+	// Added after held, as JSON's: a row whose regions_unconfirmed is
+	// true is in region_label's "any of N regions", and its region,
+	// country and continent are only those of the first of them by name
+	// (walk: lambda's row read as Japan, asia; OCI's as Morocco, africa).
+	"region_label", "regions_unconfirmed",
 }
 
 // MarketCSVRegionSep joins a row's regions in its CSV regions cell: a
@@ -193,6 +202,7 @@ func MarketCSV(res *market.Result) (string, error) {
 			csvPtr(r.SpotUSDPerHour), r.Region, strings.Join(r.Regions, MarketCSVRegionSep), strconv.Itoa(r.RegionsOffered),
 			strconv.FormatBool(r.Marketplace), r.Retired, r.Source, r.AsOf, r.Origin,
 			r.Country, r.City, r.Continent, strconv.FormatBool(r.Held),
+			r.RegionLabel, strconv.FormatBool(r.RegionsUnconfirmed),
 		})
 	}
 	var b strings.Builder

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"time"
+
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/ui/i18n"
@@ -72,6 +74,52 @@ func oldPricesTableNote(p *i18n.Printer, rows []model.Offer, asOf string) string
 	if n == 1 {
 		return p.Sprintf("%s: price as of %s, %d days older than the catalog (%s): check it before renting",
 			name, date, o.PriceAgeDays(asOf), asOf)
+	}
+	return p.Sprintf("%d rows' prices are over %d days older than the catalog (%s), the oldest %s as of %s: check them before renting",
+		n, staleDays, asOf, name, date)
+}
+
+// RowPriceAgeDays is how many days r's price (its as_of) is older than
+// the catalog's date asOf, 0 when not older or a date is missing, as
+// model.Offer.PriceAgeDays counts an offer's: offers --json's
+// price_age_days.
+func RowPriceAgeDays(r *market.Row, asOf string) int {
+	ref, err := time.Parse(time.DateOnly, asOf)
+	if err != nil {
+		return 0
+	}
+	_, _, priceAsOf := r.Provenance()
+	price, err := time.Parse(time.DateOnly, priceAsOf)
+	if err != nil || !price.Before(ref) {
+		return 0
+	}
+	return int(ref.Sub(price).Hours() / 24) // UTC dates: whole days
+}
+
+// marketOldPricesNote is the line under the offers table when rows shown
+// have prices more than market.StaleAfter older than the catalog (asOf),
+// worded as recommend's (oldPricesTableNote): the row, or how many and the
+// oldest; "" when none has (walk: offers MI300X:8 listed DigitalOcean's
+// 2026-05-28 price first and said nothing, where recommend warned).
+func marketOldPricesNote(p *i18n.Printer, rows []market.Row, asOf string) string {
+	n, oldest, oldestAge := 0, -1, 0
+	for i := range rows {
+		if age := RowPriceAgeDays(&rows[i], asOf); age > staleDays {
+			n++
+			if age > oldestAge {
+				oldest, oldestAge = i, age
+			}
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	r := &rows[oldest]
+	_, _, date := r.Provenance()
+	name := r.Instance.Provider + " " + r.Instance.Type // names checked at load (safeio.CheckName)
+	if n == 1 {
+		return p.Sprintf("%s: price as of %s, %d days older than the catalog (%s): check it before renting",
+			name, date, oldestAge, asOf)
 	}
 	return p.Sprintf("%d rows' prices are over %d days older than the catalog (%s), the oldest %s as of %s: check them before renting",
 		n, staleDays, asOf, name, date)

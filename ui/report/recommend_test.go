@@ -205,9 +205,11 @@ func TestMarketCountLines(t *testing.T) {
 	for _, tc := range []struct{ got, want string }{
 		{MarketGroupLine(nil, &g), "aws: 14,387 offers, $3.28–$39.35/h, $2.74–$4.92 per GPU-hour"},
 		{MarketGroupLine(zh, &g), "aws：14,387 个报价，$3.28–$39.35/小时，每 GPU 小时 $2.74–$4.92"},
-		{marketCountLine(nil, res), "100,207 offers (cheapest region per type), on-demand prices per hour; +N counts other regions at the same price."},
-		{marketCountLine(zh, res), "100,207 个报价（每种规格取最便宜地域），按需实例每小时价格；+N 表示另有 N 个同价地域。"},
-		{marketCountLine(nil, small), "3580 offers (every region price), on-demand prices per hour; +N counts other regions at the same price."},
+		{marketCountLine(nil, res, 0), "100,207 offers (cheapest region per type), on-demand prices per hour; +N counts other regions at the same price."},
+		{marketCountLine(zh, res, 0), "100,207 个报价（每种规格取最便宜地域），按需实例每小时价格；+N 表示另有 N 个同价地域。"},
+		{marketCountLine(nil, small, 0), "3580 offers (every region price), on-demand prices per hour; +N counts other regions at the same price."},
+		{marketCountLine(nil, small, 20), "3580 of 3600 offers shown (every region price), on-demand prices per hour; +N counts other regions at the same price."},
+		{marketCountLine(zh, small, 20), "显示 3580 个，共 3600 个报价（列出每个地域的价格），按需实例每小时价格；+N 表示另有 N 个同价地域。"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got  %q\nwant %q", tc.got, tc.want)

@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestHeldOverlayKeepsEmbeddedRow (a new user's walk): an overlay's
+// mistyped price (0.05 for Nebius's 1×H100, whose catalog price is
+// $2.95) was held and hid the catalog's row: offers H100:1 --providers
+// nebius listed 0 offers. The catalog's price stands in for it, said in
+// the overlay's warning line; --trust-overlay ranks the file's.
+func TestHeldOverlayKeepsEmbeddedRow(t *testing.T) {
+	const overlay = `schema_version = 1
+
+[[instance]]
+provider = "nebius"
+type = "gpu-h100-sxm_1gpu-16vcpu-200gb"
+source = "a typo"
+prices = [{ region = "eu-north1", on_demand = 0.05 }]
+`
+	type doc struct {
+		Rows []struct {
+			USDPerHour float64 `json:"usd_per_hour"`
+			Origin     string  `json:"origin"`
+			Held       bool    `json:"held"`
+		} `json:"rows"`
+	}
+	code, out, errs, _ := runWithCatalogDTrust(t, overlay, "offers", "H100:1", "--providers", "nebius", "--json")
+	var d doc
+	if code != 0 || json.Unmarshal([]byte(out), &d) != nil || len(d.Rows) != 1 || d.Rows[0].USDPerHour != 2.95 || d.Rows[0].Origin != "embedded" || d.Rows[0].Held {
+		t.Fatalf("exit %d, rows %+v, stderr %q; want the catalog's $2.95 row", code, d.Rows, errs)
+	}
+	if !strings.Contains(errs, "the embedded catalog's prices for those types and regions are used instead") {
+		t.Errorf("stderr %q; want the line saying the catalog's price is used", errs)
+	}
+	code, out, errs, _ = runWithCatalogD(t, overlay, "offers", "H100:1", "--providers", "nebius", "--json")
+	// Trusted, the file's price is the row's (below the region's spot
+	// price it is no on-demand price, so it is not listed at all): the
+	// catalog's does not stand in.
+	d = doc{}
+	if code != 0 || json.Unmarshal([]byte(out), &d) != nil || len(d.Rows) == 1 && d.Rows[0].USDPerHour == 2.95 {
+		t.Errorf("--trust-overlay: exit %d, rows %+v, stderr %q; want the file's price, not the catalog's", code, d.Rows, errs)
+	}
+}
