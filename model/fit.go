@@ -63,6 +63,23 @@ func CannotRun(w *Workload, g *GPU) Message {
 	return Msg("%s models overflow in %s (inf activations, then NaN), and %s has no bf16: precision fp32 trains them there", w.Model.ModelType, run, g.Name)
 }
 
+// Refused says why g does not run w as asked, the one rule recommend's
+// matcher and estimate --gpu share: CannotRun's reasons, then
+// PrecisionKept's (a precision asked for, fp8, or one kept from its
+// fallback, that g runs only by fallback) unless allowFallback
+// (Query.AllowPrecisionFallback, --allow-precision-fallback). asked is
+// Query.PrecisionAsked: --precision typed. The zero Message when g runs
+// it.
+func Refused(w *Workload, g *GPU, asked, allowFallback bool) Message {
+	if why := CannotRun(w, g); !why.IsZero() {
+		return why
+	}
+	if why := PrecisionKept(w, g, asked); !allowFallback {
+		return why
+	}
+	return Message{}
+}
+
 // CannotRunHint is what runs w on g where CannotRun refuses it and its
 // reason does not say it: pure bf16 training on a GPU without bf16 runs
 // as amp-fp16 (GradScaler's loss scaling), or, for a model that

@@ -1509,9 +1509,7 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 	if why := frameworkSupport(g, w.Framework); !why.IsZero() {
 		return deployment{}, RejectSoftware, why
 	}
-	if why := CannotRun(w, g); !why.IsZero() {
-		return deployment{}, RejectPrecision, why
-	} else if why := PrecisionKept(w, g, m.q.PrecisionAsked); !why.IsZero() && !m.q.AllowPrecisionFallback {
+	if why := Refused(w, g, m.q.PrecisionAsked, m.q.AllowPrecisionFallback); !why.IsZero() {
 		return deployment{}, RejectPrecision, why
 	}
 	if !m.q.AutoGPUs {

@@ -518,7 +518,7 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *advice.Fit,
 			}
 		} else if !f.Refused.IsZero() {
 			line("%s %s: %s", VerdictWordIn(p, f.Verdict, &st), head, p.Message(f.Refused))
-			if h := model.CannotRunHint(w, g); !h.IsZero() {
+			if h := f.RefusedHint; !h.IsZero() {
 				line("  %s", st.Muted.Render(p.Message(h)))
 			}
 		} else {
