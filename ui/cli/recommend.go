@@ -321,7 +321,7 @@ hosts the framework cannot run on only when nothing else is left.`,
 			warnings = append(warnings, dwarn...)
 			probeText, probeJSON, pw := recommendProbes(env, cat, &rec, qf.limit) // the user's kept probes close to the offers
 			warnings = append(warnings, pw...)
-			hints := report.WouldFit(w, cat, q, &rec)
+			hints := report.WouldFit(w, cat, q, &rec, df.spotInput(cmd.Flags(), cat))
 			if output == outJSON {
 				limit := qf.limit
 				if !cmd.Flags().Changed("limit") {
