@@ -358,6 +358,13 @@ hosts the framework cannot run on only when nothing else is left.`,
 					return err
 				}
 			}
+			if len(rec.Offers) > 0 { // with none, the hints below name it
+				if h, ok := report.GlobalBatchFit(w, cat, rq, &rec); ok { // rq: spot offers at the figures the table shows
+					if err := report.WriteBatchHint(env.Stdout, r, h); err != nil {
+						return err
+					}
+				}
+			}
 			if err := report.WriteWouldFit(env.Stdout, r, hints); err != nil {
 				return err
 			}

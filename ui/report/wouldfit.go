@@ -102,8 +102,10 @@ const maxFitHints = 4
 // each gives), at most maxFitHints. The changes are those estimate --gpu
 // advises (advice.FitAdvice) for the GPU of the nearest near miss, or the
 // largest GPU when no near miss was short of memory, dropping each
-// search limit that removed offers, and, when a price or budget limit
-// removed on-demand offers, paying spot (spotHint). Each is ranked by
+// search limit that removed offers, when a price or budget limit
+// removed on-demand offers, paying spot (spotHint), and when GPU counts
+// could not share the global batch, the accumulation that opens the
+// cheapest of them (GlobalBatchFit). Each is ranked by
 // model.Recommend as the command would with it: computed, never a canned
 // answer. spot gives the spot rates and assumptions recommend --pricing
 // spot prices with (its Query is ignored); nil prices spot offers at
@@ -152,6 +154,9 @@ func WouldFit(w model.Workload, cat *model.Catalog, q model.Query, rec *model.Re
 	var hints []FitHint
 	if h, ok := spotHint(w, cat, q, rec, spot); ok {
 		hints = append(hints, h)
+	}
+	if h, ok := GlobalBatchFit(w, cat, q, rec); ok {
+		hints = append(hints, FitHint{Change: h.Change(), Offers: h.Offers, Best: h.Best, AsOf: h.AsOf})
 	}
 	for _, c := range changes {
 		r, err := model.Recommend(c.w, cat, c.q)
