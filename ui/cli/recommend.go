@@ -251,6 +251,10 @@ hosts the framework cannot run on only when nothing else is left.`,
 				return err
 			}
 			warnings = append(warnings, unusedEpochs(cmd.Flags(), &w, false)...)
+			// The request's own warnings, which estimate prints in its
+			// report and the ranking has no place for (a new user's walk:
+			// --seq-len 1000000 on Qwen3 8B ranked in silence).
+			warnings = append(warnings, w.PastPositions()...)
 			if m, ok := w.TPNotExportable(); ok { // the offers ranked cannot be exported as they are (walk49)
 				warnings = append(warnings, m)
 			}
@@ -265,6 +269,9 @@ hosts the framework cannot run on only when nothing else is left.`,
 					return usage(model.Msg("%s: %v", file.path, err))
 				}
 				return err
+			}
+			if m, ok := w.ShardsNothing(); ok && !q.AutoGPUs { // every offer runs the GPUs asked
+				warnings = append(warnings, m)
 			}
 			if wf.gpu != "" { // recommend --gpu: only offers with that GPU
 				g, err := cat.GPU(wf.gpu)
