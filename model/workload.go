@@ -792,11 +792,12 @@ func (w *Workload) ShardsNothing() (Message, bool) {
 // PastPositions says when w's sequence (or, for inference, its context)
 // runs past the positions its model was trained for (max_position_
 // embeddings). Only a learned position table stops the model there
-// (Validate refuses that: PositionLimit); a rotary or ALiBi model runs past it,
-// but attends at angles it never trained on and degrades unless its
-// RoPE is scaled (rope_scaling): YaRN (Peng et al. 2023, "YaRN: Efficient
-// Context Window Extension of Large Language Models", §1: RoPE models
-// "fail to generalize past the sequence length they were trained on");
+// (Validate refuses that: PositionLimit); a rotary or ALiBi model runs
+// past it, but attends at positions it never trained on and degrades
+// unless extended, a rotary model by scaling its RoPE (rope_scaling):
+// YaRN (Peng et al. 2023, "YaRN: Efficient Context Window Extension of
+// Large Language Models", arXiv 2309.00071, abstract: RoPE models "fail
+// to generalize past the sequence length they were trained on");
 // Qwen3, pre-trained at 32,768 tokens with max_position_embeddings
 // 40960, is validated to 131,072 only with YaRN's rope_scaling
 // (QwenLM/Qwen3 docs/source/inference/transformers.md, "Enabling long
