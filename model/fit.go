@@ -25,14 +25,73 @@ func UsableBytes(g *GPU) float64 { return g.MemoryBytes() * (1 - FitMargin) }
 func OOMBytes(g *GPU) float64 { return g.MemoryBytes() }
 
 // CannotRun says why g cannot run w's precision at all, as Recommend
-// rejects it (GPU.RunPrecision finds no fallback: pure bf16 training
-// without bf16 hardware, whose fp16 would need loss scaling the recipe
-// does not have); the zero Message when g can, natively or by fallback.
+// rejects it, estimate --gpu marks it "✗ cannot run" and export refuses
+// it; the zero Message when g can, natively or by fallback:
+//
+//   - GPU.RunPrecision finds no fallback: pure bf16 training without
+//     bf16 hardware, whose fp16 would need loss scaling the recipe does
+//     not have.
+//   - Training of a model whose activations overflow fp16
+//     (FP16Overflows) would run them in fp16 on g: the amp-fp16 fallback
+//     of a GPU without bf16, or fp16/amp-fp16 asked for. The run gives
+//     NaN, so no switch accepts it (not allow_precision_fallback, not
+//     fp16 asked; unlike inference, where transformers keeps T5's wo
+//     layers in fp32 and a forward pass has no gradients to blow up):
+//     Gemma 3 4B's LoRA gives NaN losses from the first steps on a V100,
+//     Linear4bit, MLP and RMSNorm input gradients NaN (unslothai/unsloth
+//     issues 2040 and 2044); "Gemma 3 is broken with fp16", its fp16
+//     fix left unmerged for the scores it cost (huggingface/transformers
+//     issue 36822, pull 36832); T5's overflow "happens during both
+//     training and inference" (huggingface/transformers issue 9295) and
+//     its 16-mixed fine-tune on a V100 logged NaN losses
+//     (declare-lab/flan-alpaca issue 19). fp32 trains them anywhere,
+//     amp-bf16 on a GPU with bf16.
 func CannotRun(w *Workload, g *GPU) Message {
-	if _, ok := g.RunPrecision(w.Precision, w.Task.Training()); !ok {
+	run, ok := g.RunPrecision(w.Precision, w.Task.Training())
+	switch {
+	case !ok:
 		return Msg("%s has no %s (needs compute capability 8.0)", g.Name, w.Precision)
+	case !w.Task.Training() || run != FP16 && run != AMPFP16 || !FP16Overflows(&w.Model):
+		return Message{}
+	case run != w.Precision: // the fallback of a GPU without bf16
+		return Msg("%s has no %s, and %s models overflow in its fallback %s (inf activations, then NaN): precision fp32 trains them there",
+			g.Name, w.Precision, w.Model.ModelType, run)
+	}
+	if bf16, _ := g.Supports(BF16); bf16 {
+		return Msg("%s models overflow in %s (inf activations, then NaN): precision amp-bf16 trains them on %s", w.Model.ModelType, run, g.Name)
+	}
+	return Msg("%s models overflow in %s (inf activations, then NaN), and %s has no bf16: precision fp32 trains them there", w.Model.ModelType, run, g.Name)
+}
+
+// Refused says why g does not run w as asked, the one rule recommend's
+// matcher and estimate --gpu share: CannotRun's reasons, then
+// PrecisionKept's (a precision asked for, fp8, or one kept from its
+// fallback, that g runs only by fallback) unless allowFallback
+// (Query.AllowPrecisionFallback, --allow-precision-fallback). asked is
+// Query.PrecisionAsked: --precision typed. The zero Message when g runs
+// it.
+func Refused(w *Workload, g *GPU, asked, allowFallback bool) Message {
+	if why := CannotRun(w, g); !why.IsZero() {
+		return why
+	}
+	if why := PrecisionKept(w, g, asked); !allowFallback {
+		return why
 	}
 	return Message{}
+}
+
+// CannotRunHint is what runs w on g where CannotRun refuses it and its
+// reason does not say it: pure bf16 training on a GPU without bf16 runs
+// as amp-fp16 (GradScaler's loss scaling), or, for a model that
+// overflows fp16 (FP16Overflows), as fp32. The zero Message otherwise.
+func CannotRunHint(w *Workload, g *GPU) Message {
+	if _, ok := g.RunPrecision(w.Precision, w.Task.Training()); ok {
+		return Message{}
+	}
+	if FP16Overflows(&w.Model) {
+		return Msg("pure bf16 training has no fp16 fallback (fp16 needs loss scaling), and %s models overflow in fp16: --precision fp32 runs there", w.Model.ModelType)
+	}
+	return Msg("pure bf16 training has no fp16 fallback (fp16 needs loss scaling): --precision amp-fp16 runs there")
 }
 
 // FitVerdict is fit against the memory band.

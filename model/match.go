@@ -1534,13 +1534,14 @@ type deployment struct {
 func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) {
 	w := &m.w
 	usable := UsableBytes(g)
-	if why := CannotRun(w, g); !why.IsZero() {
-		return deployment{}, RejectPrecision, why
-	} else if why := PrecisionKept(w, g, m.q.PrecisionAsked); !why.IsZero() && !m.q.AllowPrecisionFallback {
-		return deployment{}, RejectPrecision, why
-	}
+	// The framework first: no precision runs on a GPU it does not
+	// support, so the precision's reason (fp32 trains them there) would
+	// name a setting that does not help.
 	if why := frameworkSupport(g, w.Framework); !why.IsZero() {
 		return deployment{}, RejectSoftware, why
+	}
+	if why := Refused(w, g, m.q.PrecisionAsked, m.q.AllowPrecisionFallback); !why.IsZero() {
+		return deployment{}, RejectPrecision, why
 	}
 	if !m.q.AutoGPUs {
 		nodes := (w.GPUs + in.GPUCount - 1) / in.GPUCount

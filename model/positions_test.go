@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -79,7 +80,7 @@ func TestLearnedPositionsRefused(t *testing.T) {
 				return
 			}
 			warned := slices.ContainsFunc(w.WarningMessages(), func(m Message) bool {
-				return m.Key == "seq_len %d exceeds the model's %d positions"
+				return strings.HasPrefix(m.Key, "seq_len %d exceeds the model's %d positions: the model runs past them")
 			})
 			if warned != tt.warn {
 				t.Errorf("seq_len warning = %v, want %v (warnings %q)", warned, tt.warn, w.Warnings())

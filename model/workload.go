@@ -778,6 +778,46 @@ func (w *Workload) Validate() error {
 // printed "+Inf years" and broke --json).
 const MinMFU = 0.01
 
+// ShardsNothing says that w's sharded or data-parallel strategy has one
+// data-parallel GPU to spread over (ZeRO-3 on one GPU keeps the whole
+// model there), unless its offload moves states off the GPU, which it
+// does on one GPU too (offloadsShard). ok is false otherwise.
+func (w *Workload) ShardsNothing() (Message, bool) {
+	if w.Strategy != Single && w.Strategy != "" && w.GPUs/max(w.TP, 1) == 1 && !w.offloadsShard() {
+		return Msg("strategy %s with one data-parallel GPU shards nothing; use --gpus N", w.Strategy), true
+	}
+	return Message{}, false
+}
+
+// PastPositions says when w's sequence (or, for inference, its context)
+// runs past the positions its model was trained for (max_position_
+// embeddings). Only a learned position table stops the model there
+// (Validate refuses that: PositionLimit); a rotary or ALiBi model runs
+// past it, but attends at positions it never trained on and degrades
+// unless extended, a rotary model by scaling its RoPE (rope_scaling):
+// YaRN (Peng et al. 2023, "YaRN: Efficient Context Window Extension of
+// Large Language Models", arXiv 2309.00071, abstract: RoPE models "fail
+// to generalize past the sequence length they were trained on");
+// Qwen3, pre-trained at 32,768 tokens with max_position_embeddings
+// 40960, is validated to 131,072 only with YaRN's rope_scaling
+// (QwenLM/Qwen3 docs/source/inference/transformers.md, "Enabling long
+// context"). The estimate is still the length asked, so the figures
+// stand; the line says what they are for.
+func (w *Workload) PastPositions() []Message {
+	limit := w.Model.MaxPositions
+	if limit <= 0 || w.Model.Family.Vision() {
+		return nil
+	}
+	var out []Message
+	if w.SeqLen > limit {
+		out = append(out, Msg("seq_len %d exceeds the model's %d positions: the model runs past them but attends at positions it never trained on, and degrades unless extended (a rotary model's RoPE scaled: rope_scaling, e.g. YaRN); the figures are for %d tokens", w.SeqLen, limit, w.SeqLen))
+	}
+	if w.Task == TaskInference && w.ContextLen > limit {
+		out = append(out, Msg("context_len %d exceeds the model's %d positions: the model runs past them but attends at positions it never trained on, and degrades unless extended (a rotary model's RoPE scaled: rope_scaling, e.g. YaRN); the figures are for %d tokens", w.ContextLen, limit, w.ContextLen))
+	}
+	return out
+}
+
 // Warnings returns what is legal but probably not meant, e.g. a multi-GPU
 // strategy on one GPU.
 func (w *Workload) Warnings() []string { return Strings(w.WarningMessages()) }
@@ -789,18 +829,13 @@ func (w *Workload) WarningMessages() []Message {
 		out = append(out, m)
 	}
 	dp := w.GPUs / max(w.TP, 1)
-	if w.Strategy != Single && dp == 1 && !w.offloadsShard() {
-		out = append(out, Msg("strategy %s with one data-parallel GPU shards nothing; use --gpus N", w.Strategy))
+	if m, ok := w.ShardsNothing(); ok {
+		out = append(out, m)
 	}
 	if w.Strategy == Single && dp > 1 {
 		out = append(out, Msg("strategy single with %d GPUs: assuming ddp", w.GPUs))
 	}
-	if w.Model.MaxPositions > 0 && w.SeqLen > w.Model.MaxPositions && !w.Model.Family.Vision() {
-		out = append(out, Msg("seq_len %d exceeds the model's %d positions", w.SeqLen, w.Model.MaxPositions))
-	}
-	if w.Task == TaskInference && w.Model.MaxPositions > 0 && w.ContextLen > w.Model.MaxPositions {
-		out = append(out, Msg("context_len %d exceeds the model's %d positions", w.ContextLen, w.Model.MaxPositions))
-	}
+	out = append(out, w.PastPositions()...)
 	if m, ok := w.TPNotExportable(); ok {
 		out = append(out, m)
 	}

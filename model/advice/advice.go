@@ -1,8 +1,10 @@
 package advice
 
 import (
+	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
 )
@@ -130,6 +132,23 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 			v.Optimizer = model.AdamW8bit
 			try(model.Msg("use 8-bit AdamW (bitsandbytes)"), v)
 		}
+		// A smaller micro-batch on the same GPUs, before any sharding, so
+		// that the changes below see what fits on the GPUs asked.
+		if w.MicroBatch > 1 {
+			if b, err := MaxMicroBatch(w, capBytes); err == nil && b >= 1 && b < w.MicroBatch {
+				v = w
+				v.MicroBatch, v.GradAccum = sameGlobalBatch(w.MicroBatch*w.GradAccum, b)
+				// The job's global batch, over all its replicas (a new
+				// user's walk: 4 × 2 on 8 GPUs read "same global batch of
+				// 8" beside estimate's "per step of 64 samples").
+				try(model.Msg("micro-batch %d with gradient accumulation %d (same global batch of %d)", v.MicroBatch, v.GradAccum, w.GlobalBatch()), v)
+			} else if err == nil && b == 0 {
+				v = w
+				v.MicroBatch = 1
+				v.GradAccum = w.MicroBatch * w.GradAccum
+				try(model.Msg("micro-batch 1 with gradient accumulation %d (same global batch)", v.GradAccum), v)
+			}
+		}
 		// Sharding over as many or more GPUs keeps the job's global batch, even one
 		// whose micro-batch was per GPU: the GPU count is w's, so is the
 		// batch (a count that cannot share it is skipped). A per-GPU
@@ -221,6 +240,14 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 				}
 			}
 		}
+		// No single change fits on the GPUs asked across its 90% band:
+		// the smallest combination of the memory savers above that does,
+		// on them, before any sharding over more (combine).
+		if !fitsOn(out, w.GPUs) {
+			if c, ok := combine(w, base.Memory.Total(), capBytes); ok {
+				out = append(out, c)
+			}
+		}
 		// Sharded states and activation checkpointing together: the recipe
 		// large models are fine-tuned with (torchtune's Llama 3.1 70B full
 		// fine-tune on 8 GPUs, recipes/configs/llama3_1/70B_full.yaml: FSDP
@@ -304,21 +331,6 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 		}
 		// LoRA or QLoRA instead of the task asked are not advice: they
 		// train another model (issue 31: advice keeps the job).
-		if w.MicroBatch > 1 {
-			if b, err := MaxMicroBatch(w, capBytes); err == nil && b >= 1 && b < w.MicroBatch {
-				v = w
-				v.MicroBatch, v.GradAccum = sameGlobalBatch(w.MicroBatch*w.GradAccum, b)
-				// The job's global batch, over all its replicas (a new
-				// user's walk: 4 × 2 on 8 GPUs read "same global batch of
-				// 8" beside estimate's "per step of 64 samples").
-				try(model.Msg("micro-batch %d with gradient accumulation %d (same global batch of %d)", v.MicroBatch, v.GradAccum, w.GlobalBatch()), v)
-			} else if err == nil && b == 0 {
-				v = w
-				v.MicroBatch = 1
-				v.GradAccum = w.MicroBatch * w.GradAccum
-				try(model.Msg("micro-batch 1 with gradient accumulation %d (same global batch)", v.GradAccum), v)
-			}
-		}
 	} else {
 		for _, p := range []model.Precision{model.INT8, model.INT4} {
 			if weightRank(p) < weightRank(w.Precision) && quantizableWeights(&w) {
@@ -353,8 +365,218 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 			}
 		}
 	}
+	out = pastOneNode(out, w.GPUs)
 	sortAdvice(out)
 	return out
+}
+
+// pastOneNode is out without sharding over an absurd count: a change
+// over more GPUs than the job's and one node's (model.DefaultGPUsPerNode)
+// is left out when a change on as many fits (ZeRO-3 over 64 GPUs for a 4B
+// LoRA, whose activations sharding does not divide, beside checkpointing
+// and a chunked loss that fit on its one GPU: a new user's walk), and
+// when it does not fit either, unless it needs the least memory of all
+// (how far the changes go). When only such changes fit they stay, each
+// that fits marked as the only kind found ("nothing fits on 8 GPUs or
+// fewer").
+func pastOneNode(out []Advice, gpus int) []Advice {
+	limit := max(gpus, model.DefaultGPUsPerNode)
+	past := func(a *Advice) bool { return a.Workload.GPUs > limit }
+	within, least := false, -1
+	for i := range out {
+		within = within || out[i].Fits && !past(&out[i])
+		if least < 0 || out[i].Total < out[least].Total {
+			least = i
+		}
+	}
+	kept := out[:0:0]
+	for i := range out {
+		a := out[i]
+		switch {
+		case !past(&a):
+		case a.Fits && within:
+			continue
+		case a.Fits:
+			a.Msg = model.Msg("%v (the only kind of change found that fits: nothing fits on %d GPUs or fewer)", a.Msg, limit)
+			a.Change = a.Msg.String()
+		case i != least || within:
+			continue
+		}
+		kept = append(kept, a)
+	}
+	return kept
+}
+
+// fitsOn reports whether a change in a fits on at most gpus GPUs across
+// its 90% band (model.VerdictFits).
+func fitsOn(a []Advice, gpus int) bool {
+	for i := range a {
+		if a[i].Verdict == model.VerdictFits && a[i].Workload.GPUs <= gpus {
+			return true
+		}
+	}
+	return false
+}
+
+// saver is one memory saver a combination may take (combine).
+type saver struct {
+	name  model.Message
+	flags string
+	apply func(*model.Workload)
+	micro bool // a smaller micro-batch, sized to what fits with the others
+	group int  // savers of one non-zero group exclude each other (the precision)
+}
+
+// combine returns the smallest combination of the single memory savers
+// FitAdvice knows that fits w on its own GPUs (capBytes per GPU; base is
+// w's total), ok false when none does. The savers are tried in order of
+// how cheap they are to adopt: those that keep the result and the speed
+// (flash attention, fused in PyTorch's scaled_dot_product_attention; a
+// chunked linear cross-entropy, Liger or Cut Cross-Entropy, which is
+// faster too), then one that keeps the result at a slower step (a
+// smaller micro-batch with more accumulation, the same global batch),
+// activation checkpointing (the result kept, about 33% more compute:
+// Korthikanti et al. 2022 §5), then those that change the numerics:
+// mixed precision (PyTorch AMP), 8-bit AdamW (bitsandbytes: Dettmers et
+// al. 2022, "8-bit Optimizers via Block-wise Quantization", matching
+// 32-bit Adam) and pure bf16 (no fp32 master weights). Fewer savers
+// first; among as many, the set whose costliest saver is cheapest, then
+// the next; the first that fits across its 90% band wins over one that
+// fits only at the estimate.
+func combine(w model.Workload, base, capBytes float64) (Advice, bool) {
+	var all []saver
+	if w.CountsLogits() && w.LossImpl() == model.LossHFUpcast && w.Model.HasShape() {
+		all = append(all, saver{name: model.Msg("a chunked linear cross-entropy"), flags: "--loss chunked", apply: func(v *model.Workload) { v.Loss = model.LossChunked }})
+	}
+	if !w.Flash() && w.Model.HasShape() {
+		all = append([]saver{{name: model.Msg("flash attention"), flags: "--flash-attention", apply: func(v *model.Workload) { v.FlashAttention = model.Bool(true) }}}, all...)
+	}
+	if w.MicroBatch > 1 {
+		all = append(all, saver{micro: true})
+	}
+	if !w.Ckpt() {
+		all = append(all, saver{name: model.Msg("activation checkpointing at about 33%% more compute"), flags: "--checkpointing", apply: func(v *model.Workload) { v.Checkpointing = model.Bool(true) }})
+	}
+	if w.Precision == model.FP32 || w.Precision == model.TF32 {
+		all = append(all, saver{name: model.Msg("mixed precision"), flags: "--precision amp-bf16", group: 1, apply: func(v *model.Workload) { v.Precision = model.AMPBF16 }})
+	}
+	if w.Optimizer == model.Adam || w.Optimizer == model.AdamW || w.Optimizer == model.AdamWFused {
+		all = append(all, saver{name: model.Msg("8-bit AdamW"), flags: "--optimizer adamw-8bit", apply: func(v *model.Workload) { v.Optimizer = model.AdamW8bit }})
+	}
+	if r := w.TrainingRecipe(); (r == model.RecipeAutocast || r == model.RecipeFSDPMixed) && w.Task != model.TaskQLoRA {
+		all = append(all, saver{name: model.Msg("pure bf16 on bf16 hardware"), flags: "--precision bf16", group: 1,
+			apply: func(v *model.Workload) { v.Precision, v.Recipe = model.BF16, model.RecipeAuto }})
+	}
+	// A saver that lowers nothing alone is left out: it cannot be in the
+	// smallest set that fits.
+	savers := all[:0:0]
+	for _, sv := range all {
+		if sv.micro {
+			savers = append(savers, sv)
+			continue
+		}
+		v := w
+		sv.apply(&v)
+		if e, err := model.Compute(v, nil); err == nil && e.Memory.Total() < base*0.999 {
+			savers = append(savers, sv)
+		}
+	}
+	n := len(savers)
+	if n < 2 || n > 8 {
+		return Advice{}, false
+	}
+	// Every set of two or more, in the order above: by size, then by its
+	// savers' places from the costliest down.
+	var sets [][]int
+	for mask := 1; mask < 1<<n; mask++ {
+		var set []int
+		groups := map[int]bool{}
+		ok := true
+		for i := range n {
+			if mask&(1<<i) == 0 {
+				continue
+			}
+			if g := savers[i].group; g != 0 {
+				ok = ok && !groups[g]
+				groups[g] = true
+			}
+			set = append(set, i)
+		}
+		if ok && len(set) >= 2 {
+			sets = append(sets, set)
+		}
+	}
+	sort.SliceStable(sets, func(i, j int) bool {
+		a, b := sets[i], sets[j]
+		if len(a) != len(b) {
+			return len(a) < len(b)
+		}
+		for k := len(a) - 1; k >= 0; k-- {
+			if a[k] != b[k] {
+				return a[k] < b[k]
+			}
+		}
+		return false
+	})
+	var found Advice
+	size := 0
+	for _, set := range sets {
+		if size > 0 && len(set) > size {
+			break // the smallest size that fits has no set that fits across its band
+		}
+		v := w
+		v.BatchPerGPU = false
+		micro := false
+		for _, i := range set {
+			if savers[i].micro {
+				micro = true
+				continue
+			}
+			savers[i].apply(&v)
+		}
+		if micro {
+			b, err := MaxMicroBatch(v, capBytes)
+			if err != nil || b == 0 || b >= v.MicroBatch {
+				continue // none fits, or the others fit without it
+			}
+			v.MicroBatch, v.GradAccum = sameGlobalBatch(w.MicroBatch*w.GradAccum, b)
+		}
+		e, err := model.Compute(v, nil)
+		if err != nil || e.Memory.Total() > capBytes {
+			continue
+		}
+		var names []model.Message
+		var flags []string
+		for _, i := range set {
+			if savers[i].micro {
+				names = append(names, model.Msg("micro-batch %d × accumulation %d, the same global batch", v.MicroBatch, v.GradAccum))
+				flags = append(flags, fmt.Sprintf("--batch-size %d --grad-accum %d", v.MicroBatch, v.GradAccum))
+				continue
+			}
+			names = append(names, savers[i].name)
+			flags = append(flags, savers[i].flags)
+		}
+		m := model.Msg("combine %v (%s)", plusMsgs(names), strings.Join(flags, " "))
+		a := Advice{Change: m.String(), Msg: m, Workload: v, Total: e.Memory.Total(), Fits: true,
+			Verdict: model.MemoryVerdict(e.Memory.Total(), e.MemoryBand, capBytes)}
+		if a.Verdict == model.VerdictFits {
+			return a, true
+		}
+		if size == 0 {
+			found, size = a, len(set)
+		}
+	}
+	return found, size > 0
+}
+
+// plusMsgs joins ms as "a + b + c": a joiner both languages read, where
+// "a, b and c" put spaces around 和 in Chinese.
+func plusMsgs(ms []model.Message) model.Message {
+	m := ms[0]
+	for _, n := range ms[1:] {
+		m = model.Msg("%v + %v", m, n)
+	}
+	return m
 }
 
 // shardChange names a sharding change to w: shard, ZeRO-3 or FSDP over
@@ -468,10 +690,17 @@ func weightRank(p model.Precision) int {
 	return 4
 }
 
+// sortAdvice orders advice: the changes that fit first, those on fewer
+// GPUs before those on more (a change on the GPUs asked before sharding
+// over more: a student's one L4 was shown ZeRO-3 over 2 GPUs above what
+// fit on it), then by total.
 func sortAdvice(a []Advice) {
 	sort.SliceStable(a, func(i, j int) bool {
 		if a[i].Fits != a[j].Fits {
 			return a[i].Fits
+		}
+		if a[i].Fits && a[i].Workload.GPUs != a[j].Workload.GPUs {
+			return a[i].Workload.GPUs < a[j].Workload.GPUs
 		}
 		return a[i].Total < a[j].Total
 	})

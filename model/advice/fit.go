@@ -26,17 +26,41 @@ type Fit struct {
 	Tips []Tip
 	// Refused says why g cannot run the workload's precision at all
 	// (CannotRun: pure bf16 training below compute capability 8.0 has no
-	// fallback); Fits is then false, whatever the memory.
+	// fallback), or, from CheckFitAsked, runs it only by a fallback not
+	// allowed (model.Refused: fp8 on an A100); Fits is then false,
+	// whatever the memory.
 	Refused model.Message
+	// RefusedHint is what runs there when Refused's reason does not say
+	// it (model.CannotRunHint; the fallback's switch), zero otherwise.
+	RefusedHint model.Message
 }
 
 // TipCount is how many tips CheckFit keeps: the few that matter most.
 const TipCount = 3
 
 // CheckFit reports whether e (computed from its Workload) fits g, the
-// largest batch that would, and fit advice when it does not.
-func CheckFit(e *model.Estimate, g *model.GPU) Fit {
-	f := Fit{GPU: g, UsableBytes: model.UsableBytes(g), OOMBytes: model.OOMBytes(g), Refused: model.CannotRun(&e.Workload, g)}
+// largest batch that would, and fit advice when it does not. A precision
+// g runs only by a fallback is accepted (CheckFitAsked with the fallback
+// allowed); only what g cannot run at all is refused (model.CannotRun).
+func CheckFit(e *model.Estimate, g *model.GPU) Fit { return CheckFitAsked(e, g, false, true) }
+
+// CheckFitAsked is CheckFit weighing the precision as recommend weighs
+// it (model.Refused): a precision asked for (asked: --precision typed),
+// or fp8, that g runs only by a fallback is refused unless allowFallback
+// (--allow-precision-fallback), as recommend makes such a GPU a near
+// miss, so estimate --precision fp8 --gpu a100 says "✗ cannot run" where
+// it planned amp-bf16 without a word.
+func CheckFitAsked(e *model.Estimate, g *model.GPU, asked, allowFallback bool) Fit {
+	w := &e.Workload
+	f := Fit{GPU: g, UsableBytes: model.UsableBytes(g), OOMBytes: model.OOMBytes(g), Refused: model.Refused(w, g, asked, allowFallback)}
+	switch {
+	case f.Refused.IsZero():
+	case !model.CannotRun(w, g).IsZero():
+		f.RefusedHint = model.CannotRunHint(w, g)
+	default:
+		run, _ := g.RunPrecision(w.Precision, w.Task.Training())
+		f.RefusedHint = model.Msg("--allow-precision-fallback estimates it in %s, the precision %s runs in place of %s", run, g.Name, w.Precision)
+	}
 	f.Fits = e.ResidentNeed() <= f.UsableBytes && f.Refused.IsZero()
 	f.Verdict = model.MemoryVerdict(e.ResidentNeed(), e.ResidentBand(), f.UsableBytes)
 	if !f.Refused.IsZero() {

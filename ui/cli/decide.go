@@ -180,6 +180,30 @@ func (f *decideFlags) spotView(fs *pflag.FlagSet, cat *model.Catalog, q model.Qu
 	return report.SpotView(report.DecideInput{Catalog: cat, Query: q, Rate: rate, Spot: a, HoursPerMonth: q.HoursPerMonth})
 }
 
+// spotInput is the spot rates and assumptions recommend --pricing spot
+// prices with (the flags' assumptions, the rates f.spot loads, waited for
+// at the first spot offer priced), for report.WouldFit's change to spot
+// pricing; nil without a loader or with bad assumption flags (decide says
+// so), which prices spot at the list price.
+func (f *decideFlags) spotInput(fs *pflag.FlagSet, cat *model.Catalog) *report.DecideInput {
+	if f.spot == nil {
+		return nil
+	}
+	a, err := f.assumptions(fs)
+	if err != nil {
+		return nil
+	}
+	s := f.spot
+	rate := func(provider, region, instanceType string) decide.InterruptionRate {
+		<-s.done
+		if s.rate == nil {
+			return decide.InterruptionRate{}
+		}
+		return s.rate(provider, region, instanceType)
+	}
+	return &report.DecideInput{Catalog: cat, Rate: rate, Spot: a}
+}
+
 // answers returns the direct questions asked (--finish-by, --max-job-cost).
 // The points are d's shown offers: under --pricing spot the expected time
 // and cost with interruptions, as the table shows and ranks them.

@@ -114,7 +114,15 @@ when it does not. Every formula is listed under Assumptions.`,
 			}
 			var fit *advice.Fit
 			if gpu != nil {
-				f := advice.CheckFit(&e, gpu)
+				// The precision weighed as recommend weighs it: --precision
+				// typed (model.Query.PrecisionAsked) that the GPU runs only
+				// by a fallback, or fp8, is "✗ cannot run" unless the
+				// fallback is allowed, as it is a near miss there.
+				allow := file.query().AllowPrecisionFallback
+				if f := cmd.Flags().Lookup("allow-precision-fallback"); f != nil && f.Changed {
+					allow, _ = cmd.Flags().GetBool("allow-precision-fallback")
+				}
+				f := advice.CheckFitAsked(&e, gpu, cmd.Flags().Changed("precision"), allow)
 				fit = &f
 			}
 			probeText, probeJSON, pw := estimateProbe(env, cat, &e) // the user's kept probes close to it
@@ -143,9 +151,9 @@ when it does not. Every formula is listed under Assumptions.`,
 	wf.register(cmd.Flags())
 	cmd.Flags().StringVar(&configPath, "config", "", "start from an exported configuration (TOML); flags override it; its picked GPU is the default --gpu")
 	addPhaseFlag(cmd)
-	// Read by resolveServe, as on recommend (training on a GPU without
-	// the precision is timed at its fallback and says so).
-	cmd.Flags().Bool("allow-precision-fallback", false, "serving: size and time on the weight format vLLM would load when the GPU lacks the one asked for (fp8 or bf16 → fp16)")
+	// Read by resolveServe, as on recommend, and by the fit of a batch
+	// estimate (advice.CheckFitAsked).
+	cmd.Flags().Bool("allow-precision-fallback", false, "accept a GPU without the precision asked for: training runs the framework's fallback (bf16 → fp16, fp8 → bf16), serving the weight format vLLM would load (fp8 or bf16 → fp16)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the report")
 	addOutputFlag(cmd, &output, outTable, outJSON)
 	cmd.Flags().SortFlags = false

@@ -221,6 +221,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 		return usage(model.Msg("--format %s: %s: gpuplan writes serving files for vLLM only; name your inference script with --script and its arguments with --script-args", ef.format, why))
 	}
 	warnings = append(warnings, ws...)
+	warnings = append(warnings, w.PastPositions()...) // the file runs that length: say what it means, as recommend does
 	if fs.Changed("gpu") {
 		g, err := cat.GPU(wf.gpu)
 		if err != nil {

@@ -274,6 +274,10 @@ hosts the framework cannot run on only when nothing else is left.`,
 			if qf.preemptible { // an alias taken silently read as a mode of its own (new-user walk)
 				warnings = append(warnings, PreemptibleNote())
 			}
+			// The request's own warnings, which estimate prints in its
+			// report and the ranking has no place for (a new user's walk:
+			// --seq-len 1000000 on Qwen3 8B ranked in silence).
+			warnings = append(warnings, w.PastPositions()...)
 			if m, ok := w.TPNotExportable(); ok { // the offers ranked cannot be exported as they are (walk49)
 				warnings = append(warnings, m)
 			}
@@ -288,6 +292,9 @@ hosts the framework cannot run on only when nothing else is left.`,
 					return usage(model.Msg("%s: %v", file.path, err))
 				}
 				return err
+			}
+			if m, ok := w.ShardsNothing(); ok && !q.AutoGPUs { // every offer runs the GPUs asked
+				warnings = append(warnings, m)
 			}
 			if wf.gpu != "" { // recommend --gpu: only offers with that GPU
 				g, err := cat.GPU(wf.gpu)
@@ -344,7 +351,7 @@ hosts the framework cannot run on only when nothing else is left.`,
 			warnings = append(warnings, dwarn...)
 			probeText, probeJSON, pw := recommendProbes(env, cat, &rec, qf.limit) // the user's kept probes close to the offers
 			warnings = append(warnings, pw...)
-			hints := report.WouldFit(w, cat, q, &rec)
+			hints := report.WouldFit(w, cat, q, &rec, df.spotInput(cmd.Flags(), cat))
 			if output == outJSON {
 				limit := qf.limit
 				if !cmd.Flags().Changed("limit") {
@@ -379,6 +386,13 @@ hosts the framework cannot run on only when nothing else is left.`,
 			if h, ok := report.NearMissFit(w, cat, q, &rec); ok {
 				if err := report.WriteNearMissFit(env.Stdout, r, h); err != nil {
 					return err
+				}
+			}
+			if len(rec.Offers) > 0 { // with none, the hints below name it
+				if h, ok := report.GlobalBatchFit(w, cat, rq, &rec); ok { // rq: spot offers at the figures the table shows
+					if err := report.WriteBatchHint(env.Stdout, r, h); err != nil {
+						return err
+					}
 				}
 			}
 			if err := report.WriteWouldFit(env.Stdout, r, hints); err != nil {

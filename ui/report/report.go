@@ -521,7 +521,9 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *advice.Fit,
 			}
 		} else if !f.Refused.IsZero() {
 			line("%s %s: %s", VerdictWordIn(p, f.Verdict, &st), head, p.Message(f.Refused))
-			line("  %s", st.Muted.Render(p.T("pure bf16 training has no fp16 fallback (fp16 needs loss scaling): --precision amp-fp16 runs there")))
+			if h := f.RefusedHint; !h.IsZero() {
+				line("  %s", st.Muted.Render(p.Message(h)))
+			}
 		} else {
 			line("%s %s: %s", VerdictWordIn(p, f.Verdict, &st), head, NeedsLineIn(p, e))
 			if f.OOMChance > 0 {

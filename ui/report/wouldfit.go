@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/advice"
+	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
@@ -20,6 +21,14 @@ type FitHint struct {
 	Offers int           // offers ranked with the change
 	Best   model.Offer   // the first of them
 	AsOf   string        // the catalog's date (model.Recommendation.AsOf)
+	// Spot is set for the change to spot pricing when Best's job time
+	// and cost are expected with interruptions (spotShownOffer), as
+	// recommend --pricing spot shows them.
+	Spot bool
+	// Caveat is said under the hint: for spot, the warning recommend
+	// --pricing spot prints under its best (model.SpotWarning, or
+	// model.SpotRestartWarning when the job takes no checkpoint).
+	Caveat model.Message
 }
 
 // WouldFitJSON is a FitHint in recommend --json ("would_fit").
@@ -27,20 +36,28 @@ type WouldFitJSON struct {
 	Change string    `json:"change"`
 	Offers int       `json:"offers"`
 	Best   OfferJSON `json:"best"`
+	Caveat string    `json:"caveat,omitempty"`
 }
 
 // NewWouldFitJSON lays out hints for JSON, nil for none.
 func NewWouldFitJSON(hints []FitHint) []WouldFitJSON {
 	var out []WouldFitJSON
 	for i := range hints {
-		out = append(out, WouldFitJSON{Change: hints[i].Change.String(), Offers: hints[i].Offers, Best: NewOfferJSON(&hints[i].Best, hints[i].AsOf)})
+		out = append(out, WouldFitJSON{Change: hints[i].Change.String(), Offers: hints[i].Offers, Best: NewOfferJSON(&hints[i].Best, hints[i].AsOf),
+			Caveat: hints[i].Caveat.String()})
 	}
 	return out
 }
 
-// FitHintLine is one hint as WriteWouldFit words it, without its arrow:
-// the configurator's panel shows the same lines.
+// FitHintLine is one hint as WriteWouldFit words it, without its arrow
+// and caveat: the configurator's panel shows the same lines.
 func FitHintLine(p *i18n.Printer, h *FitHint) string {
+	if h.Spot && h.Best.HasJob {
+		o := &h.Best
+		best := fmt.Sprintf("%s %s %s", o.Instance.Provider, o.Instance.Type, OfferGPUsIn(p, o)) +
+			p.Sprintf(", expected %s and %s for the job with interruptions", HoursIn(p, o.JobHours), USD(o.JobUSD))
+		return p.Sprintf("%s: %s, best %s", p.Message(h.Change), Count(p, h.Offers, "offer"), best)
+	}
 	return p.Sprintf("%s: %s, best %s", p.Message(h.Change), Count(p, h.Offers, "offer"), fitHintOffer(p, &h.Best))
 }
 
@@ -59,6 +76,9 @@ func WriteWouldFit(out io.Writer, r *Renderer, hints []FitHint) error {
 	for i := range hints {
 		h := &hints[i]
 		fmt.Fprintf(&b, "  %s %s\n", st.Good.Render("→"), FitHintLine(p, h))
+		if !h.Caveat.IsZero() {
+			fmt.Fprintf(&b, "    %s %s\n", st.Warn.Render("!"), p.Message(h.Caveat))
+		}
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())
 	return err
@@ -81,10 +101,16 @@ const maxFitHints = 4
 // some offer rank, best first (the cheapest job, else hour, of the ranking
 // each gives), at most maxFitHints. The changes are those estimate --gpu
 // advises (advice.FitAdvice) for the GPU of the nearest near miss, or the
-// largest GPU when no near miss was short of memory, and dropping each
-// search limit that removed offers. Each is ranked by model.Recommend as
-// the command would with it: computed, never a canned answer.
-func WouldFit(w model.Workload, cat *model.Catalog, q model.Query, rec *model.Recommendation) []FitHint {
+// largest GPU when no near miss was short of memory, dropping each
+// search limit that removed offers, when a price or budget limit
+// removed on-demand offers, paying spot (spotHint), and when GPU counts
+// could not share the global batch, the accumulation that opens the
+// cheapest of them (GlobalBatchFit). Each is ranked by
+// model.Recommend as the command would with it: computed, never a canned
+// answer. spot gives the spot rates and assumptions recommend --pricing
+// spot prices with (its Query is ignored); nil prices spot offers at
+// their list price, uninterrupted.
+func WouldFit(w model.Workload, cat *model.Catalog, q model.Query, rec *model.Recommendation, spot *DecideInput) []FitHint {
 	if len(rec.Offers) > 0 {
 		return nil
 	}
@@ -126,6 +152,12 @@ func WouldFit(w model.Workload, cat *model.Catalog, q model.Query, rec *model.Re
 		changes = append(changes, c)
 	}
 	var hints []FitHint
+	if h, ok := spotHint(w, cat, q, rec, spot); ok {
+		hints = append(hints, h)
+	}
+	if h, ok := GlobalBatchFit(w, cat, q, rec); ok {
+		hints = append(hints, FitHint{Change: h.Change(), Offers: h.Offers, Best: h.Best, AsOf: h.AsOf})
+	}
 	for _, c := range changes {
 		r, err := model.Recommend(c.w, cat, c.q)
 		if err != nil || len(r.Offers) == 0 {
@@ -135,6 +167,69 @@ func WouldFit(w model.Workload, cat *model.Catalog, q model.Query, rec *model.Re
 	}
 	slices.SortStableFunc(hints, func(a, b FitHint) int { return cmp.Compare(hintCost(&a.Best), hintCost(&b.Best)) })
 	return hints[:min(len(hints), maxFitHints)]
+}
+
+// spotHint is the change to spot pricing of an on-demand search that a
+// price or budget limit left without an offer (a 70B fine-tune over a
+// $200 job budget on aws, gcp and azure: nothing on demand, spot 16 ×
+// H200 at an expected $93.44): the offers recommend --pricing spot ranks
+// within the limits, each at its expected job time and cost with
+// interruptions when spot's rates are given (spotShownOffer, as the
+// table shows them; one whose expected cost is past the job budget, or
+// whose job would never finish, is left out), the cheapest of them, and
+// the caveat recommend --pricing spot prints under its best. ok is
+// false when the search is not on demand, no such limit removed offers,
+// or no spot offer passes.
+func spotHint(w model.Workload, cat *model.Catalog, q model.Query, rec *model.Recommendation, spot *DecideInput) (FitHint, bool) {
+	if q.Pricing != model.OnDemand && q.Pricing != "" || !slices.ContainsFunc(rec.Reasons, func(r model.ReasonCount) bool {
+		return r.Kind == model.RejectJobBudget || r.Kind == model.RejectBudget || r.Kind == model.RejectPrice
+	}) {
+		return FitHint{}, false
+	}
+	sq := q
+	sq.Pricing = model.Spot
+	in := DecideInput{Catalog: cat, Query: sq, HoursPerMonth: q.HoursPerMonth}
+	if spot != nil {
+		in.Rate, in.Spot = spot.Rate, spot.Spot
+		if spot.HoursPerMonth > 0 {
+			in.HoursPerMonth = spot.HoursPerMonth
+		}
+	}
+	sq.SpotView = SpotView(in)
+	r, err := model.Recommend(w, cat, sq)
+	if err != nil {
+		return FitHint{}, false
+	}
+	hpm := cmp.Or(in.HoursPerMonth, model.HoursPerMonth)
+	h := FitHint{Change: model.Msg("pay spot instead of on-demand (--pricing spot)"), AsOf: r.AsOf}
+	for i := range r.Offers {
+		o := &r.Offers[i]
+		shown, caveat := *o, model.Msg(model.SpotWarning)
+		if in.Rate != nil && o.HasJob {
+			rate := in.Rate(o.Instance.Provider, o.Region, o.Instance.Type)
+			od := decide.ForOffer(cat, o, rate, in.Spot, hpm)
+			switch {
+			case od.SpotNeverFinishes:
+				continue
+			case od.Spot != nil:
+				shown = spotShownOffer(o, &od, rate, in, hpm)
+				if od.Spot.InterruptionsPerHour > 0 && od.Spot.CheckpointWrites == 0 {
+					caveat = model.Msg(model.SpotRestartWarning)
+				}
+			}
+		}
+		if q.BudgetJobUSD > 0 && shown.HasJob && shown.JobUSD > q.BudgetJobUSD {
+			continue // within the budget at the list price, not with interruptions
+		}
+		h.Offers++
+		// The best as the table ranks it: an offer that fits across its
+		// memory band before one that fits only at the estimate.
+		if better := h.Offers == 1 || h.Best.Risky() && !shown.Risky() ||
+			h.Best.Risky() == shown.Risky() && hintCost(&shown) < hintCost(&h.Best); better {
+			h.Best, h.Caveat, h.Spot = shown, caveat, in.Rate != nil && shown.HasJob
+		}
+	}
+	return h, h.Offers > 0
 }
 
 // hintCost is what a hint's best offer costs: the job when timed, else an

@@ -291,11 +291,13 @@ func writeAccessibleDecisions(w io.Writer, r *report.Renderer, res *result, d *r
 // shows (report.SpotView), as recommend's does.
 func computeSpot(cat *model.Catalog, cfg config.Config, cfgErr error, hf *hfReader, seq int, rate func(provider, region, instanceType string) decide.InterruptionRate) *result {
 	var view func(*model.Offer) (model.Offer, bool)
+	var spot *report.DecideInput
 	if rate != nil && cfgErr == nil {
-		view = report.SpotView(report.DecideInput{Catalog: cat, Query: cfg.Query(), Rate: rate, Spot: spotAssumptions,
-			HoursPerMonth: cmpOrHours(cfg.Search.HoursPerMonth)})
+		spot = &report.DecideInput{Catalog: cat, Query: cfg.Query(), Rate: rate, Spot: spotAssumptions,
+			HoursPerMonth: cmpOrHours(cfg.Search.HoursPerMonth)}
+		view = report.SpotView(*spot)
 	}
-	r := computeView(cat, cfg, cfgErr, hf, seq, view)
+	r := computeView(cat, cfg, cfgErr, hf, seq, view, spot)
 	decideSpot(r, cat, rate)
 	return r
 }

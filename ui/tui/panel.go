@@ -281,12 +281,14 @@ func (h *hfReader) get(path string, task model.Task) (model.Architecture, model.
 // catalog. It is pure apart from reading config.json files, so it can run
 // in a command; cfgErr is the answers' parse error, shown as is.
 func compute(cat *model.Catalog, cfg config.Config, cfgErr error, hf *hfReader, seq int) *result {
-	return computeView(cat, cfg, cfgErr, hf, seq, nil)
+	return computeView(cat, cfg, cfgErr, hf, seq, nil, nil)
 }
 
 // computeView is compute with the matcher's spot view (model.Query.
-// SpotView; nil: none), as computeSpot gives it.
-func computeView(cat *model.Catalog, cfg config.Config, cfgErr error, hf *hfReader, seq int, view func(*model.Offer) (model.Offer, bool)) *result {
+// SpotView; nil: none) and the spot rates and assumptions the hints'
+// change to spot pricing is priced with (report.WouldFit; nil: none), as
+// computeSpot gives them.
+func computeView(cat *model.Catalog, cfg config.Config, cfgErr error, hf *hfReader, seq int, view func(*model.Offer) (model.Offer, bool), spot *report.DecideInput) *result {
 	start := time.Now()
 	r := &result{seq: seq, cfg: cfg, err: cfgErr}
 	defer func() { r.elapsed = time.Since(start) }()
@@ -323,7 +325,7 @@ func computeView(cat *model.Catalog, cfg config.Config, cfgErr error, hf *hfRead
 		r.floated = floatedBest(cat, cfg, rd, b)
 	}
 	if len(r.rec.Offers) == 0 && r.recErr == nil {
-		r.hints = report.WouldFit(w, cat, cfg.Query(), &r.rec)
+		r.hints = report.WouldFit(w, cat, cfg.Query(), &r.rec, spot)
 		if h, ok := autoGPUsHint(w, cat, cfg.Query(), &r.rec); ok {
 			r.hints = append(r.hints, h)
 		}
