@@ -66,6 +66,9 @@ type Advice struct {
 	// run (a new user's trial: ZeRO-3 advised ✓ at 64.49 GiB, estimate's
 	// "~ borderline" with the same flags).
 	Verdict model.FitVerdict
+	// Combined is set on a combination of savers (combine): more than one
+	// change, which the words around it must not call "one change".
+	Combined bool
 }
 
 // FitAdvice returns the changes that lower w's per-GPU memory below
@@ -557,7 +560,7 @@ func combine(w model.Workload, base, capBytes float64) (Advice, bool) {
 			flags = append(flags, savers[i].flags)
 		}
 		m := model.Msg("combine %v (%s)", plusMsgs(names), strings.Join(flags, " "))
-		a := Advice{Change: m.String(), Msg: m, Workload: v, Total: e.Memory.Total(), Fits: true,
+		a := Advice{Change: m.String(), Msg: m, Workload: v, Total: e.Memory.Total(), Fits: true, Combined: true,
 			Verdict: model.MemoryVerdict(e.Memory.Total(), e.MemoryBand, capBytes)}
 		if a.Verdict == model.VerdictFits {
 			return a, true

@@ -43,9 +43,12 @@ type Job struct {
 	// Fix is, when the job is short of GPU memory on the offer, the one
 	// change that makes it fit there (fitOnOffer); FixTotal its per-GPU
 	// bytes, FixChance its chance of running out of memory when it fits
-	// at the estimate only (0: across its 90% range). Zero when none does.
+	// at the estimate only (0: across its 90% range), FixCombined set when
+	// Fix is a combination of savers (advice.Advice.Combined), which the
+	// words do not call one change. Zero when none does.
 	Fix                 model.Message
 	FixTotal, FixChance float64
+	FixCombined         bool
 }
 
 // JobOnOffer is phase ph, whose scenario is s (PhaseScenarioFor: its
@@ -79,7 +82,7 @@ func JobOnOffer(cat *model.Catalog, ph *Phase, s *PhaseScenario) (job Job, ok bo
 	}
 	job.Kind, job.Why = kind, why
 	if kind == model.RejectVRAM {
-		job.Fix, job.FixTotal, job.FixChance = fitOnOffer(cat, in, ph, w, q)
+		job.Fix, job.FixTotal, job.FixChance, job.FixCombined = fitOnOffer(cat, in, ph, w, q)
 	}
 	if why.IsZero() {
 		job.Offer = o
@@ -118,10 +121,10 @@ const maxFitTries = 4
 // fits (walk: a LoRA phase at batch 2 × 4096 on one L40S needed 83.8 GiB
 // and the plan only said to pick another offer; activation checkpointing
 // runs it there at 35.3 GiB, borderline).
-func fitOnOffer(cat *model.Catalog, in *model.Instance, ph *Phase, w model.Workload, q model.Query) (fix model.Message, total, chance float64) {
+func fitOnOffer(cat *model.Catalog, in *model.Instance, ph *Phase, w model.Workload, q model.Query) (fix model.Message, total, chance float64, combined bool) {
 	g, err := cat.GPU(in.GPU)
 	if err != nil {
-		return model.Message{}, 0, 0
+		return model.Message{}, 0, 0, false
 	}
 	tries := 0
 	for _, a := range advice.FitAdvice(w, model.UsableBytes(g)) {
@@ -135,12 +138,12 @@ func fitOnOffer(cat *model.Catalog, in *model.Instance, ph *Phase, w model.Workl
 		switch {
 		case err != nil || !why.IsZero():
 		case o.Verdict != model.VerdictBorderline:
-			return a.Msg, a.Total, 0
+			return a.Msg, a.Total, 0, a.Combined
 		case fix.IsZero():
-			fix, total, chance = a.Msg, a.Total, max(model.RoundChance(o.OOMChance), 0.05)
+			fix, total, chance, combined = a.Msg, a.Total, max(model.RoundChance(o.OOMChance), 0.05), a.Combined
 		}
 	}
-	return fix, total, chance
+	return fix, total, chance, combined
 }
 
 // batchOnOffer says how the answers' batch (a, defaulted) runs on the
@@ -192,14 +195,20 @@ func (j *Job) Verdict() (msg model.Message, borderline bool) {
 	return model.Message{}, false
 }
 
-// FixMsg is the one change that fits the job on its offer (Fix), in the
+// FixMsg is the change that fits the job on its offer (Fix), in the
 // words of the plan's row and note: "one change fits it there, at 35.3
 // GiB per GPU (borderline: about 5% chance of running out of memory):
-// turn on activation checkpointing (…)"; zero when there is none.
+// turn on activation checkpointing (…)", or for a combination "these
+// changes together fit it there, at 23.4 GiB per GPU: combine …"; zero
+// when there is none.
 func (j *Job) FixMsg() model.Message {
 	switch {
 	case j.Fix.IsZero():
 		return model.Message{}
+	case j.FixCombined && j.FixChance > 0:
+		return model.Msg("these changes together fit it there, at %.1f GiB per GPU (borderline: about %.0f%% chance of running out of memory): %v", j.FixTotal/model.GiB, j.FixChance*100, j.Fix)
+	case j.FixCombined:
+		return model.Msg("these changes together fit it there, at %.1f GiB per GPU: %v", j.FixTotal/model.GiB, j.Fix)
 	case j.FixChance > 0:
 		return model.Msg("one change fits it there, at %.1f GiB per GPU (borderline: about %.0f%% chance of running out of memory): %v", j.FixTotal/model.GiB, j.FixChance*100, j.Fix)
 	}
