@@ -169,15 +169,20 @@ func (f *decideFlags) spotView(fs *pflag.FlagSet, cat *model.Catalog, q model.Qu
 	if err != nil {
 		return nil
 	}
+	return report.SpotView(report.DecideInput{Catalog: cat, Query: q, Rate: f.waitedRate(), Spot: a, HoursPerMonth: q.HoursPerMonth})
+}
+
+// waitedRate is the interruption rate f.spot loads, waited for at its
+// first call; a zero rate when the load failed (decide reports it).
+func (f *decideFlags) waitedRate() func(provider, region, instanceType string) decide.InterruptionRate {
 	s := f.spot
-	rate := func(provider, region, instanceType string) decide.InterruptionRate {
+	return func(provider, region, instanceType string) decide.InterruptionRate {
 		<-s.done
-		if s.rate == nil { // a load that failed: decide reports it
+		if s.rate == nil {
 			return decide.InterruptionRate{}
 		}
 		return s.rate(provider, region, instanceType)
 	}
-	return report.SpotView(report.DecideInput{Catalog: cat, Query: q, Rate: rate, Spot: a, HoursPerMonth: q.HoursPerMonth})
 }
 
 // spotInput is the spot rates and assumptions recommend --pricing spot
@@ -193,15 +198,7 @@ func (f *decideFlags) spotInput(fs *pflag.FlagSet, cat *model.Catalog) *report.D
 	if err != nil {
 		return nil
 	}
-	s := f.spot
-	rate := func(provider, region, instanceType string) decide.InterruptionRate {
-		<-s.done
-		if s.rate == nil {
-			return decide.InterruptionRate{}
-		}
-		return s.rate(provider, region, instanceType)
-	}
-	return &report.DecideInput{Catalog: cat, Rate: rate, Spot: a}
+	return &report.DecideInput{Catalog: cat, Rate: f.waitedRate(), Spot: a}
 }
 
 // answers returns the direct questions asked (--finish-by, --max-job-cost).
