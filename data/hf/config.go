@@ -219,7 +219,7 @@ func parseConfig(data []byte, top bool, outer taskHead) (*Config, error) {
 		}
 	}
 	if a.LearnedPositions == 0 { // rotary or none: a RoPE scaling sets the positions vLLM serves
-		a.MaxPositions, a.RopeTheta = f.ropePositions(c.ModelType, a.MaxPositions)
+		a.MaxPositions, a.RopeTheta, a.RopeOriginal = f.ropePositions(c.ModelType, a.MaxPositions)
 	}
 	// What selects the modeling code's own saved tensors
 	// (model.Architecture.ModelType, Activation, ParallelResidual).

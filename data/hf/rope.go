@@ -36,8 +36,14 @@ const maxRopeFactor = 1 << 16
 // starts from positions. theta is rope_theta (or rotary_emb_base,
 // patch_rope_parameters' other spelling), else the rope parameters' own
 // (rope_parameters.rope_theta in transformers v5, the full-attention
-// layers' when nested); 0 when none is given.
-func (f *fields) ropePositions(modelType string, positions int) (int, float64) {
+// layers' when nested); 0 when none is given. original is the positions
+// the scaling multiplied (the yarn's original_max_position_embeddings,
+// else positions), model.Architecture.RopeOriginal, so a --rope-scaling
+// given on top, whose --hf-overrides replace the whole rope_parameters,
+// multiplies what the model was trained on, not the scaled 131,072 (a new
+// user's walk: yarn:2 on Qwen3's card config wrote an original of
+// 131072); 0 when nothing is scaled.
+func (f *fields) ropePositions(modelType string, positions int) (int, float64, int) {
 	theta := f.float("rope_theta", "rotary_emb_base")
 	params := f.ropeParams()
 	for _, p := range params {
@@ -46,7 +52,7 @@ func (f *fields) ropePositions(modelType string, positions int) (int, float64) {
 		}
 	}
 	if len(params) == 0 || strings.Contains(modelType, "gemma3") {
-		return positions, theta
+		return positions, theta, 0
 	}
 	derived, factor, scaled := float64(positions), 1.0, false
 	for _, p := range params {
@@ -62,14 +68,14 @@ func (f *fields) ropePositions(modelType string, positions int) (int, float64) {
 		}
 	}
 	if !scaled {
-		return positions, theta
+		return positions, theta, 0
 	}
 	n := math.Floor(derived * factor) // vLLM's int(derived_max_model_len)
 	if n < 1 || n > maxField {
 		f.fail("rope_scaling: %d positions × factor %g is out of range (1–%d)", positions, factor, maxField)
-		return positions, theta
+		return positions, theta, 0
 	}
-	return int(n), theta
+	return int(n), theta, int(derived)
 }
 
 // ropeParam is one RoPE parameter set of a config.json.

@@ -97,3 +97,35 @@ func TestCatalogRopeThetaMatchesConfig(t *testing.T) {
 		t.Error("no catalog entry with a rope_theta has a config.json here: the test proves nothing")
 	}
 }
+
+// TestRopeOriginal: a config.json that already scales RoPE keeps the
+// positions its scaling multiplied (model.Architecture.RopeOriginal), so
+// a --rope-scaling given on top, whose --hf-overrides replace the whole
+// rope_parameters, multiplies what the model was trained on (a new user's
+// walk: yarn:2 on Qwen3's card config suggested 131072 × 2 and wrote
+// original_max_position_embeddings 131072); 0 when nothing is scaled.
+func TestRopeOriginal(t *testing.T) {
+	const llama = `{"model_type": "llama", "hidden_size": 2048, "num_hidden_layers": 16, "num_attention_heads": 32,
+	"num_key_value_heads": 8, "intermediate_size": 8192, "vocab_size": 128256, "max_position_embeddings": 4096`
+	for _, tt := range []struct {
+		name     string
+		json     string
+		original int
+	}{
+		{"yarn from its original 2048", llama + `, "rope_theta": 10000, "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 2048}}`, 2048},
+		{"yarn without an original: max_position_embeddings", llama + `, "rope_scaling": {"rope_type": "yarn", "factor": 2}}`, 4096},
+		{"linear: max_position_embeddings", llama + `, "rope_scaling": {"rope_type": "linear", "factor": 2.0}}`, 4096},
+		{"llama3 counts its scaling already: none", llama + `, "rope_theta": 500000.0, "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "original_max_position_embeddings": 8192}}`, 0},
+		{"no scaling: none", llama + `, "rope_theta": 10000}`, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := ParseConfig([]byte(tt.json))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Arch.RopeOriginal != tt.original {
+				t.Errorf("RopeOriginal %d, want %d (positions %d)", c.Arch.RopeOriginal, tt.original, c.Arch.MaxPositions)
+			}
+		})
+	}
+}
