@@ -229,7 +229,7 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 			// "shard with ZeRO-3 (--strategy zero3) over 8 GPUs" to a
 			// job on ZeRO-3 over 8 GPUs).
 			if shard.GPUs > 0 && !(shard.Strategy == w.Strategy && shard.GPUs == w.GPUs) {
-				try(shardChange(shard, w, same, false), shard)
+				try(withFlags(shardChange(shard, w, same, false), shardFlags(shard, w, false)), shard)
 			}
 		}
 		if z.GPUs == 0 && f.GPUs == 0 && w.BatchPerGPU {
@@ -239,7 +239,7 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 			}
 			for _, shard := range []model.Workload{z, f} {
 				if shard.GPUs > 0 {
-					try(shardChange(shard, w, same, true), shard)
+					try(withFlags(shardChange(shard, w, same, true), shardFlags(shard, w, true)), shard)
 				}
 			}
 		}
@@ -267,14 +267,15 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 			ck.Checkpointing = model.Bool(true)
 			ck.BatchPerGPU = false
 			type combo struct {
-				from model.Workload
-				with model.Message
+				from  model.Workload
+				with  model.Message
+				flags string
 			}
-			combos := []combo{{ck, model.Msg("activation checkpointing on (--checkpointing)")}}
+			combos := []combo{{ck, model.Msg("activation checkpointing on"), "--checkpointing"}}
 			if r := w.TrainingRecipe(); (r == model.RecipeAutocast || r == model.RecipeFSDPMixed) && w.Task != model.TaskQLoRA {
 				bf := ck
 				bf.Precision, bf.Recipe = model.BF16, model.RecipeAuto
-				combos = append(combos, combo{bf, model.Msg("activation checkpointing on and pure bf16 (--checkpointing --precision bf16)")})
+				combos = append(combos, combo{bf, model.Msg("activation checkpointing on and pure bf16"), "--checkpointing --precision bf16"})
 			}
 			for _, c := range combos {
 				z, f, same := shards(c.from)
@@ -302,7 +303,7 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 					}
 					m := shardChange(shard, w, same, perGPU)
 					n := len(out)
-					try(model.Msg("%s, with %s", m, c.with), shard)
+					try(model.Msg("%v, with %v (%s)", m, c.with, strings.TrimSpace(shardFlags(shard, w, perGPU)+" "+c.flags)), shard)
 					fit = fit || (len(out) > n && out[n].Fits)
 				}
 				if fit {
@@ -528,7 +529,6 @@ func combine(w model.Workload, base, capBytes float64) (Advice, bool) {
 			break // the smallest size that fits has no set that fits across its band
 		}
 		v := w
-		v.BatchPerGPU = false
 		micro := false
 		for _, i := range set {
 			if savers[i].micro {
@@ -538,6 +538,12 @@ func combine(w model.Workload, base, capBytes float64) (Advice, bool) {
 			savers[i].apply(&v)
 		}
 		if micro {
+			// Its flags give --grad-accum, which makes the batch the
+			// job's; without the micro-batch the batch stays as asked, so
+			// a re-run of the other flags alone is the same job (a new
+			// user's walk: recommend's hint, batch kept global, named
+			// offers its re-run, batch per GPU, did not fit).
+			v.BatchPerGPU = false
 			b, err := MaxMicroBatch(v, capBytes)
 			if err != nil || b == 0 || b >= v.MicroBatch {
 				continue // none fits, or the others fit without it
@@ -588,9 +594,9 @@ func plusMsgs(ms []model.Message) model.Message {
 // (the same global batch), or with the global batch its per-GPU
 // micro-batch makes when perGPU.
 func shardChange(shard, w model.Workload, same, perGPU bool) model.Message {
-	name := "ZeRO-3 (--strategy zero3)"
+	name := "ZeRO-3"
 	if shard.Strategy == model.FSDP {
-		name = "FSDP (--strategy fsdp)"
+		name = "FSDP"
 	}
 	kept := shard.MicroBatch == w.MicroBatch && shard.GradAccum == w.GradAccum
 	if shard.Strategy == w.Strategy {
@@ -611,6 +617,49 @@ func shardChange(shard, w model.Workload, same, perGPU bool) model.Message {
 		return model.Msg("shard with %s over %d GPUs", name, shard.GPUs)
 	}
 	return model.Msg("shard with %s over %d GPUs at micro-batch %d × accumulation %d (same global batch)", name, shard.GPUs, shard.MicroBatch, shard.GradAccum)
+}
+
+// withFlags is m followed by the flags that run it, "(--strategy fsdp
+// --gpus 4)"; m alone when there are none.
+func withFlags(m model.Message, flags string) model.Message {
+	if flags == "" {
+		return m
+	}
+	return model.Msg("%v (%s)", m, flags)
+}
+
+// shardFlags are the estimate flags that turn w into shard, so a line of
+// advice re-run as written gives its figure (a new user's walk: "✓ shard
+// with ZeRO-3 or FSDP over 4 GPUs at micro-batch 1 × accumulation 1 …
+// (--checkpointing --precision bf16)" run with those flags alone was
+// 77.37 GiB on one GPU): the strategy unless it is w's (where the two
+// give one figure, ZeRO-3's, which shards alike); the GPU count unless
+// w's own strategy says it in its words (keptStrategyChange); and the
+// batch: with perGPU the micro-batch per GPU, which a run without
+// --grad-accum keeps per GPU (model.Workload.BatchPerGPU); otherwise the
+// micro-batch and accumulation of the global batch kept, given whenever
+// they move or w's batch was per GPU, as --grad-accum makes it the job's.
+func shardFlags(shard, w model.Workload, perGPU bool) string {
+	var f []string
+	if shard.Strategy != w.Strategy {
+		s := "zero3"
+		if shard.Strategy == model.FSDP {
+			s = "fsdp"
+		}
+		f = append(f, "--strategy "+s)
+		if shard.GPUs != w.GPUs {
+			f = append(f, fmt.Sprintf("--gpus %d", shard.GPUs))
+		}
+	}
+	switch {
+	case perGPU:
+		if shard.MicroBatch != w.MicroBatch {
+			f = append(f, fmt.Sprintf("--batch-size %d", shard.MicroBatch))
+		}
+	case w.BatchPerGPU || shard.MicroBatch != w.MicroBatch || shard.GradAccum != w.GradAccum:
+		f = append(f, fmt.Sprintf("--batch-size %d --grad-accum %d", shard.MicroBatch, shard.GradAccum))
+	}
+	return strings.Join(f, " ")
 }
 
 // keptStrategyChange is shardChange for w's own strategy, ZeRO-3 or

@@ -74,8 +74,22 @@ func CheckFitAsked(e *model.Estimate, g *model.GPU, asked, allowFallback bool) F
 	}
 	f.MaxMicroBatch, _ = MaxMicroBatch(e.Workload, f.UsableBytes)
 	if !f.Fits && f.Refused.IsZero() {
-		f.Advice = FitAdvice(e.Workload, f.UsableBytes)
+		f.Advice = RunnableOn(FitAdvice(e.Workload, f.UsableBytes), g)
 	}
 	f.Tips = Tips(e.Workload, g, TipCount)
 	return f
+}
+
+// RunnableOn is the advice of as whose changed job g can run
+// (model.CannotRun): no pure bf16 on a GPU without bf16, no fp16 for a
+// model that overflows it (a new user's walk: "✓ … pure bf16" advised on
+// a V100, where estimate then said "✗ cannot run").
+func RunnableOn(as []Advice, g *model.GPU) []Advice {
+	out := as[:0:0]
+	for _, a := range as {
+		if model.CannotRun(&a.Workload, g).IsZero() {
+			out = append(out, a)
+		}
+	}
+	return out
 }

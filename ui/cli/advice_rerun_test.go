@@ -1,15 +1,16 @@
 package cli
 
 import (
-	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // TestShardAdviceReproduces: the fit advice names ZeRO-3 and FSDP each
-// with its own figure and verdict, and re-running estimate with each
-// advised flag set (--strategy, --batch-size, --grad-accum) gives the same
-// per-GPU bytes and verdict (a new user's trial: "ZeRO-3 or FSDP … →
+// with its own figure and verdict, and re-running estimate with the flags
+// each line names (every one that names any: a sharding line's
+// --strategy, --gpus, --batch-size, --grad-accum, a combination's savers)
+// gives the same per-GPU bytes and verdict (a new user's trial: "ZeRO-3 or FSDP … →
 // 64.49 GiB" was ZeRO-3's figure; --strategy fsdp gave 71.13 GiB,
 // borderline). Llama 3.1 8B full fine-tune on 4 A100 80GB, micro-batch 4:
 // both shard over the same 4 GPUs at micro-batch 1 × accumulation 4.
@@ -39,20 +40,47 @@ func TestShardAdviceReproduces(t *testing.T) {
 		if strings.Contains(a.Change, "ZeRO-3 or FSDP") {
 			t.Errorf("advice %q names both with one figure, though they differ here", a.Change)
 		}
-		var strategy string
-		var gpus, micro, accum int
-		if n, _ := fmt.Sscanf(a.Change, "shard with %s (--strategy %s over %d GPUs at micro-batch %d × accumulation %d", new(string), &strategy, &gpus, &micro, &accum); n != 5 {
+		flags := advisedFlags(a.Change)
+		if flags == nil {
 			continue
 		}
-		strategy = strings.TrimSuffix(strategy, ")")
-		seen[strategy] = true
-		again := run("--strategy", strategy, "--batch-size", fmt.Sprint(micro), "--grad-accum", fmt.Sprint(accum))
+		for i, f := range flags {
+			if f == "--strategy" && i+1 < len(flags) {
+				seen[flags[i+1]] = true
+			}
+		}
+		// A line that keeps the strategy is on the one the estimate ran
+		// (DDP here); without --strategy a re-run may pick FSDP where
+		// DDP is borderline, another job.
+		if !slices.Contains(flags, "--strategy") {
+			flags = append(flags, "--strategy", "ddp")
+		}
+		again := run(flags...)
 		if again.Memory.PerGPUBytes.Total != a.PerGPUBytes || again.GPU.Verdict != a.Verdict {
-			t.Errorf("%q: advised %d bytes, %s; --strategy %s --batch-size %d --grad-accum %d gives %d bytes, %s",
-				a.Change, a.PerGPUBytes, a.Verdict, strategy, micro, accum, again.Memory.PerGPUBytes.Total, again.GPU.Verdict)
+			t.Errorf("%q: advised %d bytes, %s; %v gives %d bytes, %s",
+				a.Change, a.PerGPUBytes, a.Verdict, flags, again.Memory.PerGPUBytes.Total, again.GPU.Verdict)
 		}
 	}
 	if !seen["zero3"] || !seen["fsdp"] {
 		t.Errorf("advice %+v: want a ZeRO-3 and an FSDP line, each with its flags", d.GPU.Advice)
+	}
+}
+
+// advisedFlags are the flags a line of fit advice names: every
+// parenthesised group of it that starts with "--", split into words; nil
+// when it names none.
+func advisedFlags(change string) []string {
+	var out []string
+	for rest := change; ; {
+		i := strings.Index(rest, "(--")
+		if i < 0 {
+			return out
+		}
+		j := strings.IndexByte(rest[i:], ')')
+		if j < 0 {
+			return out
+		}
+		out = append(out, strings.Fields(rest[i+1:i+j])...)
+		rest = rest[i+j:]
 	}
 }

@@ -41,7 +41,7 @@ func TestLabelsSayWhatWasAsked(t *testing.T) {
 	}
 	code, out, errs = runCLI(t, "estimate", "--model", "llama-3.1-70b", "--task", "finetune", "--gpus", "4", "--gpu", "a100-80gb")
 	note := regexp.MustCompile(`FSDP over the same 4 GPUs at this batch needs (\d+\.\d\d) GiB`).FindStringSubmatch(errs)
-	if code != 0 || note == nil || !strings.Contains(out, "shard with FSDP (--strategy fsdp) over 4 GPUs") || !strings.Contains(out, "→ "+note[1]+" GiB") {
+	if code != 0 || note == nil || !strings.Contains(out, "shard with FSDP over 4 GPUs (--strategy fsdp") || !strings.Contains(out, "→ "+note[1]+" GiB") {
 		t.Errorf("no-strategy note %q and the FSDP advice line disagree (exit %d):\n%s", note, code, out)
 	}
 }
