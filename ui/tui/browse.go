@@ -849,7 +849,7 @@ func (v *browseView) fit(cells [][]string, keys []string, w int) (cols, widths [
 func (a *answers) limitTo(r *market.Row) {
 	if !a.pick.On {
 		a.pick = marketPick{On: true, WasProviders: slices.Clone(a.Providers), WasExtra: slices.Clone(a.extra.ExtraProviders),
-			WasRegions: slices.Clone(a.Regions)}
+			WasRegions: slices.Clone(a.Regions), WasDistribution: a.Distribution, WasGPUs: a.GPUs, WasPricing: a.Pricing}
 	}
 	a.GPUKeys = []string{r.GPU.Key}
 	a.Providers, a.extra.ExtraProviders = []string{r.Instance.Provider}, nil
@@ -866,6 +866,7 @@ func (a *answers) limitTo(r *market.Row) {
 	default:
 		a.Distribution, a.GPUs = distNode, strconv.Itoa(n)
 	}
+	a.pick.Distribution, a.pick.GPUs, a.pick.Pricing = a.Distribution, a.GPUs, a.Pricing
 }
 
 // marketPick is what a pick in the market browser pinned (limitTo) and
@@ -875,10 +876,16 @@ type marketPick struct {
 	On                                 bool
 	Providers, Regions                 []string // as the pick set them
 	WasProviders, WasExtra, WasRegions []string // as they were before the first pick
+	// The GPU count and pricing likewise: as the pick set them, and as
+	// they were before the first pick (a verification walk: after ctrl+x
+	// the job stayed on the pick's 8 GPUs, its strategy moved to FSDP).
+	Distribution, GPUs       string
+	WasDistribution, WasGPUs string
+	Pricing, WasPricing      model.Pricing
 }
 
 // clearPick lifts the limits a market pick set: the GPU, and the
-// providers and regions, which go back to what was answered before the
+// providers, regions, GPU count and pricing, which go back to what was answered before the
 // pick unless they were changed since (then they are the user's own
 // answers, and stay). A GPU limit a file set (no pick) is lifted alone.
 func (a *answers) clearPick() {
@@ -889,6 +896,12 @@ func (a *answers) clearPick() {
 		}
 		if sameSet(a.Regions, p.Regions) {
 			a.Regions = p.WasRegions
+		}
+		if a.Distribution == p.Distribution && a.GPUs == p.GPUs {
+			a.Distribution, a.GPUs = p.WasDistribution, p.WasGPUs
+		}
+		if a.Pricing == p.Pricing {
+			a.Pricing = p.WasPricing
 		}
 	}
 	a.pick = marketPick{}

@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/market"
 )
 
 // TestBrowseEnterAcceptsFilter: enter on the filter line accepts it and
@@ -69,6 +72,7 @@ func TestBrowseEnterAcceptsFilter(t *testing.T) {
 func TestBrowseClearRestores(t *testing.T) {
 	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
 	m.a.Providers, m.a.Regions = []string{"aws", "lambda"}, []string{"us-east-1"}
+	dist, gpus, pricing := m.a.Distribution, m.a.GPUs, m.a.Pricing
 	m = drive(t, m, msgs(ctrlB, typed("a100-40gb"), enter, enter)...)
 	m = drive(t, m, msgs(ctrlB, clearLine, typed("a100-80gb:8"), enter, enter)...) // a second pick
 	if !slices.Equal(m.a.Providers, []string{"aws"}) {
@@ -82,6 +86,12 @@ func TestBrowseClearRestores(t *testing.T) {
 	if !slices.Equal(cleared.a.Providers, []string{"aws", "lambda"}) || !slices.Equal(cleared.a.Regions, []string{"us-east-1"}) || len(cleared.a.GPUKeys) != 0 {
 		t.Errorf("ctrl+x: providers %v, regions %v, GPUs %v; want the answers before the first pick", cleared.a.Providers, cleared.a.Regions, cleared.a.GPUKeys)
 	}
+	// The GPU count and pricing too (a verification walk: after ctrl+x the
+	// job stayed on the 8 GPUs of an 8-GPU pick).
+	if cleared.a.Distribution != dist || cleared.a.GPUs != gpus || cleared.a.Pricing != pricing {
+		t.Errorf("ctrl+x after a pick (%s GPUs): distribution %q, GPUs %q, pricing %q; want %q, %q, %q as before the pick",
+			m.a.GPUs, cleared.a.Distribution, cleared.a.GPUs, cleared.a.Pricing, dist, gpus, pricing)
+	}
 	if s := screenText(cleared); !strings.Contains(s, "pick cleared: offers of every GPU on aws, lambda in us-east-1") {
 		t.Errorf("ctrl+x: the footer does not say where the offers come from now:\n%s", s)
 	}
@@ -94,5 +104,31 @@ func TestBrowseClearRestores(t *testing.T) {
 	kept := drive(t, m, ctrlB, ctrl('x'))
 	if !slices.Equal(kept.a.Regions, []string{"us-west-2"}) || !slices.Equal(kept.a.Providers, []string{"aws", "lambda"}) {
 		t.Errorf("ctrl+x after regions were changed: regions %v, providers %v; want [us-west-2] kept, the providers back", kept.a.Regions, kept.a.Providers)
+	}
+}
+
+// TestClearPickRestoresGPUCount: a pick of an 8-GPU spot row sets one
+// node of 8 GPUs on spot; clearing it puts back the GPU count and pricing
+// answered before (a verification walk: after ctrl+x the job stayed on
+// the pick's 8 GPUs and its strategy moved from DDP to FSDP), unless they
+// were changed since the pick.
+func TestClearPickRestoresGPUCount(t *testing.T) {
+	g := &model.GPU{Key: "h100-sxm"}
+	row := &market.Row{GPU: g, Instance: &model.Instance{Provider: "p", Type: "p.8", GPUCount: 8}, Regions: []string{"r"}, Pricing: model.Spot}
+	a := answers{Distribution: distSingle, GPUs: "1", Pricing: model.OnDemand}
+	a.limitTo(row)
+	if a.Distribution != distNode || a.GPUs != "8" || a.Pricing != model.Spot {
+		t.Fatalf("the pick: %s, %s GPUs, %s; want one node of 8 on spot", a.Distribution, a.GPUs, a.Pricing)
+	}
+	a.clearPick()
+	if a.Distribution != distSingle || a.GPUs != "1" || a.Pricing != model.OnDemand {
+		t.Errorf("cleared: %s, %s GPUs, %s; want single, 1, on-demand as before the pick", a.Distribution, a.GPUs, a.Pricing)
+	}
+	a = answers{Distribution: distSingle, GPUs: "1", Pricing: model.OnDemand}
+	a.limitTo(row)
+	a.GPUs = "4" // the user's own answer since the pick
+	a.clearPick()
+	if a.GPUs != "4" || a.Pricing != model.OnDemand {
+		t.Errorf("cleared after the GPUs were answered again: %s GPUs, %s; want 4 kept, on-demand back", a.GPUs, a.Pricing)
 	}
 }
