@@ -322,6 +322,13 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 			opt.Notes = append(opt.Notes, n)
 		}
 	}
+	if ff.phase == nil && offer.Verdict == model.VerdictBorderline && offer.Estimate != nil {
+		// The file says the chance stderr says, as a serving export's
+		// and a plan phase's do (a verification walk: a ~10% chance on a
+		// V100 was said on stderr only, the SkyPilot file silent).
+		said = append(said, model.Msg("borderline (~ in recommend): the 90%% range reaches %.2f GiB per GPU, past the %.2f GiB usable; about %.0f%% chance of running out of memory",
+			offer.Estimate.ResidentBand()[1]/model.GiB, offer.UsableBytes/model.GiB, model.RoundChance(offer.OOMChance)*100))
+	}
 	for _, n := range said {
 		if !n.IsZero() {
 			opt.Notes = append(opt.Notes, n)
