@@ -82,7 +82,7 @@ func TestRecommendWouldFit(t *testing.T) {
 	}
 	// The table says it too, after the near misses.
 	_, out, _ := runCLI(t, base...)
-	if !strings.Contains(out, "What would make it fit (each change alone)\n  → ") || !strings.Contains(out, "turn on activation checkpointing (about 33% more compute): ") {
+	if !strings.Contains(out, "What would make it fit (each line on its own)\n  → ") || !strings.Contains(out, "turn on activation checkpointing (about 33% more compute): ") {
 		t.Errorf("no fit advice under an empty ranking:\n%s", out)
 	}
 	// A ranking with offers has none.

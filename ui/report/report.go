@@ -530,7 +530,7 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *advice.Fit,
 				line("  %s", st.Warn.Render(NoFitChanceNoteIn(p, f)))
 			}
 			if len(f.Advice) > 0 {
-				line("  %s", st.Heading.Render(p.T("fit advice (each change alone):")))
+				line("  %s", st.Heading.Render(p.T("fit advice (each line on its own):")))
 				pure := false
 				for _, a := range f.Advice {
 					line("  %s %s → %s", AdviceMark(&st, &a), PadRight(AdviceChange(p, a), 62), GiB(a.Total))

@@ -72,7 +72,7 @@ func WriteWouldFit(out io.Writer, r *Renderer, hints []FitHint) error {
 	}
 	st, p := NewStyles(r), r.Lang
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(p.T("What would make it fit (each change alone)")))
+	fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(p.T("What would make it fit (each line on its own)")))
 	for i := range hints {
 		h := &hints[i]
 		fmt.Fprintf(&b, "  %s %s\n", st.Good.Render("→"), FitHintLine(p, h))

@@ -987,14 +987,14 @@ func (p panel) noFitLines(r *result, width int) []string {
 		lines = append(lines, wrapLines(st.Warn.Render("! ")+s, width)...)
 	}
 	if len(r.hints) > 0 { // recommend's answer: a budget or a limit may be what blocks, not memory
-		lines = append(lines, st.Heading.Render(p.lang.T("What would make it fit (each change alone)")))
+		lines = append(lines, st.Heading.Render(p.lang.T("What would make it fit (each line on its own)")))
 		for i := range r.hints {
 			h := r.hints[i]
 			h.Change = hintChange(h.Change)
 			lines = append(lines, wrapLines(st.Good.Render("→ ")+report.FitHintLine(p.lang, &h), width)...)
 		}
 	} else if len(r.advice) > 0 {
-		lines = append(lines, st.Heading.Render(p.lang.Sprintf("What would fit %s (each change alone):", r.adviceOn.Name)))
+		lines = append(lines, st.Heading.Render(p.lang.Sprintf("What would fit %s (each line on its own):", r.adviceOn.Name)))
 		for _, a := range r.advice {
 			mark := report.AdviceMark(st, &a) // "~": fits at the estimate, not across its band, as estimate marks it
 			need := " → " + report.GiB(a.Total)
