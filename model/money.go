@@ -3,6 +3,8 @@ package model
 import (
 	"math"
 	"strconv"
+
+	"github.com/dustin/go-humanize"
 )
 
 // USDCents writes dollars to the cent, grouped by thousands, as the
@@ -21,7 +23,7 @@ func USDCents(v float64) string {
 	}
 	neg := v < 0
 	c := int64(math.Round(math.Abs(v) * 100))
-	s := "$" + groupThousands(strconv.FormatInt(c/100, 10)) + "." + strconv.FormatInt(100+c%100, 10)[1:]
+	s := "$" + humanize.Comma(c/100) + "." + strconv.FormatInt(100+c%100, 10)[1:]
 	if neg {
 		return "-" + s
 	}
@@ -33,17 +35,9 @@ func USDWhole(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "—"
 	}
-	s := "$" + groupThousands(strconv.FormatInt(int64(math.Round(math.Abs(v))), 10))
+	s := "$" + humanize.Comma(int64(math.Round(math.Abs(v))))
 	if v < 0 && math.Round(v) != 0 {
 		return "-" + s
 	}
 	return s
-}
-
-// groupThousands puts a comma between each group of three digits.
-func groupThousands(digits string) string {
-	for i := len(digits) - 3; i > 0; i -= 3 {
-		digits = digits[:i] + "," + digits[i:]
-	}
-	return digits
 }

@@ -81,25 +81,27 @@ func (s *Serve) adapterNote(f Format) model.Message {
 	if a == nil || l == nil {
 		return model.Message{}
 	}
-	from := "the adapter"
+	// Messages, not formatted strings, so the parts are translated with
+	// the sentence.
+	from := model.Msg("the adapter")
 	if a.From != "" {
-		from = fmt.Sprintf("the adapter phase %q trains", a.From)
+		from = model.Msg("the adapter phase %q trains", a.From)
 		if a.OutputDir != "" {
-			from = fmt.Sprintf("the adapter phase %q trains (its --output_dir %s: adapter_config.json, adapter_model.safetensors)", a.From, a.OutputDir)
+			from = model.Msg("the adapter phase %q trains (its --output_dir %s: adapter_config.json, adapter_model.safetensors)", a.From, a.OutputDir)
 		}
 	}
-	where := fmt.Sprintf("copy it to %s/%s where this script runs", AdapterDir, a.Name)
+	where := model.Msg("copy it to %s/%s where this script runs", AdapterDir, a.Name)
 	switch f {
 	case FormatDocker:
-		where = fmt.Sprintf("copy it to %s/%s where this script runs (mounted read-only at %s/%s)", AdapterDir, a.Name, AdapterMount, a.Name)
+		where = model.Msg("copy it to %s/%s where this script runs (mounted read-only at %s/%s)", AdapterDir, a.Name, AdapterMount, a.Name)
 	case FormatSkyPilot:
-		where = fmt.Sprintf("copy it to %s/%s where you run sky serve up (file_mounts copies it to %s/%s)", AdapterDir, a.Name, AdapterMount, a.Name)
+		where = model.Msg("copy it to %s/%s where you run sky serve up (file_mounts copies it to %s/%s)", AdapterDir, a.Name, AdapterMount, a.Name)
 	case FormatK8s, FormatPyTorchJob:
-		where = fmt.Sprintf("it is read from the PersistentVolumeClaim %s mounted read-only at %s/%s, where the training phase's Kubernetes export writes its outputs; copy it there otherwise (a ReadWriteOnce claim mounts on one node: several replicas need a ReadWriteMany one)", DefaultOutputClaim, AdapterMount, a.Name)
+		where = model.Msg("it is read from the PersistentVolumeClaim %s mounted read-only at %s/%s, where the training phase's Kubernetes export writes its outputs; copy it there otherwise (a ReadWriteOnce claim mounts on one node: several replicas need a ReadWriteMany one)", DefaultOutputClaim, AdapterMount, a.Name)
 	case FormatTOML:
-		where = fmt.Sprintf("vllm_args read it from %s/%s", AdapterDir, a.Name)
+		where = model.Msg("vllm_args read it from %s/%s", AdapterDir, a.Name)
 	}
-	return model.Msg("serves %s on %s as the model %q (--enable-lora, --max-lora-rank %d for rank %d, %d slot, planned in the memory; the LoRA kernels' own time is not estimated; requests naming %s get the base model); %s",
+	return model.Msg("serves %v on %s as the model %q (--enable-lora, --max-lora-rank %d for rank %d, %d slot, planned in the memory; the LoRA kernels' own time is not estimated; requests naming %s get the base model); %v",
 		from, s.ModelID, a.Name, l.MaxRank, l.Rank, max(l.MaxLoRAs, 1), s.ModelID, where)
 }
 
