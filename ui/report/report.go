@@ -298,7 +298,7 @@ func NewEstimateJSON(e *model.Estimate, f *advice.Fit) EstimateJSON {
 		for _, t := range f.Tips {
 			tj := TipJSON{Change: t.Change, PerGPUBytes: i64(t.Bytes), MemorySavedPct: Round(t.MemorySavedPct(), 1), FitsAfterChange: t.Fits}
 			if t.BaseGPUHours > 0 {
-				tj.GPUHours, tj.CostSavedPct = ptr(Round(t.GPUHours, 3)), ptr(Round(t.CostSavedPct(), 1))
+				tj.GPUHours, tj.CostSavedPct = ptr(RoundHours(t.GPUHours)), ptr(Round(t.CostSavedPct(), 1))
 			}
 			fj.Tips = append(fj.Tips, tj)
 		}
