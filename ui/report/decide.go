@@ -735,7 +735,7 @@ func CommitmentLineIn(lang *i18n.Printer, bs []decide.BreakEven) string {
 		if lang.Chinese() {
 			term = PricingName(lang, b.Term)
 		}
-		s := lang.Sprintf("%s at %s/h", term, USD(b.USDPerHour))
+		s := lang.Sprintf("%s at %s/h", term, USDHour(b.USDPerHour))
 		if b.VsOnDemandHoursPerMonth > 0 {
 			s += lang.Sprintf(" beats on-demand above %.0f h/month", b.VsOnDemandHoursPerMonth)
 		} else {

@@ -471,7 +471,7 @@ func OfferRowIn(p *i18n.Printer, o *model.Offer) []string {
 		}
 		region = CutRegion(region, 18) // "location not stated" and "any of N regions" whole: cut, they would read as a place
 	}
-	return []string{o.Instance.Provider, Truncate(o.Instance.Type, 26), region, gpus, USD(o.USDPerHour), USD(o.MonthlyUSD), job, cost, headroom}
+	return []string{o.Instance.Provider, Truncate(o.Instance.Type, 26), region, gpus, USDHour(o.USDPerHour), USD(o.MonthlyUSD), job, cost, headroom}
 }
 
 // OfferGPUs is an offer's GPUs cell: "1×h100", "16×h100 (2 nodes)", or
@@ -775,7 +775,7 @@ func riskyAheadFigure(p *i18n.Printer, o *model.Offer, k model.SortKey) string {
 	case model.SortTime:
 		return p.Sprintf("%s for the job", HoursIn(p, o.JobHours))
 	}
-	return p.Sprintf("%s/h", USD(o.USDPerHour))
+	return p.Sprintf("%s/h", USDHour(o.USDPerHour))
 }
 
 // AssumedNetworkNote says, in one line, that the times of the multi-node
@@ -1575,9 +1575,9 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 		}
 		top := &rec.Offers[0]
 		if model.RegionUnstated(top.Region) { // not "in location not stated" (Daytona's "earth")
-			p.Fprintf(&b, "\n%s %s %s (location not stated): %s per hour, %s per month", st.Good.Render(p.T("best:")), top.Instance.Provider, top.Instance.Type, USD(top.USDPerHour), USD(top.MonthlyUSD))
+			p.Fprintf(&b, "\n%s %s %s (location not stated): %s per hour, %s per month", st.Good.Render(p.T("best:")), top.Instance.Provider, top.Instance.Type, USDHour(top.USDPerHour), USD(top.MonthlyUSD))
 		} else {
-			p.Fprintf(&b, "\n%s %s %s in %s: %s per hour, %s per month", st.Good.Render(p.T("best:")), top.Instance.Provider, top.Instance.Type, BestRegionIn(p, rec.Offers), USD(top.USDPerHour), USD(top.MonthlyUSD))
+			p.Fprintf(&b, "\n%s %s %s in %s: %s per hour, %s per month", st.Good.Render(p.T("best:")), top.Instance.Provider, top.Instance.Type, BestRegionIn(p, rec.Offers), USDHour(top.USDPerHour), USD(top.MonthlyUSD))
 		}
 		switch {
 		case top.HasJob && spotTop:

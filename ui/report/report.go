@@ -394,6 +394,19 @@ func USD(v float64) string {
 	return fmt.Sprintf("$%.2g", v)
 }
 
+// USDHour formats a price per hour: USD's figures, but to the cent from
+// $100 too ("$100.13", "$1,113.59"), as the near misses' column
+// (model.USDCents) and the JSON's price_per_hour_usd say it; USD's whole
+// dollars from $100 are for totals, a month or a job (walk: the
+// recommend table's "$101/h" where the JSON said 100.13, a near miss
+// beside it "$120.00/h").
+func USDHour(v float64) string {
+	if v >= 100 && v < 1e6 {
+		return model.USDCents(v)
+	}
+	return USD(v)
+}
+
 // USDPerHour formats an hourly price by one rule for a whole column
 // (show.USDPerHour): "$1.01", "$1,113.59", "$0.3785", "$0.0000010"; "—"
 // when unknown (0 or less).
