@@ -16,11 +16,19 @@ import (
 //   - a GPU spec with a count no instance type of those GPUs has: the
 //     counts the catalog has for them;
 //   - --nvlink or --interconnect nvlink/nvswitch on AMD GPUs only, which
-//     join their GPUs with Infinity Fabric (xGMI), never NVLink.
+//     join their GPUs with Infinity Fabric (xGMI), never NVLink;
+//   - a pricing mode the asked providers (every provider when q names
+//     none) have no price in, such as capacity-block, which no provider
+//     of the embedded catalog lists: the providers that have one, if any
+//     (a new user's walk: `offers --pricing capacity-block` printed "0
+//     offers" and nothing more).
 //
 // Call it when the listing is empty; nil when no filter is the cause.
 func EmptyHints(c *model.Catalog, q *Query) []model.Message {
 	var out []model.Message
+	if h, ok := pricingHint(c, q); ok {
+		out = append(out, h)
+	}
 	for i := range q.GPUs {
 		s := &q.GPUs[i]
 		counts := map[int]bool{}
@@ -57,4 +65,37 @@ func EmptyHints(c *model.Catalog, q *Query) []model.Message {
 		}
 	}
 	return out
+}
+
+// pricingHint says, when no offered instance type of q's providers has a
+// price in q's pricing mode in any region, which providers have one; ok
+// is false when some of them do. Currencies count whatever their rate: a
+// price in yuan is a price in the mode, only its conversion is missing.
+func pricingHint(c *model.Catalog, q *Query) (model.Message, bool) {
+	p := q.Pricing
+	if p == "" {
+		p = model.OnDemand
+	}
+	var have []string
+	for i := range c.Instances {
+		in := &c.Instances[i]
+		if !in.Offered() && !q.Retired || slices.Contains(have, in.Provider) {
+			continue
+		}
+		rates := map[string]float64{in.PriceCurrency(): 1}
+		for j := range in.Prices {
+			if _, ok := c.ListPrice(in, &in.Prices[j], p, rates); ok {
+				if len(q.Providers) == 0 || slices.Contains(q.Providers, in.Provider) {
+					return model.Message{}, false
+				}
+				have = append(have, in.Provider)
+				break
+			}
+		}
+	}
+	if len(have) == 0 {
+		return model.Msg("the catalog has no %s prices from any provider", p), true
+	}
+	slices.Sort(have)
+	return model.Msg("no %s prices in the catalog for %s; providers with them: %s", p, strings.Join(q.Providers, ","), strings.Join(have, ", ")), true
 }

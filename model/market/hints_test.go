@@ -14,7 +14,8 @@ func TestEmptyHints(t *testing.T) {
 	cat := &model.Catalog{
 		GPUs: []model.GPU{{Key: "h100", Name: "H100", Vendor: "nvidia", MemoryGiB: 80}, {Key: "mi300x", Name: "MI300X", Vendor: "amd", MemoryGiB: 192}},
 		Instances: []model.Instance{
-			{Provider: "p", Type: "a", GPU: "h100", GPUCount: 1}, {Provider: "p", Type: "b", GPU: "h100", GPUCount: 8},
+			{Provider: "p", Type: "a", GPU: "h100", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 3}}},
+			{Provider: "p", Type: "b", GPU: "h100", GPUCount: 8},
 			{Provider: "p", Type: "c", GPU: "mi300x", GPUCount: 8, Interconnect: "infinity-fabric"},
 		},
 	}
@@ -42,6 +43,45 @@ func TestEmptyHints(t *testing.T) {
 		all := strings.Join(got, " | ")
 		if tt.want == "" && all != "" || !strings.Contains(all, tt.want) {
 			t.Errorf("%+v: hints %q, want %q", tt.q.GPUs[0].Text, all, tt.want)
+		}
+	}
+}
+
+// TestEmptyHintsPricing (a new user's walk: `offers --pricing
+// capacity-block` printed "0 offers" and nothing more): a pricing mode
+// the asked providers have no price in says so, and names the providers
+// that have one; a mode they price says nothing.
+func TestEmptyHintsPricing(t *testing.T) {
+	cat := &model.Catalog{
+		GPUs: []model.GPU{{Key: "h100", Name: "H100", Vendor: "nvidia", MemoryGiB: 80}},
+		Instances: []model.Instance{
+			{Provider: "aws", Type: "a", GPU: "h100", GPUCount: 8, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 40, SpotUSD: 20}}},
+			{Provider: "gcp", Type: "b", GPU: "h100", GPUCount: 8, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 50, FlexStartUSD: 30}}},
+			{Provider: "lambda", Type: "c", GPU: "h100", GPUCount: 8, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 30}}},
+			{Provider: "old", Type: "d", GPU: "h100", GPUCount: 8, Retired: "2025-01-01", Prices: []model.RegionPrice{{Region: "r", CapacityBlockUSD: 30}}},
+		},
+	}
+	cat.Index()
+	for _, tt := range []struct {
+		name      string
+		pricing   model.Pricing
+		providers []string
+		want      string
+	}{
+		{"capacity-block: no provider has one (a retired type's is not offered)", model.CapacityBlock, nil, "the catalog has no capacity-block prices from any provider"},
+		{"capacity-block asked of aws", model.CapacityBlock, []string{"aws"}, "the catalog has no capacity-block prices from any provider"},
+		{"flex-start asked of aws: gcp has it", model.FlexStart, []string{"aws"}, "no flex-start prices in the catalog for aws; providers with them: gcp"},
+		{"spot asked of lambda,gcp: aws has it", model.Spot, []string{"lambda", "gcp"}, "no spot prices in the catalog for lambda,gcp; providers with them: aws"},
+		{"spot of every provider: aws has it", model.Spot, nil, ""},
+		{"on-demand (the default) of lambda", "", []string{"lambda"}, ""},
+	} {
+		q := Query{Pricing: tt.pricing, Providers: tt.providers}
+		var got []string
+		for _, m := range EmptyHints(cat, &q) {
+			got = append(got, m.String())
+		}
+		if all := strings.Join(got, " | "); all != tt.want {
+			t.Errorf("%s: hints %q, want %q", tt.name, all, tt.want)
 		}
 	}
 }

@@ -15,6 +15,8 @@ func TestOffersEmptyHints(t *testing.T) {
 	}{
 		{[]string{"offers", "H100:9"}, "no H100 instance type has 9 GPUs; the catalog's have 1, 2"},
 		{[]string{"offers", "MI300X:8", "--nvlink"}, "Infinity Fabric (xGMI), never NVLink"},
+		{[]string{"offers", "--pricing", "capacity-block"}, "the catalog has no capacity-block prices from any provider"},
+		{[]string{"offers", "--pricing", "flex-start", "--providers", "aws"}, "no flex-start prices in the catalog for aws; providers with them: gcp"},
 	} {
 		code, _, errs := runCLI(t, tc.args...)
 		if code != 0 || !strings.Contains(errs, tc.want) {

@@ -222,6 +222,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			}
 			// Marketplaces only when named, as recommend and the README
 			// ("Vast on request"): their rows are hourly snapshots.
+			asked := q.Providers // as the user named them, for the empty hints
 			hidden, markets := 0, marketplacesIn(cat)
 			if len(q.Providers) == 0 && !f.marketplaces && len(markets) > 0 {
 				all := len(res.Rows)
@@ -279,7 +280,9 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 				if note, ok := cat.ChinaNote(q.Countries, q.Regions); ok {
 					notef(env.lang, env.Stderr, note)
 				}
-				for _, h := range market.EmptyHints(cat, &q) {
+				hq := q // the providers asked: the marketplaces hidden have their own footer
+				hq.Providers = asked
+				for _, h := range market.EmptyHints(cat, &hq) {
 					notef(env.lang, env.Stderr, h)
 				}
 			}

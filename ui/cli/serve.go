@@ -168,6 +168,19 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 		sl.warnings = append(sl.warnings, model.Msg("max_model_len %d without a prompt length: every request is planned at %d prompt + %d output tokens, the whole context; give --prompt-tokens (and --output-tokens) for a typical request, as --max-model-len is only vLLM's ceiling",
 			sl.s.MaxModelLen, sl.s.PromptTokens, sl.s.OutputTokens))
 	}
+	// A YaRN scaling asked without a length keeps the default length
+	// (WorkloadAnswers.Serving: the model's default sequence length, on
+	// purpose not vLLM's whole derived context, docs/serving.md), which
+	// the launch files pass as --max-model-len: vLLM would derive original
+	// × factor only without it (_get_and_verify_max_len). Said, so that a
+	// user asking for 131,072 positions does not rent for 4096 unaware
+	// (new-user walk).
+	if as := req.Serve; !sl.s.RopeScaling.IsZero() && as.MaxModelLen == 0 && req.ContextLen == 0 && req.SeqLen == 0 {
+		if pos := sl.s.RopeScaling.Positions(&w.Model); sl.s.MaxModelLen < pos {
+			sl.warnings = append(sl.warnings, model.Msg("--rope-scaling %s without --max-model-len: max_model_len stays %d, gpuplan's default, which the launch files pass, not the %d positions YaRN gives; give --max-model-len %d (or the longest request's length) to plan for them",
+				sl.s.RopeScaling, sl.s.MaxModelLen, pos, pos))
+		}
+	}
 	return sl, true, nil
 }
 

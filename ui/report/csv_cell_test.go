@@ -97,7 +97,7 @@ aws,g6.xlarge,us-west-2,l4,1,1,on_demand,0.7,0,,,12.0,'=cmd|' /C calc'!A0,2026-1
 // recommend -o csv says the layout each offer runs, its VRAM need and
 // verdict (walk48: two B200s that need FSDP read as gpus=2 alone), and
 // rounds as the JSON does: $53.52/h × 730 h = $39,069.60 a month (the
-// float product prints 39069.600000000006), 0.12139 h, $6.4968, 127.5 GiB.
+// float product prints 39069.600000000006), 0.12139 h (4 digits below an hour: report.RoundHours), $6.4968, 127.5 GiB.
 func TestRecommendCSVLayoutAndRounding(t *testing.T) {
 	in := &model.Instance{Provider: "lambda", Type: "gpu_8x_b200_sxm6", GPU: "b200", GPUCount: 8, Source: "s", AsOf: "2026-11-30", Origin: "embedded",
 		Prices: []model.RegionPrice{{Region: "europe-central-1", OnDemandUSD: 53.52}}}
@@ -116,7 +116,7 @@ func TestRecommendCSVLayoutAndRounding(t *testing.T) {
 	for i, k := range recs[0] {
 		got[k] = recs[1][i]
 	}
-	for k, v := range map[string]string{"usd_per_hour": "53.52", "usd_per_month": "39069.6", "job_hours": "0.121", "job_usd": "6.5",
+	for k, v := range map[string]string{"usd_per_hour": "53.52", "usd_per_month": "39069.6", "job_hours": "0.1214", "job_usd": "6.5",
 		"strategy": string(model.FSDP), "vram_need_gib": "127.5", "verdict": string(model.VerdictFits), "headroom_pct": "36.4"} {
 		if got[k] != v {
 			t.Errorf("%s = %q, want %q", k, got[k], v)

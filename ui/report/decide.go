@@ -611,7 +611,7 @@ func (j *RecommendJSON) addDecisionsHead(rec *model.Recommendation, d *Decisions
 	j.Pareto = []ParetoJSON{}
 	for _, p := range d.Front {
 		o := &rec.Offers[p.Index]
-		j.Pareto = append(j.Pareto, ParetoJSON{TimeCost: decide.TimeCost{Index: p.Index, Hours: Round(p.Hours, 3), USD: Round(p.USD, 2)},
+		j.Pareto = append(j.Pareto, ParetoJSON{TimeCost: decide.TimeCost{Index: p.Index, Hours: RoundHours(p.Hours), USD: Round(p.USD, 2)},
 			Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, Pricing: string(o.Pricing)})
 	}
 	if j.stream == nil {
@@ -735,7 +735,7 @@ func CommitmentLineIn(lang *i18n.Printer, bs []decide.BreakEven) string {
 		if lang.Chinese() {
 			term = PricingName(lang, b.Term)
 		}
-		s := lang.Sprintf("%s at %s/h", term, USD(b.USDPerHour))
+		s := lang.Sprintf("%s at %s/h", term, USDHour(b.USDPerHour))
 		if b.VsOnDemandHoursPerMonth > 0 {
 			s += lang.Sprintf(" beats on-demand above %.0f h/month", b.VsOnDemandHoursPerMonth)
 		} else {
@@ -889,7 +889,7 @@ func AnswerText(lang *i18n.Printer, a *Answer) string {
 
 func answerOffer(rec *model.Recommendation, p decide.TimeCost) *ParetoJSON {
 	o := &rec.Offers[p.Index]
-	return &ParetoJSON{TimeCost: decide.TimeCost{Index: p.Index, Hours: Round(p.Hours, 3), USD: Round(p.USD, 2)},
+	return &ParetoJSON{TimeCost: decide.TimeCost{Index: p.Index, Hours: RoundHours(p.Hours), USD: Round(p.USD, 2)},
 		Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, Pricing: string(o.Pricing)}
 }
 

@@ -197,7 +197,7 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 		if !c.Serves.IsZero() {
 			serves = append(serves, lang.Sprintf("→ phase %q: %s", ph.Name, lang.Message(c.Serves)))
 		}
-		rows[i] = []string{name, r.Cut(termsafe.String(offer), 44-len([]rune(count))) + count, pricing, USD(ph.USDPerHour), dur, billedText(billed), cost}
+		rows[i] = []string{name, r.Cut(termsafe.String(offer), 44-len([]rune(count))) + count, pricing, USDHour(ph.USDPerHour), dur, billedText(billed), cost}
 	}
 	headers := translate(lang, "phase", "offer", "pricing", "$/h", "duration", "billed h", "cost")
 	if lang.Chinese() {

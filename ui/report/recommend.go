@@ -211,7 +211,7 @@ func (ra *RiskyAheadJSON) setTryFirst(shown *model.Recommendation, fit *advice.O
 	ra.FitsWith = &FitsWithJSON{Change: fit.Change, Kind: fit.Kind, GPUCount: f.GPUs, Instances: f.Instances,
 		PricePerHourUSD: Round(f.USDPerHour, 4), USD: Round(fit.USD, 2)}
 	if f.HasJob {
-		ra.FitsWith.JobHours, ra.FitsWith.JobCostUSD = ptr(Round(f.JobHours, 3)), ptr(Round(f.JobUSD, 2))
+		ra.FitsWith.JobHours, ra.FitsWith.JobCostUSD = ptr(RoundHours(f.JobHours)), ptr(Round(f.JobUSD, 2))
 	}
 }
 
@@ -229,6 +229,24 @@ type RejectionJSON struct {
 func Round(v float64, digits int) float64 {
 	p := math.Pow10(digits)
 	return math.Round(v*p) / p
+}
+
+// RoundHours rounds a time in hours as JSON and CSV give job hours: to 3
+// decimals (3.6 s), and below an hour to 4 significant digits besides, as
+// a configuration's [selection] job_hours is (config.NewSelection), so a
+// job of seconds is not 0 h (walk: a 0.25 s fine-tune read "job_hours": 0
+// beside the table's "1 min").
+func RoundHours(h float64) float64 {
+	if h == 0 || math.Abs(h) >= 1 || math.IsNaN(h) || math.IsInf(h, 0) {
+		return Round(h, 3)
+	}
+	return roundSig(h, 4)
+}
+
+// roundSig rounds v to n significant digits.
+func roundSig(v float64, n int) float64 {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', n, 64), 64)
+	return r
 }
 
 // NewOfferJSON is the JSON view of one offer of a catalog dated asOf
@@ -257,10 +275,10 @@ func newOfferJSON(o *model.Offer, asOf string, memo messageMemo) OfferJSON {
 		j.DeadlineMissChance = ptr(model.RoundChance(o.LateChance))
 	}
 	if o.HasJob {
-		j.JobHours, j.JobCostUSD = ptr(Round(o.JobHours, 3)), ptr(Round(o.JobUSD, 2))
+		j.JobHours, j.JobCostUSD = ptr(RoundHours(o.JobHours)), ptr(Round(o.JobUSD, 2))
 	}
 	if h, usd, ok := o.JobBand(); ok {
-		j.JobHoursLow, j.JobHoursHigh = ptr(Round(h[0], 3)), ptr(Round(h[1], 3))
+		j.JobHoursLow, j.JobHoursHigh = ptr(RoundHours(h[0])), ptr(RoundHours(h[1]))
 		j.JobCostLowUSD, j.JobCostHighUSD = ptr(Round(usd[0], 2)), ptr(Round(usd[1], 2))
 	}
 	if o.CommitmentUSD > 0 {
@@ -413,7 +431,7 @@ func newRecommendHead(r *model.Recommendation, base *model.Estimate, limit int) 
 			GPU: o.GPU.Key, GPUCount: o.GPUs, PricePerHourUSD: Round(o.USDPerHour, 4), OOMChance: model.RoundChance(o.OOMChance),
 			Note: RiskyAheadNote(nil, r)}
 		if o.HasJob {
-			out.RiskyAhead.JobHours, out.RiskyAhead.JobCostUSD = ptr(Round(o.JobHours, 3)), ptr(Round(o.JobUSD, 2))
+			out.RiskyAhead.JobHours, out.RiskyAhead.JobCostUSD = ptr(RoundHours(o.JobHours)), ptr(Round(o.JobUSD, 2))
 		}
 		out.RiskyAhead.setTryFirst(r, nil)
 	}
@@ -453,7 +471,7 @@ func OfferRowIn(p *i18n.Printer, o *model.Offer) []string {
 		}
 		region = CutRegion(region, 18) // "location not stated" and "any of N regions" whole: cut, they would read as a place
 	}
-	return []string{o.Instance.Provider, Truncate(o.Instance.Type, 26), region, gpus, USD(o.USDPerHour), USD(o.MonthlyUSD), job, cost, headroom}
+	return []string{o.Instance.Provider, Truncate(o.Instance.Type, 26), region, gpus, USDHour(o.USDPerHour), USD(o.MonthlyUSD), job, cost, headroom}
 }
 
 // OfferGPUs is an offer's GPUs cell: "1×h100", "16×h100 (2 nodes)", or
@@ -757,7 +775,7 @@ func riskyAheadFigure(p *i18n.Printer, o *model.Offer, k model.SortKey) string {
 	case model.SortTime:
 		return p.Sprintf("%s for the job", HoursIn(p, o.JobHours))
 	}
-	return p.Sprintf("%s/h", USD(o.USDPerHour))
+	return p.Sprintf("%s/h", USDHour(o.USDPerHour))
 }
 
 // AssumedNetworkNote says, in one line, that the times of the multi-node
@@ -1557,9 +1575,9 @@ func WriteRecommendDecided(out io.Writer, r *Renderer, rec *model.Recommendation
 		}
 		top := &rec.Offers[0]
 		if model.RegionUnstated(top.Region) { // not "in location not stated" (Daytona's "earth")
-			p.Fprintf(&b, "\n%s %s %s (location not stated): %s per hour, %s per month", st.Good.Render(p.T("best:")), top.Instance.Provider, top.Instance.Type, USD(top.USDPerHour), USD(top.MonthlyUSD))
+			p.Fprintf(&b, "\n%s %s %s (location not stated): %s per hour, %s per month", st.Good.Render(p.T("best:")), top.Instance.Provider, top.Instance.Type, USDHour(top.USDPerHour), USD(top.MonthlyUSD))
 		} else {
-			p.Fprintf(&b, "\n%s %s %s in %s: %s per hour, %s per month", st.Good.Render(p.T("best:")), top.Instance.Provider, top.Instance.Type, BestRegionIn(p, rec.Offers), USD(top.USDPerHour), USD(top.MonthlyUSD))
+			p.Fprintf(&b, "\n%s %s %s in %s: %s per hour, %s per month", st.Good.Render(p.T("best:")), top.Instance.Provider, top.Instance.Type, BestRegionIn(p, rec.Offers), USDHour(top.USDPerHour), USD(top.MonthlyUSD))
 		}
 		switch {
 		case top.HasJob && spotTop:

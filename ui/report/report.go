@@ -298,7 +298,7 @@ func NewEstimateJSON(e *model.Estimate, f *advice.Fit) EstimateJSON {
 		for _, t := range f.Tips {
 			tj := TipJSON{Change: t.Change, PerGPUBytes: i64(t.Bytes), MemorySavedPct: Round(t.MemorySavedPct(), 1), FitsAfterChange: t.Fits}
 			if t.BaseGPUHours > 0 {
-				tj.GPUHours, tj.CostSavedPct = ptr(Round(t.GPUHours, 3)), ptr(Round(t.CostSavedPct(), 1))
+				tj.GPUHours, tj.CostSavedPct = ptr(RoundHours(t.GPUHours)), ptr(Round(t.CostSavedPct(), 1))
 			}
 			fj.Tips = append(fj.Tips, tj)
 		}
@@ -392,6 +392,19 @@ func USD(v float64) string {
 		return "$" + model.FormatCount(v)
 	}
 	return fmt.Sprintf("$%.2g", v)
+}
+
+// USDHour formats a price per hour: USD's figures, but to the cent from
+// $100 too ("$100.13", "$1,113.59"), as the near misses' column
+// (model.USDCents) and the JSON's price_per_hour_usd say it; USD's whole
+// dollars from $100 are for totals, a month or a job (walk: the
+// recommend table's "$101/h" where the JSON said 100.13, a near miss
+// beside it "$120.00/h").
+func USDHour(v float64) string {
+	if v >= 100 && v < 1e6 {
+		return model.USDCents(v)
+	}
+	return USD(v)
 }
 
 // USDPerHour formats an hourly price by one rule for a whole column

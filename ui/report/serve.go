@@ -515,7 +515,7 @@ func serveSpeedFigures(lang *i18n.Printer, p *serve.Plan) []string {
 	}
 	if p.USDPerHour > 0 {
 		lines = append(lines, lang.Sprintf("%s per million output tokens · %s per million input tokens at %s/h",
-			USD(p.USDPerMOutput), USD(p.USDPerMInput), USD(p.USDPerHour)))
+			USD(p.USDPerMOutput), USD(p.USDPerMInput), USDHour(p.USDPerHour)))
 	}
 	return lines
 }
@@ -776,7 +776,7 @@ func serveRow(lang *i18n.Printer, p *serve.Plan, cut func(string, int) string, n
 		region = cut(region, 18) // "location not stated" whole, as OfferRow keeps it
 	}
 	return []string{provider, cut(typ, 26), region, gpus, split,
-		kv, ttft, tpot, tps, USD(p.USDPerHour), usdOut}
+		kv, ttft, tpot, tps, USDHour(p.USDPerHour), usdOut}
 }
 
 // BorderlineKindIn is the legend of n rows' "~" on the figure of kind k
@@ -1055,7 +1055,7 @@ func serveRegionRun(o *serve.Offer) string {
 // of it on a reserved term, model.MonthlyUSD), and the pricing mode.
 func writeServeBest(b *strings.Builder, lang *i18n.Printer, st Styles, p *serve.Plan, hoursPerMonth float64) {
 	o := &p.Offer
-	best, hour, month := st.Good.Render(lang.T("best:")), USD(p.USDPerHour), USD(model.MonthlyUSD(o.Pricing, p.USDPerHour, hoursPerMonth))
+	best, hour, month := st.Good.Render(lang.T("best:")), USDHour(p.USDPerHour), USD(model.MonthlyUSD(o.Pricing, p.USDPerHour, hoursPerMonth))
 	switch in := o.Instance; {
 	case in != nil && model.RegionUnstated(o.Region): // not "in location not stated" (Daytona's "earth")
 		lang.Fprintf(b, "\n%s %s %s (location not stated): %s per hour, %s per month", best, in.Provider, in.Type, hour, month)

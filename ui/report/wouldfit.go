@@ -91,7 +91,7 @@ func fitHintOffer(p *i18n.Printer, o *model.Offer) string {
 	if o.HasJob {
 		return s + p.Sprintf(", %s, %s for the job", HoursIn(p, o.JobHours), USD(o.JobUSD))
 	}
-	return s + p.Sprintf(", %s per hour", USD(o.USDPerHour))
+	return s + p.Sprintf(", %s per hour", USDHour(o.USDPerHour))
 }
 
 // maxFitHints is how many changes "What would make it fit" lists.

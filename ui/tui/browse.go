@@ -917,14 +917,19 @@ func sameSet(a, b []string) bool {
 }
 
 // scope says, in lang, where the request looks for offers while a GPU
-// is picked (by the browser or a file): "NVIDIA H100 SXM5 80GB on
-// primeintellect in FI, IS", every provider and every region said as
+// is picked (by the browser or a file): "8× NVIDIA H100 SXM5 80GB on
+// primeintellect in FI, IS", the GPU count while the pick's holds (as the
+// pick's footer wrote it; new-user walk: the header named the GPU of an
+// 8-GPU pick without its count), every provider and every region said as
 // such; "" without a GPU limit. The header and the browser show it, so
 // a provider or region the pick pinned is never out of sight.
 func (a *answers) scope(cat *model.Catalog, lang *i18n.Printer) string {
 	gpus := a.gpuLimit(cat)
 	if gpus == "" {
 		return ""
+	}
+	if n := a.pickedCount(); n > 0 {
+		gpus = lang.Sprintf("%d× %s", n, gpus)
 	}
 	provs := lang.T("every provider but marketplaces")
 	if ps := append(slices.Clone(a.Providers), a.extra.ExtraProviders...); len(ps) > 0 {
@@ -935,6 +940,21 @@ func (a *answers) scope(cat *model.Catalog, lang *i18n.Printer) string {
 		regions = shortList(lang, a.Regions, 3)
 	}
 	return printable(lang.Sprintf("%s on %s in %s", gpus, provs, regions))
+}
+
+// pickedCount is the GPU count a market pick set (limitTo) while the
+// answers still hold it; 0 without a pick, after the count was answered
+// again, or when the pick left it to the search (several nodes: "auto").
+func (a *answers) pickedCount() int {
+	p := a.pick
+	if !p.On || a.GPUs != p.GPUs || a.Distribution != p.Distribution {
+		return 0
+	}
+	n, err := strconv.Atoi(a.GPUs)
+	if err != nil || n < 1 {
+		return 0
+	}
+	return n
 }
 
 // shortList joins names with lang's list separator, the first n and
@@ -1060,7 +1080,10 @@ func (m app) startFrom(r *market.Row) (tea.Model, tea.Cmd) {
 	cmd := m.wiz.form.Init()
 	m.afterForm()
 	switch {
-	case r != nil: // all the pick pinned, said in full: the GPU, its count, the provider, the regions, the pricing
+	case r != nil && m.a.pickedCount() > 0: // all the pick pinned, said in full: the GPU, its count (in the scope), the provider, the regions, the pricing
+		m.footer.say(printable(m.lang.Sprintf("offers limited to %s (%s) · ctrl+b, ctrl+x clears the pick",
+			m.a.scope(m.cat, m.lang), report.PricingName(m.lang, m.a.Pricing))), false)
+	case r != nil: // the count the row's instance has, which the search may span nodes of
 		m.footer.say(printable(m.lang.Sprintf("offers limited to %d× %s (%s) · ctrl+b, ctrl+x clears the pick",
 			r.Instance.GPUCount, m.a.scope(m.cat, m.lang), report.PricingName(m.lang, m.a.Pricing))), false)
 	default: // where the offers come from now, whatever the pick had pinned

@@ -239,12 +239,14 @@ func TestBrowseStartsWorkload(t *testing.T) {
 					t.Errorf("offer %s %s of %s: want only %s on %s", o.Instance.Provider, o.Instance.Type, o.GPU.Key, tt.gpu, tt.providers[0])
 				}
 			}
-			// All the pick pinned is said: the GPU, the provider and the
-			// regions, in the footer and in the header while it stands.
+			// All the pick pinned is said: the GPU and its count, the
+			// provider and the regions, in the footer and in the header
+			// while it stands (new-user walk: the header said the GPU of
+			// an 8-GPU pick without its "8×"), the count once.
 			g, _ := m.cat.GPU(tt.gpu)
-			scope := g.Name + " on " + tt.providers[0] + " in " + strings.Join(tt.regions, ", ")
-			if s := screenText(m); !strings.Contains(s, "offers limited to ") || !strings.Contains(s, scope+" ("+string(tt.pricing)+")") ||
-				!strings.Contains(strings.Split(s, "\n")[0], scope+" only") {
+			scope := tt.n + "× " + g.Name + " on " + tt.providers[0] + " in " + strings.Join(tt.regions, ", ")
+			if s := screenText(m); !strings.Contains(s, "offers limited to "+scope+" ("+string(tt.pricing)+")") ||
+				!strings.Contains(strings.Split(s, "\n")[0], scope+" only") || strings.Contains(s, "× "+tt.n+"×") {
 				t.Errorf("the footer and the header do not say the offers are limited to %s:\n%s", scope, s)
 			}
 			// ctrl+x clears all of it: the provider and regions too, back

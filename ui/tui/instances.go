@@ -725,7 +725,7 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 	add("")
 	add("%s", st.Heading.Render(T("Cost")))
 	unit := o.USDPerHour / float64(max(o.Instances, 1))
-	add("  %s/h per instance × %d = %s/h", report.USD(unit), o.Instances, st.Value.Render(report.USD(o.USDPerHour)))
+	add("  %s/h per instance × %d = %s/h", report.USDHour(unit), o.Instances, st.Value.Render(report.USDHour(o.USDPerHour)))
 	hours := o.MonthlyUSD / max(o.USDPerHour, 1e-12)
 	if model.TermMonths(o.Pricing) > 0 {
 		// 730 h where the answers say fewer: say why (model.MonthlyUSD).
@@ -739,9 +739,9 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 			// The term bills its hours whatever the job uses: "12.1 h ×
 			// $0.44/h ≈ $3,888" read as wrong arithmetic (walk48).
 			add("  job: %s, billed as the %s term: %s h × %s/h = %s", hours, lang.T(string(o.Pricing)), fmtFloat(term),
-				report.USD(o.USDPerHour), st.Value.Render(report.USD(o.JobUSD)))
+				report.USDHour(o.USDPerHour), st.Value.Render(report.USD(o.JobUSD)))
 		} else {
-			add("  job: %s × %s/h %s %s", hours, report.USD(o.USDPerHour), sign, st.Value.Render(report.USD(o.JobUSD)))
+			add("  job: %s × %s/h %s %s", hours, report.USDHour(o.USDPerHour), sign, st.Value.Render(report.USD(o.JobUSD)))
 		}
 		if rng := report.JobRangeIn(lang, o); rng != "" {
 			add("  %s", st.Muted.Render(rng))
@@ -881,7 +881,7 @@ func jobHoursIn(lang *i18n.Printer, o *model.Offer) (hours, sign string) {
 	h := o.JobHours
 	if h >= 1 && h < 48 {
 		cost := report.USD(o.JobUSD)
-		price, _ := strconv.ParseFloat(strings.TrimPrefix(report.USD(o.USDPerHour), "$"), 64)
+		price, _ := strconv.ParseFloat(strings.ReplaceAll(strings.TrimPrefix(report.USDHour(o.USDPerHour), "$"), ",", ""), 64)
 		for d := 1; d <= 3; d++ {
 			shown, _ := strconv.ParseFloat(strconv.FormatFloat(h, 'f', d, 64), 64)
 			if price > 0 && report.USD(shown*price) == cost {

@@ -1089,13 +1089,13 @@ func offerLine(lang *i18n.Printer, o *model.Offer, width int) string {
 	if _, origin := o.Provenance(); model.FromOverlay(origin) {
 		mark = report.OverlayMark // an overlay's price (#29)
 	}
-	figures := lang.Sprintf("%s/h %s/mo", report.USD(o.USDPerHour)+mark, report.USD(o.MonthlyUSD))
+	figures := lang.Sprintf("%s/h %s/mo", report.USDHour(o.USDPerHour)+mark, report.USD(o.MonthlyUSD))
 	if o.HasJob {
 		hours := report.HoursIn(lang, o.JobHours)
 		if o.Late() { // may miss the deadline: the table's mark; the note under the list says why
 			hours = "~" + hours
 		}
-		figures = lang.Sprintf("%s/h · job %s %s", report.USD(o.USDPerHour)+mark, hours, report.USD(o.JobUSD))
+		figures = lang.Sprintf("%s/h · job %s %s", report.USDHour(o.USDPerHour)+mark, hours, report.USD(o.JobUSD))
 	}
 	room := width - lipgloss.Width(figures) - 1
 	if room < 8 { // too narrow for both: the figures alone

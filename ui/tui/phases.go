@@ -420,7 +420,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 	var marked []string
 	for i := range v.plan.Phases {
 		p := &v.plan.Phases[i]
-		names[i], pricings[i], usdHs[i], durs[i] = printable(p.Name), report.PhasePricing(v.lang, p), report.USD(p.USDPerHour), report.PhaseDuration(v.lang, p)
+		names[i], pricings[i], usdHs[i], durs[i] = printable(p.Name), report.PhasePricing(v.lang, p), report.USDHour(p.USDPerHour), report.PhaseDuration(v.lang, p)
 		if i >= len(v.marks) || v.marks[i].Targets.IsZero() {
 			continue
 		}
@@ -517,7 +517,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 	}
 	if v.pending != nil {
 		p := v.pending
-		b.WriteString("\n" + st.Heading.Render(v.lang.T("Add a phase")) + st.Muted.Render(" · "+strings.Join([]string{p.Provider + " " + p.Instance + " " + report.RegionIn(v.lang, p.Region), report.PhasePricing(v.lang, p), v.lang.Sprintf("%s/h", report.USD(p.USDPerHour))}, v.lang.T(", "))) + "\n")
+		b.WriteString("\n" + st.Heading.Render(v.lang.T("Add a phase")) + st.Muted.Render(" · "+strings.Join([]string{p.Provider + " " + p.Instance + " " + report.RegionIn(v.lang, p.Region), report.PhasePricing(v.lang, p), v.lang.Sprintf("%s/h", report.USDHour(p.USDPerHour))}, v.lang.T(", "))) + "\n")
 		b.WriteString("  " + v.name.View() + "\n")
 		if p.Months > 0 {
 			b.WriteString("  " + v.months.View() + st.Muted.Render(v.lang.T(" (a service: how long it runs)")) + "\n")

@@ -314,7 +314,7 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	pf := &top.Perf
 	add(st.Heading.Render(T("Speed")+" ")+lang.Sprintf("%.0f output tokens/s · TTFT %.0f ms · TPOT %.1f ms", top.OutputTokensPerSec, pf.TTFTSec*1e3, pf.TPOTSec*1e3),
 		st.Heading.Render(T("Cost")+" ")+lang.Sprintf("%s per million output tokens", st.Value.Render(report.USD(top.USDPerMOutput)))+
-			st.Muted.Render(" · "+lang.Sprintf("%s input", report.USD(top.USDPerMInput))+" · "+lang.Sprintf("%s/h", report.USD(top.USDPerHour))))
+			st.Muted.Render(" · "+lang.Sprintf("%s input", report.USD(top.USDPerMInput))+" · "+lang.Sprintf("%s/h", report.USDHour(top.USDPerHour))))
 	for _, reason := range reasons {
 		add(st.Warn.Render("! ") + reason)
 	}
