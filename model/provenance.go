@@ -1,7 +1,5 @@
 package model
 
-import "time"
-
 // Provenance returns the source and origin of the offer's price: the
 // region's overlay when one patched that price, else the instance's.
 func (o *Offer) Provenance() (source, origin string) {
@@ -22,15 +20,15 @@ func (o *Offer) PriceAsOf() string {
 // figure whatever the day it runs. It is 0 when the price is as new or
 // newer, and when either date is missing or not YYYY-MM-DD.
 func (o *Offer) PriceAgeDays(asOf string) int {
-	ref, err := time.Parse(time.DateOnly, asOf)
-	if err != nil {
+	ref, ok := dateDays(asOf)
+	if !ok {
 		return 0
 	}
-	price, err := time.Parse(time.DateOnly, o.PriceAsOf())
-	if err != nil || !price.Before(ref) {
+	price, ok := dateDays(o.PriceAsOf())
+	if !ok || price >= ref {
 		return 0
 	}
-	return int(ref.Sub(price).Hours() / 24) // UTC dates: whole days
+	return ref - price
 }
 
 // PriceProvenance is Provenance and PriceAsOf at once: the source,

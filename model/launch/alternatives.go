@@ -23,6 +23,12 @@ import "github.com/gpuplan/gpuplan/model"
 // only with another layout is none). The order is the ranking's default,
 // cheapest first as the file's header says, not the search's sort.
 //
+// Across nodes, a training job's gradient traffic is timed at the node
+// network (model.Offer.NetworkGbps), so an offer on a slower one is not
+// the same job: a reseller's VM with no documented fabric, timed at 10
+// Gbps (model.NetworkNoFabric), was the first failover of a 2-node EFA
+// p5 plan (a new user's walk). Such offers are left out.
+//
 // gpuplan export and the configurator's export both call it, so that the
 // same configuration writes the same file from either.
 func Alternatives(w model.Workload, cat *model.Catalog, chosen *model.Offer, search model.Query) []*model.Offer {
@@ -45,6 +51,9 @@ func Alternatives(w model.Workload, cat *model.Catalog, chosen *model.Offer, sea
 	for i := range rec.Offers {
 		o := &rec.Offers[i]
 		if o.Instance.Provider == chosen.Instance.Provider && o.Instance.Type == chosen.Instance.Type && o.Region == chosen.Region {
+			continue
+		}
+		if o.NetworkGbps() < chosen.NetworkGbps() { // 0 on one node, or for work with no traffic timed
 			continue
 		}
 		out = append(out, o)

@@ -169,6 +169,10 @@ type Group struct {
 	// span the group's rows.
 	MinUSDPerHour, MaxUSDPerHour       float64
 	MinUSDPerGPUHour, MaxUSDPerGPUHour float64
+	// Hidden counts the group's rows Limit left out: a header then says
+	// "5 of 6 offers shown", not "5 offers" for a group of 6 (a new
+	// user's walk).
+	Hidden int
 }
 
 // Result is what Browse returns.
@@ -180,7 +184,8 @@ type Result struct {
 
 // Limit keeps at most n rows (n ≤ 0: all), as recommend's --limit keeps
 // its offers: the first n by the sort, or with groups the first n of
-// each group, whose count and price ranges then span the rows kept. It
+// each group, whose count and price ranges then span the rows kept
+// (Group.Hidden counts the rest). It
 // returns how many rows it left out (a row in two region groups counts
 // in each).
 func (r *Result) Limit(n int) (hidden int) {
@@ -199,7 +204,8 @@ func (r *Result) Limit(n int) (hidden int) {
 	for gi := range r.Groups {
 		g := &r.Groups[gi]
 		if len(g.Rows) > n {
-			hidden += len(g.Rows) - n
+			g.Hidden = len(g.Rows) - n
+			hidden += g.Hidden
 			g.Rows = g.Rows[:n]
 		}
 		for _, i := range g.Rows {

@@ -371,3 +371,30 @@ func TestPyTorchJobSaysWhatItWrites(t *testing.T) {
 		t.Errorf("serving as pytorchjob: exit %d, want 2 and --format k8s:\n%s", code, errOut)
 	}
 }
+
+// TestExportFailoverKeepsNetwork (a new user's walk): a 2-node FSDP plan
+// on EFA p5 failed over first to a primeintellect 8×H100 VM with no
+// documented fabric, which the ranking times at 10 Gbps per node: not the
+// same job. The ranking still lists that offer (so the case proves
+// something); the file's candidates leave it out and keep p5 in other
+// regions.
+func TestExportFailoverKeepsNetwork(t *testing.T) {
+	job := []string{"--model", "llama-3.1-8b", "--task", "finetune", "--gpus", "16", "--strategy", "fsdp", "--batch-size", "1", "--checkpointing"}
+	code, rec, errs := runCLI(t, append(append([]string{"recommend"}, job...), "--gpu", "H100", "--allow-multi-node", "--limit", "0", "--providers", "aws,primeintellect")...)
+	if code != 0 {
+		t.Fatalf("recommend: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(rec, "primeintellect") {
+		t.Fatalf("the ranking has no primeintellect offer: the case proves nothing\n%s", rec)
+	}
+	code, out, errs := runCLI(t, append(append([]string{"export"}, job...), "--instance", "aws/p5.48xlarge", "--region", "us-east-1", "--format", "skypilot")...)
+	if code != 0 {
+		t.Fatalf("export: exit %d: %s", code, errs)
+	}
+	if strings.Contains(out, "primeintellect") {
+		t.Errorf("a no-fabric VM is a failover of a 2-node EFA plan:\n%s", out)
+	}
+	if !strings.Contains(out, "region: us-east-2") {
+		t.Errorf("want p5 in other regions as candidates:\n%s", out)
+	}
+}

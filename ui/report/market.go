@@ -288,12 +288,18 @@ func WrapLine(w io.Writer, line string, width int, breaks string) {
 }
 
 // MarketGroupLine heads a group of offers: "aws: 14,387 offers,
-// $3.28–$39.35/h, $2.74–$4.92 per GPU-hour" (counts as Count groups them).
+// $3.28–$39.35/h, $2.74–$4.92 per GPU-hour" (counts as Count groups
+// them), "primeintellect: 5 of 6 offers shown, …" when --limit left some
+// out, the ranges then being the shown rows'.
 func MarketGroupLine(lang *i18n.Printer, g *market.Group) string {
 	// RegionIn: a region group's key as the tables write it ("location not
 	// stated", not Daytona's "earth"; walk49); GPU keys and providers
 	// pass through unchanged.
-	return lang.Sprintf("%s: %s, %s/h, %s per GPU-hour", RegionIn(lang, g.Key), Count(lang, len(g.Rows), "offer"),
+	count := Count(lang, len(g.Rows), "offer")
+	if g.Hidden > 0 { // --limit: the count and ranges are of the rows shown
+		count = lang.Sprintf("%s of %s shown", model.Grouped(len(g.Rows)), Count(lang, len(g.Rows)+g.Hidden, "offer"))
+	}
+	return lang.Sprintf("%s: %s, %s/h, %s per GPU-hour", RegionIn(lang, g.Key), count,
 		usdRange(g.MinUSDPerHour, g.MaxUSDPerHour), usdRange(g.MinUSDPerGPUHour, g.MaxUSDPerGPUHour))
 }
 

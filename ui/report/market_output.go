@@ -68,8 +68,9 @@ type MarketRowJSON struct {
 
 // MarketGroupJSON is one group of gpuplan offers --group-by --json.
 type MarketGroupJSON struct {
-	Key              string  `json:"key"` // GPU key, provider or region
-	Count            int     `json:"count"`
+	Key              string  `json:"key"`   // GPU key, provider or region
+	Count            int     `json:"count"` // rows shown (after --limit)
+	Total            int     `json:"total"` // rows in the group before --limit
 	MinUSDPerHour    float64 `json:"min_usd_per_hour"`
 	MaxUSDPerHour    float64 `json:"max_usd_per_hour"`
 	MinUSDPerGPUHour float64 `json:"min_usd_per_gpu_hour"`
@@ -117,7 +118,7 @@ func newMarketListHead(res *market.Result) MarketListJSON {
 	}
 	for i, g := range res.Groups {
 		out.Groups[i] = MarketGroupJSON{
-			Key: g.Key, Count: len(g.Rows), MinUSDPerHour: g.MinUSDPerHour, MaxUSDPerHour: g.MaxUSDPerHour,
+			Key: g.Key, Count: len(g.Rows), Total: len(g.Rows) + g.Hidden, MinUSDPerHour: g.MinUSDPerHour, MaxUSDPerHour: g.MaxUSDPerHour,
 			MinUSDPerGPUHour: round6(g.MinUSDPerGPUHour), MaxUSDPerGPUHour: round6(g.MaxUSDPerGPUHour),
 			Rows: append([]int{}, g.Rows...),
 		}
