@@ -24,10 +24,12 @@ import "github.com/gpuplan/gpuplan/model"
 // cheapest first as the file's header says, not the search's sort.
 //
 // Across nodes, a training job's gradient traffic is timed at the node
-// network (model.Offer.NetworkGbps), so an offer on a slower one is not
-// the same job: a reseller's VM with no documented fabric, timed at 10
-// Gbps (model.NetworkNoFabric), was the first failover of a 2-node EFA
-// p5 plan (a new user's walk). Such offers are left out.
+// network, so an offer on a much slower one is not the same job: a
+// reseller's VM with no documented fabric, timed at 10 Gbps
+// (model.NetworkNoFabric), was the first failover of a 2-node EFA p5
+// plan (a new user's walk). An offer whose throughput is past the slow
+// end of chosen's own 90% time range (slowerThanRange) is left out;
+// one the estimate cannot tell from chosen (GCP's A3 beside p5) stays.
 //
 // gpuplan export and the configurator's export both call it, so that the
 // same configuration writes the same file from either.
@@ -53,10 +55,24 @@ func Alternatives(w model.Workload, cat *model.Catalog, chosen *model.Offer, sea
 		if o.Instance.Provider == chosen.Instance.Provider && o.Instance.Type == chosen.Instance.Type && o.Region == chosen.Region {
 			continue
 		}
-		if o.NetworkGbps() < chosen.NetworkGbps() { // 0 on one node, or for work with no traffic timed
+		if slowerThanRange(o, chosen) {
 			continue
 		}
 		out = append(out, o)
 	}
 	return out
+}
+
+// slowerThanRange reports whether multi-node training on o is slower
+// than the slow end of chosen's 90% time range: o's throughput below
+// chosen's over the range's high multiplier (model.Estimate.
+// TimeCalibration, the out-of-sample errors of comparable calibration
+// cases). False on one node, for inference, and without throughputs.
+func slowerThanRange(o, chosen *model.Offer) bool {
+	if chosen.Instances <= 1 || chosen.Estimate == nil || o.Estimate == nil || !chosen.Estimate.Workload.Task.Training() {
+		return false
+	}
+	c, x := chosen.Estimate.SamplesPerSecond, o.Estimate.SamplesPerSecond
+	hi := chosen.Estimate.TimeCalibration().Hi
+	return c > 0 && x > 0 && hi > 0 && x*hi < c
 }
