@@ -1,8 +1,10 @@
 package advice
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -85,7 +87,21 @@ type Advice struct {
 // is too small to share (1 sample), shards at that micro-batch per GPU
 // and says the global batch it makes. Changes that do not lower memory
 // are left out. Ordered: those that fit first, then by total.
+//
+// One node holds w.GPUsPerNode GPUs, model.DefaultGPUsPerNode when unset;
+// FitAdviceNode takes the node the catalog rents.
 func FitAdvice(w model.Workload, capBytes float64) []Advice {
+	return FitAdviceNode(w, capBytes, cmp.Or(w.GPUsPerNode, model.DefaultGPUsPerNode))
+}
+
+// FitAdviceNode is FitAdvice where one node holds node GPUs of the type
+// (model.Catalog.LargestNode: 8 for the L4, aws g6.48xlarge): a batch
+// asked per GPU shards over up to a node past the counts its global
+// batch shares, sharding combines with the savers when nothing else fits
+// (shardCombine), and changes past one node are left out when one within
+// it fits (pastOneNode).
+func FitAdviceNode(w model.Workload, capBytes float64, node int) []Advice {
+	node = max(node, 1)
 	w.Defaults()
 	base, err := model.Compute(w, nil)
 	if err != nil {
@@ -196,6 +212,43 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 					}
 				}
 			}
+			if from.BatchPerGPU || !w.BatchPerGPU || fitsCap(shard, capBytes) {
+				return shard
+			}
+			// The global batch kept stops at the counts that share it
+			// (4 samples: 4 GPUs), but a batch asked per GPU (no
+			// --grad-accum) runs on any count, as recommend ranks it: a
+			// full fine-tune of Llama 3.1 8B on one L4 was told ZeRO-3
+			// over 4 GPUs, all ✗, while 8 L4 in one node (aws
+			// g6.48xlarge) fit with savers. Past those counts, up to one
+			// node, per GPU: the largest micro-batch up to the one asked
+			// that fits (its line says the global batch it makes), kept
+			// when it fits; how far the changes go stays at the batch
+			// asked, as the note on the strategy states it (estimate's
+			// "FSDP over the same 4 GPUs at this batch needs …"), or per
+			// GPU past one node when no count shares it (below).
+			var past model.Workload
+			for _, n := range counts {
+				if n <= shard.GPUs || n > node {
+					continue
+				}
+				v := from
+				v.BatchPerGPU = true
+				v, _ = v.OnGPUs(n)
+				v.Strategy = strategy
+				m, err := MaxMicroBatch(v, capBytes)
+				if err != nil {
+					break
+				}
+				v.MicroBatch = min(max(m, 1), v.MicroBatch)
+				past = v
+				if m >= 1 {
+					break
+				}
+			}
+			if fitsCap(past, capBytes) {
+				return past
+			}
 			return shard
 		}
 		// ZeRO-3 and FSDP each get their own layout and figure: FSDP keeps
@@ -210,7 +263,7 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 			if w.Strategy == model.ZeRO3 || w.Strategy == model.FSDP {
 				return z, f, false // one is the strategy asked: each its own line (shardChange)
 			}
-			if z.GPUs == 0 || f.GPUs == 0 || z.GPUs != f.GPUs || z.MicroBatch != f.MicroBatch || z.GradAccum != f.GradAccum {
+			if z.GPUs == 0 || f.GPUs == 0 || z.GPUs != f.GPUs || z.MicroBatch != f.MicroBatch || z.GradAccum != f.GradAccum || z.BatchPerGPU != f.BatchPerGPU {
 				return z, f, false
 			}
 			ez, err1 := model.Compute(z, nil)
@@ -229,7 +282,7 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 			// "shard with ZeRO-3 (--strategy zero3) over 8 GPUs" to a
 			// job on ZeRO-3 over 8 GPUs).
 			if shard.GPUs > 0 && !(shard.Strategy == w.Strategy && shard.GPUs == w.GPUs) {
-				try(withFlags(shardChange(shard, w, same, false), shardFlags(shard, w, false)), shard)
+				try(withFlags(shardChange(shard, w, same, shard.BatchPerGPU), shardFlags(shard, w, shard.BatchPerGPU)), shard)
 			}
 		}
 		if z.GPUs == 0 && f.GPUs == 0 && w.BatchPerGPU {
@@ -279,12 +332,10 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 			}
 			for _, c := range combos {
 				z, f, same := shards(c.from)
-				perGPU := false
 				if z.GPUs == 0 && f.GPUs == 0 && w.BatchPerGPU {
 					from := c.from
 					from.BatchPerGPU = true
 					z, f, same = shards(from)
-					perGPU = true
 				}
 				if same {
 					f = model.Workload{}
@@ -301,15 +352,24 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 					if fits := e.Memory.Total() <= capBytes; minFit > 0 && (!fits || shard.GPUs >= minFit) {
 						continue // a single change already fits on as few GPUs
 					}
-					m := shardChange(shard, w, same, perGPU)
+					m := shardChange(shard, w, same, shard.BatchPerGPU)
 					n := len(out)
-					try(model.Msg("%v, with %v (%s)", m, c.with, strings.TrimSpace(shardFlags(shard, w, perGPU)+" "+c.flags)), shard)
+					try(model.Msg("%v, with %v (%s)", m, c.with, strings.TrimSpace(shardFlags(shard, w, shard.BatchPerGPU)+" "+c.flags)), shard)
 					fit = fit || (len(out) > n && out[n].Fits)
 				}
 				if fit {
 					break
 				}
 			}
+		}
+		// Still nothing fits within a node: sharding with the savers
+		// combine knows, together (recommend's hint finds 8 L4 with a
+		// chunked loss, checkpointing and pure bf16 for a Llama 3.1 8B
+		// full fine-tune whose every line of advice was ✗; a 70B on 4
+		// A100 80GB was the same, and on one H100 it was told 32 GPUs
+		// where 8 fit with 8-bit AdamW and pure bf16 too).
+		if n := fewestFitting(out); n == 0 || n > max(w.GPUs, node) {
+			out = append(out, shardCombine(w, counts, node, capBytes)...)
 		}
 		// A job already split with tensor parallelism: a larger degree
 		// over its own GPUs (one node's NVLink domain at most, 8 GPUs,
@@ -369,13 +429,13 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 			}
 		}
 	}
-	out = pastOneNode(out, w.GPUs)
+	out = pastOneNode(out, w.GPUs, node)
 	sortAdvice(out)
 	return out
 }
 
 // pastOneNode is out without sharding over an absurd count: a change
-// over more GPUs than the job's and one node's (model.DefaultGPUsPerNode)
+// over more GPUs than the job's and one node's (node: FitAdviceNode)
 // is left out when a change on as many fits (ZeRO-3 over 64 GPUs for a 4B
 // LoRA, whose activations sharding does not divide, beside checkpointing
 // and a chunked loss that fit on its one GPU: a new user's walk), and
@@ -383,8 +443,8 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 // (how far the changes go). When only such changes fit they stay, each
 // that fits marked as the only kind found ("nothing fits on 8 GPUs or
 // fewer").
-func pastOneNode(out []Advice, gpus int) []Advice {
-	limit := max(gpus, model.DefaultGPUsPerNode)
+func pastOneNode(out []Advice, gpus, node int) []Advice {
+	limit := max(gpus, node)
 	past := func(a *Advice) bool { return a.Workload.GPUs > limit }
 	within, least := false, -1
 	for i := range out {
@@ -448,6 +508,38 @@ type saver struct {
 // the next; the first that fits across its 90% band wins over one that
 // fits only at the estimate.
 func combine(w model.Workload, base, capBytes float64) (Advice, bool) {
+	c, ok := smallestSet(w, base, capBytes, 2, false, false, mixedRecipe(&w))
+	if !ok {
+		return Advice{}, false
+	}
+	m := model.Msg("combine %v (%s)", plusMsgs(c.names), strings.Join(c.flags, " "))
+	return Advice{Change: m.String(), Msg: m, Workload: c.w, Total: c.total, Fits: true, Combined: true, Verdict: c.verdict}, true
+}
+
+// saverSet is a set of savers smallestSet found: the workload with them
+// applied, their names and flags in order, its total and verdict.
+type saverSet struct {
+	w       model.Workload
+	names   []model.Message
+	flags   []string
+	micro   int // the index in names and flags of the smaller micro-batch, -1 without one
+	total   float64
+	verdict model.FitVerdict
+}
+
+// smallestSet is combine's search over the sets of at least minSize
+// savers, in combine's order. With prune it first tries the largest sets
+// (every saver, the micro-batch at 1) and gives up when none fits: the
+// savers each lower a term of the memory (Korthikanti et al. 2022 for
+// checkpointing, the logits for the chunked loss, the states for 8-bit
+// AdamW and pure bf16), so a set that fits is inside one of those, and
+// shardCombine's widths that fit nothing cost a Compute or two. With
+// perGPU the smaller micro-batch stays per GPU (w.BatchPerGPU, its
+// accumulation as it is), the batch a re-run with --batch-size alone
+// gives; otherwise it keeps w's global batch with more accumulation.
+// pureBF16 offers pure bf16, which the job before sharding decides
+// (mixedRecipe: a sharded job's DeepSpeed recipe would refuse it).
+func smallestSet(w model.Workload, base, capBytes float64, minSize int, prune, perGPU, pureBF16 bool) (saverSet, bool) {
 	var all []saver
 	if w.CountsLogits() && w.LossImpl() == model.LossHFUpcast && w.Model.HasShape() {
 		all = append(all, saver{name: model.Msg("a chunked linear cross-entropy"), flags: "--loss chunked", apply: func(v *model.Workload) { v.Loss = model.LossChunked }})
@@ -467,7 +559,7 @@ func combine(w model.Workload, base, capBytes float64) (Advice, bool) {
 	if w.Optimizer == model.Adam || w.Optimizer == model.AdamW || w.Optimizer == model.AdamWFused {
 		all = append(all, saver{name: model.Msg("8-bit AdamW"), flags: "--optimizer adamw-8bit", apply: func(v *model.Workload) { v.Optimizer = model.AdamW8bit }})
 	}
-	if r := w.TrainingRecipe(); (r == model.RecipeAutocast || r == model.RecipeFSDPMixed) && w.Task != model.TaskQLoRA {
+	if pureBF16 {
 		all = append(all, saver{name: model.Msg("pure bf16 on bf16 hardware"), flags: "--precision bf16", group: 1,
 			apply: func(v *model.Workload) { v.Precision, v.Recipe = model.BF16, model.RecipeAuto }})
 	}
@@ -486,8 +578,8 @@ func combine(w model.Workload, base, capBytes float64) (Advice, bool) {
 		}
 	}
 	n := len(savers)
-	if n < 2 || n > 8 {
-		return Advice{}, false
+	if n < minSize || n > 8 {
+		return saverSet{}, false
 	}
 	// Every set of two or more, in the order above: by size, then by its
 	// savers' places from the costliest down.
@@ -506,8 +598,36 @@ func combine(w model.Workload, base, capBytes float64) (Advice, bool) {
 			}
 			set = append(set, i)
 		}
-		if ok && len(set) >= 2 {
+		if ok && len(set) >= minSize {
 			sets = append(sets, set)
+		}
+	}
+	if prune {
+		most, fits := 0, false
+		for _, set := range sets {
+			most = max(most, len(set))
+		}
+		for _, set := range sets {
+			if len(set) < most || fits {
+				continue
+			}
+			v := w
+			for _, i := range set {
+				if savers[i].micro {
+					v.MicroBatch = 1
+					if !perGPU {
+						v.BatchPerGPU = false
+						v.MicroBatch, v.GradAccum = sameGlobalBatch(w.MicroBatch*w.GradAccum, 1)
+					}
+					continue
+				}
+				savers[i].apply(&v)
+			}
+			e, err := model.Compute(v, nil)
+			fits = err == nil && e.Memory.Total() <= capBytes
+		}
+		if !fits {
+			return saverSet{}, false
 		}
 	}
 	sort.SliceStable(sets, func(i, j int) bool {
@@ -522,7 +642,7 @@ func combine(w model.Workload, base, capBytes float64) (Advice, bool) {
 		}
 		return false
 	})
-	var found Advice
+	var found saverSet
 	size := 0
 	for _, set := range sets {
 		if size > 0 && len(set) > size {
@@ -543,12 +663,16 @@ func combine(w model.Workload, base, capBytes float64) (Advice, bool) {
 			// a re-run of the other flags alone is the same job (a new
 			// user's walk: recommend's hint, batch kept global, named
 			// offers its re-run, batch per GPU, did not fit).
-			v.BatchPerGPU = false
+			v.BatchPerGPU = v.BatchPerGPU && perGPU
 			b, err := MaxMicroBatch(v, capBytes)
 			if err != nil || b == 0 || b >= v.MicroBatch {
 				continue // none fits, or the others fit without it
 			}
-			v.MicroBatch, v.GradAccum = sameGlobalBatch(w.MicroBatch*w.GradAccum, b)
+			if perGPU {
+				v.MicroBatch = b
+			} else {
+				v.MicroBatch, v.GradAccum = sameGlobalBatch(w.MicroBatch*w.GradAccum, b)
+			}
 		}
 		e, err := model.Compute(v, nil)
 		if err != nil || e.Memory.Total() > capBytes {
@@ -556,8 +680,10 @@ func combine(w model.Workload, base, capBytes float64) (Advice, bool) {
 		}
 		var names []model.Message
 		var flags []string
+		at := -1
 		for _, i := range set {
 			if savers[i].micro {
+				at = len(names)
 				names = append(names, model.Msg("micro-batch %d × accumulation %d, the same global batch", v.MicroBatch, v.GradAccum))
 				flags = append(flags, fmt.Sprintf("--batch-size %d --grad-accum %d", v.MicroBatch, v.GradAccum))
 				continue
@@ -565,10 +691,8 @@ func combine(w model.Workload, base, capBytes float64) (Advice, bool) {
 			names = append(names, savers[i].name)
 			flags = append(flags, savers[i].flags)
 		}
-		m := model.Msg("combine %v (%s)", plusMsgs(names), strings.Join(flags, " "))
-		a := Advice{Change: m.String(), Msg: m, Workload: v, Total: e.Memory.Total(), Fits: true, Combined: true,
-			Verdict: model.MemoryVerdict(e.Memory.Total(), e.MemoryBand, capBytes)}
-		if a.Verdict == model.VerdictFits {
+		a := saverSet{w: v, names: names, flags: flags, micro: at, total: e.Memory.Total(), verdict: model.MemoryVerdict(e.Memory.Total(), e.MemoryBand, capBytes)}
+		if a.verdict == model.VerdictFits {
 			return a, true
 		}
 		if size == 0 {
@@ -576,6 +700,89 @@ func combine(w model.Workload, base, capBytes float64) (Advice, bool) {
 		}
 	}
 	return found, size > 0
+}
+
+// shardCombine is sharding with the savers combine knows, together: at
+// each width of counts, fewest GPUs first, ZeRO-3 (FSDP when w asks for
+// it: the strategy is the user's) with the smallest set of savers that
+// fits (smallestSet, in combine's order, one saver or more). A width
+// shares w's global batch when it can; a batch asked per GPU (no
+// --grad-accum) also runs on the widths past it, per GPU, as recommend
+// ranks offers of 8 L4. The first that fits is kept, and when it fits
+// only at the estimate, the first that fits across its 90% band too;
+// past one node (node GPUs) only when nothing within fits.
+func shardCombine(w model.Workload, counts []int, node int, capBytes float64) []Advice {
+	strategy := model.ZeRO3
+	if w.Strategy == model.FSDP {
+		strategy = model.FSDP
+	}
+	pinned := w
+	pinned.BatchPerGPU = false
+	var out []Advice
+	for _, n := range counts {
+		if len(out) > 0 && n > max(w.GPUs, node) {
+			break
+		}
+		s, ok := pinned.OnGPUs(n)
+		if !ok {
+			if !w.BatchPerGPU {
+				continue
+			}
+			s, _ = w.OnGPUs(n)
+		}
+		s.Strategy = strategy
+		e, err := model.Compute(s, nil)
+		if err != nil {
+			continue
+		}
+		c, ok := smallestSet(s, e.Memory.Total(), capBytes, 1, true, s.BatchPerGPU, mixedRecipe(&w))
+		if !ok {
+			continue
+		}
+		// The micro-batch is the sharding's to say, with its global
+		// batch (shardChange), and its flags (shardFlags).
+		names, flags := c.names, c.flags
+		if c.micro >= 0 {
+			names = slices.Delete(slices.Clone(names), c.micro, c.micro+1)
+			flags = slices.Delete(slices.Clone(flags), c.micro, c.micro+1)
+		}
+		m := shardChange(c.w, w, false, c.w.BatchPerGPU)
+		if len(names) > 0 {
+			m = model.Msg("%v, with %v (%s)", m, plusMsgs(names), strings.TrimSpace(shardFlags(c.w, w, c.w.BatchPerGPU)+" "+strings.Join(flags, " ")))
+		} else {
+			m = withFlags(m, shardFlags(c.w, w, c.w.BatchPerGPU))
+		}
+		out = append(out, Advice{Change: m.String(), Msg: m, Workload: c.w, Total: c.total, Fits: true, Combined: len(names) > 0, Verdict: c.verdict})
+		if c.verdict == model.VerdictFits {
+			break
+		}
+	}
+	return out
+}
+
+// mixedRecipe reports whether w trains in a mixed recipe pure bf16 can
+// replace: autocast or FSDP's mixed precision, as FitAdvice's single
+// change and its sharded combinations advise it (not QLoRA, whose base
+// weights are quantized).
+func mixedRecipe(w *model.Workload) bool {
+	r := w.TrainingRecipe()
+	return (r == model.RecipeAutocast || r == model.RecipeFSDPMixed) && w.Task != model.TaskQLoRA
+}
+
+// fitsCap reports whether v, a sharding tried (zero when none), fits
+// capBytes per GPU.
+func fitsCap(v model.Workload, capBytes float64) bool {
+	return v.GPUs > 0 && totalOf(v) <= capBytes
+}
+
+// totalOf is v's per-GPU total (Compute's nvidia-smi figure), +Inf when
+// it cannot be computed.
+func totalOf(v model.Workload) float64 {
+	e, err := model.Compute(v, nil)
+	if err != nil {
+		return math.Inf(1)
+	}
+	return e.Memory.Total()
 }
 
 // plusMsgs joins ms as "a + b + c": a joiner both languages read, where

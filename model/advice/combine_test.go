@@ -99,7 +99,7 @@ func TestPastOneNode(t *testing.T) {
 			"ckpt | zero3 32 (the only kind of change found that fits: nothing fits on 8 GPUs or fewer) | zero3 8"},
 		{"the job's own 64 GPUs are not past it", []Advice{on("zero3 64", 64, 30, true), on("ckpt", 64, 20, true)}, 64, "zero3 64 | ckpt"},
 	} {
-		if got := changes(pastOneNode(tt.in, tt.gpus)); got != tt.want {
+		if got := changes(pastOneNode(tt.in, tt.gpus, model.DefaultGPUsPerNode)); got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}
 	}

@@ -17,7 +17,10 @@ var llama31_70B = model.Architecture{Key: "llama-3.1-70b", Family: model.FamilyD
 // TestFitAdviceCombines: when no single change fits, sharding and
 // activation checkpointing together are advised (torchtune's 70B full
 // fine-tune recipe), over the fewest GPUs that fit; a job one change
-// already fits is not told the pair.
+// already fits is not told the pair. Where the pair fits only past one
+// node, sharding with more savers within it comes first (shardCombine:
+// 70B on one H100 was told 32 GPUs, where 8 fit with 8-bit AdamW and
+// pure bf16 too).
 func TestFitAdviceCombines(t *testing.T) {
 	h100 := 80 * model.GiB * (1 - model.FitMargin)
 	mi300x := 192 * model.GiB * (1 - model.FitMargin)
@@ -47,7 +50,7 @@ func TestFitAdviceCombines(t *testing.T) {
 			if e.Memory.Total() != a.Total {
 				t.Errorf("%s: %q: Total %.4g B, recomputed %.4g B", c.name, a.Change, a.Total, e.Memory.Total())
 			}
-			if strings.Contains(a.Change, ", with activation checkpointing on") {
+			if strings.Contains(a.Change, ", with activation checkpointing") {
 				combos = append(combos, a)
 			}
 		}
@@ -62,7 +65,7 @@ func TestFitAdviceCombines(t *testing.T) {
 		}
 		// On fewer GPUs than every single change that fits.
 		for _, a := range adv {
-			if a.Fits && !strings.Contains(a.Change, ", with activation checkpointing on") && a.Workload.GPUs <= combos[0].Workload.GPUs {
+			if a.Fits && !strings.Contains(a.Change, ", with activation checkpointing") && a.Workload.GPUs <= combos[0].Workload.GPUs {
 				t.Errorf("%s: %q fits on %d GPUs, the pair %q on %d", c.name, a.Change, a.Workload.GPUs, combos[0].Change, combos[0].Workload.GPUs)
 			}
 		}

@@ -1,6 +1,10 @@
 package advice
 
-import "github.com/gpuplan/gpuplan/model"
+import (
+	"cmp"
+
+	"github.com/gpuplan/gpuplan/model"
+)
 
 // Fit is how an estimate fits one GPU type.
 type Fit struct {
@@ -51,6 +55,13 @@ func CheckFit(e *model.Estimate, g *model.GPU) Fit { return CheckFitAsked(e, g, 
 // miss, so estimate --precision fp8 --gpu a100 says "✗ cannot run" where
 // it planned amp-bf16 without a word.
 func CheckFitAsked(e *model.Estimate, g *model.GPU, asked, allowFallback bool) Fit {
+	return CheckFitAskedNode(e, g, asked, allowFallback, cmp.Or(e.Workload.GPUsPerNode, model.DefaultGPUsPerNode))
+}
+
+// CheckFitAskedNode is CheckFitAsked whose advice knows the largest node
+// of g the catalog rents (model.Catalog.LargestNode; FitAdviceNode), so
+// it shards over up to that many GPUs (8 L4 in an aws g6.48xlarge).
+func CheckFitAskedNode(e *model.Estimate, g *model.GPU, asked, allowFallback bool, node int) Fit {
 	w := &e.Workload
 	f := Fit{GPU: g, UsableBytes: model.UsableBytes(g), OOMBytes: model.OOMBytes(g), Refused: model.Refused(w, g, asked, allowFallback)}
 	switch {
@@ -74,7 +85,7 @@ func CheckFitAsked(e *model.Estimate, g *model.GPU, asked, allowFallback bool) F
 	}
 	f.MaxMicroBatch, _ = MaxMicroBatch(e.Workload, f.UsableBytes)
 	if !f.Fits && f.Refused.IsZero() {
-		f.Advice = RunnableOn(FitAdvice(e.Workload, f.UsableBytes), g)
+		f.Advice = RunnableOn(FitAdviceNode(e.Workload, f.UsableBytes, node), g)
 	}
 	f.Tips = Tips(e.Workload, g, TipCount)
 	return f

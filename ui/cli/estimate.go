@@ -122,7 +122,9 @@ when it does not. Every formula is listed under Assumptions.`,
 				if f := cmd.Flags().Lookup("allow-precision-fallback"); f != nil && f.Changed {
 					allow, _ = cmd.Flags().GetBool("allow-precision-fallback")
 				}
-				f := advice.CheckFitAsked(&e, gpu, cmd.Flags().Changed("precision"), allow)
+				// Its advice shards over up to the largest node the
+				// catalog rents of the GPU (8 L4: aws g6.48xlarge).
+				f := advice.CheckFitAskedNode(&e, gpu, cmd.Flags().Changed("precision"), allow, cat.LargestNode(gpu))
 				fit = &f
 			}
 			probeText, probeJSON, pw := estimateProbe(env, cat, &e) // the user's kept probes close to it

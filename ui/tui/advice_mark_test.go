@@ -18,9 +18,9 @@ import (
 // "✗" when it does not fit.
 func TestPanelAdviceVerdict(t *testing.T) {
 	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), tab, up, up, enter, runes("/"))
-	m = drive(t, m, append(typed("llama 3.1 70b"), enter)...) // full fine-tune of 70B on one GPU: nothing fits, advice shown
+	m = drive(t, m, append(typed("llama 3.1 70b"), enter)...) // full fine-tune of 70B on one GPU: no offer, fit advice computed
 	r := m.res
-	if r == nil || len(r.advice) == 0 || len(r.hints) > 0 {
+	if r == nil || len(r.advice) == 0 {
 		t.Fatalf("no fit advice to mark: %+v", r)
 	}
 	for _, tc := range []struct {
@@ -36,6 +36,7 @@ func TestPanelAdviceVerdict(t *testing.T) {
 		a.Fits, a.Verdict = tc.fits, tc.verdict
 		c := *r
 		c.advice = []advice.Advice{a}
+		c.hints = nil // the advice is what the panel shows when recommend's hints price nothing (here they find 8 A100 80GB)
 		var got string
 		for _, l := range m.panel.noFitLines(&c, 110) {
 			if l = ansi.Strip(l); strings.Contains(l, "→") {

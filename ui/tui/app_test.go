@@ -197,13 +197,16 @@ func TestCustomModel(t *testing.T) {
 	}
 }
 
-// When no offer runs the workload the panel says so and lists what would
-// fit the largest GPU.
+// When no offer runs the workload the panel says so and what would make
+// it fit: for 70B's full fine-tune on one GPU, the fit advice on the
+// largest GPU (A100 80GB) shards over one node of 8 with the savers
+// together, which recommend prices on the 8-GPU instance (before, every
+// line was ✗ and the panel listed them unpriced).
 func TestFitAdviceWhenNothingFits(t *testing.T) {
 	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), tab, up, up, enter, runes("/"))
 	m = drive(t, m, append(typed("llama 3.1 70b"), enter)...) // full fine-tune of 70B on one GPU
 	text := screenText(m)
-	for _, want := range []string{"no offer runs this workload", "What would fit", "ZeRO-3", "needs 1335.4 GiB per GPU"} {
+	for _, want := range []string{"no offer runs this workload", "What would make it fit", "ZeRO-3 over 8 GPUs", "p4de.24xlarge", "needs 1335.4 GiB per GPU"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("panel lacks %q:\n%s", want, text)
 		}
