@@ -33,7 +33,7 @@ type serveAnswers struct {
 	TPOTMs       string // empty: serve.DefaultTPOTTargetMs; none: no target
 	TP           int    // 0: auto
 
-	extra serve.Serving // the file's [serve] keys not asked: pp, replicas, engine settings
+	extra serve.Serving // the file's [serve] keys not asked: max_model_len, rope_scaling, pp, replicas, engine settings
 }
 
 // servingLLM reports whether the answers plan serving (serve.ServesModel):
@@ -54,8 +54,23 @@ func (s *serveAnswers) fromServing(v serve.Serving) {
 	if v.NoTPOTTarget && v.TPOTTargetMs == 0 {
 		s.TPOTMs = "none" // the file's tpot_ms = 0: empty would be the default
 	}
-	s.extra = serve.Serving{MaxModelLen: v.MaxModelLen, SharedPrefixTokens: v.SharedPrefixTokens, Concurrency: v.Concurrency, PP: v.PP, Replicas: v.Replicas,
-		GPUMemoryUtilization: v.GPUMemoryUtilization, MaxNumBatchedTokens: v.MaxNumBatchedTokens, MaxNumSeqs: v.MaxNumSeqs}
+	// Every key the questions do not ask is kept as the file has it
+	// (max_model_len, rope_scaling, pp, replicas, engine settings, an
+	// adapter served): the whole table less the answers, so a key added
+	// to serve.Serving is not dropped on a save (rope_scaling was, and
+	// the plan was refused above the model's positions).
+	x := v
+	x.WeightFormat, x.KVCacheDType, x.TP = "", "", 0
+	x.PromptTokens, x.OutputTokens = 0, 0
+	x.RequestsPerSec, x.TTFTTargetMs, x.TPOTTargetMs, x.NoTPOTTarget = 0, 0, 0, false
+	// What Workload.Serving and the search derive again, not asked for.
+	x.DefaultTPOT, x.PerToken, x.AsReleased, x.AllowPrecisionFallback, x.DTypeAuto = false, false, false, false, false
+	x.AllowMultiNode, x.BudgetMonthUSD, x.HoursPerMonth = false, 0, 0
+	if v.LoRA != nil {
+		l := *v.LoRA
+		x.LoRA = &l
+	}
+	s.extra = x
 }
 
 // serving returns the [serve] request: the answers over the file's keys.
