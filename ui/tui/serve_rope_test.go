@@ -7,8 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/launch"
 	"github.com/gpuplan/gpuplan/model/serve"
 )
 
@@ -113,4 +116,95 @@ func TestServingAnswersKeepEveryKey(t *testing.T) {
 	if got, err := a.serving(); err != nil || !reflect.DeepEqual(got, rate) {
 		t.Errorf("[serve] through the answers: %+v (%v), want %+v", got, err, rate)
 	}
+}
+
+// TestServingRopeField: the Serving page asks for a YaRN scaling as
+// --rope-scaling takes it. Above the model's positions the panel and the
+// page's check name the field, not the flag; a factor out of range is
+// refused by the field in one line; yarn:2 typed plans the context length
+// asked, and the save and the launch files carry it.
+func TestServingRopeField(t *testing.T) {
+	cat := ropeCatalog(t)
+	c, err := config.Decode([]byte(strings.Replace(ropeFile, "rope_scaling = \"yarn:2\"\n", "", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "t.toml")
+	m := start(t, newTestApp(t, cat, Options{Config: &c, ConfigPath: path}), size(120, 40))
+	const said = "context length 8192 is above the model's 4096 positions; vLLM serves a RoPE model past them with YaRN: give YaRN scaling yarn:2 on the Serving page (4096 × 2 = 8192 positions)"
+	if m.res == nil || m.res.err == nil || m.res.err.Error() != said {
+		t.Fatalf("the panel's refusal = %v, want %q", m.res.err, said)
+	}
+	if s := panelText(m); !strings.Contains(s, "give YaRN scaling yarn:2 on the Serving page") || strings.Contains(s, "--rope-scaling") {
+		t.Errorf("the panel does not name the field:\n%s", panelText(m))
+	}
+	serving := pageTitled(t, m, "Serving")
+	m.wiz.form.goTo(serving)
+	m.layout()
+	m = drive(t, m, repeat(enter, 4)...) // weight format, KV cache, prompt and output tokens
+	m = drive(t, m, typed("yarn:1")...)
+	if m.a.Serve.RopeScaling != "yarn:1" {
+		t.Fatalf("typed into the YaRN field: %q; the page:\n%s", m.a.Serve.RopeScaling, screenText(m))
+	}
+	m = drive(t, m, enter)
+	if want := `rope scaling factor "1": want a number above 1 and at most 64, such as 4 (yarn:4)`; !strings.Contains(m.footer.status, want) {
+		t.Errorf("footer %q, want %q", m.footer.status, want)
+	}
+	m = drive(t, m, replace("yarn:2")...)
+	if m.res == nil || m.res.err != nil || len(m.res.serve) == 0 {
+		t.Fatalf("no plan with yarn:2: %v\n%s", m.res.err, screenText(m))
+	}
+	want := serve.RopeScaling{Type: "yarn", Factor: 2}
+	if s := m.res.serve[0].Serving; s.MaxModelLen != 8192 || s.RopeScaling != want {
+		t.Errorf("the plan serves max_model_len %d with rope_scaling %q, want 8192 with yarn:2", s.MaxModelLen, s.RopeScaling)
+	}
+	if err := servingError(m.a, cat); err != nil {
+		t.Errorf("the page's check with yarn:2: %v", err)
+	}
+	// The launch files pass it as vLLM's --hf-overrides.
+	o := &m.res.rec.Offers[0]
+	cfg, err := exportConfigOf(m.a, m.res, o, m.cat.AsOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newExportDialog("x.sh", cfg, o, launch.FormatTorchrun, newTheme(), 60, nil, m.res.serving, nil)
+	out, _, _, err := d.again(newTheme()).payload()
+	if err != nil || !strings.Contains(string(out), "--hf-overrides") || !strings.Contains(string(out), `"factor":2`) {
+		t.Errorf("the vLLM script (%v) lacks the YaRN --hf-overrides:\n%s", err, out)
+	}
+	m = drive(t, m, msgs(ctrlE, enter, replace(path), enter)...)
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(b), `rope_scaling = "yarn:2"`) {
+		t.Errorf("the saved file (%v) lacks rope_scaling:\n%s\n%s", err, b, screenText(m))
+	}
+}
+
+// TestServingRopeFieldChinese: the field and the refusal naming it are
+// said in Chinese.
+func TestServingRopeFieldChinese(t *testing.T) {
+	cat := ropeCatalog(t)
+	c, err := config.Decode([]byte(strings.Replace(ropeFile, "rope_scaling = \"yarn:2\"\n", "", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := zhOptions()
+	opts.Config = &c
+	m := start(t, newTestApp(t, cat, opts), size(120, 40))
+	if s := panelText(m); !strings.Contains(s, "请在“推理服务”页的“YaRN 缩放”中填 yarn:2") {
+		t.Errorf("the Chinese panel does not name the field:\n%s", panelText(m))
+	}
+	var fields string
+	for _, f := range m.wiz.pages[pageTitled(t, m, "Serving")].fields(false) {
+		fields += strings.Join(strings.Fields(ansi.Strip(f.View())), " ") + "\n"
+	}
+	if !strings.Contains(fields, "YaRN 缩放") || !strings.Contains(fields, "超出模型的位置数") {
+		t.Errorf("the Serving page's fields in Chinese:\n%s", fields)
+	}
+}
+
+// panelText is the panel's text alone, its lines joined by spaces.
+func panelText(m app) string {
+	p := m.panel
+	p.cache = nil
+	return strings.Join(strings.Fields(strings.ReplaceAll(ansi.Strip(p.view(false)), "│", " ")), " ")
 }
