@@ -138,6 +138,9 @@ func TestServingRopeField(t *testing.T) {
 	if s := panelText(m); !strings.Contains(s, "give YaRN scaling yarn:2 on the Serving page") || strings.Contains(s, "--rope-scaling") {
 		t.Errorf("the panel does not name the field:\n%s", panelText(m))
 	}
+	if err := servingError(m.a, cat); err == nil || err.Error() != said {
+		t.Errorf("the Serving page's check = %v, want %q", err, said)
+	}
 	serving := pageTitled(t, m, "Serving")
 	m.wiz.form.goTo(serving)
 	m.layout()
