@@ -130,3 +130,36 @@ func TestValidatePositionsSaysHowFurther(t *testing.T) {
 		})
 	}
 }
+
+// TestPositionsErrorFigures: the refusal above the positions carries its
+// figures (serve.PositionsError), so the configurator can name its own
+// field instead of --rope-scaling; its text stays the command line's and
+// errors.As still finds the *model.KindError of ErrInvalid.
+func TestPositionsErrorFigures(t *testing.T) {
+	yarn4 := serve.RopeScaling{Type: "yarn", Factor: 4}
+	for _, tt := range []struct {
+		name string
+		len  int
+		r    serve.RopeScaling
+		want serve.PositionsError // Err left out
+	}{
+		{"65536 > 40960: yarn:2 over 32768", 65536, serve.RopeScaling{}, serve.PositionsError{MaxModelLen: 65536, Positions: 40960, Factor: 2, Original: 32768}},
+		{"131073 > yarn:4's 131072: yarn:5", 131073, yarn4, serve.PositionsError{MaxModelLen: 131073, Positions: 131072, Rope: yarn4, RopeOriginal: 32768, Factor: 5, Original: 32768}},
+		{"past 64 × 32768: no factor", 64*32768 + 1, yarn4, serve.PositionsError{MaxModelLen: 64*32768 + 1, Positions: 131072, Rope: yarn4}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := serve.Serving{MaxModelLen: tt.len, PromptTokens: 1, OutputTokens: 1, RopeScaling: tt.r}
+			err := s.Validate(&qwen3_8B)
+			var pe *serve.PositionsError
+			var ke *model.KindError
+			if !errors.As(err, &pe) || !errors.As(err, &ke) || ke.Kind != serve.ErrInvalid || pe.Error() != ke.Error() {
+				t.Fatalf("Validate() = %#v, want a *serve.PositionsError around a *model.KindError of ErrInvalid", err)
+			}
+			got := *pe
+			got.Err = nil
+			if got != tt.want {
+				t.Errorf("PositionsError = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}

@@ -469,18 +469,55 @@ func (s *Serving) checkPositions(a *model.Architecture) error {
 		return nil
 	}
 	f, orig := RopeFactorFor(a, s.MaxModelLen)
+	e := &PositionsError{MaxModelLen: s.MaxModelLen, Positions: pos, Rope: s.RopeScaling, Factor: f, Original: orig}
 	switch {
 	case !s.RopeScaling.IsZero() && f > 0:
-		return model.Errorf(ErrInvalid, "max_model_len %d is above the %d positions of rope_scaling %s (%d × %g); give --rope-scaling yarn:%d (%d × %d = %d positions)",
-			s.MaxModelLen, pos, s.RopeScaling, s.RopeScaling.original(a), s.RopeScaling.Factor, f, orig, f, orig*f)
+		e.RopeOriginal = s.RopeScaling.original(a)
+		e.Err = errorf("max_model_len %d is above the %d positions of rope_scaling %s (%d × %g); give --rope-scaling yarn:%d (%d × %d = %d positions)",
+			s.MaxModelLen, pos, s.RopeScaling, e.RopeOriginal, s.RopeScaling.Factor, f, orig, f, orig*f)
 	case !s.RopeScaling.IsZero():
-		return model.Errorf(ErrInvalid, "max_model_len %d is above the %d positions of rope_scaling %s, and no YaRN factor up to %d reaches it", s.MaxModelLen, pos, s.RopeScaling, MaxRopeFactor)
+		e.Err = errorf("max_model_len %d is above the %d positions of rope_scaling %s, and no YaRN factor up to %d reaches it", s.MaxModelLen, pos, s.RopeScaling, MaxRopeFactor)
 	case f > 0:
-		return model.Errorf(ErrInvalid, "max_model_len %d is above the model's %d positions; vLLM serves a RoPE model past them with YaRN: give --rope-scaling yarn:%d (%d × %d = %d positions), which the launch files pass as --hf-overrides",
+		e.Err = errorf("max_model_len %d is above the model's %d positions; vLLM serves a RoPE model past them with YaRN: give --rope-scaling yarn:%d (%d × %d = %d positions), which the launch files pass as --hf-overrides",
 			s.MaxModelLen, pos, f, orig, f, orig*f)
+	default:
+		e.Err = errorf("max_model_len %d is above the model's %d positions", s.MaxModelLen, pos)
 	}
-	return model.Errorf(ErrInvalid, "max_model_len %d is above the model's %d positions", s.MaxModelLen, pos)
+	return e
 }
+
+// errorf is model.Errorf of ErrInvalid, as its *model.KindError.
+func errorf(key string, args ...any) *model.KindError {
+	return &model.KindError{Kind: ErrInvalid, Msg: model.Msg(key, args...)}
+}
+
+// PositionsError is Validate's refusal of a max_model_len above the
+// positions vLLM derives for the model (RopeScaling.Positions), with the
+// figures it is made of, so a caller that asks for the scaling in its own
+// words (the configurator's YaRN field, not --rope-scaling) can say it
+// so. Its text and message are the command line's (Err, of ErrInvalid).
+type PositionsError struct {
+	MaxModelLen int         // the length asked
+	Positions   int         // the model's, with Rope applied
+	Rope        RopeScaling // the scaling asked; zero for none
+	// RopeOriginal is the positions Rope multiplies, when Rope is given
+	// and Factor holds the length.
+	RopeOriginal int
+	// Factor is the smallest whole YaRN factor that holds MaxModelLen and
+	// Original the positions it multiplies (RopeFactorFor); 0 when none
+	// up to MaxRopeFactor does or the model takes none (RopeOn).
+	Factor, Original int
+	Err              *model.KindError
+}
+
+func (e *PositionsError) Error() string { return e.Err.Error() }
+
+// Unwrap makes errors.Is(err, ErrInvalid) hold and lets errors.As find
+// the *model.KindError, as before the figures were kept.
+func (e *PositionsError) Unwrap() error { return e.Err }
+
+// Message is the refusal as one message (model.KindError.Message).
+func (e *PositionsError) Message() model.Message { return e.Err.Message() }
 
 // Unserved says why vLLM serves no a, or zero when it serves it: every
 // decoder-only transformer, and of encoder-decoders only Whisper (model

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -28,12 +29,13 @@ type serveAnswers struct {
 	KVCacheDType serve.KVCacheDType
 	PromptTokens string // empty: the context minus the output
 	OutputTokens string // empty: 256 (model.DefaultGenTokens)
+	RopeScaling  string // yarn:FACTOR[:ORIGINAL] as --rope-scaling takes it; empty: none
 	RPS          string // requests per second; empty: the concurrent sequences are the load
 	TTFTMs       string // empty: no target
 	TPOTMs       string // empty: serve.DefaultTPOTTargetMs; none: no target
 	TP           int    // 0: auto
 
-	extra serve.Serving // the file's [serve] keys not asked: pp, replicas, engine settings
+	extra serve.Serving // the file's [serve] keys not asked: max_model_len, rope_scaling, pp, replicas, engine settings
 }
 
 // servingLLM reports whether the answers plan serving (serve.ServesModel):
@@ -50,12 +52,28 @@ func (a *answers) servingLLM(cat *model.Catalog) bool {
 func (s *serveAnswers) fromServing(v serve.Serving) {
 	s.WeightFormat, s.KVCacheDType, s.TP = v.WeightFormat, v.KVCacheDType, v.TP
 	s.PromptTokens, s.OutputTokens = fmtInt(v.PromptTokens), fmtInt(v.OutputTokens)
+	s.RopeScaling = v.RopeScaling.String()
 	s.RPS, s.TTFTMs, s.TPOTMs = fmtFloatOrEmpty(v.RequestsPerSec), fmtFloatOrEmpty(v.TTFTTargetMs), fmtFloatOrEmpty(v.TPOTTargetMs)
 	if v.NoTPOTTarget && v.TPOTTargetMs == 0 {
 		s.TPOTMs = "none" // the file's tpot_ms = 0: empty would be the default
 	}
-	s.extra = serve.Serving{MaxModelLen: v.MaxModelLen, SharedPrefixTokens: v.SharedPrefixTokens, Concurrency: v.Concurrency, PP: v.PP, Replicas: v.Replicas,
-		GPUMemoryUtilization: v.GPUMemoryUtilization, MaxNumBatchedTokens: v.MaxNumBatchedTokens, MaxNumSeqs: v.MaxNumSeqs}
+	// Every key the questions do not ask is kept as the file has it
+	// (max_model_len, rope_scaling, pp, replicas, engine settings, an
+	// adapter served): the whole table less the answers, so a key added
+	// to serve.Serving is not dropped on a save (rope_scaling was, and
+	// the plan was refused above the model's positions).
+	x := v
+	x.WeightFormat, x.KVCacheDType, x.TP = "", "", 0
+	x.PromptTokens, x.OutputTokens, x.RopeScaling = 0, 0, serve.RopeScaling{}
+	x.RequestsPerSec, x.TTFTTargetMs, x.TPOTTargetMs, x.NoTPOTTarget = 0, 0, 0, false
+	// What Workload.Serving and the search derive again, not asked for.
+	x.DefaultTPOT, x.PerToken, x.AsReleased, x.AllowPrecisionFallback, x.DTypeAuto = false, false, false, false, false
+	x.AllowMultiNode, x.BudgetMonthUSD, x.HoursPerMonth = false, 0, 0
+	if v.LoRA != nil {
+		l := *v.LoRA
+		x.LoRA = &l
+	}
+	s.extra = x
 }
 
 // serving returns the [serve] request: the answers over the file's keys.
@@ -80,6 +98,9 @@ func (s *serveAnswers) serving() (serve.Serving, error) {
 		return v, err
 	}
 	if v.OutputTokens, err = tokens("output tokens", s.OutputTokens); err != nil {
+		return v, err
+	}
+	if v.RopeScaling, err = serve.ParseRopeScaling(s.RopeScaling); err != nil {
 		return v, err
 	}
 	if v.RequestsPerSec, err = parsePositive("requests per second", s.RPS, 1e6); err != nil {
@@ -138,6 +159,8 @@ func (w *wizard) servePage(input func(title, desc string, v *string, validate fu
 				huh.NewOption("auto", serve.KVAuto), huh.NewOption("fp8", serve.KVFP8), huh.NewOption("fp8_e5m2", serve.KVFP8E5M2)).Value(&s.KVCacheDType),
 			input(T("Prompt tokens"), T("average per request; empty: the context minus the output"), &s.PromptTokens, tokens("prompt tokens")),
 			input(T("Output tokens"), T("generated per request; empty: 256"), &s.OutputTokens, tokens("output tokens")),
+			input(T("YaRN scaling"), T("past the model's positions: yarn:FACTOR or yarn:FACTOR:ORIGINAL, such as yarn:2; empty: none"),
+				&s.RopeScaling, func(in string) error { _, err := serve.ParseRopeScaling(in); return err }),
 			input(T("Requests per second"), T("empty: the concurrent sequences are the load"), &s.RPS, positiveValidator("requests per second", 1e6)),
 			input(T("Time to first token (ms)"), T("target; empty: none"), &s.TTFTMs, positiveValidator("time to first token", 3.6e6)),
 			input(T("Time per output token (ms)"), w.lang.Sprintf("target; empty: %g, faster than people read; none: no target", serve.DefaultTPOTTargetMs),
@@ -170,7 +193,29 @@ func servingError(a *answers, cat *model.Catalog) error {
 	w.Defaults()
 	s := cfg.Workload.Serving(&w)
 	cfg.Search.ServeSearch(&s)
-	return s.Validate(&w.Model)
+	return fieldWords(s.Validate(&w.Model))
+}
+
+// fieldWords is err in the configurator's words where the command line's
+// name a flag: a context length above the model's positions
+// (serve.PositionsError) names the Serving page's YaRN scaling field
+// rather than --rope-scaling. Other errors are returned as they are.
+func fieldWords(err error) error {
+	var pe *serve.PositionsError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	switch {
+	case pe.Rope.IsZero() && pe.Factor > 0:
+		return model.Msg("context length %d is above the model's %d positions; vLLM serves a RoPE model past them with YaRN: give YaRN scaling yarn:%d on the Serving page (%d × %d = %d positions)",
+			pe.MaxModelLen, pe.Positions, pe.Factor, pe.Original, pe.Factor, pe.Original*pe.Factor)
+	case pe.Factor > 0:
+		return model.Msg("context length %d is above the %d positions of YaRN scaling %s (%d × %g); give yarn:%d on the Serving page (%d × %d = %d positions)",
+			pe.MaxModelLen, pe.Positions, pe.Rope, pe.RopeOriginal, pe.Rope.Factor, pe.Factor, pe.Original, pe.Factor, pe.Original*pe.Factor)
+	case !pe.Rope.IsZero():
+		return model.Msg("context length %d is above the %d positions of YaRN scaling %s, and no YaRN factor up to %d reaches it", pe.MaxModelLen, pe.Positions, pe.Rope, serve.MaxRopeFactor)
+	}
+	return model.Msg("context length %d is above the model's %d positions", pe.MaxModelLen, pe.Positions)
 }
 
 // computeServe plans serving for r's workload on the catalog's offers
@@ -191,6 +236,7 @@ func computeServe(r *result, cat *model.Catalog, cfg *config.Config) {
 		err = s.Validate(&d.Model) // RankServing validates on an offer: none left, none checked
 	}
 	if err != nil {
+		err = fieldWords(err)
 		// The offers ranked above are the training matcher's, not plans
 		// of this request: none is shown, opened, added or exported.
 		r.err, r.rec.Offers, r.hints, r.advice, r.tips = err, nil, nil, nil, nil
