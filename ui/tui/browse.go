@@ -60,6 +60,8 @@ type browseView struct {
 	// out, with their offers: the note says them as gpuplan offers does
 	// ("also: A100-80GB (10 offers)").
 	sibs []market.Sibling
+	// empty says why res lists nothing (browsedMsg.empty), in the note.
+	empty []model.Message
 	// lines are the list's lines: a row index (≥ 0) or a group header
 	// (-1 - group index); nil when ungrouped (line i is row i).
 	lines  []int32
@@ -109,6 +111,9 @@ type browsedMsg struct {
 	res  market.View
 	err  error
 	sibs []market.Sibling // the variants the line's GPUs leave out (market.Siblings)
+	// empty says why the line lists nothing when a filter can never match
+	// (market.EmptyHints, as offers says it on stderr); nil otherwise.
+	empty []model.Message
 }
 
 // maxFilter bounds the filter line, in runes: the longest useful line (a
@@ -222,10 +227,14 @@ func (v *browseView) browse(seq int, text string, q market.Query) tea.Cmd {
 	return func() tea.Msg {
 		res, err := sel.View(q)
 		var sibs []market.Sibling
+		var empty []model.Message
 		if err == nil {
 			sibs = market.Siblings(cat, q)
+			if res.Len() == 0 {
+				empty = market.EmptyHints(cat, &q)
+			}
 		}
-		return browsedMsg{seq: seq, text: text, res: res, err: err, sibs: sibs}
+		return browsedMsg{seq: seq, text: text, res: res, err: err, sibs: sibs, empty: empty}
 	}
 }
 
@@ -248,7 +257,7 @@ func (v *browseView) receive(msg browsedMsg) tea.Cmd {
 		return nil
 	}
 	keep := v.selected()
-	v.res, v.text, v.err, v.sibs = msg.res, msg.text, "", msg.sibs
+	v.res, v.text, v.err, v.sibs, v.empty = msg.res, msg.text, "", msg.sibs, msg.empty
 	v.index(keep)
 	return nil
 }
@@ -540,6 +549,9 @@ func (v *browseView) note() string {
 	}
 	if v.limit != "" {
 		parts = append(parts, v.lang.Sprintf("the offers are limited to %s (ctrl+x clears)", v.limit))
+	}
+	for _, m := range v.empty { // why nothing is listed, first: the list says nothing else
+		parts = append(parts, v.lang.Message(m))
 	}
 	if len(v.sibs) > 0 {
 		parts = append(parts, v.lang.Sprintf("also: %s: other variants, not shown; type one in the filter", report.SiblingList(v.lang, v.sibs)))

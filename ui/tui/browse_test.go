@@ -709,3 +709,29 @@ func TestBrowsePricesAsTables(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowseEmptySaysWhy: a filter that can never match (a GPU count no
+// type has, a pricing mode no provider prices) listed nothing with no
+// word, where gpuplan offers says why on stderr (market.EmptyHints); the
+// browser's note now says it, in the user's language.
+func TestBrowseEmptySaysWhy(t *testing.T) {
+	for _, tt := range []struct{ line, en, zh string }{
+		{"l4:9", "no l4 instance type has 9 GPUs; the catalog's have", "GPU"},
+		{"pricing=capacity-block", "the catalog has no capacity-block prices from any provider", "capacity-block"},
+	} {
+		t.Run(tt.line, func(t *testing.T) {
+			v := openBrowse(t, 120, 40)
+			v.setText(tt.line)
+			if v.err != "" || v.res.Len() != 0 {
+				t.Fatalf("%q: error %q, %d rows; want an empty list", tt.line, v.err, v.res.Len())
+			}
+			if s := ansi.Strip(v.view()); !strings.Contains(strings.Join(strings.Fields(s), " "), tt.en) {
+				t.Errorf("%q: the view does not say %q:\n%s", tt.line, tt.en, s)
+			}
+			v.localize(i18n.New(language.SimplifiedChinese))
+			if n := v.note(); !strings.Contains(n, tt.zh) || len(i18n.Leaks(n, zhBrowseAllow(t))) > 0 {
+				t.Errorf("%q: Chinese note %q (leaks %v)", tt.line, n, i18n.Leaks(n, zhBrowseAllow(t)))
+			}
+		})
+	}
+}
