@@ -210,7 +210,7 @@ var PricingModes = []Pricing{OnDemand, Spot, Reserved1y, Reserved3y}
 
 // ParseFramework parses a framework name.
 func ParseFramework(s string) (Framework, error) {
-	return ParseEnum(s, "framework", Frameworks, frameworkAliases)
+	return ParseEnum(s, Verbatim("framework"), Frameworks, frameworkAliases)
 }
 
 var frameworkAliases = map[string]Framework{
@@ -219,7 +219,7 @@ var frameworkAliases = map[string]Framework{
 
 // ParseTask parses a task name.
 func ParseTask(s string) (Task, error) {
-	return ParseEnum(s, "task", Tasks, taskAliases)
+	return ParseEnum(s, Verbatim("task"), Tasks, taskAliases)
 }
 
 // TaskAliasNames are the other spellings ParseTask accepts ("serve",
@@ -233,7 +233,7 @@ var taskAliases = map[string]Task{
 
 // ParseFamily parses an architecture family.
 func ParseFamily(s string) (Family, error) {
-	return ParseEnum(s, "family", Families, familyAliases)
+	return ParseEnum(s, Verbatim("family"), Families, familyAliases)
 }
 
 var familyAliases = map[string]Family{
@@ -243,7 +243,7 @@ var familyAliases = map[string]Family{
 
 // ParsePrecision parses a precision.
 func ParsePrecision(s string) (Precision, error) {
-	return ParseEnum(s, "precision", []Precision{FP32, TF32, AMPFP16, AMPBF16, BF16, FP16, FP8, INT8, INT4}, precisionAliases)
+	return ParseEnum(s, Verbatim("precision"), []Precision{FP32, TF32, AMPFP16, AMPBF16, BF16, FP16, FP8, INT8, INT4}, precisionAliases)
 }
 
 var precisionAliases = map[string]Precision{
@@ -253,7 +253,7 @@ var precisionAliases = map[string]Precision{
 
 // ParseOptimizer parses an optimizer name.
 func ParseOptimizer(s string) (Optimizer, error) {
-	return ParseEnum(s, "optimizer", Optimizers, optimizerAliases)
+	return ParseEnum(s, Verbatim("optimizer"), Optimizers, optimizerAliases)
 }
 
 var optimizerAliases = map[string]Optimizer{
@@ -266,7 +266,7 @@ var optimizerAliases = map[string]Optimizer{
 
 // ParseStrategy parses a distribution strategy.
 func ParseStrategy(s string) (Strategy, error) {
-	return ParseEnum(s, "strategy", Strategies, strategyAliases)
+	return ParseEnum(s, Verbatim("strategy"), Strategies, strategyAliases)
 }
 
 var strategyAliases = map[string]Strategy{
@@ -287,9 +287,9 @@ var strategyAliases = map[string]Strategy{
 func ParsePricing(s string) (Pricing, error) {
 	switch k := strings.ToLower(strings.TrimSpace(s)); Pricing(k) {
 	case FlexStart, CapacityBlock, "dws":
-		return "", Msg("%s is a reservation mode, not ranked: flex-start waits in a queue for capacity and a capacity block is bought ahead for set dates, so no job can be priced from now on them; gpuplan offers --pricing %s lists their prices; rank on-demand, spot, reserved-1y or reserved-3y", k, k)
+		return "", Msg("%s is a reservation mode, not ranked: flex-start waits in a queue for capacity and a capacity block is bought ahead for set dates, so no job can be priced from now on them; gpuplan offers --pricing %s lists such prices where the catalog has any; rank on-demand, spot, reserved-1y or reserved-3y", k, k)
 	}
-	return ParseEnum(s, "pricing", PricingModes, pricingAliases)
+	return ParseEnum(s, Verbatim("pricing"), PricingModes, pricingAliases)
 }
 
 var pricingAliases = map[string]Pricing{
@@ -301,7 +301,9 @@ var pricingAliases = map[string]Pricing{
 // or an alias; the error names what and lists valid: `sort "x": want a, b
 // or c`, after the closest valid name when one is close (`task "qlorra":
 // did you mean "qlora"? want …`, walk37), as a plan's pricing says it.
-func ParseEnum[T ~string](s, what string, valid []T, aliases map[string]T) (T, error) {
+// what is a message so that a descriptive name translates ("rope
+// scaling type"); a key the user types as written is Verbatim.
+func ParseEnum[T ~string](s string, what Message, valid []T, aliases map[string]T) (T, error) {
 	k := strings.ToLower(strings.TrimSpace(s))
 	for _, v := range valid {
 		if string(v) == k {

@@ -112,7 +112,7 @@ var SortKeys = []SortKey{SortPrice, SortMonthly, SortJob, SortTime, SortHeadroom
 
 // ParseSortKey parses a sort key.
 func ParseSortKey(s string) (SortKey, error) {
-	return ParseEnum(s, "sort", SortKeys, sortAliases)
+	return ParseEnum(s, Verbatim("sort"), SortKeys, sortAliases)
 }
 
 var sortAliases = map[string]SortKey{"cost": SortJob, "hourly": SortPrice, "month": SortMonthly, "fastest": SortTime}

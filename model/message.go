@@ -20,6 +20,11 @@ type Message struct {
 // Msg builds a Message; it reads like fmt.Sprintf at the call site.
 func Msg(key string, args ...any) Message { return Message{Key: key, Args: args} }
 
+// Verbatim is s as a message that reads the same in every language: a
+// configuration key or flag value ("task", "zero-grad") that the user
+// types as it is written, where Msg(s) would be translated as a word.
+func Verbatim(s string) Message { return Msg("%s", s) }
+
 // String is the English sentence.
 // A Key is always a format string: write a literal percent as %%.
 func (m Message) String() string { return fmt.Sprintf(m.Key, m.Args...) }

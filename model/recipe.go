@@ -44,7 +44,7 @@ func (r Recipe) String() string {
 
 // ParseRecipe parses a recipe name; "auto" and "" give RecipeAuto.
 func ParseRecipe(s string) (Recipe, error) {
-	v, err := ParseEnum(s, "recipe", []Recipe{"auto", RecipeAutocast, RecipeFSDPMixed, RecipeDeepSpeed, RecipePure16, RecipeFP32}, recipeAliases)
+	v, err := ParseEnum(s, Verbatim("recipe"), []Recipe{"auto", RecipeAutocast, RecipeFSDPMixed, RecipeDeepSpeed, RecipePure16, RecipeFP32}, recipeAliases)
 	if v == "auto" {
 		v = RecipeAuto
 	}
@@ -141,7 +141,7 @@ func (l Loss) String() string {
 
 // ParseLoss parses a loss implementation; "auto" and "" give LossAuto.
 func ParseLoss(s string) (Loss, error) {
-	v, err := ParseEnum(s, "loss", []Loss{"auto", LossHFUpcast, LossFused, LossChunked, LossNative}, lossAliases)
+	v, err := ParseEnum(s, Verbatim("loss"), []Loss{"auto", LossHFUpcast, LossFused, LossChunked, LossNative}, lossAliases)
 	if v == "auto" {
 		v = LossAuto
 	}
@@ -206,7 +206,7 @@ func (q QuantType) String() string {
 
 // ParseQuantType parses a 4-bit type; "auto" and "" give QuantAuto.
 func ParseQuantType(s string) (QuantType, error) {
-	v, err := ParseEnum(s, "quant_type", []QuantType{"auto", QuantNF4, QuantFP4}, map[string]QuantType{"": QuantAuto})
+	v, err := ParseEnum(s, Verbatim("quant_type"), []QuantType{"auto", QuantNF4, QuantFP4}, map[string]QuantType{"": QuantAuto})
 	if v == "auto" {
 		v = QuantAuto
 	}

@@ -137,7 +137,7 @@ var Trainers = []Trainer{TrainerHF, TrainerLitGPT, TrainerTorchtune}
 
 // ParseTrainer parses a trainer name.
 func ParseTrainer(s string) (Trainer, error) {
-	return ParseEnum(s, "trainer", Trainers, trainerAliases)
+	return ParseEnum(s, Verbatim("trainer"), Trainers, trainerAliases)
 }
 
 var trainerAliases = map[string]Trainer{
@@ -180,7 +180,7 @@ var ZeroGrads = []ZeroGrad{ZeroGradAfterStep, ZeroGradBeforeBackward}
 
 // ParseZeroGrad parses a zero-grad placement.
 func ParseZeroGrad(s string) (ZeroGrad, error) {
-	return ParseEnum(s, "zero-grad", ZeroGrads, zeroGradAliases)
+	return ParseEnum(s, Verbatim("zero-grad"), ZeroGrads, zeroGradAliases)
 }
 
 var zeroGradAliases = map[string]ZeroGrad{
@@ -223,7 +223,7 @@ var OutputsAll = []Outputs{OutputsDropped, OutputsKept}
 
 // ParseOutputs parses an output lifetime.
 func ParseOutputs(s string) (Outputs, error) {
-	return ParseEnum(s, "outputs", OutputsAll, outputsAliases)
+	return ParseEnum(s, Verbatim("outputs"), OutputsAll, outputsAliases)
 }
 
 var outputsAliases = map[string]Outputs{

@@ -433,7 +433,7 @@ var archAliases = map[string]model.Arch{"amd64": model.ArchX86, "x86-64": model.
 // ParseArch parses a CPU architecture: x86_64 or arm64, with the aliases
 // of Go, Debian and the kernel (amd64, aarch64).
 func ParseArch(s string) (model.Arch, error) {
-	a, err := model.ParseEnum(s, "arch", model.Archs, archAliases)
+	a, err := model.ParseEnum(s, model.Verbatim("arch"), model.Archs, archAliases)
 	if err != nil {
 		return "", badEnum("arch", s, model.Archs)
 	}
@@ -466,7 +466,7 @@ var marketSortAliases = map[string]Sort{
 
 // ParseSort parses a market sort key.
 func ParseSort(s string) (Sort, error) {
-	k, err := model.ParseEnum(s, "sort", Sorts, marketSortAliases)
+	k, err := model.ParseEnum(s, model.Verbatim("sort"), Sorts, marketSortAliases)
 	if err != nil {
 		return "", badEnum("sort", s, Sorts)
 	}
@@ -491,7 +491,7 @@ var marketGroupAliases = map[string]GroupBy{"none": GroupNone, "": GroupNone, "b
 
 // ParseGroupBy parses a group key; "" and "none" mean no grouping.
 func ParseGroupBy(s string) (GroupBy, error) {
-	k, err := model.ParseEnum(s, "group-by", Groups, marketGroupAliases)
+	k, err := model.ParseEnum(s, model.Verbatim("group-by"), Groups, marketGroupAliases)
 	if err != nil {
 		return "", badEnum("group-by", s, Groups)
 	}
@@ -512,7 +512,7 @@ var Interconnects = []string{LinkNVLink, LinkNVSwitch, LinkPCIe, "infinity-fabri
 
 // ParseInterconnect parses an interconnect filter value.
 func ParseInterconnect(s string) (string, error) {
-	k, err := model.ParseEnum(s, "interconnect", Interconnects, map[string]string{"nvl": LinkNVLink, "if": "infinity-fabric", "xgmi": "infinity-fabric"})
+	k, err := model.ParseEnum(s, model.Verbatim("interconnect"), Interconnects, map[string]string{"nvl": LinkNVLink, "if": "infinity-fabric", "xgmi": "infinity-fabric"})
 	if err != nil {
 		return "", badEnum("interconnect", s, Interconnects)
 	}

@@ -72,7 +72,7 @@ func ParseRopeScaling(s string) (RopeScaling, error) {
 	if len(parts) < 2 || len(parts) > 3 {
 		return RopeScaling{}, model.Msg("rope scaling %q: want TYPE:FACTOR or TYPE:FACTOR:ORIGINAL, such as yarn:4 or yarn:4:32768, or none", s)
 	}
-	typ, err := model.ParseEnum(parts[0], "rope scaling type", RopeTypes, nil)
+	typ, err := model.ParseEnum(parts[0], model.Msg("rope scaling type"), RopeTypes, nil)
 	if err != nil {
 		return RopeScaling{}, err
 	}

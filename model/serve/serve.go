@@ -120,7 +120,7 @@ func KVOn(kv KVCacheDType, g *model.GPU) model.Message {
 // ParseWeightFormat parses a weight format; "int4" means AWQ. "fp32"
 // (WeightFP32) is read too, as a plan writes it, though not offered.
 func ParseWeightFormat(s string) (WeightFormat, error) {
-	return model.ParseEnum(s, "weight format", WeightFormats, map[string]WeightFormat{
+	return model.ParseEnum(s, model.Msg("weight format"), WeightFormats, map[string]WeightFormat{
 		"int4": WeightAWQ, "awq-int4": WeightAWQ, "gptq-int4": WeightGPTQ, "bfloat16": WeightBF16,
 		"float16": WeightFP16, "half": WeightFP16, "w8a16": WeightInt8, "bnb": WeightBNB, "bnb-4bit": WeightBNB, "nf4": WeightBNB,
 		"fp32": WeightFP32, "float32": WeightFP32,
@@ -129,7 +129,7 @@ func ParseWeightFormat(s string) (WeightFormat, error) {
 
 // ParseKVCacheDType parses a KV-cache dtype.
 func ParseKVCacheDType(s string) (KVCacheDType, error) {
-	return model.ParseEnum(s, "kv cache dtype", KVCacheDTypes, map[string]KVCacheDType{"fp8_e4m3": KVFP8})
+	return model.ParseEnum(s, model.Msg("kv cache dtype"), KVCacheDTypes, map[string]KVCacheDType{"fp8_e4m3": KVFP8})
 }
 
 // Serving is a serving workload as an inference engine (vLLM) plans it:

@@ -23,6 +23,9 @@ func TestJobHoursNotZero(t *testing.T) {
 				t.Errorf("%s %s: %s = %v, want a few seconds in hours, not 0", o.Provider, o.InstanceType, name, v)
 			}
 		}
+		if c := o.JobCostUSD; c == nil || !(*c > 0) { // a fraction of a cent, as the table's $0.0000096
+			t.Errorf("%s %s: job_cost_usd = %v, want its fraction of a cent, not 0", o.Provider, o.InstanceType, c)
+		}
 	}
 	code, out, errs := runCLI(t, append(base, "-o", "csv")...)
 	if code != 0 {

@@ -35,3 +35,31 @@ func TestZhPlanHoursPerMonthAndDidYouMean(t *testing.T) {
 		t.Errorf("English: want %q in:\n%s", w, errs)
 	}
 }
+
+// TestZhEnumNamesAndReservationModes (a new user's walk): a rope scaling
+// type not known read `rope scaling type "linear"：应为 yarn`, its name
+// English in a Chinese line, where the factor's error was translated; and
+// offers --pricing capacity-block wrote "capacity-block每小时价格", the
+// mode untranslated and run into the Chinese. Names the user types as
+// written (task, precision) stay as they are. The other GPU variants'
+// counts took ASCII brackets and commas.
+func TestZhEnumNamesAndReservationModes(t *testing.T) {
+	_, _, errs := runCLI(t, "--lang", "zh-CN", "recommend", "--model", "qwen3-8b", "--task", "inference", "--rope-scaling", "linear:2")
+	if w := `RoPE 缩放类型 "linear"：应为 yarn`; !strings.Contains(errs, w) {
+		t.Errorf("want %q in:\n%s", w, errs)
+	}
+	_, _, errs = runCLI(t, "recommend", "--model", "qwen3-8b", "--task", "inference", "--rope-scaling", "linear:2")
+	if w := `rope scaling type "linear": want yarn`; !strings.Contains(errs, w) {
+		t.Errorf("English: want %q in:\n%s", w, errs)
+	}
+	_, _, errs = runCLI(t, "--lang", "zh-CN", "offers", "H100:8")
+	if !strings.Contains(errs, "（") || !strings.Contains(errs, "个报价）、") {
+		t.Errorf("the other variants want full-width brackets and 、 in:\n%s", errs)
+	}
+	for _, mode := range []string{"capacity-block", "flex-start"} {
+		_, out, errs := runCLI(t, "--lang", "zh-CN", "offers", "--pricing", mode)
+		if strings.Contains(out, mode+"每小时") || !strings.Contains(out, "）每小时价格") {
+			t.Errorf("%s: want the mode's Chinese name before 每小时价格 in:\n%s%s", mode, out, errs)
+		}
+	}
+}

@@ -78,7 +78,7 @@ func WriteRecommendCSV(out io.Writer, rec *model.Recommendation, limit int) erro
 		job, cost := "", ""
 		source, origin := o.Provenance() // the price's: an overlay's region price names the overlay, as offers -o csv
 		if o.HasJob {
-			job, cost = csvFloat(RoundHours(o.JobHours)), csvFloat(Round(o.JobUSD, 2))
+			job, cost = csvFloat(RoundHours(o.JobHours)), csvFloat(RoundUSD(o.JobUSD))
 		}
 		rows = append(rows, []string{o.Instance.Provider, o.Instance.Type, o.Region, o.GPU.Key, strconv.Itoa(o.GPUs),
 			strconv.Itoa(max(o.Instances, 1)), string(o.Pricing), csvFloat(Round(o.USDPerHour, 4)), csvFloat(Round(o.MonthlyUSD, 2)), job, cost,

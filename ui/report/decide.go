@@ -611,7 +611,7 @@ func (j *RecommendJSON) addDecisionsHead(rec *model.Recommendation, d *Decisions
 	j.Pareto = []ParetoJSON{}
 	for _, p := range d.Front {
 		o := &rec.Offers[p.Index]
-		j.Pareto = append(j.Pareto, ParetoJSON{TimeCost: decide.TimeCost{Index: p.Index, Hours: RoundHours(p.Hours), USD: Round(p.USD, 2)},
+		j.Pareto = append(j.Pareto, ParetoJSON{TimeCost: decide.TimeCost{Index: p.Index, Hours: RoundHours(p.Hours), USD: RoundUSD(p.USD)},
 			Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, Pricing: string(o.Pricing)})
 	}
 	if j.stream == nil {
@@ -889,7 +889,7 @@ func AnswerText(lang *i18n.Printer, a *Answer) string {
 
 func answerOffer(rec *model.Recommendation, p decide.TimeCost) *ParetoJSON {
 	o := &rec.Offers[p.Index]
-	return &ParetoJSON{TimeCost: decide.TimeCost{Index: p.Index, Hours: RoundHours(p.Hours), USD: Round(p.USD, 2)},
+	return &ParetoJSON{TimeCost: decide.TimeCost{Index: p.Index, Hours: RoundHours(p.Hours), USD: RoundUSD(p.USD)},
 		Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, Pricing: string(o.Pricing)}
 }
 

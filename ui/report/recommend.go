@@ -211,7 +211,7 @@ func (ra *RiskyAheadJSON) setTryFirst(shown *model.Recommendation, fit *advice.O
 	ra.FitsWith = &FitsWithJSON{Change: fit.Change, Kind: fit.Kind, GPUCount: f.GPUs, Instances: f.Instances,
 		PricePerHourUSD: Round(f.USDPerHour, 4), USD: Round(fit.USD, 2)}
 	if f.HasJob {
-		ra.FitsWith.JobHours, ra.FitsWith.JobCostUSD = ptr(RoundHours(f.JobHours)), ptr(Round(f.JobUSD, 2))
+		ra.FitsWith.JobHours, ra.FitsWith.JobCostUSD = ptr(RoundHours(f.JobHours)), ptr(RoundUSD(f.JobUSD))
 	}
 }
 
@@ -241,6 +241,17 @@ func RoundHours(h float64) float64 {
 		return Round(h, 3)
 	}
 	return roundSig(h, 4)
+}
+
+// RoundUSD rounds a job's cost as JSON and CSV give it: to the cent, and
+// below half a cent to 2 significant digits, as the table writes it (USD,
+// show.SmallUSD), so a job of seconds is not "job_cost_usd": 0 beside the
+// table's $0.0000096 (a new user's walk).
+func RoundUSD(v float64) float64 {
+	if v <= 0 || v >= 0.005 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return Round(v, 2)
+	}
+	return roundSig(v, 2)
 }
 
 // roundSig rounds v to n significant digits.
@@ -275,7 +286,7 @@ func newOfferJSON(o *model.Offer, asOf string, memo messageMemo) OfferJSON {
 		j.DeadlineMissChance = ptr(model.RoundChance(o.LateChance))
 	}
 	if o.HasJob {
-		j.JobHours, j.JobCostUSD = ptr(RoundHours(o.JobHours)), ptr(Round(o.JobUSD, 2))
+		j.JobHours, j.JobCostUSD = ptr(RoundHours(o.JobHours)), ptr(RoundUSD(o.JobUSD))
 	}
 	if h, usd, ok := o.JobBand(); ok {
 		j.JobHoursLow, j.JobHoursHigh = ptr(RoundHours(h[0])), ptr(RoundHours(h[1]))
@@ -431,7 +442,7 @@ func newRecommendHead(r *model.Recommendation, base *model.Estimate, limit int) 
 			GPU: o.GPU.Key, GPUCount: o.GPUs, PricePerHourUSD: Round(o.USDPerHour, 4), OOMChance: model.RoundChance(o.OOMChance),
 			Note: RiskyAheadNote(nil, r)}
 		if o.HasJob {
-			out.RiskyAhead.JobHours, out.RiskyAhead.JobCostUSD = ptr(RoundHours(o.JobHours)), ptr(Round(o.JobUSD, 2))
+			out.RiskyAhead.JobHours, out.RiskyAhead.JobCostUSD = ptr(RoundHours(o.JobHours)), ptr(RoundUSD(o.JobUSD))
 		}
 		out.RiskyAhead.setTryFirst(r, nil)
 	}

@@ -21,3 +21,23 @@ func TestRoundHours(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundUSD: a job's cost keeps the cent, and below half a cent two
+// significant digits as the table's SmallUSD writes it, so a job of
+// seconds is not $0 in JSON beside "$0.0000096" in the table.
+func TestRoundUSD(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		v, want float64
+	}{
+		{"$0.0000096 stays, not 0", 9.6123e-6, 9.6e-6},
+		{"$0.0049 to 2 digits", 0.004949, 0.0049},
+		{"$0.005 rounds to the cent", 0.005, 0.01},
+		{"$6.4968 to the cent", 6.4968, 6.5},
+		{"0 stays 0", 0, 0},
+	} {
+		if got := RoundUSD(tt.v); got != tt.want {
+			t.Errorf("%s: RoundUSD(%g) = %g, want %g", tt.name, tt.v, got, tt.want)
+		}
+	}
+}

@@ -14,7 +14,10 @@ import (
 func SiblingList(lang *i18n.Printer, sibs []market.Sibling) string {
 	parts := make([]string, len(sibs))
 	for i, s := range sibs {
-		parts[i] = s.Ask + " (" + lang.Sprintf("%d "+model.Plural(s.Offers, "offer"), s.Offers) + ")"
+		// "%s (%s)" and ", " go through the catalogue: a Chinese line takes
+		// full-width brackets and 、 (a new user's walk: "H100-PCIe-80GB (5
+		// 个报价)").
+		parts[i] = lang.Sprintf("%s (%s)", s.Ask, lang.Sprintf("%d "+model.Plural(s.Offers, "offer"), s.Offers))
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, lang.T(", "))
 }
