@@ -364,6 +364,7 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 	a.fill.fileLength = w.SeqLen > 0 && !a.vision(cat) || w.ImageSize > 0 && a.vision(cat)
 	a.fill.ckpt, a.fill.flash = a.Checkpointing, a.Flash
 	a.Serve.fromServing(w.Serve)
+	a.askMaxModelLen(cat)
 	a.reconcile(cat, nil)
 	a.fill.basis, a.fill.data = a.datasetBasis(), datasetDefaults[a.datasetBasis()]
 	return a
@@ -942,6 +943,9 @@ func (a *answers) config() (config.Config, error) {
 	if !a.Task.Training() {
 		if w.Serve, err = a.Serve.serving(); err != nil {
 			return c, err
+		}
+		if a.Serve.lenInServe && !a.fill.vision { // the context length question's answer (askMaxModelLen)
+			w.Serve.MaxModelLen = length
 		}
 	}
 

@@ -35,7 +35,12 @@ type serveAnswers struct {
 	TPOTMs       string // empty: serve.DefaultTPOTTargetMs; none: no target
 	TP           int    // 0: auto
 
-	extra serve.Serving // the file's [serve] keys not asked: max_model_len, rope_scaling, pp, replicas, engine settings
+	// lenInServe: the file gave max_model_len, which the "Context length
+	// (tokens)" question asks (answers.Length): the answer is written
+	// back to [serve] max_model_len, as the file had it.
+	lenInServe bool
+
+	extra serve.Serving // the file's [serve] keys not asked: pp, replicas, engine settings, an adapter
 }
 
 // servingLLM reports whether the answers plan serving (serve.ServesModel):
@@ -58,10 +63,11 @@ func (s *serveAnswers) fromServing(v serve.Serving) {
 		s.TPOTMs = "none" // the file's tpot_ms = 0: empty would be the default
 	}
 	// Every key the questions do not ask is kept as the file has it
-	// (max_model_len, rope_scaling, pp, replicas, engine settings, an
-	// adapter served): the whole table less the answers, so a key added
-	// to serve.Serving is not dropped on a save (rope_scaling was, and
-	// the plan was refused above the model's positions).
+	// (pp, replicas, engine settings, an adapter served): the whole table
+	// less the answers, so a key added to serve.Serving is not dropped on
+	// a save (rope_scaling was, and the plan was refused above the model's
+	// positions). max_model_len stays here until answers.fromConfig makes
+	// it the context length question's answer (askMaxModelLen).
 	x := v
 	x.WeightFormat, x.KVCacheDType, x.TP = "", "", 0
 	x.PromptTokens, x.OutputTokens, x.RopeScaling = 0, 0, serve.RopeScaling{}
@@ -74,6 +80,23 @@ func (s *serveAnswers) fromServing(v serve.Serving) {
 		x.LoRA = &l
 	}
 	s.extra = x
+}
+
+// askMaxModelLen makes the file's [serve] max_model_len the answer of
+// the "Context length (tokens)" question (the Batch and length page's
+// length when serving), which a save writes back there (answers.config).
+// Kept in extra, the file's key won over the question: the question
+// showed the model's default while the plan served the file's length,
+// and an edit to it changed nothing (a helper's walk: 8192 in the file,
+// 2048 typed, still planned at 8192). An image model's length is its
+// image size: the key stays in extra there.
+func (a *answers) askMaxModelLen(cat *model.Catalog) {
+	n := a.Serve.extra.MaxModelLen
+	if n == 0 || a.Task != model.TaskInference || a.vision(cat) {
+		return
+	}
+	a.Length, a.fill.fileLength = fmtInt(n), true // the file's, kept as if typed
+	a.Serve.extra.MaxModelLen, a.Serve.lenInServe = 0, true
 }
 
 // serving returns the [serve] request: the answers over the file's keys.
