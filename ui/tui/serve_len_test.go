@@ -3,6 +3,7 @@ package tui
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -82,5 +83,73 @@ func TestServingNoMaxModelLen(t *testing.T) {
 	}
 	if strings.Contains(string(b), "max_model_len") {
 		t.Errorf("the saved file has a max_model_len the file did not give:\n%s", b)
+	}
+}
+
+// TestServingFileLoadAndContextAreTheQuestions: the other keys a file
+// may give what the Batch and length page asks when serving — [workload]
+// context_len (the context length) and sequences, and [serve]
+// concurrency (the concurrent sequences) — are the questions' answers
+// too: shown, an edit plans it, a save writes it back to the file's key.
+// Kept aside, each won over its question as max_model_len did.
+func TestServingFileLoadAndContextAreTheQuestions(t *testing.T) {
+	for _, tt := range []struct {
+		name, workload, serve string // the file's keys
+		was, typed            string
+		key                   string // the key the save writes the typed answer to
+	}{
+		{name: "context_len", workload: "context_len = 2048\n", was: "2048", typed: "1024", key: "context_len = 1024"},
+		{name: "sequences", workload: "sequences = 32\n", was: "32", typed: "3", key: "sequences = 3"},
+		{name: "serve concurrency", serve: "concurrency = 32\n", was: "32", typed: "3", key: "concurrency = 3"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			file := "schema_version = 1\n[workload]\ntask = \"inference\"\nmodel = \"llama-2-7b\"\n" + tt.workload
+			if tt.serve != "" {
+				file += "[serve]\n" + tt.serve
+			}
+			c, err := config.Decode([]byte(file))
+			if err != nil {
+				t.Fatalf("%v\n%s", err, file)
+			}
+			path := filepath.Join(t.TempDir(), "t.toml")
+			m := start(t, newTestApp(t, ropeCatalog(t), Options{Config: &c, ConfigPath: path}), size(120, 40))
+			length := strings.Contains(tt.key, "context_len")
+			answer := func() string {
+				if length {
+					return m.a.Length
+				}
+				return m.a.Batch
+			}
+			planned := func() int {
+				if m.res == nil || m.res.err != nil || len(m.res.serve) == 0 {
+					t.Fatalf("no plan:\n%s", screenText(m))
+				}
+				if s := m.res.serve[0].Serving; length {
+					return s.MaxModelLen
+				} else {
+					return s.Concurrency
+				}
+			}
+			if answer() != tt.was || fmtInt(planned()) != tt.was {
+				t.Errorf("the question shows %q, the plan %d; want the file's %s for both", answer(), planned(), tt.was)
+			}
+			m.wiz.form.goTo(pageTitled(t, m, "Batch and length"))
+			m.layout()
+			if length {
+				m = drive(t, m, tab)
+			}
+			m = drive(t, m, replace(tt.typed)...)
+			if answer() != tt.typed || fmtInt(planned()) != tt.typed {
+				t.Errorf("typed %s: the question %q, the plan %d", tt.typed, answer(), planned())
+			}
+			m = drive(t, m, msgs(ctrlE, enter, replace(path), enter)...)
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("no file written (%v):\n%s", err, screenText(m))
+			}
+			if !regexp.MustCompile(`(?m)^` + tt.key + `\b`).Match(b) {
+				t.Errorf("the saved file lacks %q:\n%s", tt.key, b)
+			}
+		})
 	}
 }
