@@ -115,11 +115,19 @@ type extraAnswers struct {
 	KVHeads, FFN                     int
 	GradAccum, LoRARank, TP          int
 	ContextLen, Sequences, GenTokens int
-	LoRATargets                      []string
-	MFU, MaxPriceHour                float64
-	Sort                             model.SortKey
-	CustomParamsOnly                 bool
-	ExtraProviders                   []string // unknown to this catalog
+	// asked: the file gave context_len or sequences, which the Batch and
+	// length page's questions ask when serving (askFileKeys): their
+	// answers are written back there, and seq_len and batch_size stay as
+	// the file had them (0: not given).
+	asked struct {
+		ContextLen, Sequences bool
+		SeqLen, MicroBatch    int
+	}
+	LoRATargets       []string
+	MFU, MaxPriceHour float64
+	Sort              model.SortKey
+	CustomParamsOnly  bool
+	ExtraProviders    []string // unknown to this catalog
 	// Countries is the file's search.countries (gpuplan export --country):
 	// the Where page asks for regions only, and the offers and a launch
 	// file's failover stay in these countries all the same (walk54).
@@ -364,6 +372,7 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 	a.fill.fileLength = w.SeqLen > 0 && !a.vision(cat) || w.ImageSize > 0 && a.vision(cat)
 	a.fill.ckpt, a.fill.flash = a.Checkpointing, a.Flash
 	a.Serve.fromServing(w.Serve)
+	a.askFileKeys(cat, w)
 	a.reconcile(cat, nil)
 	a.fill.basis, a.fill.data = a.datasetBasis(), datasetDefaults[a.datasetBasis()]
 	return a
@@ -943,6 +952,7 @@ func (a *answers) config() (config.Config, error) {
 		if w.Serve, err = a.Serve.serving(); err != nil {
 			return c, err
 		}
+		a.toFileKeys(w)
 	}
 
 	c.Export, c.Lang, c.LaunchDataset = x.Export.Clone(), x.Lang, x.LaunchDataset

@@ -163,8 +163,7 @@ func zhAllowlist(t *testing.T) i18n.Allowlist {
 		sort group-by gpu gpu-price
 		LLM seq2seq Ada Hopper Ampere momentum absmax Liger Cut Cross-Entropy Transformer
 		lambda sxm fine-tune
-		English L
-		strategy gpus batch-size grad-accum checkpointing precision optimizer loss`) // an overlay's cloud and GPU key (warnings), a phase's default name (plan-add), the help's language switch (named in its own language); flag names a wrap at their "--" cuts off (a hint's --optimizer adamw-8bit)
+		English L`) // an overlay's cloud and GPU key (warnings), a phase's default name (plan-add), the help's language switch (named in its own language)
 	return allow
 }
 

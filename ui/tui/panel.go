@@ -963,10 +963,20 @@ func (p panel) tipLines(r *result, best *model.Offer) []string {
 	return append(lines, "")
 }
 
-// wrapLines wraps s to width cells, as lines.
+// wrapLines wraps s to width cells, as lines. A line never ends after a
+// hyphen: ansi.Wrap (under lipgloss) breaks there, and a fit hint's
+// --optimizer read "--" at one line's end and "optimizer" on the next
+// (adamw-8bit and us-east-1 split the same way). The hyphens are no-break
+// hyphens (U+2011, one cell as "-" is, so the widths stay) while wrapping,
+// as report.WrapLine does for the command line.
 func wrapLines(s string, width int) []string {
-	return strings.Split(lipgloss.NewStyle().Width(max(width, 1)).Render(s), "\n")
+	s = strings.ReplaceAll(s, "-", noBreakHyphen)
+	s = lipgloss.NewStyle().Width(max(width, 1)).Render(s)
+	return strings.Split(strings.ReplaceAll(s, noBreakHyphen, "-"), "\n")
 }
+
+// noBreakHyphen is U+2011, a hyphen no wrap breaks after (wrapLines).
+const noBreakHyphen = "\u2011"
 
 // noFitLines say why nothing fits and what would help, in width cells:
 // causes are wrapped, never cut, and numbers are kept before labels.

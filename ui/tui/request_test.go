@@ -74,6 +74,11 @@ func TestOneRequestThreeWays(t *testing.T) {
 			"hf_config = '" + opt + "'\ntask = \"inference\"\nprecision = \"fp16\"\nbatch_size = 1\nseq_len = 2048\ngpus = 1"},
 		{"int4 serving", "--model llama-3.1-70b --task inference --precision int4 --context-len 8192 --sequences 16 --gpus 1", "",
 			`model = "llama-3.1-70b"` + "\ntask = \"inference\"\nprecision = \"int4\"\ncontext_len = 8192\nsequences = 16\ngpus = 1"},
+		// The Batch and length page asks [serve]'s max_model_len and
+		// concurrency when a file gives them; saved, they go back to
+		// [serve], and seq_len and batch_size stay unwritten.
+		{"serve max_model_len and concurrency", "--model llama-3.1-8b --task inference --max-model-len 16k --concurrency 8 --gpus 1", "",
+			`model = "llama-3.1-8b"` + "\ntask = \"inference\"\ngpus = 1\n[serve]\nmax_model_len = 16000\nconcurrency = 8"},
 		// A model released quantized serves as released unless a precision
 		// is given (serve.ReleasedFormat): the configurator's Precision page
 		// starts at the release's precision and, left there, names none

@@ -35,7 +35,12 @@ type serveAnswers struct {
 	TPOTMs       string // empty: serve.DefaultTPOTTargetMs; none: no target
 	TP           int    // 0: auto
 
-	extra serve.Serving // the file's [serve] keys not asked: max_model_len, rope_scaling, pp, replicas, engine settings
+	// asked: the file gave max_model_len or concurrency, which the Batch
+	// and length page's questions ask (askFileKeys): their answers are
+	// written back there, as the file had them.
+	asked struct{ MaxModelLen, Concurrency bool }
+
+	extra serve.Serving // the file's [serve] keys not asked: pp, replicas, engine settings, an adapter, …
 }
 
 // servingLLM reports whether the answers plan serving (serve.ServesModel):
@@ -58,10 +63,12 @@ func (s *serveAnswers) fromServing(v serve.Serving) {
 		s.TPOTMs = "none" // the file's tpot_ms = 0: empty would be the default
 	}
 	// Every key the questions do not ask is kept as the file has it
-	// (max_model_len, rope_scaling, pp, replicas, engine settings, an
-	// adapter served): the whole table less the answers, so a key added
-	// to serve.Serving is not dropped on a save (rope_scaling was, and
-	// the plan was refused above the model's positions).
+	// (pp, replicas, engine settings, an adapter served): the whole table
+	// less the answers, so a key added to serve.Serving is not dropped on
+	// a save (rope_scaling was, and the plan was refused above the model's
+	// positions). max_model_len and concurrency stay here until
+	// answers.fromConfig makes them the answers of the questions that ask
+	// them (askFileKeys).
 	x := v
 	x.WeightFormat, x.KVCacheDType, x.TP = "", "", 0
 	x.PromptTokens, x.OutputTokens, x.RopeScaling = 0, 0, serve.RopeScaling{}
@@ -74,6 +81,63 @@ func (s *serveAnswers) fromServing(v serve.Serving) {
 		x.LoRA = &l
 	}
 	s.extra = x
+}
+
+// askFileKeys makes a serving file's keys that the Batch and length
+// page asks the answers of its questions, which a save writes back to
+// the same keys (answers.config): the context length ([serve]
+// max_model_len, else [workload] context_len, as config.WorkloadAnswers
+// .Serving reads them before seq_len) and the concurrent sequences
+// ([serve] concurrency, else [workload] sequences, before batch_size).
+// Kept aside, the file's key won over the question: the question showed
+// the model's default while the plan served the file's value, and an edit
+// changed nothing (a helper's walk: max_model_len 8192 in the file, 2048
+// typed, still planned at 8192). An image model's length is its image
+// size: its keys stay aside.
+func (a *answers) askFileKeys(cat *model.Catalog, w *config.WorkloadAnswers) {
+	if a.Task != model.TaskInference {
+		return
+	}
+	s, x := &a.Serve, &a.extra
+	if n := cmp.Or(s.extra.MaxModelLen, x.ContextLen); n > 0 && !a.vision(cat) {
+		x.asked.SeqLen = w.SeqLen
+		a.Length, a.fill.fileLength = fmtInt(n), true // the file's, kept as if typed
+		s.asked.MaxModelLen, x.asked.ContextLen = s.extra.MaxModelLen > 0, x.ContextLen > 0
+		s.extra.MaxModelLen, x.ContextLen = 0, 0
+	}
+	if n := cmp.Or(s.extra.Concurrency, x.Sequences); n > 0 {
+		x.asked.MicroBatch = w.MicroBatch
+		a.Batch, a.fill.fileBatch = fmtInt(n), true
+		s.asked.Concurrency, x.asked.Sequences = s.extra.Concurrency > 0, x.Sequences > 0
+		s.extra.Concurrency, x.Sequences = 0, 0
+	}
+}
+
+// toFileKeys writes the answers askFileKeys took from a file's keys back
+// to them: the context length to max_model_len and context_len, the
+// concurrent sequences to concurrency and sequences, as the file had
+// them, and seq_len and batch_size as the file had them, so the file
+// saved asks what the file opened did (TestOneRequestThreeWays).
+func (a *answers) toFileKeys(w *config.WorkloadAnswers) {
+	s, x := &a.Serve, &a.extra
+	if (s.asked.MaxModelLen || x.asked.ContextLen) && !a.fill.vision {
+		if s.asked.MaxModelLen {
+			w.Serve.MaxModelLen = w.SeqLen
+		}
+		if x.asked.ContextLen {
+			w.ContextLen = w.SeqLen
+		}
+		w.SeqLen = x.asked.SeqLen
+	}
+	if s.asked.Concurrency || x.asked.Sequences {
+		if s.asked.Concurrency && w.Serve.RequestsPerSec == 0 {
+			w.Serve.Concurrency = w.MicroBatch
+		}
+		if x.asked.Sequences {
+			w.Sequences = w.MicroBatch
+		}
+		w.MicroBatch = x.asked.MicroBatch
+	}
 }
 
 // serving returns the [serve] request: the answers over the file's keys.

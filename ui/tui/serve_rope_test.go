@@ -109,6 +109,21 @@ func TestServingAnswersKeepEveryKey(t *testing.T) {
 	if !reflect.DeepEqual(got, in) {
 		t.Errorf("[serve] through the answers:\n got %+v\nwant %+v", got, in)
 	}
+	// Through the whole answers, as a file opened and saved: max_model_len
+	// is the context length question's answer, not a key kept aside
+	// (kept, it won over the question).
+	c, err := config.Decode([]byte("schema_version = 1\n[workload]\ntask = \"inference\"\nmodel = \"llama-2-7b\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Workload.Serve = in
+	all := answersFromConfig(ropeCatalog(t), &c)
+	if all.Length != "8192" || all.Serve.extra.MaxModelLen != 0 {
+		t.Errorf("max_model_len 8192: the question's answer %q, kept aside %d; want the answer 8192, none aside", all.Length, all.Serve.extra.MaxModelLen)
+	}
+	if back, err := all.config(); err != nil || !reflect.DeepEqual(back.Workload.Serve, in) {
+		t.Errorf("[serve] through the answers of a file (%v):\n got %+v\nwant %+v", err, back.Workload.Serve, in)
+	}
 	// The load as a rate, and no TPOT target, come back as given too.
 	rate := serve.Serving{RequestsPerSec: 2.5, NoTPOTTarget: true}
 	a = serveAnswers{}
