@@ -38,7 +38,7 @@ func (d *detailView) content(o *model.Offer, r *result, asOf string) string {
 	}
 	lines := d.dec.lines(d.lang, d.st, o, r, d.vp.Width())
 	for i := range lines {
-		lines[i] = lipgloss.NewStyle().Width(max(d.vp.Width(), 1)).Render(lines[i])
+		lines[i] = wrapBlock(lines[i], d.vp.Width()) // flags and regions whole (wrapLines)
 	}
 	return s + "\n" + strings.Join(lines, "\n")
 }

@@ -541,14 +541,13 @@ func (v offersView) view() string {
 	if v.provider != "" {
 		filter = p.Sprintf("provider %s", v.provider)
 	}
-	wrap := lipgloss.NewStyle().Width(max(v.width, 1))
 	if v.problem != "" {
 		where := p.T("esc goes back to the questions to fix it.")
 		if v.where != "" {
 			where = p.Sprintf("It is on %s: esc goes back to fix it.", v.where)
 		}
 		return report.Truncate(st.Heading.Render(p.T("All offers: none"))+st.Muted.Render(" · "+p.T("an answer needs fixing first")), v.width) + "\n\n" +
-			wrap.Render(st.Bad.Render("✗ "+v.problem)) + "\n" + wrap.Render(st.Muted.Render(where))
+			wrapBlock(st.Bad.Render("✗ "+v.problem), v.width) + "\n" + wrapBlock(st.Muted.Render(where), v.width)
 	}
 	sorted := p.Sprintf("sorted by %s (s) · %s (p) · enter: details", report.SortName(p, v.sort), filter)
 	switch { // serve.RankServing's order, which s does not change (trial L5: it said "price")
@@ -567,7 +566,7 @@ func (v offersView) view() string {
 		if v.none != "" {
 			msg = p.Sprintf("%s. %s", v.none, msg)
 		}
-		return report.Truncate(head, v.width) + "\n\n" + wrap.Render(st.Muted.Render(msg))
+		return report.Truncate(head, v.width) + "\n\n" + wrapBlock(st.Muted.Render(msg), v.width)
 	}
 	out := report.Truncate(head, v.width) + "\n" + v.table.View()
 	if v.note != "" {
@@ -811,8 +810,12 @@ var unitAfterNumber = sync.OnceValue(func() *regexp.Regexp {
 // (hangAt: its indent and a mark such as "!"), not at column 0 (walk35:
 // at 80 columns a warning's second line read as a line of its own,
 // Chinese especially).
+//
+// Hyphens are no-break hyphens while wrapping, as in wrapLines: a flag
+// or a region is never split at its hyphen.
 func wrapKeepingUnits(line string, width int) string {
 	width = max(width, 1)
+	line = strings.ReplaceAll(line, "-", noBreakHyphen)
 	if lipgloss.Width(line) > width {
 		line = unitAfterNumber().ReplaceAllString(line, "$1\u00a0$2")
 		if at := hangAt(ansi.Strip(line)); at > 0 && at <= width/2 {
@@ -825,7 +828,7 @@ func wrapKeepingUnits(line string, width int) string {
 			line = strings.Join(body, "\n")
 		}
 	}
-	return lipgloss.NewStyle().Width(width).Render(line)
+	return strings.ReplaceAll(lipgloss.NewStyle().Width(width).Render(line), noBreakHyphen, "-")
 }
 
 // hangAt is the cell where plain line's text starts: past its leading

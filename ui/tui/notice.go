@@ -40,7 +40,7 @@ func (n *notice) view(st *report.Styles, lang *i18n.Printer, w, h int) string {
 	var body []string
 	shown := 0
 	for _, l := range n.lines {
-		wrapped := strings.Split(lipgloss.NewStyle().Width(inner-2).Render(l), "\n")
+		wrapped := wrapLines(l, inner-2) // a file name or flag whole (wrapLines)
 		if len(body)+len(wrapped) > room && shown > 0 {
 			break
 		}

@@ -975,6 +975,9 @@ func wrapLines(s string, width int) []string {
 	return strings.Split(strings.ReplaceAll(s, noBreakHyphen, "-"), "\n")
 }
 
+// wrapBlock is wrapLines as one block of lines.
+func wrapBlock(s string, width int) string { return strings.Join(wrapLines(s, width), "\n") }
+
 // noBreakHyphen is U+2011, a hyphen no wrap breaks after (wrapLines).
 const noBreakHyphen = "\u2011"
 

@@ -65,3 +65,28 @@ func TestNoBreakHyphenWidth(t *testing.T) {
 		t.Errorf("at 12 cells a flag or name is split: %q", got)
 	}
 }
+
+// TestOtherWrapsKeepFlagsWhole: the offer detail's warnings
+// (wrapKeepingUnits), the catalog warnings dialog (notice) and the
+// offers view's problem line wrap as the panel does: no line ends at a
+// flag's or a file name's hyphen.
+func TestOtherWrapsKeepFlagsWhole(t *testing.T) {
+	const s = "  ! overlay ~/.config/gpuplan/catalog.d/my-prices.toml: 3 rows held as fake or mistyped; pass --trust-overlay to rank them, or --allow-precision-fallback in us-east-1"
+	endsAtHyphen := func(block string) string {
+		for _, l := range strings.Split(ansi.Strip(block), "\n") {
+			if l = strings.TrimRight(l, " │║"); strings.HasSuffix(l, "-") {
+				return l
+			}
+		}
+		return ""
+	}
+	n := newNotice([]string{s})
+	for w := 50; w <= 100; w++ { // past the longest word (the path), which only a hard cut can split
+		if l := endsAtHyphen(wrapKeepingUnits(s, w)); l != "" {
+			t.Errorf("wrapKeepingUnits at %d: %q", w, l)
+		}
+		if l := endsAtHyphen(n.view(testStyles(), nil, w+6, 40)); l != "" {
+			t.Errorf("notice at %d: %q", w, l)
+		}
+	}
+}
