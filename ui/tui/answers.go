@@ -172,6 +172,17 @@ type filled struct {
 	// --precision; fileTrainPrec: a file's, the user's own.
 	trainPrec     model.Precision
 	fileTrainPrec bool
+	// fallback is the Precision fallback answer last filled in: allow
+	// while the request serves an LLM at the precision list's bf16 with
+	// no weight format chosen, vLLM's own --dtype auto (fp16 where the GPU
+	// has no bf16), no otherwise. An answer left at it follows the
+	// request; the page then says what is ranked (new-user walk: "allow
+	// [ no ]" beside a best offer of V100s at ↺fp16). fileFallback: a
+	// file that gives a precision gives its allow_precision_fallback
+	// with it, the user's own, never refilled (precision = "bf16" with
+	// allow_precision_fallback = false ranks no V100, as --precision
+	// bf16 typed).
+	fallback, fileFallback bool
 }
 
 // releasedPrecision is the inference precision the Precision page starts
@@ -217,6 +228,7 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 	// the workload's default, not the first frame's answer.
 	a.fill.filePrec = w.Precision != "" && !w.Task.Training() && w.Task != ""
 	a.fill.fileTrainPrec = w.Precision != "" && (w.Task.Training() || w.Task == "")
+	a.fill.fileFallback = a.fill.filePrec
 	def, _, defErr := w.Workload(cat, config.Readers{})
 	if defErr == nil {
 		def.Defaults()
@@ -349,7 +361,9 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 		a.Hours = fmtFloat(s.HoursPerMonth)
 	}
 	a.Deadline = fmtFloatOrEmpty(s.DeadlineHours)
-	a.PrecisionFallback = s.AllowPrecisionFallback
+	if a.fill.fileFallback || s.AllowPrecisionFallback { // else left to follow the request (filled.fallback)
+		a.PrecisionFallback = s.AllowPrecisionFallback
+	}
 	a.extra.MaxPriceHour, a.extra.Sort = s.MaxPriceHour, s.Sort
 	a.extra.Countries = slices.Clone(s.Countries)
 	a.extra.Export = c.Export.Clone()
@@ -561,6 +575,11 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []model.
 	if !slices.Contains(model.InferencePrecisions, a.InferPrecision) {
 		a.InferPrecision = model.InferencePrecisions[0]
 	}
+	def := a.precision() == model.BF16 && a.Serve.WeightFormat == "" && a.servingLLM(cat)
+	if !a.fill.fileFallback && a.PrecisionFallback == a.fill.fallback {
+		a.PrecisionFallback = def // follows the request until answered
+	}
+	a.fill.fallback = def
 	a.Regions = pruneRegions(cat, a.Providers, a.Regions)
 	return append(a.followBasis(focused, cat), notes...) // what to check before what was filled in: the footer may cut the end
 }
