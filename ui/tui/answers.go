@@ -962,6 +962,14 @@ func (a *answers) config() (config.Config, error) {
 		if w.Serve, err = a.Serve.serving(); err != nil {
 			return c, err
 		}
+		if a.pickedCount() > 0 {
+			// A market pick holds serving to its host as it holds a job:
+			// w.GPUs on one node (computeServe keeps the instance types
+			// of that many GPUs), replicas filling it, as estimate --gpu
+			// G --gpus N binds (serve.Serving.Nodes). Not a file key: the
+			// file's [selection] names the host.
+			w.Serve.Nodes = 1
+		}
 	}
 
 	c.Export, c.Lang, c.LaunchDataset = x.Export.Clone(), x.Lang, x.LaunchDataset

@@ -231,7 +231,12 @@ func computeServe(r *result, cat *model.Catalog, cfg *config.Config) {
 	d.Defaults()
 	s := cfg.Workload.Serving(&d)
 	cfg.Search.ServeSearch(&s)
-	plans, err := serve.RankServing(&d.Model, s, serve.Offers(cat, cfg.Search.Query(true)))
+	candidates := serve.Offers(cat, cfg.Search.Query(true))
+	if s.Nodes > 0 && d.GPUs > 0 {
+		// A market pick's host (answers.config): its GPU count on one node.
+		candidates = slices.DeleteFunc(candidates, func(o serve.Offer) bool { return o.GPUsPerNode != d.GPUs })
+	}
+	plans, err := serve.RankServing(&d.Model, s, candidates)
 	if err == nil {
 		err = s.Validate(&d.Model) // RankServing validates on an offer: none left, none checked
 	}
