@@ -327,6 +327,9 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	}
 	add(st.Muted.Render(lang.Sprintf("%s weights · KV %s · %d + %d tokens of %d · %s", report.WeightFormatLabel(lang, bs), bs.KVCacheDType,
 		bs.PromptTokens, bs.OutputTokens, bs.MaxModelLen, load)))
+	if rope := report.RopeNoteIn(lang, &r.workload.Model, bs); rope != "" { // as recommend's header says it
+		add(st.Muted.Render(rope))
+	}
 	if !compact {
 		add("")
 	}
