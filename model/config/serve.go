@@ -266,10 +266,11 @@ func (e *encoder) encodeServe(s *serve.Serving) {
 // tensor-parallel degree) and the weight format from the precision (a
 // quantized config.json's format) when none is given, or the released
 // checkpoint's (serve.ReleasedFormat) when neither it nor a precision is
-// given. bf16 so derived is
+// given. bf16 so derived without a precision given is
 // vLLM's default --dtype auto, which loads a bf16 checkpoint in fp16 where
 // the GPU has no bf16 (vllm/config/model.py _resolve_auto_dtype), so it
-// allows that fallback; a weight format given asks for itself. Without a
+// allows that fallback; a precision or a weight format given asks for
+// itself. Without a
 // prompt length, a request fills its context: prompt = max_model_len −
 // output. A model that takes audio in a fixed window (serve.AudioInput:
 // Whisper) is asked transcriptions: a prompt of its task tokens
@@ -301,7 +302,13 @@ func (r *WorkloadAnswers) Serving(w *model.Workload) serve.Serving {
 			// format is given.
 			s.WeightFormat, s.AsReleased = f, true
 		}
-		s.AllowPrecisionFallback = s.WeightFormat == serve.WeightBF16
+		// bf16 from no precision given is vLLM's --dtype auto, fp16 where
+		// the GPU has no bf16; a precision given (precision = "bf16" in
+		// the file, the configurator's Precision answer) is asked, as
+		// --precision bf16 typed: such a GPU is a near miss unless the
+		// search allows the fallback (ServeSearch), which the file and
+		// the configurator's Precision fallback page say.
+		s.AllowPrecisionFallback = s.WeightFormat == serve.WeightBF16 && r.Precision == ""
 		s.DTypeAuto = s.AllowPrecisionFallback
 	}
 	outputGiven := s.OutputTokens > 0 || r.GenTokens > 0

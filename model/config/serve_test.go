@@ -130,6 +130,15 @@ func TestAnswersServing(t *testing.T) {
 			model.Workload{Settings: model.Settings{Precision: model.BF16, ContextLen: 4096, GenTokens: 256, Sequences: 1}},
 			serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 7000, PromptTokens: 6000, OutputTokens: 1000, RequestsPerSec: 3, AllowPrecisionFallback: true, DTypeAuto: true,
 				TPOTTargetMs: serve.DefaultTPOTTargetMs, DefaultTPOT: true}},
+		// precision = "bf16" written in the file (or answered in the
+		// configurator) is asked, as --precision bf16 typed: a GPU without
+		// bf16 serves it only when the search allows the fallback
+		// (SearchAnswers.ServeSearch), not as --dtype auto (new-user walk:
+		// the file said allow_precision_fallback = false and ranked V100s).
+		{"a precision bf16 given asks for bf16 itself", WorkloadAnswers{Settings: model.Settings{Precision: model.BF16}, Serve: serve.Serving{Concurrency: 4}},
+			model.Workload{Settings: model.Settings{Precision: model.BF16, ContextLen: 2048, GenTokens: 256, Sequences: 4}},
+			serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 4,
+				TPOTTargetMs: serve.DefaultTPOTTargetMs, DefaultTPOT: true}},
 		// No load named: a price per token, at the workload's sequences.
 		{"a bf16 weight format asks for bf16 itself", WorkloadAnswers{Serve: serve.Serving{WeightFormat: serve.WeightBF16}},
 			model.Workload{Settings: model.Settings{Precision: model.BF16, ContextLen: 2048, GenTokens: 256, Sequences: 4}},
@@ -158,8 +167,7 @@ func TestAnswersServing(t *testing.T) {
 			serve.Serving{WeightFormat: serve.WeightFP8, AsReleased: true, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 8, NoTPOTTarget: true}},
 		{"a model released in fp8, bf16 asked", WorkloadAnswers{Settings: model.Settings{Precision: model.BF16}, Serve: serve.Serving{Concurrency: 8, NoTPOTTarget: true}},
 			model.Workload{Settings: model.Settings{Precision: model.BF16, ContextLen: 2048, GenTokens: 256, Sequences: 4}, Model: model.Architecture{QuantMethod: "fp8"}},
-			serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 8, NoTPOTTarget: true,
-				AllowPrecisionFallback: true, DTypeAuto: true}},
+			serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 8, NoTPOTTarget: true}},
 		// Whisper takes 30 s of audio in its encoder (1500 positions):
 		// a request's prompt is its 4 task tokens (vLLM's Whisper prompt)
 		// and, without an output length, its output fills the decoder's

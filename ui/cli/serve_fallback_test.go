@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -114,14 +115,22 @@ func TestServeDefaultIsVLLMAuto(t *testing.T) {
 	if strings.Contains(out, "↺fp16") || !strings.Contains(out, "has no bf16") {
 		t.Errorf("bf16 asked: want the V100 a near miss, no ↺fp16 row:\n%s", out)
 	}
-	// A file's precision bf16 is the configurator's default answer: auto too.
-	path := writeFile(t, "serve.toml", "schema_version = 1\n[workload]\nmodel = \"llama-3.1-8b\"\ntask = \"inference\"\nprecision = \"bf16\"\n")
-	code, out, errOut = runCLI(t, "recommend", "--config", path, "--providers", "lambda", "--limit", "0")
-	if code != 0 {
-		t.Fatalf("--config: exit %d: %s", code, errOut)
-	}
-	if !strings.Contains(out, "8×v100-16gb ↺fp16") {
-		t.Errorf("a file's precision bf16: want the V100 served at ↺fp16:\n%s", out)
+	// A file without a precision is auto too; a file's precision bf16
+	// is asked, as --precision bf16 typed (the configurator writes it with
+	// its Precision fallback answer), unless allow_precision_fallback.
+	for _, tc := range []struct{ name, file, want string }{
+		{"no precision", "", "8×v100-16gb ↺fp16"},
+		{"precision bf16", "precision = \"bf16\"\n", ""},
+		{"precision bf16, fallback allowed", "precision = \"bf16\"\n[search]\nallow_precision_fallback = true\n", "8×v100-16gb ↺fp16"},
+	} {
+		path := writeFile(t, "serve.toml", "schema_version = 1\n[workload]\nmodel = \"llama-3.1-8b\"\ntask = \"inference\"\n"+tc.file)
+		code, out, errOut = runCLI(t, "recommend", "--config", path, "--providers", "lambda", "--limit", "0")
+		if code != 0 {
+			t.Fatalf("%s: --config: exit %d: %s", tc.name, code, errOut)
+		}
+		if tc.want != "" && !strings.Contains(out, tc.want) || tc.want == "" && (strings.Contains(out, "↺fp16") || !strings.Contains(out, "has no bf16")) {
+			t.Errorf("a file with %s: want the V100 %s:\n%s", tc.name, cmp.Or(tc.want, "a near miss"), out)
+		}
 	}
 }
 

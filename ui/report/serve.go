@@ -556,6 +556,13 @@ func ropeIn(lang *i18n.Printer, a *model.Architecture, s *serve.Serving) string 
 	return lang.Sprintf(" · YaRN × %g over %d positions: %d", r.Factor, cmp.Or(r.Original, a.RopeOriginal, a.MaxPositions), r.Positions(a))
 }
 
+// RopeNoteIn is ropeIn without its leading " · ", for a line of its own
+// (the configurator's serving summary): "YaRN × 4 over 32768 positions:
+// 131072"; "" without a YaRN scaling.
+func RopeNoteIn(lang *i18n.Printer, a *model.Architecture, s *serve.Serving) string {
+	return strings.TrimPrefix(ropeIn(lang, a, s), " · ")
+}
+
 // serveAssumptionsFor is ServeAssumptionsIn with, for a model with
 // sliding-window layers (p's memory has a sliding serve.KVLayout), how
 // vLLM's hybrid KV cache manager holds them, for MXFP4 experts how vLLM's

@@ -180,6 +180,17 @@ type filled struct {
 	// --precision; fileTrainPrec: a file's, the user's own.
 	trainPrec     model.Precision
 	fileTrainPrec bool
+	// fallback is the Precision fallback answer last filled in: allow
+	// while the request serves an LLM at the precision list's bf16 with
+	// no weight format chosen, vLLM's own --dtype auto (fp16 where the GPU
+	// has no bf16), no otherwise. An answer left at it follows the
+	// request; the page then says what is ranked (new-user walk: "allow
+	// [ no ]" beside a best offer of V100s at ↺fp16). fileFallback: a
+	// file that gives a precision gives its allow_precision_fallback
+	// with it, the user's own, never refilled (precision = "bf16" with
+	// allow_precision_fallback = false ranks no V100, as --precision
+	// bf16 typed).
+	fallback, fileFallback bool
 }
 
 // releasedPrecision is the inference precision the Precision page starts
@@ -225,6 +236,7 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 	// the workload's default, not the first frame's answer.
 	a.fill.filePrec = w.Precision != "" && !w.Task.Training() && w.Task != ""
 	a.fill.fileTrainPrec = w.Precision != "" && (w.Task.Training() || w.Task == "")
+	a.fill.fileFallback = a.fill.filePrec
 	def, _, defErr := w.Workload(cat, config.Readers{})
 	if defErr == nil {
 		def.Defaults()
@@ -357,7 +369,9 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 		a.Hours = fmtFloat(s.HoursPerMonth)
 	}
 	a.Deadline = fmtFloatOrEmpty(s.DeadlineHours)
-	a.PrecisionFallback = s.AllowPrecisionFallback
+	if a.fill.fileFallback || s.AllowPrecisionFallback { // else left to follow the request (filled.fallback)
+		a.PrecisionFallback = s.AllowPrecisionFallback
+	}
 	a.extra.MaxPriceHour, a.extra.Sort = s.MaxPriceHour, s.Sort
 	a.extra.Countries = slices.Clone(s.Countries)
 	a.extra.Export = c.Export.Clone()
@@ -570,6 +584,11 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []model.
 	if !slices.Contains(model.InferencePrecisions, a.InferPrecision) {
 		a.InferPrecision = model.InferencePrecisions[0]
 	}
+	def := a.precision() == model.BF16 && a.Serve.WeightFormat == "" && a.servingLLM(cat)
+	if !a.fill.fileFallback && a.PrecisionFallback == a.fill.fallback {
+		a.PrecisionFallback = def // follows the request until answered
+	}
+	a.fill.fallback = def
 	a.Regions = pruneRegions(cat, a.Providers, a.Regions)
 	return append(a.followBasis(focused, cat), notes...) // what to check before what was filled in: the footer may cut the end
 }
@@ -857,8 +876,12 @@ func (a *answers) config() (config.Config, error) {
 	w.Precision = a.precision()
 	if !a.Task.Training() {
 		w.Optimizer = ""
-		if a.fill.released && !a.fill.filePrec && a.InferPrecision == a.fill.inferPrec {
-			w.Precision = "" // none picked: served as released, as without --precision
+		if !a.fill.filePrec && a.InferPrecision == a.fill.inferPrec && (a.fill.released || a.PrecisionFallback == a.fill.fallback) {
+			// None picked: served as released, or at vLLM's --dtype auto
+			// (bf16, fp16 where the GPU has none), as without --precision.
+			// A fallback answered "no" keeps the precision: written, it
+			// asks for itself, as --precision bf16 typed (d54d4d7a).
+			w.Precision = ""
 		}
 	}
 	if a.checkpointPrecision() {
@@ -953,6 +976,14 @@ func (a *answers) config() (config.Config, error) {
 			return c, err
 		}
 		a.toFileKeys(w)
+		if a.pickedCount() > 0 {
+			// A market pick holds serving to its host as it holds a job:
+			// w.GPUs on one node (computeServe keeps the instance types
+			// of that many GPUs), replicas filling it, as estimate --gpu
+			// G --gpus N binds (serve.Serving.Nodes). Not a file key: the
+			// file's [selection] names the host.
+			w.Serve.Nodes = 1
+		}
 	}
 
 	c.Export, c.Lang, c.LaunchDataset = x.Export.Clone(), x.Lang, x.LaunchDataset
@@ -964,6 +995,14 @@ func (a *answers) config() (config.Config, error) {
 	s.Pricing, s.MaxPriceHour, s.Sort = a.Pricing, x.MaxPriceHour, x.Sort
 	s.Countries = slices.Clone(x.Countries)
 	s.AllowPrecisionFallback = a.PrecisionFallback
+	if !w.Task.Training() && w.Precision == "" && !a.fill.fileFallback && a.PrecisionFallback == a.fill.fallback {
+		// Serving that names no precision is vLLM's --dtype auto, which
+		// falls back anyway: the answer left at the request's default
+		// asks nothing more, so the request is the one recommend runs
+		// without --precision (the same fallback note, no
+		// allow_precision_fallback written).
+		s.AllowPrecisionFallback = false
+	}
 	if s.BudgetMonth, err = parsePositive("monthly budget", a.Budget, 1e10); err != nil {
 		return c, err
 	}

@@ -64,3 +64,36 @@ func ConfiguratorBest(cat *model.Catalog, c *config.Config, read func(string, mo
 	}
 	return r.best(), r.recErr
 }
+
+// ConfiguratorServingSaved answers the configurator for serving model
+// (task inference, precision bf16, Precision fallback as fallback, every
+// other answer at its default), then presses ctrl+e and saves the TOML
+// as named: it returns the offer the panel ranks first (nil: none) and
+// the file written to the working directory (the caller's t.Chdir). For
+// tests outside the package that run recommend --config on the file.
+func ConfiguratorServingSaved(tb testing.TB, cat *model.Catalog, name string, fallback bool) (*model.Offer, []byte) {
+	tb.Helper()
+	m := start(tb, newTestApp(tb, cat, Options{}), size(120, 40))
+	a := m.a
+	a.Task, a.Model, a.InferPrecision = model.TaskInference, name, model.BF16
+	a.reconcile(cat, nil) // as every message does: the fallback answer follows the request until answered
+	if !a.PrecisionFallback {
+		tb.Errorf("serving %s at bf16: the Precision fallback page says no before it is answered; want allow, vLLM's --dtype auto", name)
+	}
+	a.PrecisionFallback = fallback
+	a.reconcile(cat, nil)
+	m.recompute()
+	best := m.res.best()
+	if m.res.serve == nil {
+		tb.Fatalf("the configurator does not plan serving %s:\n%s", name, screenText(m))
+	}
+	m = drive(tb, m, ctrlE, enter, enter) // TOML, then the name as shown
+	if m.dialog != nil {
+		tb.Fatalf("the export dialog is still open:\n%s", screenText(m))
+	}
+	out, err := os.ReadFile(defaultExport)
+	if err != nil {
+		tb.Fatalf("ctrl+e wrote no %s: %v\n%s", defaultExport, err, screenText(m))
+	}
+	return best, out
+}

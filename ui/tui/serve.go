@@ -295,7 +295,12 @@ func computeServe(r *result, cat *model.Catalog, cfg *config.Config) {
 	d.Defaults()
 	s := cfg.Workload.Serving(&d)
 	cfg.Search.ServeSearch(&s)
-	plans, err := serve.RankServing(&d.Model, s, serve.Offers(cat, cfg.Search.Query(true)))
+	candidates := serve.Offers(cat, cfg.Search.Query(true))
+	if s.Nodes > 0 && d.GPUs > 0 {
+		// A market pick's host (answers.config): its GPU count on one node.
+		candidates = slices.DeleteFunc(candidates, func(o serve.Offer) bool { return o.GPUsPerNode != d.GPUs })
+	}
+	plans, err := serve.RankServing(&d.Model, s, candidates)
 	if err == nil {
 		err = s.Validate(&d.Model) // RankServing validates on an offer: none left, none checked
 	}
@@ -386,6 +391,9 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	}
 	add(st.Muted.Render(lang.Sprintf("%s weights · KV %s · %d + %d tokens of %d · %s", report.WeightFormatLabel(lang, bs), bs.KVCacheDType,
 		bs.PromptTokens, bs.OutputTokens, bs.MaxModelLen, load)))
+	if rope := report.RopeNoteIn(lang, &r.workload.Model, bs); rope != "" { // as recommend's header says it
+		add(st.Muted.Render(rope))
+	}
 	if !compact {
 		add("")
 	}

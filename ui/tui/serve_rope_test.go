@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"golang.org/x/text/language"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
@@ -225,4 +226,41 @@ func panelText(m app) string {
 	p := m.panel
 	p.cache = nil
 	return strings.Join(strings.Fields(strings.ReplaceAll(ansi.Strip(p.view(false)), "│", " ")), " ")
+}
+
+// TestServingRopeSaid: the panel's serving summary says the YaRN scaling
+// the plan is for, in recommend's words ("YaRN × 2 over 4096 positions:
+// 8192", report's ropeIn), under the request line, in English and
+// Chinese, at 120 and 80 columns (24 rows too); a request without one says none.
+func TestServingRopeSaid(t *testing.T) {
+	cat := ropeCatalog(t)
+	c, err := config.Decode([]byte(ropeFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		lang language.Tag
+		want string
+	}{
+		{language.English, "YaRN × 2 over 4096 positions: 8192"},
+		{language.SimplifiedChinese, "YaRN 把 4096 个位置扩展 2 倍：8192"},
+	} {
+		for _, sz := range [][2]int{{120, 40}, {80, 40}, {80, 24}} {
+			m := start(t, newTestApp(t, cat, Options{Config: &c, Lang: tc.lang}), size(sz[0], sz[1]))
+			p := m.panel
+			p.cache = nil
+			view := p.view(false)
+			checkFits(t, view, sz[0], sz[1])
+			if s := panelText(m); !strings.Contains(s, tc.want) {
+				t.Errorf("%v %dx%d: the panel does not say %q:\n%s", tc.lang, sz[0], sz[1], tc.want, ansi.Strip(view))
+			}
+		}
+	}
+	plain, err := config.Decode([]byte(strings.Replace(strings.Replace(ropeFile, "rope_scaling = \"yarn:2\"\n", "", 1), "8192", "4096", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := panelText(start(t, newTestApp(t, cat, Options{Config: &plain}), size(120, 40))); strings.Contains(s, "YaRN ×") {
+		t.Errorf("a request without YaRN scaling says one:\n%s", s)
+	}
 }

@@ -286,8 +286,10 @@ func TestServingOffersSortAndNames(t *testing.T) {
 
 // TestServingDefaultIsVLLMAuto: serving with the precision list's bf16 and
 // no weight format chosen is vLLM's default --dtype auto, as on the command
-// line: a T4 (no bf16) serves at fp16 with the fallback said; choosing bf16
-// as the weight format makes it a near miss.
+// line without --precision: the Precision fallback answer follows it to
+// allow (so the page says what is ranked), and a T4 (no bf16) serves at
+// fp16 with the fallback said; choosing bf16 as the weight format makes it
+// a near miss.
 func TestServingDefaultIsVLLMAuto(t *testing.T) {
 	plansOnT4 := func(wf serve.WeightFormat) []serve.Plan {
 		cat := testCatalog(t)
@@ -302,6 +304,10 @@ func TestServingDefaultIsVLLMAuto(t *testing.T) {
 		a := m.a
 		a.Task, a.Model, a.InferPrecision = model.TaskInference, "llama-3.1-8b", model.BF16
 		a.Serve = serveAnswers{WeightFormat: wf, KVCacheDType: serve.KVAuto}
+		a.reconcile(cat, nil) // as every message does: the Precision fallback answer follows the request
+		if want := wf == ""; a.PrecisionFallback != want {
+			t.Errorf("weight format %q: the Precision fallback answer is %v, want %v (allow is vLLM's --dtype auto)", wf, a.PrecisionFallback, want)
+		}
 		m.recompute()
 		var out []serve.Plan
 		for _, p := range m.res.serve {
