@@ -37,14 +37,30 @@ func MaxBorderlineBatch(w model.Workload, capBytes float64) (int, error) {
 
 // fittingBatch is the micro-batch the advice sizes a change to: the
 // largest that fits across its band (MaxMicroBatch), else the largest
-// that fits at the estimate (borderline), 0 when none; the two searches
-// share nothing, so the second runs only when the first finds none.
+// that fits at the estimate (borderline), 0 when none. The estimate's
+// search runs first: most widths the advice tries fit nothing, which one
+// Compute tells, and a batch that fits across its band fits at the
+// estimate too, so the ✓ search runs only when the largest at the
+// estimate is borderline.
 func fittingBatch(w model.Workload, capBytes float64) (int, error) {
-	b, err := MaxMicroBatch(w, capBytes)
-	if err != nil || b > 0 {
+	b, err := MaxBorderlineBatch(w, capBytes)
+	if err != nil || b == 0 {
 		return b, err
 	}
-	return MaxBorderlineBatch(w, capBytes)
+	v := w
+	v.Defaults()
+	if v.Task == model.TaskInference {
+		v.Sequences = b
+	} else {
+		v.MicroBatch = b
+	}
+	if e, err := model.Compute(v, nil); err == nil && model.MemoryVerdict(e.ResidentNeed(), e.ResidentBand(), capBytes) == model.VerdictFits {
+		return b, nil
+	}
+	if f, err := MaxMicroBatch(w, capBytes); err == nil && f > 0 {
+		return f, nil
+	}
+	return b, nil
 }
 
 // maxBatch is the largest batch of w (micro-batch, or sequences for
