@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -11,12 +12,61 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 )
 
-// MaxMicroBatch returns the largest micro-batch per GPU whose total fits
-// capBytes, or 0 when even a batch of 1 does not. Memory never falls as the
-// batch grows (each phase is affine in it; the peak is their maximum), so
-// a doubling search then a bisection find it in O(log batch) evaluations.
-// The error is Compute's.
+// MaxMicroBatch returns the largest micro-batch per GPU (sequences for
+// inference) that fits capBytes across its 90% band, what the ✓ verdict
+// means (model.MemoryVerdict: VerdictFits), or 0 when even a batch of 1
+// does not. A batch that fits only at the estimate is borderline, not a
+// batch that fits (a new user's walk: "~ borderline … largest
+// micro-batch that fits: 2", and batch 2 re-run reached 82.90 GiB, past
+// what the driver exposes); MaxBorderlineBatch finds those. Memory never
+// falls as the batch grows (each phase is affine in it; the peak is their
+// maximum, the band a fixed ratio of it), so a doubling search then a
+// bisection find it in O(log batch) evaluations. The error is Compute's.
 func MaxMicroBatch(w model.Workload, capBytes float64) (int, error) {
+	return maxBatch(w, func(e *model.Estimate) bool {
+		return model.MemoryVerdict(e.ResidentNeed(), e.ResidentBand(), capBytes) == model.VerdictFits
+	})
+}
+
+// MaxBorderlineBatch is MaxMicroBatch at the estimate alone: the largest
+// micro-batch whose per-GPU need fits capBytes, its band past it or not
+// (fits or borderline), 0 when none.
+func MaxBorderlineBatch(w model.Workload, capBytes float64) (int, error) {
+	return maxBatch(w, func(e *model.Estimate) bool { return e.ResidentNeed() <= capBytes })
+}
+
+// fittingBatch is the micro-batch the advice sizes a change to: the
+// largest that fits across its band (MaxMicroBatch), else the largest
+// that fits at the estimate (borderline), 0 when none. The estimate's
+// search runs first: most widths the advice tries fit nothing, which one
+// Compute tells, and a batch that fits across its band fits at the
+// estimate too, so the ✓ search runs only when the largest at the
+// estimate is borderline.
+func fittingBatch(w model.Workload, capBytes float64) (int, error) {
+	b, err := MaxBorderlineBatch(w, capBytes)
+	if err != nil || b == 0 {
+		return b, err
+	}
+	v := w
+	v.Defaults()
+	if v.Task == model.TaskInference {
+		v.Sequences = b
+	} else {
+		v.MicroBatch = b
+	}
+	if e, err := model.Compute(v, nil); err == nil && model.MemoryVerdict(e.ResidentNeed(), e.ResidentBand(), capBytes) == model.VerdictFits {
+		return b, nil
+	}
+	if f, err := MaxMicroBatch(w, capBytes); err == nil && f > 0 {
+		return f, nil
+	}
+	return b, nil
+}
+
+// maxBatch is the largest batch of w (micro-batch, or sequences for
+// inference) that fits says fits, up to model.MaxBatch; fits must be
+// monotone (true up to some batch, false past it).
+func maxBatch(w model.Workload, fits func(*model.Estimate) bool) (int, error) {
 	batchOf := func(w *model.Workload) *int {
 		if w.Task == model.TaskInference {
 			return &w.Sequences
@@ -24,19 +74,19 @@ func MaxMicroBatch(w model.Workload, capBytes float64) (int, error) {
 		return &w.MicroBatch
 	}
 	w.Defaults()
-	fits := func(b int) (bool, error) {
+	try := func(b int) (bool, error) {
 		v := w
 		*batchOf(&v) = b
 		e, err := model.Compute(v, nil)
-		return e.ResidentNeed() <= capBytes, err
+		return err == nil && fits(&e), err
 	}
-	ok, err := fits(1)
+	ok, err := try(1)
 	if err != nil || !ok {
 		return 0, err
 	}
-	lo, hi := 1, 2 // fits(lo); hi unknown
+	lo, hi := 1, 2 // try(lo); hi unknown
 	for hi <= model.MaxBatch {
-		if ok, _ := fits(hi); !ok {
+		if ok, _ := try(hi); !ok {
 			break
 		}
 		lo, hi = hi, hi*2
@@ -44,9 +94,9 @@ func MaxMicroBatch(w model.Workload, capBytes float64) (int, error) {
 	if hi > model.MaxBatch {
 		return lo, nil
 	}
-	for hi-lo > 1 { // fits(lo), !fits(hi)
+	for hi-lo > 1 { // try(lo), !try(hi)
 		mid := lo + (hi-lo)/2
-		if ok, _ := fits(mid); ok {
+		if ok, _ := try(mid); ok {
 			lo = mid
 		} else {
 			hi = mid
@@ -57,8 +107,11 @@ func MaxMicroBatch(w model.Workload, capBytes float64) (int, error) {
 
 // Advice is one change that lowers the per-GPU memory of a workload.
 type Advice struct {
-	Change   string         // what to change, in words: "turn on activation checkpointing"
-	Msg      model.Message  // Change as a message, for translation (Msg.String() == Change)
+	Change string        // what to change, in words: "turn on activation checkpointing"
+	Msg    model.Message // Change as a message, for translation (Msg.String() == Change)
+	// Bare is a single change's Msg without the flags that run it, as a
+	// tip names it beside its saving (Tips); Msg when zero.
+	Bare     model.Message
 	Workload model.Workload // the workload with the change applied
 	Total    float64        // per-GPU bytes after the change
 	Fits     bool           // whether Total fits the capacity asked about
@@ -71,6 +124,9 @@ type Advice struct {
 	// Combined is set on a combination of savers (combine): more than one
 	// change, which the words around it must not call "one change".
 	Combined bool
+	// withSavers is set on sharding with savers (the checkpointing pairs,
+	// shardCombine), which dropDominatedShards weighs against each other.
+	withSavers bool
 }
 
 // FitAdvice returns the changes that lower w's per-GPU memory below
@@ -86,7 +142,19 @@ type Advice struct {
 // training); the one exception, a per-GPU micro-batch whose global batch
 // is too small to share (1 sample), shards at that micro-batch per GPU
 // and says the global batch it makes. Changes that do not lower memory
-// are left out. Ordered: those that fit first, then by total.
+// are left out. Each training line names the estimate flags that run it
+// ("(--checkpointing)", "(--strategy zero3 --gpus 8 …)"), so a re-run
+// gives its figure. A "fit" is sized as the ✓ verdict means it where it
+// can be (a micro-batch that fits across its 90% band: MaxMicroBatch),
+// else at the estimate (~).
+//
+// When no change fits across its band within one node, sharding is
+// tried with the savers together (shardCombine), in smallestSet's order:
+// a ✓ before a ~; fewer GPUs; mixed precision kept (no pure bf16) when a
+// set without it fits on as many GPUs; fewer savers. A sharding with
+// savers that another beats in that order on as few GPUs is left out
+// (dropDominatedShards). Ordered: those that fit first, on fewer GPUs
+// first, on as many a ✓ before a ~, then by total.
 //
 // One node holds w.GPUsPerNode GPUs, model.DefaultGPUsPerNode when unset;
 // FitAdviceNode takes the node the catalog rents.
@@ -101,6 +169,22 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 // (shardCombine), and changes past one node are left out when one within
 // it fits (pastOneNode).
 func FitAdviceNode(w model.Workload, capBytes float64, node int) []Advice {
+	return fitAdvice(w, capBytes, node, func(*model.Workload) bool { return true })
+}
+
+// FitAdviceOn is FitAdviceNode for GPUs of type g: a change g cannot run
+// (model.CannotRun: pure bf16 on a GPU without bf16, fp16 for a model
+// that overflows it) is neither advised nor searched, so the combined
+// searches find what runs there instead of a set RunnableOn then drops
+// (a new user's walk: Qwen3 4B's full fine-tune on a T4 was told only ✗,
+// the smallest sharded sets all holding pure bf16, while FSDP over 8 T4
+// with checkpointing and a chunked loss fits).
+func FitAdviceOn(w model.Workload, g *model.GPU, capBytes float64, node int) []Advice {
+	return RunnableOn(fitAdvice(w, capBytes, node, func(v *model.Workload) bool { return model.CannotRun(v, g).IsZero() }), g)
+}
+
+// fitAdvice is FitAdviceNode keeping only the changes runs accepts.
+func fitAdvice(w model.Workload, capBytes float64, node int, runs func(*model.Workload) bool) []Advice {
 	node = max(node, 1)
 	w.Defaults()
 	base, err := model.Compute(w, nil)
@@ -108,7 +192,15 @@ func FitAdviceNode(w model.Workload, capBytes float64, node int) []Advice {
 		return nil
 	}
 	var out []Advice
-	try := func(m model.Message, v model.Workload) {
+	// try adds the change m, the estimate flags that run it (said in
+	// the line, so a re-run of them gives its figure; "" when m says
+	// them), as v, when it helps.
+	try := func(m model.Message, flags string, v model.Workload) {
+		if !runs(&v) {
+			return
+		}
+		bare := m
+		m = withFlags(m, flags)
 		e, err := model.Compute(v, nil)
 		if err != nil || e.Memory.Total() >= base.Memory.Total()*0.999 {
 			return
@@ -116,7 +208,7 @@ func FitAdviceNode(w model.Workload, capBytes float64, node int) []Advice {
 		if e.Memory.Total() > capBytes && e.Memory.Total() > base.Memory.Total()*0.9 {
 			return // neither fits nor helps much: noise
 		}
-		out = append(out, Advice{Change: m.String(), Msg: m, Workload: v, Total: e.Memory.Total(), Fits: e.Memory.Total() <= capBytes,
+		out = append(out, Advice{Change: m.String(), Msg: m, Bare: bare, Workload: v, Total: e.Memory.Total(), Fits: e.Memory.Total() <= capBytes,
 			Verdict: model.MemoryVerdict(e.Memory.Total(), e.MemoryBand, capBytes)})
 	}
 	v := w
@@ -124,48 +216,48 @@ func FitAdviceNode(w model.Workload, capBytes float64, node int) []Advice {
 		if !w.Ckpt() {
 			v = w
 			v.Checkpointing = model.Bool(true)
-			try(model.Msg("turn on activation checkpointing (about 33%% more compute)"), v)
+			try(model.Msg("turn on activation checkpointing (about 33%% more compute)"), "--checkpointing", v)
 		}
 		if !w.Flash() && w.Model.HasShape() {
 			v = w
 			v.FlashAttention = model.Bool(true)
-			try(model.Msg("use flash attention (fused scaled_dot_product_attention)"), v)
+			try(model.Msg("use flash attention (fused scaled_dot_product_attention)"), "--flash-attention", v)
 		}
 		if w.Precision == model.FP32 || w.Precision == model.TF32 {
 			v = w
 			v.Precision = model.AMPBF16
-			try(model.Msg("train in mixed precision (amp-bf16; amp-fp16 on GPUs without bf16)"), v)
+			try(model.Msg("train in mixed precision (amp-bf16; amp-fp16 on GPUs without bf16)"), "--precision amp-bf16", v)
 		}
 		if r := w.TrainingRecipe(); (r == model.RecipeAutocast || r == model.RecipeFSDPMixed) && w.Task != model.TaskQLoRA {
 			v = w
 			v.Precision, v.Recipe = model.BF16, model.RecipeAuto
-			try(model.Msg("load the model in bf16 and train in pure bf16 (no fp32 copy, no cast cache; needs bf16 hardware)"), v)
+			try(model.Msg("load the model in bf16 and train in pure bf16 (no fp32 copy, no cast cache; needs bf16 hardware)"), "--precision bf16", v)
 		}
 		if w.CountsLogits() && w.LossImpl() == model.LossHFUpcast && w.Model.HasShape() {
 			v = w
 			v.Loss = model.LossChunked
-			try(model.Msg("use a chunked linear cross-entropy (Liger, Cut Cross-Entropy) instead of fp32 logits"), v)
+			try(model.Msg("use a chunked linear cross-entropy (Liger, Cut Cross-Entropy) instead of fp32 logits"), "--loss chunked", v)
 		}
 		if w.Optimizer == model.Adam || w.Optimizer == model.AdamW || w.Optimizer == model.AdamWFused {
 			v = w
 			v.Optimizer = model.AdamW8bit
-			try(model.Msg("use 8-bit AdamW (bitsandbytes)"), v)
+			try(model.Msg("use 8-bit AdamW (bitsandbytes)"), "--optimizer adamw-8bit", v)
 		}
 		// A smaller micro-batch on the same GPUs, before any sharding, so
 		// that the changes below see what fits on the GPUs asked.
 		if w.MicroBatch > 1 {
-			if b, err := MaxMicroBatch(w, capBytes); err == nil && b >= 1 && b < w.MicroBatch {
+			if b, err := fittingBatch(w, capBytes); err == nil && b >= 1 && b < w.MicroBatch {
 				v = w
 				v.MicroBatch, v.GradAccum = sameGlobalBatch(w.MicroBatch*w.GradAccum, b)
 				// The job's global batch, over all its replicas (a new
 				// user's walk: 4 × 2 on 8 GPUs read "same global batch of
 				// 8" beside estimate's "per step of 64 samples").
-				try(model.Msg("micro-batch %d with gradient accumulation %d (same global batch of %d)", v.MicroBatch, v.GradAccum, w.GlobalBatch()), v)
+				try(model.Msg("micro-batch %d with gradient accumulation %d (same global batch of %d)", v.MicroBatch, v.GradAccum, w.GlobalBatch()), batchFlags(v), v)
 			} else if err == nil && b == 0 {
 				v = w
 				v.MicroBatch = 1
 				v.GradAccum = w.MicroBatch * w.GradAccum
-				try(model.Msg("micro-batch 1 with gradient accumulation %d (same global batch)", v.GradAccum), v)
+				try(model.Msg("micro-batch 1 with gradient accumulation %d (same global batch)", v.GradAccum), batchFlags(v), v)
 			}
 		}
 		// Sharding over as many or more GPUs keeps the job's global batch, even one
@@ -204,7 +296,7 @@ func FitAdviceNode(w model.Workload, capBytes float64, node int) []Advice {
 				// accumulation (the same global batch) before more GPUs:
 				// an 8-GPU fine-tune was told FSDP over 32 at micro-batch
 				// 1 where FSDP over its 8 at 1 × 4 fits (new-user walk).
-				if m, err := MaxMicroBatch(v, capBytes); err == nil && m >= 1 && m < v.MicroBatch && !v.BatchPerGPU {
+				if m, err := fittingBatch(v, capBytes); err == nil && m >= 1 && m < v.MicroBatch && !v.BatchPerGPU {
 					global := v.MicroBatch * v.GradAccum
 					v.MicroBatch, v.GradAccum = sameGlobalBatch(global, m)
 					if e, err := model.Compute(v, nil); err == nil && e.Memory.Total() <= capBytes {
@@ -236,7 +328,7 @@ func FitAdviceNode(w model.Workload, capBytes float64, node int) []Advice {
 				v.BatchPerGPU = true
 				v, _ = v.OnGPUs(n)
 				v.Strategy = strategy
-				m, err := MaxMicroBatch(v, capBytes)
+				m, err := fittingBatch(v, capBytes)
 				if err != nil {
 					break
 				}
@@ -282,7 +374,7 @@ func FitAdviceNode(w model.Workload, capBytes float64, node int) []Advice {
 			// "shard with ZeRO-3 (--strategy zero3) over 8 GPUs" to a
 			// job on ZeRO-3 over 8 GPUs).
 			if shard.GPUs > 0 && !(shard.Strategy == w.Strategy && shard.GPUs == w.GPUs) {
-				try(withFlags(shardChange(shard, w, same, shard.BatchPerGPU), shardFlags(shard, w, shard.BatchPerGPU)), shard)
+				try(withFlags(shardChange(shard, w, same, shard.BatchPerGPU), shardFlags(shard, w, shard.BatchPerGPU)), "", shard)
 			}
 		}
 		if z.GPUs == 0 && f.GPUs == 0 && w.BatchPerGPU {
@@ -292,7 +384,7 @@ func FitAdviceNode(w model.Workload, capBytes float64, node int) []Advice {
 			}
 			for _, shard := range []model.Workload{z, f} {
 				if shard.GPUs > 0 {
-					try(withFlags(shardChange(shard, w, same, true), shardFlags(shard, w, true)), shard)
+					try(withFlags(shardChange(shard, w, same, true), shardFlags(shard, w, true)), "", shard)
 				}
 			}
 		}
@@ -300,7 +392,7 @@ func FitAdviceNode(w model.Workload, capBytes float64, node int) []Advice {
 		// the smallest combination of the memory savers above that does,
 		// on them, before any sharding over more (combine).
 		if !fitsOn(out, w.GPUs) {
-			if c, ok := combine(w, base.Memory.Total(), capBytes); ok {
+			if c, ok := combine(w, capBytes, runs); ok {
 				out = append(out, c)
 			}
 		}
@@ -315,7 +407,7 @@ func FitAdviceNode(w model.Workload, capBytes float64, node int) []Advice {
 		// over 32 MI300X advised where 8 with checkpointing fit). Each line
 		// is still one change to the workload as it stands, so it names
 		// its flags.
-		if minFit := fewestFitting(out); !w.Ckpt() && (minFit == 0 || minFit > w.GPUs) {
+		if minFit := fewestFitting(out, false); !w.Ckpt() && (minFit == 0 || minFit > w.GPUs) {
 			ck := w
 			ck.Checkpointing = model.Bool(true)
 			ck.BatchPerGPU = false
@@ -354,7 +446,10 @@ func FitAdviceNode(w model.Workload, capBytes float64, node int) []Advice {
 					}
 					m := shardChange(shard, w, same, shard.BatchPerGPU)
 					n := len(out)
-					try(model.Msg("%v, with %v (%s)", m, c.with, strings.TrimSpace(shardFlags(shard, w, shard.BatchPerGPU)+" "+c.flags)), shard)
+					try(model.Msg("%v, with %v (%s)", m, c.with, strings.TrimSpace(shardFlags(shard, w, shard.BatchPerGPU)+" "+c.flags)), "", shard)
+					if len(out) > n {
+						out[n].withSavers = true
+					}
 					fit = fit || (len(out) > n && out[n].Fits)
 				}
 				if fit {
@@ -368,9 +463,21 @@ func FitAdviceNode(w model.Workload, capBytes float64, node int) []Advice {
 		// full fine-tune whose every line of advice was ✗; a 70B on 4
 		// A100 80GB was the same, and on one H100 it was told 32 GPUs
 		// where 8 fit with 8-bit AdamW and pure bf16 too).
-		if n := fewestFitting(out); n == 0 || n > max(w.GPUs, node) {
-			out = append(out, shardCombine(w, counts, node, capBytes)...)
+		// A line that fits only at the estimate (~) does not stop it: a
+		// ✓ with the savers together comes before a ~ without them (a
+		// new user's walk: Gemma 3 4B on 2 RTX 4090 was told "~ … over 8
+		// GPUs … + pure bf16" where ZeRO-3 over 4 with a chunked loss
+		// fits across its band).
+		// Nor does a sharding ✓ in pure bf16 when w trains in mixed
+		// precision: on as many GPUs (or fewer) a set that keeps it comes
+		// first (smallestSet's order).
+		switch n := fewestFitting(out, true); {
+		case n == 0 || n > max(w.GPUs, node):
+			out = append(out, shardCombine(w, counts, node, 0, capBytes, runs)...)
+		case n > w.GPUs && pureOnly(out, w, n):
+			out = append(out, shardCombine(w, counts, node, n, capBytes, runs)...)
 		}
+		out = dropDominatedShards(out, w)
 		// A job already split with tensor parallelism: a larger degree
 		// over its own GPUs (one node's NVLink domain at most, 8 GPUs,
 		// where Megatron-LM runs it: Narayanan et al. 2021, §3.2), the
@@ -388,7 +495,7 @@ func FitAdviceNode(w model.Workload, capBytes float64, node int) []Advice {
 				}
 				last := 2*n > 8 || 2*n > w.GPUs || w.GPUs%(2*n) != 0 || w.Model.Heads%(2*n) != 0
 				if e.Memory.Total() <= capBytes || last {
-					try(model.Msg("tensor parallelism over %d GPUs (--tp %d) with gradient accumulation %d (same global batch)", n, n, v.GradAccum), v)
+					try(model.Msg("tensor parallelism over %d GPUs (--tp %d) with gradient accumulation %d (same global batch)", n, n, v.GradAccum), "", v)
 					break
 				}
 			}
@@ -400,14 +507,14 @@ func FitAdviceNode(w model.Workload, capBytes float64, node int) []Advice {
 			if weightRank(p) < weightRank(w.Precision) && quantizableWeights(&w) {
 				v = w
 				v.Precision = p
-				try(model.Msg("serve %s-quantized weights (GPTQ/AWQ)", p), v)
+				try(model.Msg("serve %s-quantized weights (GPTQ/AWQ)", p), "", v)
 			}
 		}
 		if w.Sequences > 1 {
-			if b, err := MaxMicroBatch(w, capBytes); err == nil && b >= 1 && b < w.Sequences {
+			if b, err := fittingBatch(w, capBytes); err == nil && b >= 1 && b < w.Sequences {
 				v = w
 				v.Sequences = b
-				try(model.Msg("decode %d sequences at a time", b), v)
+				try(model.Msg("decode %d sequences at a time", b), "", v)
 			}
 		}
 		if w.Model.HasShape() {
@@ -423,7 +530,7 @@ func FitAdviceNode(w model.Workload, capBytes float64, node int) []Advice {
 				}
 				e, err := model.Compute(v, nil)
 				if err == nil && (e.Memory.Total() <= capBytes || n == 8) {
-					try(model.Msg("split the model with tensor parallelism over %d GPUs", n), v)
+					try(model.Msg("split the model with tensor parallelism over %d GPUs", n), "", v)
 					break
 				}
 			}
@@ -489,26 +596,25 @@ type saver struct {
 	apply func(*model.Workload)
 	micro bool // a smaller micro-batch, sized to what fits with the others
 	group int  // savers of one non-zero group exclude each other (the precision)
+	bf16  bool // pure bf16, which smallestSet takes last (its convergence cost)
 }
 
-// combine returns the smallest combination of the single memory savers
-// FitAdvice knows that fits w on its own GPUs (capBytes per GPU; base is
-// w's total), ok false when none does. The savers are tried in order of
-// how cheap they are to adopt: those that keep the result and the speed
-// (flash attention, fused in PyTorch's scaled_dot_product_attention; a
-// chunked linear cross-entropy, Liger or Cut Cross-Entropy, which is
-// faster too), then one that keeps the result at a slower step (a
-// smaller micro-batch with more accumulation, the same global batch),
-// activation checkpointing (the result kept, about 33% more compute:
-// Korthikanti et al. 2022 §5), then those that change the numerics:
-// mixed precision (PyTorch AMP), 8-bit AdamW (bitsandbytes: Dettmers et
-// al. 2022, "8-bit Optimizers via Block-wise Quantization", matching
-// 32-bit Adam) and pure bf16 (no fp32 master weights). Fewer savers
-// first; among as many, the set whose costliest saver is cheapest, then
-// the next; the first that fits across its 90% band wins over one that
-// fits only at the estimate.
-func combine(w model.Workload, base, capBytes float64) (Advice, bool) {
-	c, ok := smallestSet(w, base, capBytes, 2, false, false, mixedRecipe(&w))
+// combine returns the best combination of the single memory savers
+// FitAdvice knows that fits w on its own GPUs (capBytes per GPU), ok
+// false when none does, in smallestSet's order. The savers are tried in
+// order of how cheap they are to adopt: those that keep the result and
+// the speed (flash attention, fused in PyTorch's
+// scaled_dot_product_attention; a chunked linear cross-entropy, Liger or
+// Cut Cross-Entropy, which is faster too), then one that keeps the result
+// at a slower step (a smaller micro-batch with more accumulation, the
+// same global batch), activation checkpointing (the result kept, about
+// 33% more compute: Korthikanti et al. 2022 §5), then those that change
+// the numerics: mixed precision (PyTorch AMP), 8-bit AdamW
+// (bitsandbytes: Dettmers et al. 2022, "8-bit Optimizers via Block-wise
+// Quantization", matching 32-bit Adam) and pure bf16 (no fp32 master
+// weights). runs keeps the sets the GPU can run (FitAdviceOn).
+func combine(w model.Workload, capBytes float64, runs func(*model.Workload) bool) (Advice, bool) {
+	c, ok := smallestSet(w, capBytes, 2, false, mixedRecipe(&w), runs)
 	if !ok {
 		return Advice{}, false
 	}
@@ -528,151 +634,166 @@ type saverSet struct {
 }
 
 // smallestSet is combine's search over the sets of at least minSize
-// savers, in combine's order. With prune it first tries the largest sets
-// (every saver, the micro-batch at 1) and gives up when none fits: the
-// savers each lower a term of the memory (Korthikanti et al. 2022 for
-// checkpointing, the logits for the chunked loss, the states for 8-bit
-// AdamW and pure bf16), so a set that fits is inside one of those, and
-// shardCombine's widths that fit nothing cost a Compute or two. With
-// perGPU the smaller micro-batch stays per GPU (w.BatchPerGPU, its
+// savers, best first in this order, the one FitAdvice's combined lines
+// follow:
+//
+//  1. a set that fits across its 90% band (✓) before one that fits only
+//     at the estimate (~): the band is the estimate's own error, and a
+//     borderline job may run out of memory;
+//  2. mixed precision kept (no pure bf16) when such a set fits: pure
+//     bf16 has no fp32 master weights and can hurt convergence (Zamirai
+//     et al. 2020), a cost no other saver has;
+//  3. fewer savers: each is one more thing to change and check;
+//  4. among as many, the set whose costliest saver is cheapest in
+//     combine's order, then the next.
+//
+// Every saver is weighed on w as given, the layout it is combined with,
+// never pruned for lowering nothing alone: sharding moves the peak
+// phase, and a saver idle at one peak lowers the next (a chunked loss
+// lowered nothing on Gemma 3 4B's full fine-tune until checkpointing
+// and ZeRO-3 had moved the peak to the loss, a new user's walk). Memory
+// never rises with one more saver (each lowers a term: Korthikanti et
+// al. 2022 for checkpointing, the logits for the chunked loss, the
+// states for 8-bit AdamW and pure bf16), so a set that does not fit at
+// the estimate rules out all its subsets unevaluated, and one Compute
+// per set at micro-batch 1 bounds a set with the smaller micro-batch;
+// only the winner's micro-batch is then sized (MaxMicroBatch: the
+// largest that fits across its band, else the largest at the estimate).
+// With perGPU the smaller micro-batch stays per GPU (w.BatchPerGPU, its
 // accumulation as it is), the batch a re-run with --batch-size alone
 // gives; otherwise it keeps w's global batch with more accumulation.
 // pureBF16 offers pure bf16, which the job before sharding decides
-// (mixedRecipe: a sharded job's DeepSpeed recipe would refuse it).
-func smallestSet(w model.Workload, base, capBytes float64, minSize int, prune, perGPU, pureBF16 bool) (saverSet, bool) {
-	var all []saver
-	if w.CountsLogits() && w.LossImpl() == model.LossHFUpcast && w.Model.HasShape() {
-		all = append(all, saver{name: model.Msg("a chunked linear cross-entropy"), flags: "--loss chunked", apply: func(v *model.Workload) { v.Loss = model.LossChunked }})
-	}
+// (mixedRecipe: a sharded job's DeepSpeed recipe would refuse it); runs
+// drops the sets the GPU cannot run (model.CannotRun).
+func smallestSet(w model.Workload, capBytes float64, minSize int, perGPU, pureBF16 bool, runs func(*model.Workload) bool) (saverSet, bool) {
+	var savers []saver
 	if !w.Flash() && w.Model.HasShape() {
-		all = append([]saver{{name: model.Msg("flash attention"), flags: "--flash-attention", apply: func(v *model.Workload) { v.FlashAttention = model.Bool(true) }}}, all...)
+		savers = append(savers, saver{name: model.Msg("flash attention"), flags: "--flash-attention", apply: func(v *model.Workload) { v.FlashAttention = model.Bool(true) }})
+	}
+	if w.CountsLogits() && w.LossImpl() == model.LossHFUpcast && w.Model.HasShape() {
+		savers = append(savers, saver{name: model.Msg("a chunked linear cross-entropy"), flags: "--loss chunked", apply: func(v *model.Workload) { v.Loss = model.LossChunked }})
 	}
 	if w.MicroBatch > 1 {
-		all = append(all, saver{micro: true})
+		savers = append(savers, saver{micro: true})
 	}
 	if !w.Ckpt() {
-		all = append(all, saver{name: model.Msg("activation checkpointing at about 33%% more compute"), flags: "--checkpointing", apply: func(v *model.Workload) { v.Checkpointing = model.Bool(true) }})
+		savers = append(savers, saver{name: model.Msg("activation checkpointing at about 33%% more compute"), flags: "--checkpointing", apply: func(v *model.Workload) { v.Checkpointing = model.Bool(true) }})
 	}
 	if w.Precision == model.FP32 || w.Precision == model.TF32 {
-		all = append(all, saver{name: model.Msg("mixed precision"), flags: "--precision amp-bf16", group: 1, apply: func(v *model.Workload) { v.Precision = model.AMPBF16 }})
+		savers = append(savers, saver{name: model.Msg("mixed precision"), flags: "--precision amp-bf16", group: 1, apply: func(v *model.Workload) { v.Precision = model.AMPBF16 }})
 	}
 	if w.Optimizer == model.Adam || w.Optimizer == model.AdamW || w.Optimizer == model.AdamWFused {
-		all = append(all, saver{name: model.Msg("8-bit AdamW"), flags: "--optimizer adamw-8bit", apply: func(v *model.Workload) { v.Optimizer = model.AdamW8bit }})
+		savers = append(savers, saver{name: model.Msg("8-bit AdamW"), flags: "--optimizer adamw-8bit", apply: func(v *model.Workload) { v.Optimizer = model.AdamW8bit }})
 	}
 	if pureBF16 {
-		all = append(all, saver{name: model.Msg("pure bf16 on bf16 hardware"), flags: "--precision bf16", group: 1,
+		savers = append(savers, saver{name: model.Msg("pure bf16 on bf16 hardware"), flags: "--precision bf16", group: 1, bf16: true,
 			apply: func(v *model.Workload) { v.Precision, v.Recipe = model.BF16, model.RecipeAuto }})
-	}
-	// A saver that lowers nothing alone is left out: it cannot be in the
-	// smallest set that fits.
-	savers := all[:0:0]
-	for _, sv := range all {
-		if sv.micro {
-			savers = append(savers, sv)
-			continue
-		}
-		v := w
-		sv.apply(&v)
-		if e, err := model.Compute(v, nil); err == nil && e.Memory.Total() < base*0.999 {
-			savers = append(savers, sv)
-		}
 	}
 	n := len(savers)
 	if n < minSize || n > 8 {
 		return saverSet{}, false
 	}
-	// Every set of two or more, in the order above: by size, then by its
-	// savers' places from the costliest down.
-	var sets [][]int
-	for mask := 1; mask < 1<<n; mask++ {
-		var set []int
-		groups := map[int]bool{}
-		ok := true
+	// apply is w with the savers of mask, the micro-batch at batch (0:
+	// as w has it, for a mask without the micro saver).
+	apply := func(mask, batch int) model.Workload {
+		v := w
 		for i := range n {
 			if mask&(1<<i) == 0 {
 				continue
 			}
-			if g := savers[i].group; g != 0 {
-				ok = ok && !groups[g]
-				groups[g] = true
-			}
-			set = append(set, i)
-		}
-		if ok && len(set) >= minSize {
-			sets = append(sets, set)
-		}
-	}
-	if prune {
-		most, fits := 0, false
-		for _, set := range sets {
-			most = max(most, len(set))
-		}
-		for _, set := range sets {
-			if len(set) < most || fits {
-				continue
-			}
-			v := w
-			for _, i := range set {
-				if savers[i].micro {
-					v.MicroBatch = 1
-					if !perGPU {
-						v.BatchPerGPU = false
-						v.MicroBatch, v.GradAccum = sameGlobalBatch(w.MicroBatch*w.GradAccum, 1)
-					}
-					continue
-				}
-				savers[i].apply(&v)
-			}
-			e, err := model.Compute(v, nil)
-			fits = err == nil && e.Memory.Total() <= capBytes
-		}
-		if !fits {
-			return saverSet{}, false
-		}
-	}
-	sort.SliceStable(sets, func(i, j int) bool {
-		a, b := sets[i], sets[j]
-		if len(a) != len(b) {
-			return len(a) < len(b)
-		}
-		for k := len(a) - 1; k >= 0; k-- {
-			if a[k] != b[k] {
-				return a[k] < b[k]
-			}
-		}
-		return false
-	})
-	var found saverSet
-	size := 0
-	for _, set := range sets {
-		if size > 0 && len(set) > size {
-			break // the smallest size that fits has no set that fits across its band
-		}
-		v := w
-		micro := false
-		for _, i := range set {
 			if savers[i].micro {
-				micro = true
+				v.BatchPerGPU = v.BatchPerGPU && perGPU
+				if perGPU {
+					v.MicroBatch = batch
+				} else {
+					v.MicroBatch, v.GradAccum = sameGlobalBatch(w.MicroBatch*w.GradAccum, batch)
+				}
 				continue
 			}
 			savers[i].apply(&v)
 		}
-		if micro {
-			// Its flags give --grad-accum, which makes the batch the
-			// job's; without the micro-batch the batch stays as asked, so
-			// a re-run of the other flags alone is the same job (a new
-			// user's walk: recommend's hint, batch kept global, named
-			// offers its re-run, batch per GPU, did not fit).
-			v.BatchPerGPU = v.BatchPerGPU && perGPU
-			b, err := MaxMicroBatch(v, capBytes)
-			if err != nil || b == 0 || b >= v.MicroBatch {
-				continue // none fits, or the others fit without it
+		return v
+	}
+	// Every mask whose groups do not clash, largest first, so that one
+	// that does not fit rules out its subsets before they are reached.
+	full := 1<<n - 1
+	var masks []int
+	for mask := 1; mask <= full; mask++ {
+		ok := true
+		seen := 0
+		for i := range n {
+			if g := savers[i].group; mask&(1<<i) != 0 && g != 0 {
+				ok = ok && seen&(1<<g) == 0
+				seen |= 1 << g
 			}
-			if perGPU {
-				v.MicroBatch = b
-			} else {
-				v.MicroBatch, v.GradAccum = sameGlobalBatch(w.MicroBatch*w.GradAccum, b)
+		}
+		if ok && bits.OnesCount(uint(mask)) >= minSize {
+			masks = append(masks, mask)
+		}
+	}
+	slices.SortStableFunc(masks, func(a, b int) int { return bits.OnesCount(uint(b)) - bits.OnesCount(uint(a)) })
+	noFit := make([]bool, full+1)
+	verdict := make([]model.FitVerdict, full+1)
+	for _, mask := range masks {
+		if noFit[mask] {
+			continue
+		}
+		v := apply(mask, 1)
+		e, err := model.Compute(v, nil)
+		if err != nil || e.Memory.Total() > capBytes {
+			for sub := mask; sub > 0; sub = (sub - 1) & mask {
+				noFit[sub] = true
 			}
+			continue
+		}
+		if runs(&v) {
+			verdict[mask] = model.MemoryVerdict(e.Memory.Total(), e.MemoryBand, capBytes)
+		}
+	}
+	// The order above: (✓ first, no pure bf16, fewer savers, then by
+	// their places from the costliest down).
+	rank := func(mask int) []int {
+		r := []int{0, 0, bits.OnesCount(uint(mask))}
+		if verdict[mask] != model.VerdictFits {
+			r[0] = 1
+		}
+		for i := n - 1; i >= 0; i-- {
+			if mask&(1<<i) != 0 {
+				if savers[i].bf16 {
+					r[1] = 1
+				}
+				r = append(r, i)
+			}
+		}
+		return r
+	}
+	var cands []int
+	for _, mask := range masks {
+		if verdict[mask] != "" && !noFit[mask] {
+			cands = append(cands, mask)
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b int) int { return slices.Compare(rank(a), rank(b)) })
+	for _, mask := range cands {
+		v := apply(mask, 1)
+		micro := slices.IndexFunc(savers, func(s saver) bool { return s.micro })
+		if micro >= 0 && mask&(1<<micro) != 0 {
+			// The largest micro-batch the others leave room for, of the
+			// verdict the set was ranked at; its flags give --grad-accum,
+			// which makes the batch the job's; without the micro-batch
+			// the batch stays as asked, so a re-run of the other flags
+			// alone is the same job (a new user's walk: recommend's hint,
+			// batch kept global, named offers its re-run, batch per GPU,
+			// did not fit).
+			size := MaxMicroBatch
+			if verdict[mask] != model.VerdictFits {
+				size = MaxBorderlineBatch
+			}
+			b, err := size(v, capBytes)
+			if err != nil || b < 1 || b >= w.MicroBatch {
+				continue // the others fit without it: a smaller set ranks first
+			}
+			v = apply(mask, b)
 		}
 		e, err := model.Compute(v, nil)
 		if err != nil || e.Memory.Total() > capBytes {
@@ -681,7 +802,10 @@ func smallestSet(w model.Workload, base, capBytes float64, minSize int, prune, p
 		var names []model.Message
 		var flags []string
 		at := -1
-		for _, i := range set {
+		for i := range n {
+			if mask&(1<<i) == 0 {
+				continue
+			}
 			if savers[i].micro {
 				at = len(names)
 				names = append(names, model.Msg("micro-batch %d × accumulation %d, the same global batch", v.MicroBatch, v.GradAccum))
@@ -691,36 +815,37 @@ func smallestSet(w model.Workload, base, capBytes float64, minSize int, prune, p
 			names = append(names, savers[i].name)
 			flags = append(flags, savers[i].flags)
 		}
-		a := saverSet{w: v, names: names, flags: flags, micro: at, total: e.Memory.Total(), verdict: model.MemoryVerdict(e.Memory.Total(), e.MemoryBand, capBytes)}
-		if a.verdict == model.VerdictFits {
-			return a, true
-		}
-		if size == 0 {
-			found, size = a, len(set)
-		}
+		return saverSet{w: v, names: names, flags: flags, micro: at, total: e.Memory.Total(), verdict: model.MemoryVerdict(e.Memory.Total(), e.MemoryBand, capBytes)}, true
 	}
-	return found, size > 0
+	return saverSet{}, false
 }
 
 // shardCombine is sharding with the savers combine knows, together: at
-// each width of counts, fewest GPUs first, ZeRO-3 (FSDP when w asks for
-// it: the strategy is the user's) with the smallest set of savers that
-// fits (smallestSet, in combine's order, one saver or more). A width
-// shares w's global batch when it can; a batch asked per GPU (no
-// --grad-accum) also runs on the widths past it, per GPU, as recommend
-// ranks offers of 8 L4. The first that fits is kept, and when it fits
-// only at the estimate, the first that fits across its 90% band too;
-// past one node (node GPUs) only when nothing within fits.
-func shardCombine(w model.Workload, counts []int, node int, capBytes float64) []Advice {
+// each width of counts, ZeRO-3 (FSDP when w asks for it: the strategy is
+// the user's) with the best set of savers at that width (smallestSet,
+// one saver or more). Across widths the order is smallestSet's with the
+// width second: a set that fits across its 90% band (✓) on any width
+// within one node before one that fits only at the estimate (~) on
+// fewer GPUs (a ✓ is a job that runs; a ~ may not), then the fewest
+// GPUs, then at that width mixed precision kept and the fewest savers.
+// One line: the first ✓, else the first ~. A width shares w's global
+// batch when it can; a batch asked per GPU (no --grad-accum) also runs
+// on the widths past it, per GPU, as recommend ranks offers of 8 L4.
+// Past one node (node GPUs) only when nothing within fits, the first
+// that fits there; never past most GPUs when most > 0 (FitAdvice asks
+// for a set that keeps mixed precision on as few GPUs as a ✓ in pure
+// bf16, which more GPUs would not beat). runs keeps the sets the GPU can
+// run (FitAdviceOn).
+func shardCombine(w model.Workload, counts []int, node, most int, capBytes float64, runs func(*model.Workload) bool) []Advice {
 	strategy := model.ZeRO3
 	if w.Strategy == model.FSDP {
 		strategy = model.FSDP
 	}
 	pinned := w
 	pinned.BatchPerGPU = false
-	var out []Advice
+	var found *saverSet
 	for _, n := range counts {
-		if len(out) > 0 && n > max(w.GPUs, node) {
+		if found != nil && n > max(w.GPUs, node) || most > 0 && n > most {
 			break
 		}
 		s, ok := pinned.OnGPUs(n)
@@ -731,33 +856,35 @@ func shardCombine(w model.Workload, counts []int, node int, capBytes float64) []
 			s, _ = w.OnGPUs(n)
 		}
 		s.Strategy = strategy
-		e, err := model.Compute(s, nil)
-		if err != nil {
-			continue
-		}
-		c, ok := smallestSet(s, e.Memory.Total(), capBytes, 1, true, s.BatchPerGPU, mixedRecipe(&w))
+		c, ok := smallestSet(s, capBytes, 1, s.BatchPerGPU, mixedRecipe(&w), runs)
 		if !ok {
 			continue
 		}
-		// The micro-batch is the sharding's to say, with its global
-		// batch (shardChange), and its flags (shardFlags).
-		names, flags := c.names, c.flags
-		if c.micro >= 0 {
-			names = slices.Delete(slices.Clone(names), c.micro, c.micro+1)
-			flags = slices.Delete(slices.Clone(flags), c.micro, c.micro+1)
+		if found == nil || c.verdict == model.VerdictFits {
+			found = &c
 		}
-		m := shardChange(c.w, w, false, c.w.BatchPerGPU)
-		if len(names) > 0 {
-			m = model.Msg("%v, with %v (%s)", m, plusMsgs(names), strings.TrimSpace(shardFlags(c.w, w, c.w.BatchPerGPU)+" "+strings.Join(flags, " ")))
-		} else {
-			m = withFlags(m, shardFlags(c.w, w, c.w.BatchPerGPU))
-		}
-		out = append(out, Advice{Change: m.String(), Msg: m, Workload: c.w, Total: c.total, Fits: true, Combined: len(names) > 0, Verdict: c.verdict})
 		if c.verdict == model.VerdictFits {
 			break
 		}
 	}
-	return out
+	if found == nil {
+		return nil
+	}
+	c := *found
+	// The micro-batch is the sharding's to say, with its global
+	// batch (shardChange), and its flags (shardFlags).
+	names, flags := c.names, c.flags
+	if c.micro >= 0 {
+		names = slices.Delete(slices.Clone(names), c.micro, c.micro+1)
+		flags = slices.Delete(slices.Clone(flags), c.micro, c.micro+1)
+	}
+	m := shardChange(c.w, w, false, c.w.BatchPerGPU)
+	if len(names) > 0 {
+		m = model.Msg("%v, with %v (%s)", m, plusMsgs(names), strings.TrimSpace(shardFlags(c.w, w, c.w.BatchPerGPU)+" "+strings.Join(flags, " ")))
+	} else {
+		m = withFlags(m, shardFlags(c.w, w, c.w.BatchPerGPU))
+	}
+	return []Advice{{Change: m.String(), Msg: m, Workload: c.w, Total: c.total, Fits: true, Combined: len(names) > 0, Verdict: c.verdict, withSavers: true}}
 }
 
 // mixedRecipe reports whether w trains in a mixed recipe pure bf16 can
@@ -892,15 +1019,71 @@ func keptStrategyChange(shard, w model.Workload, kept, perGPU bool) model.Messag
 }
 
 // fewestFitting is the fewest GPUs among the changes found so far that
-// fit, 0 when none fits.
-func fewestFitting(a []Advice) int {
+// fit (with band, across their 90% band: ✓), 0 when none fits.
+func fewestFitting(a []Advice, band bool) int {
 	n := 0
 	for i := range a {
-		if a[i].Fits && (n == 0 || a[i].Workload.GPUs < n) {
+		if a[i].Fits && (!band || a[i].Verdict == model.VerdictFits) && (n == 0 || a[i].Workload.GPUs < n) {
 			n = a[i].Workload.GPUs
 		}
 	}
 	return n
+}
+
+// batchFlags are the estimate flags of v's micro-batch and accumulation,
+// as a line of advice that moves them names them: --grad-accum makes the
+// batch the job's, so a re-run keeps v's per-GPU memory whether w's batch
+// was given per GPU or not.
+func batchFlags(v model.Workload) string {
+	return fmt.Sprintf("--batch-size %d --grad-accum %d", v.MicroBatch, v.GradAccum)
+}
+
+// pureBF16Of reports whether a trains in pure bf16 where w did not.
+func pureBF16Of(a *Advice, w model.Workload) bool {
+	return a.Workload.Precision == model.BF16 && w.Precision != model.BF16
+}
+
+// pureOnly reports whether every change in a that fits across its band
+// (✓) on n GPUs trains in pure bf16 where w did not.
+func pureOnly(a []Advice, w model.Workload, n int) bool {
+	for i := range a {
+		if a[i].Verdict == model.VerdictFits && a[i].Workload.GPUs == n && !pureBF16Of(&a[i], w) {
+			return false
+		}
+	}
+	return true
+}
+
+// dropDominatedShards is a without the shardings with savers over more
+// GPUs than w's that another change over as few GPUs or fewer beats in
+// smallestSet's
+// order: one that fits only at the estimate (~) beside a ✓, one in pure
+// bf16 beside a ✓ that keeps mixed precision. What is dropped is the same
+// advice said worse: a ✓ is the ~ made safe, and pure bf16 costs
+// convergence (Zamirai et al. 2020) another set does not.
+func dropDominatedShards(a []Advice, w model.Workload) []Advice {
+	fits, mixed := 0, 0 // fewest GPUs of a ✓, of a ✓ that keeps the precision
+	for i := range a {
+		if a[i].Verdict != model.VerdictFits {
+			continue
+		}
+		if n := a[i].Workload.GPUs; fits == 0 || n < fits {
+			fits = n
+		}
+		if n := a[i].Workload.GPUs; !pureBF16Of(&a[i], w) && (mixed == 0 || n < mixed) {
+			mixed = n
+		}
+	}
+	return slices.DeleteFunc(a, func(x Advice) bool {
+		n := x.Workload.GPUs
+		switch {
+		case n <= w.GPUs || !x.Fits || !x.withSavers:
+			return false
+		case x.Verdict == model.VerdictBorderline:
+			return fits > 0 && n >= fits
+		}
+		return pureBF16Of(&x, w) && mixed > 0 && n >= mixed
+	})
 }
 
 // sameGlobalBatch returns the largest micro-batch ≤ limit that divides the
@@ -952,7 +1135,8 @@ func weightRank(p model.Precision) int {
 // sortAdvice orders advice: the changes that fit first, those on fewer
 // GPUs before those on more (a change on the GPUs asked before sharding
 // over more: a student's one L4 was shown ZeRO-3 over 2 GPUs above what
-// fit on it), then by total.
+// fit on it), on as many one that fits across its band (✓) before a
+// borderline one, then by total.
 func sortAdvice(a []Advice) {
 	sort.SliceStable(a, func(i, j int) bool {
 		if a[i].Fits != a[j].Fits {
@@ -960,6 +1144,9 @@ func sortAdvice(a []Advice) {
 		}
 		if a[i].Fits && a[i].Workload.GPUs != a[j].Workload.GPUs {
 			return a[i].Workload.GPUs < a[j].Workload.GPUs
+		}
+		if fi, fj := a[i].Verdict == model.VerdictFits, a[j].Verdict == model.VerdictFits; a[i].Fits && fi != fj {
+			return fi // on as many GPUs, one that fits across its band before a borderline one
 		}
 		return a[i].Total < a[j].Total
 	})
@@ -1049,7 +1236,11 @@ func Tips(w model.Workload, g *model.GPU, n int) []Tip {
 		if err != nil {
 			continue
 		}
-		t := Tip{Change: c.Change, Msg: c.Msg, Workload: c.Workload, Bytes: e.Memory.Total(), BaseBytes: base.Memory.Total(), Fits: e.Memory.Total() <= usable}
+		m := c.Bare
+		if m.IsZero() {
+			m = c.Msg
+		}
+		t := Tip{Change: m.String(), Msg: m, Workload: c.Workload, Bytes: e.Memory.Total(), BaseBytes: base.Memory.Total(), Fits: e.Memory.Total() <= usable}
 		if base.HasTime && e.HasTime {
 			t.GPUHours, t.BaseGPUHours = e.GPUHours, base.GPUHours
 		}

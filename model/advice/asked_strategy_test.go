@@ -31,7 +31,7 @@ func TestFitAdviceKeepsStrategyAsked(t *testing.T) {
 			if g := a.Workload.GlobalBatch(); g != 64 {
 				t.Errorf("%s asked: advice %q runs a global batch of %d, want 64", s, a.Change, g)
 			}
-			micro = micro || a.Change == "micro-batch 1 with gradient accumulation 8 (same global batch of 64)"
+			micro = micro || a.Change == "micro-batch 1 with gradient accumulation 8 (same global batch of 64) (--batch-size 1 --grad-accum 8)"
 		}
 		if !micro {
 			t.Errorf("%s asked: want the micro-batch 1 × 8 line with the global batch of 64, got %v", s, changes(adv))

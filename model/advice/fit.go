@@ -21,10 +21,17 @@ type Fit struct {
 	// that the job needs more than OOMBytes, the memory the driver
 	// exposes (Estimate.OOMChance): the chance of running out of memory,
 	// not of eating into FitMargin; 0 otherwise.
-	OOMChance     float64
-	OOMBytes      float64  // per GPU, what the driver exposes (model.OOMBytes)
-	MaxMicroBatch int      // largest micro-batch (sequences for inference) that fits; 0 if none
-	Advice        []Advice // when it does not fit: changes that help, those that fit first
+	OOMChance float64
+	OOMBytes  float64 // per GPU, what the driver exposes (model.OOMBytes)
+	// MaxMicroBatch is the largest micro-batch (sequences for inference)
+	// that fits across its 90% band, as the ✓ verdict means it
+	// (MaxMicroBatch); 0 if none.
+	MaxMicroBatch int
+	// MaxBorderlineBatch is the largest that fits at the estimate alone
+	// (borderline past MaxMicroBatch: MaxBorderlineBatch), so a report
+	// names such a batch as borderline; 0 if none.
+	MaxBorderlineBatch int
+	Advice             []Advice // when it does not fit: changes that help, those that fit first
 	// Tips are the single changes that save the most on this GPU type,
 	// fitting or not (Tips; at most TipCount), quantified.
 	Tips []Tip
@@ -84,8 +91,9 @@ func CheckFitAskedNode(e *model.Estimate, g *model.GPU, asked, allowFallback boo
 		f.OOMChance = e.OOMChance(f.OOMBytes)
 	}
 	f.MaxMicroBatch, _ = MaxMicroBatch(e.Workload, f.UsableBytes)
+	f.MaxBorderlineBatch, _ = MaxBorderlineBatch(e.Workload, f.UsableBytes)
 	if !f.Fits && f.Refused.IsZero() {
-		f.Advice = RunnableOn(FitAdviceNode(e.Workload, f.UsableBytes, node), g)
+		f.Advice = FitAdviceOn(e.Workload, g, f.UsableBytes, node)
 	}
 	f.Tips = Tips(e.Workload, g, TipCount)
 	return f

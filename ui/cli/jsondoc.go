@@ -210,6 +210,7 @@ func (o *jsonOut) fitJSON(v *report.FitJSON) {
 	o.int("visible_bytes", v.VisibleBytes)
 	o.bool("fits", v.Fits)
 	o.int("max_micro_batch", int64(v.MaxMicroBatch))
+	o.int("max_borderline_micro_batch", int64(v.MaxBorderlineBatch))
 	objs(o, "advice", v.Advice, (*jsonOut).adviceJSON)
 	o.str("verdict", v.Verdict)
 	o.floatPtrOmit("oom_chance", v.OOMChance)

@@ -54,8 +54,8 @@ func TestRecommendWouldFit(t *testing.T) {
 	}
 	// Each hint is checked against the flag that makes the same change.
 	flags := map[string][]string{
-		"turn on activation checkpointing (about 33% more compute)": {"--checkpointing"},
-		"use 8-bit AdamW (bitsandbytes)":                            {"--optimizer", "adamw-8bit"},
+		"turn on activation checkpointing (about 33% more compute) (--checkpointing)": {"--checkpointing"},
+		"use 8-bit AdamW (bitsandbytes) (--optimizer adamw-8bit)":                     {"--optimizer", "adamw-8bit"},
 	}
 	checked, sawCkpt := 0, false
 	for _, h := range none.WouldFit {
@@ -82,7 +82,7 @@ func TestRecommendWouldFit(t *testing.T) {
 	}
 	// The table says it too, after the near misses.
 	_, out, _ := runCLI(t, base...)
-	if !strings.Contains(out, "What would make it fit (each line on its own)\n  → ") || !strings.Contains(out, "turn on activation checkpointing (about 33% more compute): ") {
+	if !strings.Contains(out, "What would make it fit (each line on its own)\n  → ") || !strings.Contains(out, "turn on activation checkpointing (about 33% more compute) (--checkpointing): ") {
 		t.Errorf("no fit advice under an empty ranking:\n%s", out)
 	}
 	// A ranking with offers has none.

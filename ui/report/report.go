@@ -186,14 +186,17 @@ func UsableOfIn(p *i18n.Printer, g *model.GPU) string {
 
 // FitJSON is how the estimate fits the GPU given with --gpu.
 type FitJSON struct {
-	Key           string       `json:"key"`
-	Name          string       `json:"name"`
-	MemoryGiB     float64      `json:"memory_gib"`
-	UsableBytes   int64        `json:"usable_bytes"`
-	VisibleBytes  int64        `json:"visible_bytes"` // the driver's memory (nvidia-smi's total, model.OOMBytes): where CUDA runs out
-	Fits          bool         `json:"fits"`
-	MaxMicroBatch int          `json:"max_micro_batch"`
-	Advice        []AdviceJSON `json:"advice"`
+	Key           string  `json:"key"`
+	Name          string  `json:"name"`
+	MemoryGiB     float64 `json:"memory_gib"`
+	UsableBytes   int64   `json:"usable_bytes"`
+	VisibleBytes  int64   `json:"visible_bytes"` // the driver's memory (nvidia-smi's total, model.OOMBytes): where CUDA runs out
+	Fits          bool    `json:"fits"`
+	MaxMicroBatch int     `json:"max_micro_batch"` // fits across its 90% band, as verdict "fits" (advice.MaxMicroBatch)
+	// MaxBorderlineBatch fits at the estimate alone, borderline past
+	// MaxMicroBatch (advice.MaxBorderlineBatch).
+	MaxBorderlineBatch int          `json:"max_borderline_micro_batch"`
+	Advice             []AdviceJSON `json:"advice"`
 	// Verdict weighs memory.band against usable_bytes: "fits",
 	// "borderline" or "does not fit" (model.FitVerdict); "cannot run"
 	// when the GPU cannot run the precision at all, and Refused says why.
@@ -290,7 +293,7 @@ func NewEstimateJSON(e *model.Estimate, f *advice.Fit) EstimateJSON {
 	}
 	if f != nil {
 		fj := &FitJSON{Key: f.GPU.Key, Name: f.GPU.Name, MemoryGiB: f.GPU.MemoryGiB, UsableBytes: i64(f.UsableBytes), VisibleBytes: i64(f.OOMBytes),
-			Fits: f.Fits, MaxMicroBatch: f.MaxMicroBatch, Advice: []AdviceJSON{}}
+			Fits: f.Fits, MaxMicroBatch: f.MaxMicroBatch, MaxBorderlineBatch: f.MaxBorderlineBatch, Advice: []AdviceJSON{}}
 		for _, a := range f.Advice {
 			fj.Advice = append(fj.Advice, AdviceJSON{Change: a.Change, PerGPUBytes: i64(a.Total), Fits: a.Fits, Verdict: string(a.Verdict)})
 		}
@@ -522,7 +525,20 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *advice.Fit,
 			if w.Task == model.TaskInference {
 				what = "most concurrent sequences that fit"
 			}
-			line("  headroom %s; %s: %d", GiB(f.UsableBytes-e.ResidentNeed()), p.T(what), f.MaxMicroBatch)
+			// "Fits" is the ✓ verdict's: its 90% band within the usable
+			// memory (advice.MaxMicroBatch); a larger batch that fits only
+			// at the estimate is named borderline (a new user's walk: a
+			// borderline 70B was told "largest micro-batch that fits: 2",
+			// whose band reached past what the driver exposes).
+			headroom := GiB(f.UsableBytes - e.ResidentNeed())
+			switch {
+			case f.MaxBorderlineBatch <= f.MaxMicroBatch:
+				line("  headroom %s; %s: %d", headroom, p.T(what), f.MaxMicroBatch)
+			case f.MaxMicroBatch == 0:
+				line("  headroom %s; %s: none across its %.0f%% range, borderline up to %d", headroom, p.T(what), BandConfidence*100, f.MaxBorderlineBatch)
+			default:
+				line("  headroom %s; %s: %d, borderline up to %d", headroom, p.T(what), f.MaxMicroBatch, f.MaxBorderlineBatch)
+			}
 			if f.Verdict == model.VerdictBorderline {
 				line("  %s", st.Warn.Render(BorderlineNoteIn(p, e, f)))
 			}

@@ -336,7 +336,7 @@ func computeView(cat *model.Catalog, cfg config.Config, cfgErr error, hf *hfRead
 		// and finds no offer misses on something else (100000 GPUs, no
 		// instance that large: walk 49e ticked ZeRO-3 and 8-bit AdamW).
 		if g := cmp.Or(pickedGPU(cat, cfg.Search.GPUs), largestGPU(cat, cfg.Search.Providers)); g != nil && e.Memory.Total() > model.UsableBytes(g) { // pickedGPU: browse.go
-			r.advice, r.adviceOn = advice.RunnableOn(advice.FitAdviceNode(w, model.UsableBytes(g), cat.LargestNode(g)), g), g
+			r.advice, r.adviceOn = advice.FitAdviceOn(w, g, model.UsableBytes(g), cat.LargestNode(g)), g
 		}
 	}
 	computeServe(r, cat, &cfg) // serving an LLM: the panel and the offers are vLLM's plans
