@@ -142,9 +142,11 @@ type Advice struct {
 // training); the one exception, a per-GPU micro-batch whose global batch
 // is too small to share (1 sample), shards at that micro-batch per GPU
 // and says the global batch it makes. Changes that do not lower memory
-// are left out. Each training line names the estimate flags that run it
-// ("(--checkpointing)", "(--strategy zero3 --gpus 8 …)"), so a re-run
-// gives its figure. A "fit" is sized as the ✓ verdict means it where it
+// are left out. Each line names the estimate flags that run it
+// ("(--checkpointing)", "(--strategy zero3 --gpus 8 …)"; for inference
+// "(--precision int4)", "(--sequences 8)", "(--tp 2 --gpus 2)"), so a
+// re-run gives its figure (for a causal LM's inference, the batch
+// estimate: estimate without --gpu, as --gpu plans vLLM serving). A "fit" is sized as the ✓ verdict means it where it
 // can be (a micro-batch that fits across its 90% band: MaxMicroBatch),
 // else at the estimate (~).
 //
@@ -507,14 +509,14 @@ func fitAdvice(w model.Workload, capBytes float64, node int, runs func(*model.Wo
 			if weightRank(p) < weightRank(w.Precision) && quantizableWeights(&w) {
 				v = w
 				v.Precision = p
-				try(model.Msg("serve %s-quantized weights (GPTQ/AWQ)", p), "", v)
+				try(model.Msg("serve %s-quantized weights (GPTQ/AWQ)", p), "--precision "+string(p), v)
 			}
 		}
 		if w.Sequences > 1 {
 			if b, err := fittingBatch(w, capBytes); err == nil && b >= 1 && b < w.Sequences {
 				v = w
 				v.Sequences = b
-				try(model.Msg("decode %d sequences at a time", b), "", v)
+				try(model.Msg("decode %d sequences at a time", b), fmt.Sprintf("--sequences %d", b), v)
 			}
 		}
 		if w.Model.HasShape() {
@@ -530,7 +532,7 @@ func fitAdvice(w model.Workload, capBytes float64, node int, runs func(*model.Wo
 				}
 				e, err := model.Compute(v, nil)
 				if err == nil && (e.Memory.Total() <= capBytes || n == 8) {
-					try(model.Msg("split the model with tensor parallelism over %d GPUs", n), "", v)
+					try(model.Msg("split the model with tensor parallelism over %d GPUs", n), tpFlags(v, w), v)
 					break
 				}
 			}
@@ -1028,6 +1030,16 @@ func fewestFitting(a []Advice, band bool) int {
 		}
 	}
 	return n
+}
+
+// tpFlags are the estimate flags that split w as v, tensor parallelism
+// over v's GPUs: --tp, and --gpus when the count moves (estimate refuses
+// a degree that does not divide its GPUs).
+func tpFlags(v, w model.Workload) string {
+	if v.GPUs == w.GPUs {
+		return fmt.Sprintf("--tp %d", v.TP)
+	}
+	return fmt.Sprintf("--tp %d --gpus %d", v.TP, v.GPUs)
 }
 
 // batchFlags are the estimate flags of v's micro-batch and accumulation,

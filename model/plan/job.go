@@ -106,14 +106,15 @@ func JobOnOffer(cat *model.Catalog, ph *Phase, s *PhaseScenario) (job Job, ok bo
 }
 
 // maxFitTries bounds the changes fitOnOffer runs through the matcher:
-// FitAdvice lists those that fit first, so the first few hold the answer.
+// FitAdviceOn lists those that fit first, so the first few hold the answer.
 const maxFitTries = 4
 
 // fitOnOffer is the one change that makes job w, short of GPU memory on
 // instance type in (the phase's offer), fit there, its per-GPU bytes and,
 // when it fits at the estimate only, its chance of running out of memory
 // (0 when it fits across its 90% range): among estimate's fit advice
-// (advice.FitAdvice, those that fit first) on the offer's usable memory,
+// (advice.FitAdviceOn, those that fit first: none the offer's GPU cannot
+// run, such as pure bf16 on a V100) on the offer's usable memory,
 // the changes that keep the offer's GPUs (not a sharding over more of
 // them), run on the type by the matcher (model.OnInstance); the first
 // that fits across the range, else the first borderline one, as
@@ -127,7 +128,7 @@ func fitOnOffer(cat *model.Catalog, in *model.Instance, ph *Phase, w model.Workl
 		return model.Message{}, 0, 0, false
 	}
 	tries := 0
-	for _, a := range advice.FitAdvice(w, model.UsableBytes(g)) {
+	for _, a := range advice.FitAdviceOn(w, g, model.UsableBytes(g), cat.LargestNode(g)) {
 		if !a.Fits || a.Workload.GPUs != w.GPUs {
 			continue
 		}

@@ -27,7 +27,9 @@ import (
 // told "~ … over 8 GPUs … + pure bf16", 70B on 4 A100 80GB "~ … 60.01
 // GiB", where ✓ lines exist). Every line names its flags, single changes
 // too ("turn on activation checkpointing … (--checkpointing)"), and is
-// re-run.
+// re-run; inference lines too ("decode 28 sequences at a time
+// (--sequences 28)", "split the model with tensor parallelism over 8
+// GPUs (--tp 8 --gpus 8)"), which named none.
 func TestFitAdviceLinesRerun(t *testing.T) {
 	type doc struct {
 		Memory struct {
@@ -57,6 +59,11 @@ func TestFitAdviceLinesRerun(t *testing.T) {
 		{[]string{"estimate", "--model", "qwen3-14b", "--task", "finetune", "--gpu", "v100-32gb", "--json"}, "fits", true},
 		{[]string{"estimate", "--model", "mistral-7b", "--task", "finetune", "--gpu", "v100-16gb", "--json"}, "", true},
 		{[]string{"estimate", "--model", "gemma-3-4b", "--task", "finetune", "--gpu", "rtx-4090", "--gpus", "2", "--json"}, "fits", false},
+		// Inference without a serving plan (the batch estimate: vLLM
+		// serves no T5; BERT is a pooling model): fewer sequences
+		// (--sequences) and tensor parallelism (--tp, --gpus).
+		{[]string{"estimate", "--model", "t5-3b", "--task", "inference", "--gpu", "l4", "--sequences", "256", "--json"}, "fits", false},
+		{[]string{"estimate", "--model", "bert-large", "--task", "inference", "--gpu", "t4", "--sequences", "8192", "--seq-len", "512", "--json"}, "fits", false},
 	} {
 		base := c.base
 		d, _ := runCLIJSON[doc](t, base)

@@ -14,7 +14,7 @@ import (
 )
 
 // FitHint is one change, applied alone, that makes a workload no offer
-// runs rank offers: a memory change (advice.FitAdvice) or a search limit
+// runs rank offers: a memory change (advice.FitAdviceOn) or a search limit
 // dropped, with the ranking it gives.
 type FitHint struct {
 	Change model.Message // "turn on activation checkpointing (…)", "without --deadline-hours"
@@ -100,8 +100,11 @@ const maxFitHints = 4
 // WouldFit returns, when rec ranks no offer, the single changes that make
 // some offer rank, best first (the cheapest job, else hour, of the ranking
 // each gives), at most maxFitHints. The changes are those estimate --gpu
-// advises (advice.FitAdvice) for the GPU of the nearest near miss, or the
-// largest GPU when no near miss was short of memory, dropping each
+// advises (advice.FitAdviceOn: nothing that GPU cannot run, sharded up to
+// the largest node the catalog rents it in) for the GPU of the nearest
+// near miss, or the largest GPU when no near miss was short of memory
+// (a Qwen3 14B fine-tune on V100s was told nothing: every change that fit
+// trained in pure bf16, which a V100 cannot), dropping each
 // search limit that removed offers, when a price or budget limit
 // removed on-demand offers, paying spot (spotHint), and when GPU counts
 // could not share the global batch, the accumulation that opens the
@@ -120,8 +123,8 @@ func WouldFit(w model.Workload, cat *model.Catalog, q model.Query, rec *model.Re
 		q   model.Query
 	}
 	var changes []change
-	if capBytes, sized := fitTarget(cat, rec, w, q.AutoGPUs); capBytes > 0 {
-		for _, a := range advice.FitAdvice(sized, capBytes) {
+	if g, sized := fitTarget(cat, rec, w, q.AutoGPUs); g != nil {
+		for _, a := range advice.FitAdviceOn(sized, g, model.UsableBytes(g), cat.LargestNode(g)) {
 			v := a.Workload
 			if v.GPUs == sized.GPUs && v.Strategy == sized.Strategy { // not a sharding change: the command's own GPUs
 				v.GPUs, v.Strategy = w.GPUs, w.Strategy
@@ -241,12 +244,13 @@ func hintCost(o *model.Offer) float64 {
 	return o.USDPerHour
 }
 
-// fitTarget is what fit advice aims at: the usable VRAM of the nearest
-// near miss short of memory, and w on the GPUs that near miss was tried
-// on when recommend picks the GPU count (sharded as the matcher shards:
-// FSDP for training without a strategy), so advice weighs what the
-// ranking weighs; else the largest GPU offered and w as it is.
-func fitTarget(cat *model.Catalog, rec *model.Recommendation, w model.Workload, autoGPUs bool) (float64, model.Workload) {
+// fitTarget is what fit advice aims at: the GPU of the nearest near miss
+// short of memory, and w on the GPUs that near miss was tried on when
+// recommend picks the GPU count (sharded as the matcher shards: FSDP for
+// training without a strategy), so advice weighs what the ranking
+// weighs; else the offered GPU with the most usable memory and w as it
+// is. The GPU is nil when the catalog offers none.
+func fitTarget(cat *model.Catalog, rec *model.Recommendation, w model.Workload, autoGPUs bool) (*model.GPU, model.Workload) {
 	for _, x := range rec.Rejected {
 		if x.Kind != model.RejectVRAM {
 			continue
@@ -261,16 +265,16 @@ func fitTarget(cat *model.Catalog, rec *model.Recommendation, w model.Workload, 
 				w.Strategy = model.FSDP
 			}
 		}
-		return model.UsableBytes(g), w
+		return g, w
 	}
-	best := 0.0
+	var best *model.GPU
 	for i := range cat.Instances {
 		in := &cat.Instances[i]
 		if !in.Offered() {
 			continue
 		}
-		if g, err := cat.GPU(in.GPU); err == nil {
-			best = max(best, model.UsableBytes(g))
+		if g, err := cat.GPU(in.GPU); err == nil && (best == nil || model.UsableBytes(g) > model.UsableBytes(best)) {
+			best = g
 		}
 	}
 	return best, w
@@ -305,9 +309,9 @@ func PureBF16CaveatIn(p *i18n.Printer) string {
 }
 
 // NearMissFit returns, when offers rank but the nearest near miss was
-// short of memory, the first change advice.FitAdvice finds that fits that
-// miss's usable VRAM across its 90% range, on the GPUs the ranking tried
-// it on (fitTarget): a full fine-tune of an 8B at the default micro-batch
+// short of memory, the first change advice.FitAdviceOn finds that fits
+// that miss's usable VRAM across its 90% range, on the GPUs the ranking
+// tried it on (fitTarget), never one that GPU cannot run: a full fine-tune of an 8B at the default micro-batch
 // ranks B300s while 8×H100 "needs 163.9 GiB per GPU", and one smaller
 // micro-batch makes it fit there (a new user's walk read "8×H100 cannot
 // fine-tune an 8B"). ok is false when no change fits or nothing ranks
@@ -320,11 +324,11 @@ func NearMissFit(w model.Workload, cat *model.Catalog, q model.Query, rec *model
 	if i < 0 {
 		return h, false
 	}
-	capBytes, sized := fitTarget(cat, rec, w, q.AutoGPUs)
-	if capBytes <= 0 {
+	g, sized := fitTarget(cat, rec, w, q.AutoGPUs)
+	if g == nil {
 		return h, false
 	}
-	for _, a := range advice.FitAdvice(sized, capBytes) {
+	for _, a := range advice.FitAdviceOn(sized, g, model.UsableBytes(g), cat.LargestNode(g)) {
 		if a.Verdict == model.VerdictFits {
 			return NearMissHint{Miss: rec.Rejected[i], Change: a.Msg, Total: a.Total, PureBF16: PureBF16(&sized, &a)}, true
 		}
