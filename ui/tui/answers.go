@@ -995,14 +995,6 @@ func (a *answers) config() (config.Config, error) {
 	s.Pricing, s.MaxPriceHour, s.Sort = a.Pricing, x.MaxPriceHour, x.Sort
 	s.Countries = slices.Clone(x.Countries)
 	s.AllowPrecisionFallback = a.PrecisionFallback
-	if !w.Task.Training() && w.Precision == "" && !a.fill.fileFallback && a.PrecisionFallback == a.fill.fallback {
-		// Serving that names no precision is vLLM's --dtype auto, which
-		// falls back anyway: the answer left at the request's default
-		// asks nothing more, so the request is the one recommend runs
-		// without --precision (the same fallback note, no
-		// allow_precision_fallback written).
-		s.AllowPrecisionFallback = false
-	}
 	if s.BudgetMonth, err = parsePositive("monthly budget", a.Budget, 1e10); err != nil {
 		return c, err
 	}
