@@ -975,6 +975,15 @@ func wrapLines(s string, width int) []string {
 	return strings.Split(strings.ReplaceAll(s, noBreakHyphen, "-"), "\n")
 }
 
+// hang indents every line of lines but the first by n spaces (a wrapped
+// line's continuation under its text, past its mark); lines is changed.
+func hang(lines []string, n int) []string {
+	for i := 1; i < len(lines); i++ {
+		lines[i] = strings.Repeat(" ", n) + lines[i]
+	}
+	return lines
+}
+
 // wrapBlock is wrapLines as one block of lines.
 func wrapBlock(s string, width int) string { return strings.Join(wrapLines(s, width), "\n") }
 
@@ -1011,6 +1020,10 @@ func (p panel) noFitLines(r *result, width int) []string {
 		for _, a := range r.advice {
 			mark := report.AdviceMark(st, &a) // "~": fits at the estimate, not across its band, as estimate marks it
 			need := " → " + report.GiB(a.Total)
+			if a.Fits { // what to act on: whole, its flags too, the lines after the first hanging under the text
+				lines = append(lines, hang(wrapLines(mark+" "+adviceChange(p.lang, &a)+need, width-2), 2)...)
+				continue
+			}
 			lines = append(lines, mark+" "+report.Truncate(adviceChange(p.lang, &a), width-2-lipgloss.Width(need))+need)
 		}
 	}

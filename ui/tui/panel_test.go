@@ -47,19 +47,41 @@ func TestFitAdviceKeepsNumbers(t *testing.T) {
 	}
 	c := *m.res
 	c.hints = nil
-	n := 0
-	for _, l := range m.panel.noFitLines(&c, max(m.panel.width-m.panel.st.Panel.GetHorizontalFrameSize(), 0)) {
-		l = ansi.Strip(l)
-		if strings.Contains(l, "✓") || strings.Contains(l, "✗ ") && strings.Contains(l, "→") {
+	n, flags := 0, false
+	for _, l := range adviceBlocks(m.panel.noFitLines(&c, max(m.panel.width-m.panel.st.Panel.GetHorizontalFrameSize(), 0))) {
+		if strings.HasPrefix(l, "✓") || strings.HasPrefix(l, "~") || strings.HasPrefix(l, "✗ ") && strings.Contains(l, "→") {
 			n++
-			if !regexp.MustCompile(`→ [0-9.]+ GiB`).MatchString(l) {
+			if !regexp.MustCompile(`→ [0-9.]+ GiB$`).MatchString(l) {
 				t.Errorf("advice line lost its number: %q", l)
+			}
+			// A line that fits is what the user acts on: whole, with its
+			// flags (a walk: every line was cut before them).
+			if !strings.HasPrefix(l, "✗") {
+				flags = true
+				if !regexp.MustCompile(`\(--strategy [a-z0-9]+ --gpus [0-9]+[^)…]*\) → `).MatchString(l) {
+					t.Errorf("a fitting advice line is cut before its flags: %q", l)
+				}
 			}
 		}
 	}
-	if n == 0 {
-		t.Fatalf("no fit advice:\n%s", screenText(m))
+	if n == 0 || !flags {
+		t.Fatalf("no fit advice (or none that fits):\n%s", screenText(m))
 	}
+}
+
+// adviceBlocks joins the panel's no-fit lines, ANSI stripped, so that a
+// wrapped advice line (its continuation indented) reads as one.
+func adviceBlocks(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		l = strings.TrimRight(ansi.Strip(l), " ")
+		if len(out) > 0 && strings.HasPrefix(l, "  ") && !strings.HasPrefix(strings.TrimSpace(l), "aws") && (strings.HasPrefix(out[len(out)-1], "✓") || strings.HasPrefix(out[len(out)-1], "~")) {
+			out[len(out)-1] += " " + strings.TrimSpace(l)
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // Offers equal on headroom rank the cheaper first.
