@@ -322,16 +322,21 @@ func anyOfRegionsNote(lang *i18n.Printer, rows []market.Row) string {
 // marketCountLine is the offers table's footer count: "100,207 offers
 // (cheapest region per type), on-demand prices per hour; …".
 //
-// When --limit left more rows out (more, without groups, whose counts
-// are per group), the count says how many of all are shown: "5 of 53
-// offers shown", not "5 offers" under "… 48 more rows" (walk).
+// When --limit left more rows out, the count says how many of all are
+// shown: "5 of 53 offers shown", not "5 offers" under "… 48 more rows"
+// (walk), with --group-by gpu or provider too ("18 of 22": a walk read
+// "18 offers" over groups holding 22); by region a row may stand in
+// several groups, so the count stays the rows shown.
 func marketCountLine(lang *i18n.Printer, res *market.Result, more int) string {
 	what := "cheapest region per type"
 	if res.Query.AllRegions {
 		what = "every region price"
 	}
 	count := Count(lang, len(res.Rows), "offer")
-	if more > 0 && len(res.Groups) == 0 {
+	// With groups, more counts each group's hidden rows: the total of
+	// every grouping but by region, where a row at one price in several
+	// regions is in each of their groups (market.Result.Limit).
+	if more > 0 && (len(res.Groups) == 0 || res.Query.GroupBy != market.GroupRegion) {
 		count = lang.Sprintf("%s of %s shown", model.Grouped(len(res.Rows)), Count(lang, len(res.Rows)+more, "offer"))
 	}
 	return lang.Sprintf("%s (%s), %s prices per hour; +N counts other regions at the same price.",

@@ -202,6 +202,11 @@ func TestMarketCountLines(t *testing.T) {
 	g := market.Group{Key: "aws", Rows: make([]int, 14387), MinUSDPerHour: 3.28, MaxUSDPerHour: 39.35, MinUSDPerGPUHour: 2.74, MaxUSDPerGPUHour: 4.92}
 	res := &market.Result{Query: market.Query{Pricing: model.OnDemand}, Rows: make([]market.Row, 100207)}
 	small := &market.Result{Query: market.Query{Pricing: model.OnDemand, AllRegions: true}, Rows: make([]market.Row, 3580)}
+	// --group-by provider --limit: the groups' hidden rows are the rest of
+	// the rows (a walk: "18 offers" over groups of 22); by region a row
+	// may be in several groups, so the count is the rows shown.
+	byProvider := &market.Result{Query: market.Query{Pricing: model.OnDemand, GroupBy: market.GroupProvider}, Rows: make([]market.Row, 18), Groups: []market.Group{{Key: "aws"}}}
+	byRegion := &market.Result{Query: market.Query{Pricing: model.OnDemand, GroupBy: market.GroupRegion}, Rows: make([]market.Row, 18), Groups: []market.Group{{Key: "us-east-1"}}}
 	for _, tc := range []struct{ got, want string }{
 		{MarketGroupLine(nil, &g), "aws: 14,387 offers, $3.28–$39.35/h, $2.74–$4.92 per GPU-hour"},
 		{MarketGroupLine(zh, &g), "aws：14,387 个报价，$3.28–$39.35/小时，每 GPU 小时 $2.74–$4.92"},
@@ -210,6 +215,8 @@ func TestMarketCountLines(t *testing.T) {
 		{marketCountLine(nil, small, 0), "3580 offers (every region price), on-demand prices per hour; +N counts other regions at the same price."},
 		{marketCountLine(nil, small, 20), "3580 of 3600 offers shown (every region price), on-demand prices per hour; +N counts other regions at the same price."},
 		{marketCountLine(zh, small, 20), "显示 3580 个，共 3600 个报价（列出每个地域的价格），按需实例每小时价格；+N 表示另有 N 个同价地域。"},
+		{marketCountLine(nil, byProvider, 4), "18 of 22 offers shown (cheapest region per type), on-demand prices per hour; +N counts other regions at the same price."},
+		{marketCountLine(nil, byRegion, 4), "18 offers (cheapest region per type), on-demand prices per hour; +N counts other regions at the same price."},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got  %q\nwant %q", tc.got, tc.want)
