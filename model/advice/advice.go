@@ -169,7 +169,24 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 // (shardCombine), and changes past one node are left out when one within
 // it fits (pastOneNode).
 func FitAdviceNode(w model.Workload, capBytes float64, node int) []Advice {
-	return fitAdvice(w, capBytes, node, func(*model.Workload) bool { return true })
+	return fitAdvice(w, capBytes, node, false, func(*model.Workload) bool { return true })
+}
+
+// FitAdviceRanked is FitAdviceOn for a search that picks the GPU count
+// (recommend), g nil for any GPU: a batch asked per GPU (no
+// --grad-accum: w.BatchPerGPU) stays per GPU in the changes that move
+// the micro-batch, a smaller one alone and the savers combined on w's
+// GPUs, flagged --batch-size alone, as recommend ranks every offer's GPUs
+// at it. estimate's "--batch-size 1 --grad-accum 4", the same global
+// batch on the GPUs it was given, pins a global batch of 4 in recommend,
+// which an 8-GPU host cannot split (a verification walk: Llama 3.1 8B's
+// full fine-tune on L4 lost its hint, the 8 L4 it had ranked all "did
+// not pass: global batch").
+func FitAdviceRanked(w model.Workload, g *model.GPU, capBytes float64, node int) []Advice {
+	if g == nil {
+		return fitAdvice(w, capBytes, node, true, func(*model.Workload) bool { return true })
+	}
+	return RunnableOn(fitAdvice(w, capBytes, node, true, func(v *model.Workload) bool { return model.CannotRun(v, g).IsZero() }), g)
 }
 
 // FitAdviceOn is FitAdviceNode for GPUs of type g: a change g cannot run
@@ -180,11 +197,12 @@ func FitAdviceNode(w model.Workload, capBytes float64, node int) []Advice {
 // the smallest sharded sets all holding pure bf16, while FSDP over 8 T4
 // with checkpointing and a chunked loss fits).
 func FitAdviceOn(w model.Workload, g *model.GPU, capBytes float64, node int) []Advice {
-	return RunnableOn(fitAdvice(w, capBytes, node, func(v *model.Workload) bool { return model.CannotRun(v, g).IsZero() }), g)
+	return RunnableOn(fitAdvice(w, capBytes, node, false, func(v *model.Workload) bool { return model.CannotRun(v, g).IsZero() }), g)
 }
 
-// fitAdvice is FitAdviceNode keeping only the changes runs accepts.
-func fitAdvice(w model.Workload, capBytes float64, node int, runs func(*model.Workload) bool) []Advice {
+// fitAdvice is FitAdviceNode keeping only the changes runs accepts;
+// ranked keeps a batch asked per GPU per GPU (FitAdviceRanked).
+func fitAdvice(w model.Workload, capBytes float64, node int, ranked bool, runs func(*model.Workload) bool) []Advice {
 	node = max(node, 1)
 	w.Defaults()
 	base, err := model.Compute(w, nil)
@@ -245,7 +263,16 @@ func fitAdvice(w model.Workload, capBytes float64, node int, runs func(*model.Wo
 		}
 		// A smaller micro-batch on the same GPUs, before any sharding, so
 		// that the changes below see what fits on the GPUs asked.
-		if w.MicroBatch > 1 {
+		perGPU := ranked && w.BatchPerGPU
+		if w.MicroBatch > 1 && perGPU {
+			// Per GPU, as the search ranks it: the global batch is the
+			// micro-batch times each offer's GPUs, said so.
+			if b, err := fittingBatch(w, capBytes); err == nil && b < w.MicroBatch {
+				v = w
+				v.MicroBatch = max(b, 1)
+				try(model.Msg("micro-batch %d per GPU (a global batch of %d × each offer's GPUs)", v.MicroBatch, v.MicroBatch*v.GradAccum), fmt.Sprintf("--batch-size %d", v.MicroBatch), v)
+			}
+		} else if w.MicroBatch > 1 {
 			if b, err := fittingBatch(w, capBytes); err == nil && b >= 1 && b < w.MicroBatch {
 				v = w
 				v.MicroBatch, v.GradAccum = sameGlobalBatch(w.MicroBatch*w.GradAccum, b)
@@ -392,7 +419,7 @@ func fitAdvice(w model.Workload, capBytes float64, node int, runs func(*model.Wo
 		// the smallest combination of the memory savers above that does,
 		// on them, before any sharding over more (combine).
 		if !fitsOn(out, w.GPUs) {
-			if c, ok := combine(w, capBytes, runs); ok {
+			if c, ok := combine(w, capBytes, perGPU, runs); ok {
 				out = append(out, c)
 			}
 		}
@@ -612,9 +639,11 @@ type saver struct {
 // the numerics: mixed precision (PyTorch AMP), 8-bit AdamW
 // (bitsandbytes: Dettmers et al. 2022, "8-bit Optimizers via Block-wise
 // Quantization", matching 32-bit Adam) and pure bf16 (no fp32 master
-// weights). runs keeps the sets the GPU can run (FitAdviceOn).
-func combine(w model.Workload, capBytes float64, runs func(*model.Workload) bool) (Advice, bool) {
-	c, ok := smallestSet(w, capBytes, 2, false, mixedRecipe(&w), runs)
+// weights). perGPU keeps a batch asked per GPU per GPU (smallestSet),
+// as recommend ranks it (FitAdviceRanked). runs keeps the sets the GPU
+// can run (FitAdviceOn).
+func combine(w model.Workload, capBytes float64, perGPU bool, runs func(*model.Workload) bool) (Advice, bool) {
+	c, ok := smallestSet(w, capBytes, 2, perGPU, mixedRecipe(&w), runs)
 	if !ok {
 		return Advice{}, false
 	}
@@ -806,7 +835,18 @@ func smallestSet(w model.Workload, capBytes float64, minSize int, perGPU, pureBF
 			if mask&(1<<i) == 0 {
 				continue
 			}
+			if savers[i].micro && v.BatchPerGPU {
+				// Per GPU, --batch-size alone: without --grad-accum a
+				// re-run keeps it per GPU, a global batch of the
+				// micro-batch times the GPUs wherever it runs.
+				at = len(names)
+				names = append(names, model.Msg("micro-batch %d per GPU (a global batch of %d × the GPUs)", v.MicroBatch, v.MicroBatch*v.GradAccum))
+				flags = append(flags, fmt.Sprintf("--batch-size %d", v.MicroBatch))
+				continue
+			}
 			if savers[i].micro {
+				// The same global batch on w's GPUs, the ones the flags
+				// are re-run on (estimate --gpus).
 				at = len(names)
 				names = append(names, model.Msg("micro-batch %d × accumulation %d, the same global batch", v.MicroBatch, v.GradAccum))
 				flags = append(flags, fmt.Sprintf("--batch-size %d --grad-accum %d", v.MicroBatch, v.GradAccum))
