@@ -127,6 +127,9 @@ type Advice struct {
 	// withSavers is set on sharding with savers (the checkpointing pairs,
 	// shardCombine), which dropDominatedShards weighs against each other.
 	withSavers bool
+	// changes is how many changes the line makes, a sharding and each
+	// saver with it one each (sortAdvice: fewer first); 0 for one.
+	changes int
 }
 
 // FitAdvice returns the changes that lower w's per-GPU memory below
@@ -155,8 +158,9 @@ type Advice struct {
 // a ✓ before a ~; fewer GPUs; mixed precision kept (no pure bf16) when a
 // set without it fits on as many GPUs; fewer savers. A sharding with
 // savers that another beats in that order on as few GPUs is left out
-// (dropDominatedShards). Ordered: those that fit first, on fewer GPUs
-// first, on as many a ✓ before a ~, then by total.
+// (dropDominatedShards). Listed in that order too (sortAdvice): a ✓
+// before a ~ before the rest; of those that fit, fewer GPUs, mixed
+// precision kept, fewer changes; then by total.
 //
 // One node holds w.GPUsPerNode GPUs, model.DefaultGPUsPerNode when unset;
 // FitAdviceNode takes the node the catalog rents.
@@ -171,7 +175,24 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 // (shardCombine), and changes past one node are left out when one within
 // it fits (pastOneNode).
 func FitAdviceNode(w model.Workload, capBytes float64, node int) []Advice {
-	return fitAdvice(w, capBytes, node, func(*model.Workload) bool { return true })
+	return fitAdvice(w, capBytes, node, false, func(*model.Workload) bool { return true })
+}
+
+// FitAdviceRanked is FitAdviceOn for a search that picks the GPU count
+// (recommend), g nil for any GPU: a batch asked per GPU (no
+// --grad-accum: w.BatchPerGPU) stays per GPU in the changes that move
+// the micro-batch, a smaller one alone and the savers combined on w's
+// GPUs, flagged --batch-size alone, as recommend ranks every offer's GPUs
+// at it. estimate's "--batch-size 1 --grad-accum 4", the same global
+// batch on the GPUs it was given, pins a global batch of 4 in recommend,
+// which an 8-GPU host cannot split (a verification walk: Llama 3.1 8B's
+// full fine-tune on L4 lost its hint, the 8 L4 it had ranked all "did
+// not pass: global batch").
+func FitAdviceRanked(w model.Workload, g *model.GPU, capBytes float64, node int) []Advice {
+	if g == nil {
+		return fitAdvice(w, capBytes, node, true, func(*model.Workload) bool { return true })
+	}
+	return RunnableOn(fitAdvice(w, capBytes, node, true, func(v *model.Workload) bool { return model.CannotRun(v, g).IsZero() }), g)
 }
 
 // FitAdviceOn is FitAdviceNode for GPUs of type g: a change g cannot run
@@ -182,11 +203,12 @@ func FitAdviceNode(w model.Workload, capBytes float64, node int) []Advice {
 // the smallest sharded sets all holding pure bf16, while FSDP over 8 T4
 // with checkpointing and a chunked loss fits).
 func FitAdviceOn(w model.Workload, g *model.GPU, capBytes float64, node int) []Advice {
-	return RunnableOn(fitAdvice(w, capBytes, node, func(v *model.Workload) bool { return model.CannotRun(v, g).IsZero() }), g)
+	return RunnableOn(fitAdvice(w, capBytes, node, false, func(v *model.Workload) bool { return model.CannotRun(v, g).IsZero() }), g)
 }
 
-// fitAdvice is FitAdviceNode keeping only the changes runs accepts.
-func fitAdvice(w model.Workload, capBytes float64, node int, runs func(*model.Workload) bool) []Advice {
+// fitAdvice is FitAdviceNode keeping only the changes runs accepts;
+// ranked keeps a batch asked per GPU per GPU (FitAdviceRanked).
+func fitAdvice(w model.Workload, capBytes float64, node int, ranked bool, runs func(*model.Workload) bool) []Advice {
 	node = max(node, 1)
 	w.Defaults()
 	base, err := model.Compute(w, nil)
@@ -247,7 +269,16 @@ func fitAdvice(w model.Workload, capBytes float64, node int, runs func(*model.Wo
 		}
 		// A smaller micro-batch on the same GPUs, before any sharding, so
 		// that the changes below see what fits on the GPUs asked.
-		if w.MicroBatch > 1 {
+		perGPU := ranked && w.BatchPerGPU
+		if w.MicroBatch > 1 && perGPU {
+			// Per GPU, as the search ranks it: the global batch is the
+			// micro-batch times each offer's GPUs, said so.
+			if b, err := fittingBatch(w, capBytes); err == nil && b < w.MicroBatch {
+				v = w
+				v.MicroBatch = max(b, 1)
+				try(model.Msg("micro-batch %d per GPU (a global batch of %d × each offer's GPUs)", v.MicroBatch, v.MicroBatch*v.GradAccum), fmt.Sprintf("--batch-size %d", v.MicroBatch), v)
+			}
+		} else if w.MicroBatch > 1 {
 			if b, err := fittingBatch(w, capBytes); err == nil && b >= 1 && b < w.MicroBatch {
 				v = w
 				v.MicroBatch, v.GradAccum = sameGlobalBatch(w.MicroBatch*w.GradAccum, b)
@@ -394,7 +425,7 @@ func fitAdvice(w model.Workload, capBytes float64, node int, runs func(*model.Wo
 		// the smallest combination of the memory savers above that does,
 		// on them, before any sharding over more (combine).
 		if !fitsOn(out, w.GPUs) {
-			if c, ok := combine(w, capBytes, runs); ok {
+			if c, ok := combine(w, capBytes, perGPU, runs); ok {
 				out = append(out, c)
 			}
 		}
@@ -451,6 +482,7 @@ func fitAdvice(w model.Workload, capBytes float64, node int, runs func(*model.Wo
 					try(model.Msg("%v, with %v (%s)", m, c.with, strings.TrimSpace(shardFlags(shard, w, shard.BatchPerGPU)+" "+c.flags)), "", shard)
 					if len(out) > n {
 						out[n].withSavers = true
+						out[n].changes = 1 + strings.Count(c.flags, "--") // the sharding and each saver
 					}
 					fit = fit || (len(out) > n && out[n].Fits)
 				}
@@ -539,7 +571,7 @@ func fitAdvice(w model.Workload, capBytes float64, node int, runs func(*model.Wo
 		}
 	}
 	out = pastOneNode(out, w.GPUs, node)
-	sortAdvice(out)
+	sortAdvice(out, w)
 	return out
 }
 
@@ -614,14 +646,16 @@ type saver struct {
 // the numerics: mixed precision (PyTorch AMP), 8-bit AdamW
 // (bitsandbytes: Dettmers et al. 2022, "8-bit Optimizers via Block-wise
 // Quantization", matching 32-bit Adam) and pure bf16 (no fp32 master
-// weights). runs keeps the sets the GPU can run (FitAdviceOn).
-func combine(w model.Workload, capBytes float64, runs func(*model.Workload) bool) (Advice, bool) {
-	c, ok := smallestSet(w, capBytes, 2, false, mixedRecipe(&w), runs)
+// weights). perGPU keeps a batch asked per GPU per GPU (smallestSet),
+// as recommend ranks it (FitAdviceRanked). runs keeps the sets the GPU
+// can run (FitAdviceOn).
+func combine(w model.Workload, capBytes float64, perGPU bool, runs func(*model.Workload) bool) (Advice, bool) {
+	c, ok := smallestSet(w, capBytes, 2, perGPU, mixedRecipe(&w), runs)
 	if !ok {
 		return Advice{}, false
 	}
 	m := model.Msg("combine %v (%s)", plusMsgs(c.names), strings.Join(c.flags, " "))
-	return Advice{Change: m.String(), Msg: m, Workload: c.w, Total: c.total, Fits: true, Combined: true, Verdict: c.verdict}, true
+	return Advice{Change: m.String(), Msg: m, Workload: c.w, Total: c.total, Fits: true, Combined: true, Verdict: c.verdict, changes: len(c.names)}, true
 }
 
 // saverSet is a set of savers smallestSet found: the workload with them
@@ -808,7 +842,18 @@ func smallestSet(w model.Workload, capBytes float64, minSize int, perGPU, pureBF
 			if mask&(1<<i) == 0 {
 				continue
 			}
+			if savers[i].micro && v.BatchPerGPU {
+				// Per GPU, --batch-size alone: without --grad-accum a
+				// re-run keeps it per GPU, a global batch of the
+				// micro-batch times the GPUs wherever it runs.
+				at = len(names)
+				names = append(names, model.Msg("micro-batch %d per GPU (a global batch of %d × the GPUs)", v.MicroBatch, v.MicroBatch*v.GradAccum))
+				flags = append(flags, fmt.Sprintf("--batch-size %d", v.MicroBatch))
+				continue
+			}
 			if savers[i].micro {
+				// The same global batch on w's GPUs, the ones the flags
+				// are re-run on (estimate --gpus).
 				at = len(names)
 				names = append(names, model.Msg("micro-batch %d × accumulation %d, the same global batch", v.MicroBatch, v.GradAccum))
 				flags = append(flags, fmt.Sprintf("--batch-size %d --grad-accum %d", v.MicroBatch, v.GradAccum))
@@ -886,7 +931,7 @@ func shardCombine(w model.Workload, counts []int, node, most int, capBytes float
 	} else {
 		m = withFlags(m, shardFlags(c.w, w, c.w.BatchPerGPU))
 	}
-	return []Advice{{Change: m.String(), Msg: m, Workload: c.w, Total: c.total, Fits: true, Combined: len(names) > 0, Verdict: c.verdict, withSavers: true}}
+	return []Advice{{Change: m.String(), Msg: m, Workload: c.w, Total: c.total, Fits: true, Combined: len(names) > 0, Verdict: c.verdict, withSavers: true, changes: 1 + len(names)}}
 }
 
 // mixedRecipe reports whether w trains in a mixed recipe pure bf16 can
@@ -1144,23 +1189,49 @@ func weightRank(p model.Precision) int {
 	return 4
 }
 
-// sortAdvice orders advice: the changes that fit first, those on fewer
-// GPUs before those on more (a change on the GPUs asked before sharding
-// over more: a student's one L4 was shown ZeRO-3 over 2 GPUs above what
-// fit on it), on as many one that fits across its band (✓) before a
-// borderline one, then by total.
-func sortAdvice(a []Advice) {
+// sortAdvice orders advice to w in smallestSet's order, the one
+// docs/cli.md states: the changes that fit across their band (✓) first,
+// then those that fit only at the estimate (~), then the rest; among
+// those that fit, fewer GPUs before more (a change on the GPUs asked
+// before sharding over more: a student's one L4 was shown ZeRO-3 over 2
+// GPUs above what fit on it), then mixed precision kept before pure
+// bf16 (its convergence cost), then fewer changes; then by total. A ~
+// on fewer GPUs came before a ✓ on more, and pure bf16 before 8-bit
+// AdamW on as many GPUs by its smaller total (a verification walk:
+// Mistral 7B's LoRA on a T4, Llama 3.1 70B's fine-tune on 16 H100).
+func sortAdvice(a []Advice, w model.Workload) {
+	class := func(x *Advice) int {
+		switch {
+		case x.Fits && x.Verdict == model.VerdictFits:
+			return 0
+		case x.Fits:
+			return 1
+		}
+		return 2
+	}
+	pure := func(x *Advice) int {
+		if pureBF16Of(x, w) {
+			return 1
+		}
+		return 0
+	}
 	sort.SliceStable(a, func(i, j int) bool {
-		if a[i].Fits != a[j].Fits {
-			return a[i].Fits
+		x, y := &a[i], &a[j]
+		if cx, cy := class(x), class(y); cx != cy {
+			return cx < cy
 		}
-		if a[i].Fits && a[i].Workload.GPUs != a[j].Workload.GPUs {
-			return a[i].Workload.GPUs < a[j].Workload.GPUs
+		if x.Fits {
+			if x.Workload.GPUs != y.Workload.GPUs {
+				return x.Workload.GPUs < y.Workload.GPUs
+			}
+			if px, py := pure(x), pure(y); px != py {
+				return px < py
+			}
+			if nx, ny := max(x.changes, 1), max(y.changes, 1); nx != ny {
+				return nx < ny
+			}
 		}
-		if fi, fj := a[i].Verdict == model.VerdictFits, a[j].Verdict == model.VerdictFits; a[i].Fits && fi != fj {
-			return fi // on as many GPUs, one that fits across its band before a borderline one
-		}
-		return a[i].Total < a[j].Total
+		return x.Total < y.Total
 	})
 }
 

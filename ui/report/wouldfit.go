@@ -124,10 +124,11 @@ func WouldFit(w model.Workload, cat *model.Catalog, q model.Query, rec *model.Re
 	}
 	var changes []change
 	if g, sized := fitTarget(cat, rec, w, q.AutoGPUs); g != nil {
-		for _, a := range advice.FitAdviceOn(sized, g, model.UsableBytes(g), cat.LargestNode(g)) {
+		for _, a := range advice.FitAdviceRanked(sized, g, model.UsableBytes(g), cat.LargestNode(g)) {
 			v := a.Workload
 			if v.GPUs == sized.GPUs && v.Strategy == sized.Strategy { // not a sharding change: the command's own GPUs
 				v.GPUs, v.Strategy = w.GPUs, w.Strategy
+				keepBatch(&v, w, sized)
 			}
 			changes = append(changes, change{a.Msg, v, q})
 		}
@@ -170,6 +171,20 @@ func WouldFit(w model.Workload, cat *model.Catalog, q model.Query, rec *model.Re
 	}
 	slices.SortStableFunc(hints, func(a, b FitHint) int { return cmp.Compare(hintCost(&a.Best), hintCost(&b.Best)) })
 	return hints[:min(len(hints), maxFitHints)]
+}
+
+// keepBatch gives v, a change to sized (w on the GPUs of its near miss)
+// moved back to w's GPUs, w's batch when the change left sized's alone:
+// the accumulation Defaults shares over sized's GPUs (a LoRA recipe's 16
+// is 2 on 8) is another global batch on w's (2, which no 4- or 8-GPU
+// offer splits), where the flags the hint names run w's.
+func keepBatch(v *model.Workload, w, sized model.Workload) {
+	sized.Defaults()
+	if v.MicroBatch != sized.MicroBatch || v.GradAccum != sized.GradAccum || v.BatchPerGPU != sized.BatchPerGPU {
+		return // the change's own batch, per GPU or global as it says
+	}
+	w.Defaults()
+	v.MicroBatch, v.GradAccum = w.MicroBatch, w.GradAccum
 }
 
 // spotHint is the change to spot pricing of an on-demand search that a
