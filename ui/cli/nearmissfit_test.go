@@ -40,3 +40,22 @@ func TestRecommendNearMissNamesFit(t *testing.T) {
 		t.Errorf("a change named where no near miss is short of memory:\n%s", small)
 	}
 }
+
+// TestNearMissFitOnItsHost (a verification walk): the near miss's line
+// names a host, so its one change must run there: not more GPUs than the
+// host has, and no --gpus beside --max-gpus, which recommend refuses
+// ("jarvislabs 2x_L4 would fit with one change: … --gpus 4" under
+// --max-gpus 4). A change that keeps the GPUs is still named.
+func TestNearMissFitOnItsHost(t *testing.T) {
+	_, out, _ := runCLI(t, "recommend", "--model", "llama-3.1-8b", "--task", "finetune", "--gpu", "l4", "--max-gpus", "4",
+		"--loss", "chunked", "--batch-size", "2", "--checkpointing", "--optimizer", "adamw-8bit", "--precision", "bf16")
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "would fit with one change") && strings.Contains(l, "--gpus") {
+			t.Errorf("a change fixing --gpus beside --max-gpus, or past the host: %s", l)
+		}
+	}
+	_, out, _ = runCLI(t, "recommend", "--model", "llama-3.1-8b", "--task", "finetune")
+	if !strings.Contains(out, "would fit with one change") || !strings.Contains(out, "(--checkpointing)") {
+		t.Errorf("the change that keeps the host's GPUs is no longer named:\n%s", out)
+	}
+}

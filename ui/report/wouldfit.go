@@ -343,10 +343,17 @@ func NearMissFit(w model.Workload, cat *model.Catalog, q model.Query, rec *model
 	if g == nil {
 		return h, false
 	}
+	miss := rec.Rejected[i]
+	host := max(miss.Instances, 1) * miss.Instance.GPUCount
 	for _, a := range advice.FitAdviceOn(sized, g, model.UsableBytes(g), cat.LargestNode(g)) {
-		if a.Verdict == model.VerdictFits {
-			return NearMissHint{Miss: rec.Rejected[i], Change: a.Msg, Total: a.Total, PureBF16: PureBF16(&sized, &a)}, true
+		// The line names the near miss's host: a change to more GPUs than
+		// it has does not fit it there, and one that fixes the GPU count
+		// (--gpus) cannot be re-run beside --max-gpus (a walk: "jarvislabs
+		// 2x_L4 would fit with one change: … --gpus 4").
+		if a.Verdict != model.VerdictFits || a.Workload.GPUs > host || q.MaxGPUs > 0 && a.Workload.GPUs != sized.GPUs {
+			continue
 		}
+		return NearMissHint{Miss: miss, Change: a.Msg, Total: a.Total, PureBF16: PureBF16(&sized, &a)}, true
 	}
 	return h, false
 }
