@@ -80,7 +80,8 @@ func advisedFlags(change string) []string {
 		if j < 0 {
 			return out
 		}
-		out = append(out, strings.Fields(rest[i+1:i+j])...)
+		group, _, _ := strings.Cut(rest[i+1:i+j], ";") // "(--gpus 32; micro-batch 1 per GPU: …)": the flags, then words
+		out = append(out, strings.Fields(group)...)
 		rest = rest[i+j:]
 	}
 }

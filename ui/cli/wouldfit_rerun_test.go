@@ -40,6 +40,10 @@ func TestRecommendWouldFitFlagsRerun(t *testing.T) {
 		{[]string{"recommend", "--model", "llama-3.1-8b", "--task", "finetune", "--gpu", "v100-32gb"}, false},
 		{[]string{"recommend", "--model", "qwen3-14b", "--task", "finetune", "--gpu", "v100-32gb"}, false},
 		{[]string{"recommend", "--model", "mistral-7b", "--task", "finetune", "--gpu", "t4"}, false}, // advice for the T4: no pure bf16
+		// Only past one node: the hint ranks across nodes and says so
+		// (--allow-multi-node; a walk found no hint at all).
+		{[]string{"recommend", "--model", "qwen3-14b", "--task", "finetune", "--gpu", "t4"}, false},
+		{[]string{"recommend", "--model", "qwen3-14b", "--task", "finetune", "--gpu", "v100-16gb"}, false},
 	} {
 		base := c.base
 		r, _ := runCLIJSON[ranking](t, base, "--json")

@@ -124,13 +124,21 @@ func WouldFit(w model.Workload, cat *model.Catalog, q model.Query, rec *model.Re
 	}
 	var changes []change
 	if g, sized := fitTarget(cat, rec, w, q.AutoGPUs); g != nil {
-		for _, a := range advice.FitAdviceRanked(sized, g, model.UsableBytes(g), cat.LargestNode(g)) {
+		node := cat.LargestNode(g)
+		for _, a := range advice.FitAdviceRanked(sized, g, model.UsableBytes(g), node) {
 			v := a.Workload
 			if v.GPUs == sized.GPUs && v.Strategy == sized.Strategy { // not a sharding change: the command's own GPUs
 				v.GPUs, v.Strategy = w.GPUs, w.Strategy
 				keepBatch(&v, w, sized)
 			}
-			changes = append(changes, change{a.Msg, v, q})
+			c := change{a.Msg, v, q}
+			if v.GPUs > node && !q.AllowMultiNode {
+				// More GPUs than one node of them: ranked across nodes, as
+				// the hint's flags then say (a walk: Qwen3 14B on T4 had no
+				// hint while estimate advised ZeRO-3 over 32 GPUs).
+				c.msg, c.q.AllowMultiNode = model.Msg("%v, across nodes (--allow-multi-node)", a.Msg), true
+			}
+			changes = append(changes, c)
 		}
 	}
 	for _, r := range rec.Reasons {
