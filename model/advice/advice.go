@@ -1240,7 +1240,8 @@ func sortAdvice(a []Advice, w model.Workload) {
 // per GPU-hour, as every offer of one GPU type bills).
 type Tip struct {
 	Change   string
-	Msg      model.Message  // Change as a message, for translation
+	Msg      model.Message  // Change as a message, for translation, ending in its flags
+	Bare     model.Message  // Msg without its flags, for a line too narrow for them (the configurator's panel)
 	Workload model.Workload // the workload with the change applied
 	// Bytes and BaseBytes are per-GPU memory after and before (Compute's
 	// nvidia-smi total).
@@ -1319,11 +1320,8 @@ func Tips(w model.Workload, g *model.GPU, n int) []Tip {
 		if err != nil {
 			continue
 		}
-		m := c.Bare
-		if m.IsZero() {
-			m = c.Msg
-		}
-		t := Tip{Change: m.String(), Msg: m, Workload: c.Workload, Bytes: e.Memory.Total(), BaseBytes: base.Memory.Total(), Fits: e.Memory.Total() <= usable}
+		m := c.Msg // with its flags, as the advice line says it: a tip is acted on the same way (a walk: "↓ turn on activation checkpointing" named none)
+		t := Tip{Change: m.String(), Msg: m, Bare: c.Bare, Workload: c.Workload, Bytes: e.Memory.Total(), BaseBytes: base.Memory.Total(), Fits: e.Memory.Total() <= usable}
 		if base.HasTime && e.HasTime {
 			t.GPUHours, t.BaseGPUHours = e.GPUHours, base.GPUHours
 		}

@@ -1075,6 +1075,9 @@ func hintChange(m model.Message) model.Message {
 
 // tipChange is a tip's change in lang (its message when it has one).
 func tipChange(lang *i18n.Printer, t *advice.Tip) string {
+	if !t.Bare.IsZero() { // the panel cuts a tip's words to its width: the flags would be cut first
+		return lang.Message(t.Bare)
+	}
 	if t.Msg.IsZero() {
 		return lang.T(t.Change)
 	}
