@@ -175,7 +175,7 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 // (shardCombine), and changes past one node are left out when one within
 // it fits (pastOneNode).
 func FitAdviceNode(w model.Workload, capBytes float64, node int) []Advice {
-	return fitAdvice(w, capBytes, node, false, func(*model.Workload) bool { return true })
+	return fitAdviceOn(w, nil, capBytes, node, false)
 }
 
 // FitAdviceRanked is FitAdviceOn for a search that picks the GPU count
@@ -189,10 +189,7 @@ func FitAdviceNode(w model.Workload, capBytes float64, node int) []Advice {
 // full fine-tune on L4 lost its hint, the 8 L4 it had ranked all "did
 // not pass: global batch").
 func FitAdviceRanked(w model.Workload, g *model.GPU, capBytes float64, node int) []Advice {
-	if g == nil {
-		return fitAdvice(w, capBytes, node, true, func(*model.Workload) bool { return true })
-	}
-	return RunnableOn(fitAdvice(w, capBytes, node, true, func(v *model.Workload) bool { return model.CannotRun(v, g).IsZero() }), g)
+	return fitAdviceOn(w, g, capBytes, node, true)
 }
 
 // FitAdviceOn is FitAdviceNode for GPUs of type g: a change g cannot run
@@ -203,7 +200,17 @@ func FitAdviceRanked(w model.Workload, g *model.GPU, capBytes float64, node int)
 // the smallest sharded sets all holding pure bf16, while FSDP over 8 T4
 // with checkpointing and a chunked loss fits).
 func FitAdviceOn(w model.Workload, g *model.GPU, capBytes float64, node int) []Advice {
-	return RunnableOn(fitAdvice(w, capBytes, node, false, func(v *model.Workload) bool { return model.CannotRun(v, g).IsZero() }), g)
+	return fitAdviceOn(w, g, capBytes, node, false)
+}
+
+// fitAdviceOn is the one body of the FitAdvice entry points: the advice
+// for GPUs of type g (nil: any GPU), searched and kept only where g runs
+// it (model.CannotRun), ranked as FitAdviceRanked says.
+func fitAdviceOn(w model.Workload, g *model.GPU, capBytes float64, node int, ranked bool) []Advice {
+	if g == nil {
+		return fitAdvice(w, capBytes, node, ranked, func(*model.Workload) bool { return true })
+	}
+	return RunnableOn(fitAdvice(w, capBytes, node, ranked, func(v *model.Workload) bool { return model.CannotRun(v, g).IsZero() }), g)
 }
 
 // fitAdvice is FitAdviceNode keeping only the changes runs accepts;

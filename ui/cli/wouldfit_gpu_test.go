@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -28,19 +27,7 @@ func TestRecommendWouldFitRunsOnTheGPU(t *testing.T) {
 			} `json:"best"`
 		} `json:"would_fit"`
 	}
-	rank := func(args ...string) ranking {
-		t.Helper()
-		code, out, errs := runCLI(t, append(append([]string{}, args...), "--json")...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, errs)
-		}
-		var r ranking
-		if err := json.Unmarshal([]byte(out), &r); err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	none := rank(base...)
+	none, _ := runCLIJSON[ranking](t, base, "--json")
 	if len(none.Offers) != 0 {
 		t.Fatalf("ranks %d offers; the test needs a workload no V100 offer runs", len(none.Offers))
 	}
@@ -52,11 +39,11 @@ func TestRecommendWouldFitRunsOnTheGPU(t *testing.T) {
 			t.Errorf("hint %q: a V100 has no bf16", h.Change)
 		}
 		// The flags the hint names rank what it says.
-		i := strings.LastIndex(h.Change, "(--")
-		if i < 0 || !strings.HasSuffix(h.Change, ")") {
+		flags := advisedFlags(h.Change)
+		if flags == nil {
 			continue
 		}
-		with := rank(append(append([]string{}, base...), strings.Fields(h.Change[i+1:len(h.Change)-1])...)...)
+		with, _ := runCLIJSON[ranking](t, base, append(flags, "--json")...)
 		if len(with.Offers) != h.Offers || with.Offers[0].InstanceType != h.Best.InstanceType {
 			t.Errorf("hint %q: %d offers, best %s; its flags rank %d", h.Change, h.Offers, h.Best.InstanceType, len(with.Offers))
 		}
