@@ -42,6 +42,7 @@ func writeRecommendJSON(w io.Writer, j *report.RecommendJSON, probes []report.Pr
 	}); err != nil {
 		return err
 	}
+	o.int("offers_total", int64(j.OffersTotal))
 	j.EndOffers()
 	o.member("rejected", j.Rejected, func(w *jsonOut) { objsValue(w, j.Rejected, (*jsonOut).rejectionJSON) })
 	if j.RiskyAhead != nil {

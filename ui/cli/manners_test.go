@@ -96,11 +96,27 @@ func TestOutputFlag(t *testing.T) {
 		t.Fatalf("bad CSV (%v):\n%s", err, out)
 	}
 	var rec struct {
-		Offers []json.RawMessage `json:"offers"`
+		Offers      []json.RawMessage `json:"offers"`
+		OffersTotal int               `json:"offers_total"`
 	}
-	_, js, _ := runCLI(t, "recommend", "--model", "llama-3.1-8b", "--task", "qlora", "--providers", "aws", "--json")
-	if err := json.Unmarshal([]byte(js), &rec); err != nil || len(rec.Offers) != len(recs)-1 {
-		t.Errorf("CSV has %d offers, JSON %d (%v)", len(recs)-1, len(rec.Offers), err)
+	// -o csv lists every offer unless --limit is given (a spreadsheet
+	// export); --json, read by scripts, keeps the table's --limit, as
+	// gh's --json does, and counts the rest in offers_total.
+	_, js, _ := runCLI(t, "recommend", "--model", "llama-3.1-8b", "--task", "qlora", "--providers", "aws", "--json", "--limit", "0")
+	if err := json.Unmarshal([]byte(js), &rec); err != nil || len(rec.Offers) != len(recs)-1 || rec.OffersTotal != len(rec.Offers) {
+		t.Errorf("CSV has %d offers, JSON with --limit 0 %d of %d (%v)", len(recs)-1, len(rec.Offers), rec.OffersTotal, err)
+	}
+	_, js, _ = runCLI(t, "recommend", "--model", "llama-3.1-8b", "--task", "qlora", "--providers", "aws", "--json")
+	_, table, _ := runCLI(t, "recommend", "--model", "llama-3.1-8b", "--task", "qlora", "--providers", "aws")
+	shown := 0
+	for _, l := range strings.Split(table, "\n") {
+		if strings.HasPrefix(l, "aws ") {
+			shown++
+		}
+	}
+	rec.Offers = nil
+	if err := json.Unmarshal([]byte(js), &rec); err != nil || len(rec.Offers) < shown || shown != 10 || len(rec.Offers) >= len(recs)-1 || rec.OffersTotal != len(recs)-1 {
+		t.Errorf("without --limit: the table shows %d rows, JSON %d offers of %d, CSV %d (%v); want the table's 10 rows, each region an offer, and every offer counted", shown, len(rec.Offers), rec.OffersTotal, len(recs)-1, err)
 	}
 	for _, r := range recs[1:] {
 		if r[0] != "aws" || strings.Contains(r[1], "…") {

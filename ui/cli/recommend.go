@@ -67,7 +67,7 @@ func (f *queryFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.multiNode, "allow-multi-node", false, "allow more than one instance")
 	fs.Var(intValue{v: &f.maxGPUs}, "max-gpus", "without --gpus: rent at most N GPUs (up to N, whole instances)")
 	fs.BoolVar(&f.precisionFallback, "allow-precision-fallback", false, "accept GPUs without the precision asked for, running the framework's fallback (bf16 → fp16, fp8 → bf16)")
-	fs.Var(intValue{v: &f.limit}, "limit", "show at most N rows (an offer in other regions at one price is one row; --json and -o csv list each region); 0 shows all (--json, -o csv: all unless given)")
+	fs.Var(intValue{v: &f.limit}, "limit", "show at most N rows (an offer in other regions at one price is one row; --json and -o csv list each region of them); 0 shows all (-o csv: all unless given)")
 	// The aliases are model.ParseSortKey's (cost is the job's cost), said here so none is a surprise.
 	fs.Var(enumValue[model.SortKey]{&f.sort, model.ParseSortKey, model.SortKeys, nil}, "sort", "price, monthly, job, time or headroom (default job with a dataset, else price; also hourly = price, month = monthly, cost = job, fastest = time)")
 	fs.Var(usdCNYValue{&f.usdCNY}, "usd-cny", "rank CNY-priced overlay rows at 1 USD = RATE CNY (none is assumed)")
@@ -353,12 +353,8 @@ hosts the framework cannot run on only when nothing else is left.`,
 			warnings = append(warnings, pw...)
 			hints := report.WouldFit(w, cat, q, &rec, df.spotInput(cmd.Flags(), cat))
 			if output == outJSON {
-				limit := qf.limit
-				if !cmd.Flags().Changed("limit") {
-					limit = 0
-				}
 				printWarningsIn(env.lang, env.Stderr, warnings)
-				j := report.NewRecommendJSONStream(&rec, &base, limit, d)
+				j := report.NewRecommendJSONStream(&rec, &base, qf.limit, d)
 				j.Answers = answers
 				j.WouldFit = report.NewWouldFitJSON(hints)
 				return writeJSONStream(env.Stdout, withProbes(j, probeJSON))

@@ -586,11 +586,7 @@ func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workload
 	}
 	printWarningsIn(env.lang, env.Stderr, sl.warnings)
 	if asJSON {
-		limit := qf.limit
-		if !fs.Changed("limit") {
-			limit = 0
-		}
-		return writeJSON(env.Stdout, report.NewServeRecommendJSON(&sl.w, &s, plans, limit))
+		return writeJSON(env.Stdout, report.NewServeRecommendJSON(&sl.w, &s, plans, qf.limit))
 	}
 	r, _ := renderer(env, env.Stdout)
 	return report.WriteServeRecommend(env.Stdout, r, &sl.w, &s, plans, qf.limit, q.HoursPerMonth)

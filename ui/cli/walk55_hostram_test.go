@@ -20,7 +20,7 @@ func TestQLoRAHostRAMShards(t *testing.T) {
 	rec, _ := runCLIJSON[struct {
 		Offers   []row `json:"offers"`
 		Rejected []row `json:"rejected"`
-	}](t, []string{"recommend", "--model", "llama-3.1-70b", "--task", "qlora", "--dataset-tokens", "50M", "--json"})
+	}](t, []string{"recommend", "--model", "llama-3.1-70b", "--task", "qlora", "--dataset-tokens", "50M", "--json", "--limit", "0"})
 	for _, r := range rec.Rejected {
 		if strings.Contains(r.Reason, "host RAM") {
 			t.Errorf("%s %s rejected: %s", r.Provider, r.InstanceType, r.Reason)

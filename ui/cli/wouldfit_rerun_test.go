@@ -20,8 +20,9 @@ func TestRecommendWouldFitFlagsRerun(t *testing.T) {
 		USDPerHour   float64 `json:"price_per_hour_usd"`
 	}
 	type ranking struct {
-		Offers   []offer `json:"offers"`
-		WouldFit []struct {
+		Offers      []offer `json:"offers"`
+		OffersTotal int     `json:"offers_total"` // the hint's count is of all offers, not the --limit shown
+		WouldFit    []struct {
 			Change string `json:"change"`
 			Offers int    `json:"offers"`
 			Best   offer  `json:"best"`
@@ -62,12 +63,12 @@ func TestRecommendWouldFitFlagsRerun(t *testing.T) {
 			}
 			reran++
 			again, _ := runCLIJSON[ranking](t, base, append(flags, "--json")...)
-			if len(again.Offers) != h.Offers || again.Offers[0] != h.Best {
+			if again.OffersTotal != h.Offers || again.Offers[0] != h.Best {
 				var best offer
 				if len(again.Offers) > 0 {
 					best = again.Offers[0]
 				}
-				t.Errorf("%v hint %q: %d offers, best %+v; re-run with %v: %d offers, best %+v", base[1:7], h.Change, h.Offers, h.Best, flags, len(again.Offers), best)
+				t.Errorf("%v hint %q: %d offers, best %+v; re-run with %v: %d offers, best %+v", base[1:7], h.Change, h.Offers, h.Best, flags, again.OffersTotal, best)
 			}
 		}
 		if reran == 0 && !c.onGPU {

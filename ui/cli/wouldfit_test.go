@@ -26,7 +26,8 @@ func TestRecommendWouldFit(t *testing.T) {
 			InstanceType string  `json:"instance_type"`
 			JobCostUSD   float64 `json:"job_cost_usd"`
 		} `json:"offers"`
-		WouldFit []struct {
+		OffersTotal int `json:"offers_total"` // the hint's count is of all offers, not the --limit shown
+		WouldFit    []struct {
 			Change string `json:"change"`
 			Offers int    `json:"offers"`
 			Best   struct {
@@ -69,9 +70,9 @@ func TestRecommendWouldFit(t *testing.T) {
 		checked++
 		sawCkpt = sawCkpt || extra[0] == "--checkpointing"
 		with := rank(append(append([]string{}, base...), extra...)...)
-		if len(with.Offers) != h.Offers || with.Offers[0].InstanceType != h.Best.InstanceType || with.Offers[0].JobCostUSD != h.Best.JobCostUSD {
+		if with.OffersTotal != h.Offers || with.Offers[0].InstanceType != h.Best.InstanceType || with.Offers[0].JobCostUSD != h.Best.JobCostUSD {
 			t.Errorf("hint %q: %d offers, best %s $%.2f; %v ranks %d, best %s $%.2f", h.Change, h.Offers, h.Best.InstanceType, h.Best.JobCostUSD,
-				extra, len(with.Offers), with.Offers[0].InstanceType, with.Offers[0].JobCostUSD)
+				extra, with.OffersTotal, with.Offers[0].InstanceType, with.Offers[0].JobCostUSD)
 		}
 	}
 	// The checkpointing hint must be there; the 8-bit AdamW one is checked

@@ -33,10 +33,16 @@ type RecommendJSON struct {
 	// 14.41 GiB on 1 GPU in the header, 11.29 GiB, the best offer's 4×V100
 	// FSDP, in estimate). No GPU: no time. Left out only when the caller
 	// gives no such estimate.
-	EstimateAsAsked *EstimateJSON   `json:"estimate_as_asked,omitempty"`
-	Sort            string          `json:"sort"`
-	Offers          []OfferJSON     `json:"offers"`
-	Rejected        []RejectionJSON `json:"rejected"`
+	EstimateAsAsked *EstimateJSON `json:"estimate_as_asked,omitempty"`
+	Sort            string        `json:"sort"`
+	// Offers are those of the table's first --limit rows (10 unless
+	// given; 0 lists all), each region an offer: a list of 1,200 offers
+	// is 1.7 MB that a script reading the best few parses whole, so
+	// --json shows what the table shows, as gh's --json keeps --limit.
+	Offers []OfferJSON `json:"offers"`
+	// OffersTotal counts every offer ranked, before --limit.
+	OffersTotal int             `json:"offers_total"`
+	Rejected    []RejectionJSON `json:"rejected"`
 	// RiskyAhead is the offer that would rank first but for its chance
 	// of running out of memory (model.Recommendation.RiskyAhead), ranked
 	// after the offers that fit; left out when there is none.
@@ -427,7 +433,7 @@ func (l *OfferLayout) Each(from, to int, f func(*OfferJSON) error) error {
 // offers it has.
 func newRecommendHead(r *model.Recommendation, base *model.Estimate, limit int) (RecommendJSON, int) {
 	n := OffersInRows(r.Offers, limit) // --limit counts the table's rows
-	out := RecommendJSON{Sort: string(r.Sort), Rejected: make([]RejectionJSON, 0, len(r.Rejected))}
+	out := RecommendJSON{Sort: string(r.Sort), OffersTotal: len(r.Offers), Rejected: make([]RejectionJSON, 0, len(r.Rejected))}
 	if len(r.Offers) > 0 && r.Offers[0].Estimate != nil {
 		out.Estimate = NewEstimateJSON(r.Offers[0].Estimate, nil)
 	} else {
