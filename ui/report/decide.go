@@ -489,7 +489,10 @@ type SpotJSON struct {
 	Assumptions []string `json:"assumptions"`
 }
 
-// ParetoJSON is one offer on the time-against-cost front.
+// ParetoJSON is one offer on the time-against-cost front. Its Index is
+// the offer's place in the whole ranking (rec.Offers), of which the
+// JSON's offers are the first --limit rows: offers[index] only when they
+// reach it, so it carries the members a reader acts on.
 type ParetoJSON struct {
 	decide.TimeCost
 	Provider     string `json:"provider"`
