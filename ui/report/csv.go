@@ -71,7 +71,11 @@ func writeCSV(out io.Writer, header []string, rows [][]string) error {
 func WriteRecommendCSV(out io.Writer, rec *model.Recommendation, limit int) error {
 	header := []string{"provider", "instance_type", "region", "gpu", "gpus", "instances", "pricing",
 		"usd_per_hour", "usd_per_month", "job_hours", "job_usd", "headroom_pct", "source", "as_of", "origin",
-		"strategy", "vram_need_gib", "verdict", "country", "city", "continent"}
+		"strategy", "vram_need_gib", "verdict", "country", "city", "continent",
+		// Last, so columns read by position keep theirs: true where the
+		// provider's regions say where a price applies, not where the type
+		// is offered (Lambda, OCI), as the JSON and offers -o csv say.
+		"regions_unconfirmed"}
 	var rows [][]string
 	for i := range OffersInRows(rec.Offers, limit) { // --limit counts the table's rows
 		o := &rec.Offers[i]
@@ -83,7 +87,8 @@ func WriteRecommendCSV(out io.Writer, rec *model.Recommendation, limit int) erro
 		rows = append(rows, []string{o.Instance.Provider, o.Instance.Type, o.Region, o.GPU.Key, strconv.Itoa(o.GPUs),
 			strconv.Itoa(max(o.Instances, 1)), string(o.Pricing), csvFloat(Round(o.USDPerHour, 4)), csvFloat(Round(o.MonthlyUSD, 2)), job, cost,
 			strconv.FormatFloat(o.HeadroomPct, 'f', 1, 64), source, o.PriceAsOf(), origin,
-			string(o.Strategy), csvFloat(Round(o.NeedBytes/model.GiB, 2)), string(o.Verdict), o.Geo.Country, o.Geo.City, o.Geo.Continent})
+			string(o.Strategy), csvFloat(Round(o.NeedBytes/model.GiB, 2)), string(o.Verdict), o.Geo.Country, o.Geo.City, o.Geo.Continent,
+			strconv.FormatBool(model.RegionsUnconfirmed(o.Instance.Provider))})
 	}
 	return writeCSV(out, header, rows)
 }

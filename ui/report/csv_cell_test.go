@@ -83,11 +83,12 @@ func TestRecommendCSVProvenance(t *testing.T) {
 	if err := WriteRecommendCSV(&b, rec, 0); err != nil {
 		t.Fatal(err)
 	}
-	// country, city and continent last, as offers -o csv has them (walk49);
-	// empty where the catalog does not know the region.
-	const want = `provider,instance_type,region,gpu,gpus,instances,pricing,usd_per_hour,usd_per_month,job_hours,job_usd,headroom_pct,source,as_of,origin,strategy,vram_need_gib,verdict,country,city,continent
-aws,g6.xlarge,us-east-1,l4,1,1,on_demand,0.8,0,,,12.0,catalog source,2026-11-30,embedded,,0,,US,Ashburn,north-america
-aws,g6.xlarge,us-west-2,l4,1,1,on_demand,0.7,0,,,12.0,'=cmd|' /C calc'!A0,2026-12-01,/home/u/.config/gpuplan/catalog.d/deal.toml,,0,,,,
+	// country, city and continent, as offers -o csv has them (walk49);
+	// empty where the catalog does not know the region; then
+	// regions_unconfirmed (false: aws's regions are where the type is).
+	const want = `provider,instance_type,region,gpu,gpus,instances,pricing,usd_per_hour,usd_per_month,job_hours,job_usd,headroom_pct,source,as_of,origin,strategy,vram_need_gib,verdict,country,city,continent,regions_unconfirmed
+aws,g6.xlarge,us-east-1,l4,1,1,on_demand,0.8,0,,,12.0,catalog source,2026-11-30,embedded,,0,,US,Ashburn,north-america,false
+aws,g6.xlarge,us-west-2,l4,1,1,on_demand,0.7,0,,,12.0,'=cmd|' /C calc'!A0,2026-12-01,/home/u/.config/gpuplan/catalog.d/deal.toml,,0,,,,,false
 `
 	if b.String() != want {
 		t.Errorf("recommend CSV:\n%s\nwant\n%s", b.String(), want)
