@@ -449,3 +449,15 @@ func TestServeExportBitsandbytes(t *testing.T) {
 		t.Errorf("the serving file calls the bitsandbytes checkpoint AWQ:\n%s", s)
 	}
 }
+
+// TestServeNoneMeetsOneBlankLine (a walk): with no offer meeting the
+// targets, two blank lines stood where the table would be.
+func TestServeNoneMeetsOneBlankLine(t *testing.T) {
+	code, out, errs := runCLI(t, "recommend", "--model", "llama-3.1-70b", "--task", "inference", "--concurrency", "32", "--tpot-ms", "1", "--providers", "aws", "--limit", "3")
+	if code != 0 || !strings.Contains(out, "0 of ") || !strings.Contains(out, "Near misses") {
+		t.Fatalf("exit %d (%s); want no offer meeting the targets, and near misses:\n%s", code, errs, out)
+	}
+	if strings.Contains(out, "\n\n\n") {
+		t.Errorf("two blank lines in a row:\n%s", out)
+	}
+}

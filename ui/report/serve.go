@@ -914,8 +914,8 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 		line("%d of %d offers meet the load and latency targets; cheapest per hour that carries the load first", meets, len(plans))
 	}
 	line("%s", st.Muted.Render(ServeTargetsIn(lang, s)))
-	line("")
-	if len(rows) > 0 {
+	if len(rows) > 0 { // none: the near misses' own blank line follows, not two (a walk)
+		line("")
 		line("%s", serveTable(r, translate(lang, ServeHeaders...), rows))
 		// The column is serve.Memory.KVTokens, one replica's; a new
 		// user's walk read it as the whole offer's.
