@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/show"
@@ -150,17 +151,17 @@ func (gd *guarder) guard(c *model.Catalog, in *model.Instance, known map[string]
 		gd.gpu, _ = c.GPU(in.GPU)
 	}
 	if g := gd.gpu; g != nil {
-		name, accel := strings.ToLower(in.Type), strings.ToLower(in.SkyPilotAccelerator)
+		name, accel := in.Type, in.SkyPilotAccelerator
 		module := g.Interconnect != "" && g.Interconnect != "pcie"
 		var text func(*Guard) model.Message
 		switch {
-		case strings.Contains(name, "pci") && module:
+		case lowerContains(name, "pci") && module:
 			text = namedPCIe(g.Key, g.Interconnect)
-		case strings.Contains(name, "sxm") && g.Interconnect == "pcie":
+		case lowerContains(name, "sxm") && g.Interconnect == "pcie":
 			text = namedSXM(g.Key)
-		case strings.Contains(accel, "pci") && module:
+		case lowerContains(accel, "pci") && module:
 			text = acceleratorPCIe(in.SkyPilotAccelerator, g.Key, g.Interconnect)
-		case strings.Contains(accel, "sxm") && g.Interconnect == "pcie":
+		case lowerContains(accel, "sxm") && g.Interconnect == "pcie":
 			text = acceleratorSXM(in.SkyPilotAccelerator, g.Key)
 		case in.Interconnect == "nvswitch" && g.Interconnect == "pcie":
 			text = nvswitchPCIe(g.Key)
@@ -195,6 +196,35 @@ func (gd *guarder) guard(c *model.Catalog, in *model.Instance, known map[string]
 			finding("unknown-region", unknownRegion)
 		}
 	}
+}
+
+// lowerContains reports whether strings.ToLower(s) contains word, a
+// lower-case ASCII word, without making the lower-case copy when s is
+// ASCII (ToLower then maps A–Z alone, byte for byte): an accelerator
+// name such as "A100" was copied for every one of an overlay's 100,000
+// instances, most of the load's allocations. Other strings take ToLower
+// itself, which folds some runes outside ASCII to ASCII letters (U+0130
+// İ to i).
+func lowerContains(s, word string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.Contains(strings.ToLower(s), word)
+		}
+	}
+outer:
+	for i := 0; i+len(word) <= len(s); i++ {
+		for j := 0; j < len(word); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != word[j] {
+				continue outer
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // The messages of Guards' findings, made when one is shown (Guard.text).

@@ -77,16 +77,21 @@ func newPriceGuards(base *model.Catalog, insts []model.Instance, out *guardList)
 			}
 		}
 	}
+	// geoKnown of the last instance's provider: a file's instances share one.
+	provider, providerGeo, seen := "", false, false
 	for i := range insts {
 		in := &insts[i]
 		c := cheapest[key{in.Provider, in.GPU, in.GPUCount}]
 		if c == nil || in.GPUCount <= 0 || in.PriceCurrency() != "USD" {
 			continue
 		}
+		if !seen || in.Provider != provider {
+			provider, providerGeo, seen = in.Provider, geoKnown[in.Provider], true
+		}
 		for _, p := range in.Prices {
 			had := priced[[3]string{in.Provider, in.Type, p.Region}]
 			_, placed := geo.Geo(in.Provider, p.Region)
-			unknown := geoKnown[in.Provider] && !placed
+			unknown := providerGeo && !placed
 			for m, v := range [2]float64{p.OnDemandUSD, p.SpotUSD} {
 				if v <= 0 || had[m] || c.usd[m] == 0 {
 					continue

@@ -1047,7 +1047,11 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) (kept []skyPilo
 	// round 11).
 	providers := map[string]bool{}
 	for i := range c.Instances {
-		providers[c.Instances[i].Provider] = true
+		// Set once per run of one provider: an overlay's 100,000
+		// instances are one.
+		if p := c.Instances[i].Provider; i == 0 || p != c.Instances[i-1].Provider {
+			providers[p] = true
+		}
 	}
 	for _, f := range files {
 		for _, d := range f.discounts {

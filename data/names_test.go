@@ -286,3 +286,30 @@ func TestRegionListSeparators(t *testing.T) {
 		}
 	}
 }
+
+// NameCheck keeps the last provider that passed its checks: a provider
+// that reads as another or holds a refused character is refused however
+// the rows before and after it are named, and a good provider after a
+// refused one passes again.
+func TestNameCheckProviderEachRow(t *testing.T) {
+	c := NewNameCheck(&embeddedCatalog)
+	for i, tc := range []struct{ provider, want string }{
+		{"lambda", ""},
+		{"1ambda", `provider "1ambda" reads as the catalog's provider "lambda"`},
+		{"lambda", ""},
+		{"lab$", `provider "lab$": character '$'`},
+		{"lab", ""},
+		{"lab", ""},
+		{"Lambda", `provider "Lambda" reads as the catalog's provider "lambda"`},
+		{"lab", ""},
+	} {
+		in := &model.Instance{Provider: tc.provider, Type: fmt.Sprintf("t%d", i), Prices: []model.RegionPrice{{Region: "us-east-1"}}}
+		err := c.Check(in)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("row %d (%s): %v", i, tc.provider, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("row %d (%s): err %v, want %q", i, tc.provider, err, tc.want)
+		}
+	}
+}
