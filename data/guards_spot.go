@@ -106,6 +106,11 @@ func clearInventedSpot(f *catalogFile, markets map[string]bool) []model.Message 
 	}
 	var k int
 	f.full, k = ClearInventedSpot(markets, f.full)
+	if f.backing != nil {
+		// mergeInPlace walks backing, not full: an instance dropped last
+		// stayed behind it, spot price and all, and was ranked at spot.
+		f.backing = f.backing[:f.room+len(f.full)]
+	}
 	if n += k; n == 0 {
 		return nil
 	}

@@ -2,8 +2,11 @@ package data
 
 import (
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -74,4 +77,50 @@ func cloneInstances(insts []model.Instance) []model.Instance {
 		out[i].Prices = slices.Clone(out[i].Prices)
 	}
 	return out
+}
+
+// TestOverlaySpotOnlyRowLastNotRanked: a CSV overlay's spot-only row for a
+// provider without a spot market is dropped (ClearInventedSpot), and its
+// warning says so; as the file's last row it stayed in the array the
+// merge walks, so `offers --pricing spot` still ranked it at its spot
+// price (a helper's review found the array; this is the file that shows it).
+func TestOverlaySpotOnlyRowLastNotRanked(t *testing.T) {
+	dir := t.TempDir()
+	const gpu = `"{'Gpus': [{'Name': 'H100', 'Manufacturer': 'NVIDIA', 'Count': 1.0, 'MemoryInfo': {'SizeInMiB': 81920}}], 'TotalGpuMemoryInMiB': 81920}"`
+	csv := "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n" +
+		"gpu_1x_zz_a,H100,1.0,26.0,200.0,4.31,us-east-1," + gpu + ",\n" +
+		"gpu_1x_zz_spotonly,H100,1.0,26.0,200.0,,us-east-1," + gpu + ",1.10\n"
+	path := filepath.Join(dir, "lambda", "vms.csv")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, warns, err := LoadWith([]string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(warns, func(m model.Message) bool { return strings.Contains(m.String(), "1 spot price not loaded") }) {
+		t.Errorf("no warning for the spot price dropped: %v", warns)
+	}
+	found := false
+	for i := range c.Instances {
+		in := &c.Instances[i]
+		if in.Provider != "lambda" {
+			continue
+		}
+		found = found || in.Type == "gpu_1x_zz_a"
+		if in.Type == "gpu_1x_zz_spotonly" {
+			t.Errorf("the spot-only row is in the catalog: %+v", in.Prices)
+		}
+		for _, p := range in.Prices {
+			if p.SpotUSD > 0 {
+				t.Errorf("lambda %s %s: spot $%g, but lambda has no spot market", in.Type, p.Region, p.SpotUSD)
+			}
+		}
+	}
+	if !found {
+		t.Error("gpu_1x_zz_a, the row before, is not in the catalog")
+	}
 }
