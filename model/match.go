@@ -1385,8 +1385,23 @@ func (m *matcher) scanInstance(in *Instance, sc *offerScan, best map[offerGroup]
 			continue
 		}
 		sc.pos = j
-		if kept := sc.add(best, &o, offerGroup{in.Provider, rp.Region, g, o.spreads(), o.Risky()}); kept != nil && lent {
+		if sc.view != nil { // a view (Query.SpotView) may read all of an offer
+			o.Geo, _ = m.cat.Geo(in.Provider, rp.Region)
+		}
+		kept := sc.add(best, &o, offerGroup{in.Provider, rp.Region, g, o.spreads(), o.Risky()})
+		if kept == nil {
+			continue
+		}
+		if lent {
 			kept.Estimate = m.fullEstimate(shape.r) // kept: its own Estimate, not the ring's
+		}
+		if sc.view == nil {
+			// Where the region is, for the offers kept only: nothing
+			// before reads it (limits, lessHost), and about half the
+			// offers weighed lose to another host of their group (a map
+			// of two strings a look-up, ~2,200 of them a ranking of the
+			// embedded catalog).
+			kept.Geo, _ = m.cat.Geo(in.Provider, rp.Region)
 		}
 	}
 }
@@ -1839,7 +1854,6 @@ func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d dep
 		USDPerHour: unit * float64(d.nodes), Estimate: e, Asked: m.w.Precision, Fallback: d.r.fallback,
 		Redefined: m.cat.GPURedefinition(g.Key),
 	}
-	o.Geo, _ = m.cat.Geo(in.Provider, region)
 	o.HeadroomPct = (o.UsableBytes - o.NeedBytes) / o.UsableBytes * 100
 	o.Verdict = MemoryVerdict(o.NeedBytes, e.ResidentBand(), o.UsableBytes)
 	if o.Verdict == VerdictBorderline {
