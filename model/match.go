@@ -480,6 +480,8 @@ type matcher struct {
 	// netGroups is the catalog's node network figures by GPU and node
 	// size (Catalog.nodeNetworks), gathered at the first nets miss.
 	netGroups map[nodeNetKey][]float64
+	// valid memoises Validate of the workloads estimate computes (validate).
+	valid []validity
 	// hostFree is set while a shape is made for any host RAM
 	// (makeShape): hostRAM then passes and ramBound gathers its needs.
 	hostFree bool
@@ -847,11 +849,42 @@ func (m *matcher) estimate(g *GPU, n int, s Strategy) *estimateResult {
 		r.fallback, w.Precision = run, run
 	}
 	var e Estimate
-	e, r.err = Compute(w, g)
+	if r.err = m.validate(w); r.err == nil {
+		w.Defaults()
+		e = computeValid(w, g)
+	}
 	r.summarize(&e)
 	m.cache[k] = r
 	m.recent.keep(r, &e)
 	return r
+}
+
+// validity is Validate's answer for the workload the matcher's own takes
+// on gpus GPUs (Workload.OnGPUs) with strategy and precision.
+type validity struct {
+	gpus      int
+	strategy  Strategy
+	precision Precision
+	err       error
+}
+
+// validate is Validate of w defaulted, as Compute checks it, where w is
+// the matcher's workload on w.GPUs GPUs (OnGPUs) with w.Strategy and
+// w.Precision: those three make the rest, so the answer is found once
+// for them, not once per GPU type (~200 estimates a ranking of the
+// embedded catalog, over a dozen counts and strategies; Validate was a
+// fifth of Compute).
+func (m *matcher) validate(w Workload) error {
+	for i := range m.valid {
+		if v := &m.valid[i]; v.gpus == w.GPUs && v.strategy == w.Strategy && v.precision == w.Precision {
+			return v.err
+		}
+	}
+	v := validity{gpus: w.GPUs, strategy: w.Strategy, precision: w.Precision}
+	w.Defaults()
+	v.err = w.Validate()
+	m.valid = append(m.valid, v)
+	return v.err
 }
 
 // estimateOn returns the (cached) estimate of w on n GPUs of g with

@@ -153,7 +153,7 @@ func newSplitScan(m *matcher, pairs int) *splitScan {
 	}
 	s.other = *m
 	s.other.cache = make(map[estimateKey]*estimateResult, estimatesRoom/2)
-	s.other.nets, s.other.netGroups = nil, nil
+	s.other.nets, s.other.netGroups, s.other.valid = nil, nil, nil
 	s.other.recent = new(recentEstimates)
 	return s
 }
