@@ -128,6 +128,11 @@ func Compute(w Workload, g *GPU) (Estimate, error) {
 	if err := w.Validate(); err != nil {
 		return Estimate{}, err
 	}
+	return computeValid(w, g), nil
+}
+
+// computeValid is Compute of w, defaulted and valid (Validate nil).
+func computeValid(w Workload, g *GPU) Estimate {
 	var e Estimate
 	if w.Model.Family.Transformer() && !w.Model.HasShape() {
 		shape := GenericShape(w.Model.Params)
@@ -196,7 +201,7 @@ func Compute(w Workload, g *GPU) (Estimate, error) {
 	} else if e.MFU == 0 {
 		e.MFU = DefaultMFU(&w)
 	}
-	return e, nil
+	return e
 }
 
 // inferenceFLOPs returns the forward FLOPs of one request and the part

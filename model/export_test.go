@@ -13,3 +13,13 @@ func SetSplitScans(on bool) (restore func()) {
 	}
 	return func() { splitMinPairs = was; runtime.GOMAXPROCS(procs) }
 }
+
+// SetShapeSharing turns off (or on) the shapes shared by instance types
+// that differ only in what shape does not read of their host
+// (shapeKeyOf): off, every type is shaped with its whole host, memory
+// included. It returns what puts it back.
+func SetShapeSharing(on bool) (restore func()) {
+	was := shareShapes
+	shareShapes = on
+	return func() { shareShapes = was }
+}

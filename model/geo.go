@@ -165,7 +165,13 @@ type geoTables struct {
 }
 
 func buildGeo(regions []ProviderRegions) *geoTables {
-	g := &geoTables{table: map[[2]string]RegionGeo{}, rules: map[string]string{}}
+	// The table at its size: grown from empty, its ~250 regions were
+	// rehashed four times, most of a ranking's first Geo (~0.1 ms).
+	n := 0
+	for i := range regions {
+		n += len(regions[i].Regions)
+	}
+	g := &geoTables{table: make(map[[2]string]RegionGeo, n), rules: map[string]string{}}
 	for i := range regions {
 		p := &regions[i]
 		if p.Rule != "" {

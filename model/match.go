@@ -480,6 +480,12 @@ type matcher struct {
 	// netGroups is the catalog's node network figures by GPU and node
 	// size (Catalog.nodeNetworks), gathered at the first nets miss.
 	netGroups map[nodeNetKey][]float64
+	// valid memoises Validate of the workloads estimate computes (validate).
+	valid []validity
+	// hostFree is set while a shape is made for any host RAM
+	// (makeShape): hostRAM then passes and ramBound gathers its needs.
+	hostFree bool
+	ramBound float64
 }
 
 type netKey struct {
@@ -536,10 +542,20 @@ func (m *matcher) defaultNetwork(g *GPU, perNode int) netFigure {
 // GPUs per node, and the host (HostOf: vCPUs, network; hostRAM: memory).
 // The floats are kept as their bits so the key hashes as one block of
 // memory (float fields hash one by one, a cost per instance type).
+//
+// Most keys leave the host out (shapeKeyOf): what shape reads of it
+// counts only sometimes, so types that differ there share one shape. The
+// vCPUs cap only a vision job's input pipeline (timingHost), the network
+// only a job across nodes, and the memory only through hostRAM, whose
+// checks a shape made without it (hostFree) records the bound of.
 type shapeKey struct {
 	gpu                    *GPU
 	gpus, vcpus            int
 	networkGbps, memoryGiB uint64 // math.Float64bits
+	// withRAM: memoryGiB is the type's and shape checked the host RAM
+	// against it; else memoryGiB is 0 and the shape was made for any
+	// host RAM (shapeResult.ramBound).
+	withRAM bool
 }
 
 type shapeResult struct {
@@ -547,6 +563,11 @@ type shapeResult struct {
 	kind   RejectKind
 	reason Message
 	sized  int // sizedGPUs of d; 0 when rejected
+	// ramBound is, for a shape made for any host RAM, the most host RAM
+	// (bytes) any of its checks asked for: a type with at least that much
+	// passes them all, so shape on it takes the same steps to the same
+	// result. NaN when a check's need was NaN (never passed as bound).
+	ramBound float64
 }
 
 // estimatesRoom is the estimate cache's starting size: the embedded
@@ -567,24 +588,80 @@ const estimatesRoom = 448
 // eval (cheapestOnly) shapes few types and keeps the small start.
 func shapesRoom(cat *Catalog) int { return min(len(cat.Instances), 896) }
 
+// shapeKeyOf is in's shape key with GPU g, its host left out where shape
+// would not read it: when no GPU count tried spans nodes (auto GPUs on
+// one node, or a fixed count within in's GPUs), the network, which
+// counts only across nodes, and the vCPUs unless the job is a vision
+// model's (only its input pipeline reads them); the memory then is
+// checked against the shape's ramBound (withRAM false). A count that
+// may span nodes keys the whole host, the memory included (withRAM):
+// such a shape also reads in's fabric and names its type when it
+// assumes a network (assumedNetwork), which no key here holds.
+func (m *matcher) shapeKeyOf(in *Instance, g *GPU) shapeKey {
+	if !shareShapes || m.q.AutoGPUs && m.q.MaxNodes > 1 || !m.q.AutoGPUs && m.w.GPUs > in.GPUCount {
+		return shapeKey{g, in.GPUCount, in.VCPUs, math.Float64bits(in.NetworkGbps), math.Float64bits(in.MemoryGiB), true}
+	}
+	k := shapeKey{gpu: g, gpus: in.GPUCount}
+	if m.w.Model.Family.Vision() {
+		k.vcpus = in.VCPUs
+	}
+	return k
+}
+
+// shareShapes is off only in tests (SetShapeSharing), to shape every
+// instance type with its whole host as the result to compare with.
+var shareShapes = true
+
+// lookupShape looks k up in the matcher's shapes, then in those it
+// starts from.
+func (m *matcher) lookupShape(k shapeKey) (shapeResult, bool) {
+	if r, ok := m.shapes[k]; ok {
+		return r, true
+	}
+	if r, ok := m.baseShapes[k]; ok {
+		return r, true
+	}
+	r, ok := m.baseShapes2[k]
+	return r, ok
+}
+
 // cachedShape is shape, with the GPUs the job needs on it (sizedGPUs),
-// once per shapeKey.
+// once per shapeKey: first the shape made for any host RAM, which holds
+// for in when in has the RAM its checks asked for (ramBound); else, a
+// host too small for one of them, shape with in's own memory.
 func (m *matcher) cachedShape(in *Instance, g *GPU) (deployment, RejectKind, Message, int) {
-	k := shapeKey{g, in.GPUCount, in.VCPUs, math.Float64bits(in.NetworkGbps), math.Float64bits(in.MemoryGiB)}
-	r, ok := m.shapes[k]
+	k := m.shapeKeyOf(in, g)
+	if !k.withRAM {
+		r, ok := m.lookupShape(k)
+		if !ok {
+			r = m.makeShape(in, g, k, true)
+		}
+		if in.MemoryGiB*GiB >= r.ramBound { // false for a NaN on either side
+			return r.d, r.kind, r.reason, r.sized
+		}
+		// Less RAM than one of its checks asked for: in's own shape.
+		k.withRAM, k.memoryGiB = true, math.Float64bits(in.MemoryGiB)
+	}
+	r, ok := m.lookupShape(k)
 	if !ok {
-		r, ok = m.baseShapes[k]
+		r = m.makeShape(in, g, k, false)
 	}
-	if !ok && m.baseShapes2 != nil {
-		r, ok = m.baseShapes2[k]
+	return r.d, r.kind, r.reason, r.sized
+}
+
+// makeShape makes and keeps in's shape with g under k: for any host RAM
+// when anyRAM (hostFree), else checked against in's memory.
+func (m *matcher) makeShape(in *Instance, g *GPU, k shapeKey, anyRAM bool) shapeResult {
+	var r shapeResult
+	if anyRAM {
+		m.hostFree, m.ramBound = true, 0
 	}
-	if ok {
-		return r.d, r.kind, r.reason, r.sized
+	r.d, r.kind, r.reason = m.shape(in, g)
+	if anyRAM {
+		r.ramBound, m.hostFree = m.ramBound, false
 	}
-	d, kind, reason := m.shape(in, g)
-	sized := 0
-	if reason.IsZero() {
-		sized = m.sizedGPUs(g, &d)
+	if r.reason.IsZero() {
+		r.sized = m.sizedGPUs(g, &r.d)
 	}
 	if m.shapes == nil {
 		room := m.shapesRoom
@@ -593,8 +670,8 @@ func (m *matcher) cachedShape(in *Instance, g *GPU) (deployment, RejectKind, Mes
 		}
 		m.shapes = make(map[shapeKey]shapeResult, room)
 	}
-	m.shapes[k] = shapeResult{d, kind, reason, sized}
-	return d, kind, reason, sized
+	m.shapes[k] = r
+	return r
 }
 
 // cached looks k up in the matcher's estimates, then in those it starts
@@ -772,11 +849,42 @@ func (m *matcher) estimate(g *GPU, n int, s Strategy) *estimateResult {
 		r.fallback, w.Precision = run, run
 	}
 	var e Estimate
-	e, r.err = Compute(w, g)
+	if r.err = m.validate(w); r.err == nil {
+		w.Defaults()
+		e = computeValid(w, g)
+	}
 	r.summarize(&e)
 	m.cache[k] = r
 	m.recent.keep(r, &e)
 	return r
+}
+
+// validity is Validate's answer for the workload the matcher's own takes
+// on gpus GPUs (Workload.OnGPUs) with strategy and precision.
+type validity struct {
+	gpus      int
+	strategy  Strategy
+	precision Precision
+	err       error
+}
+
+// validate is Validate of w defaulted, as Compute checks it, where w is
+// the matcher's workload on w.GPUs GPUs (OnGPUs) with w.Strategy and
+// w.Precision: those three make the rest, so the answer is found once
+// for them, not once per GPU type (~200 estimates a ranking of the
+// embedded catalog, over a dozen counts and strategies; Validate was a
+// fifth of Compute).
+func (m *matcher) validate(w Workload) error {
+	for i := range m.valid {
+		if v := &m.valid[i]; v.gpus == w.GPUs && v.strategy == w.Strategy && v.precision == w.Precision {
+			return v.err
+		}
+	}
+	v := validity{gpus: w.GPUs, strategy: w.Strategy, precision: w.Precision}
+	w.Defaults()
+	v.err = w.Validate()
+	m.valid = append(m.valid, v)
+	return v.err
 }
 
 // estimateOn returns the (cached) estimate of w on n GPUs of g with
@@ -1310,8 +1418,23 @@ func (m *matcher) scanInstance(in *Instance, sc *offerScan, best map[offerGroup]
 			continue
 		}
 		sc.pos = j
-		if kept := sc.add(best, &o, offerGroup{in.Provider, rp.Region, g, o.spreads(), o.Risky()}); kept != nil && lent {
+		if sc.view != nil { // a view (Query.SpotView) may read all of an offer
+			o.Geo, _ = m.cat.Geo(in.Provider, rp.Region)
+		}
+		kept := sc.add(best, &o, offerGroup{in.Provider, rp.Region, g, o.spreads(), o.Risky()})
+		if kept == nil {
+			continue
+		}
+		if lent {
 			kept.Estimate = m.fullEstimate(shape.r) // kept: its own Estimate, not the ring's
+		}
+		if sc.view == nil {
+			// Where the region is, for the offers kept only: nothing
+			// before reads it (limits, lessHost), and about half the
+			// offers weighed lose to another host of their group (a map
+			// of two strings a look-up, ~2,200 of them a ranking of the
+			// embedded catalog).
+			kept.Geo, _ = m.cat.Geo(in.Provider, rp.Region)
 		}
 	}
 }
@@ -1726,8 +1849,15 @@ func (h nodeHostRAM) need(gpus int) float64 {
 	return max(MinHostRAMBytes, h.load.bytes(procs)) + h.hostOffload*float64(gpus)
 }
 
+// hostRAM says why in's host RAM cannot run r, "" when it can. Under
+// hostFree it passes every host and keeps the most it asked for
+// (ramBound; NaN stays NaN).
 func (m *matcher) hostRAM(in *Instance, r *estimateResult) Message {
 	need := r.hostRAM.need(in.GPUCount)
+	if m.hostFree {
+		m.ramBound = max(m.ramBound, need)
+		return Message{}
+	}
 	if in.MemoryGiB*GiB < need {
 		return Msg("host RAM %.0f GiB, needs %.0f GiB", in.MemoryGiB, need/GiB)
 	}
@@ -1757,7 +1887,6 @@ func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d dep
 		USDPerHour: unit * float64(d.nodes), Estimate: e, Asked: m.w.Precision, Fallback: d.r.fallback,
 		Redefined: m.cat.GPURedefinition(g.Key),
 	}
-	o.Geo, _ = m.cat.Geo(in.Provider, region)
 	o.HeadroomPct = (o.UsableBytes - o.NeedBytes) / o.UsableBytes * 100
 	o.Verdict = MemoryVerdict(o.NeedBytes, e.ResidentBand(), o.UsableBytes)
 	if o.Verdict == VerdictBorderline {

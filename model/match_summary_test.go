@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"maps"
 	"reflect"
 	"slices"
@@ -37,7 +38,7 @@ func TestFullEstimateSame(t *testing.T) {
 	// (States.HostOffload), per GPU of the node.
 	offload := Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 512, GPUs: 8, Strategy: ZeRO2, DatasetTokens: 1e8, Switches: Switches{OffloadOptimizer: true}}, Model: llama2_7B}
 	fsdp := Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 512, GPUs: 16, Strategy: FSDP, DatasetTokens: 1e8}, Model: llama2_7B}
-	paged, offloaded := false, false
+	paged, offloaded, invalid := false, false, false
 	for _, c := range []struct {
 		name string
 		w    Workload
@@ -52,6 +53,9 @@ func TestFullEstimateSame(t *testing.T) {
 		{"FSDP over two nodes", fsdp, Query{AllowMultiNode: true}},
 		{"QLoRA", qlora, Query{AutoGPUs: true}},
 		{"ZeRO-Offload", offload, Query{AllowMultiNode: true}},
+		// One GPU runs it single, which offloads nothing: Validate
+		// refuses that count alone (matcher.validate answers per count).
+		{"ZeRO-Offload, auto GPUs", offload, Query{AutoGPUs: true, AllowMultiNode: true}},
 	} {
 		// One scan, and a scan split across two goroutines, whose
 		// offers' Estimates are mostly copies of the last ones made
@@ -85,9 +89,10 @@ func TestFullEstimateSame(t *testing.T) {
 				if !reflect.DeepEqual(*got, want) {
 					t.Errorf("%s: %s×%d %s on %+v: the Estimate built later differs from Compute's", c.name, k.gpu.Key, k.gpus, k.strategy, k.host)
 				}
-				if (werr == nil) != (r.err == nil) {
+				if (werr == nil) != (r.err == nil) || fmt.Sprint(werr) != fmt.Sprint(r.err) {
 					t.Errorf("%s: %s×%d: error %v, Compute's %v", c.name, k.gpu.Key, k.gpus, r.err, werr)
 				}
+				invalid = invalid || werr != nil && !r.batch
 				if r.need != want.ResidentNeed() || r.band != want.ResidentBand() || r.host != want.Host ||
 					r.hasTime != want.HasTime || r.hours != want.Hours || r.timeBand != want.TimeBand {
 					t.Errorf("%s: %s×%d %s: summary %v %v %v %v %v, Estimate %v %v %v %v %v", c.name, k.gpu.Key, k.gpus, k.strategy,
@@ -122,6 +127,9 @@ func TestFullEstimateSame(t *testing.T) {
 	}
 	if !paged {
 		t.Error("no estimate with a paged optimizer: the test does not tell ResidentNeed from the total")
+	}
+	if !invalid {
+		t.Error("no estimate Validate refuses: the test does not compare the errors")
 	}
 	if !offloaded {
 		t.Error("no estimate offloading to host RAM: the test does not check it in the host RAM need")

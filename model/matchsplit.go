@@ -2,6 +2,7 @@ package model
 
 import (
 	"cmp"
+	"math/bits"
 	"runtime"
 	"slices"
 	"strings"
@@ -65,7 +66,11 @@ func newSplitScan(m *matcher, pairs int) *splitScan {
 	type unit struct {
 		g            *GPU
 		prices, size int32
+		// perNode has bit n-1 set for each n GPUs per node of the
+		// unit's types up to 64; more are counted in shapes at once.
+		perNode uint64
 	}
+	shapes := 0 // distinct (GPU, GPUs per node), a bound on shapeKeyOf's keys on one node
 	unitOf := make([]int32, len(cat.Instances))
 	var units []unit
 	index := make(map[*GPU]int32, 64)
@@ -88,6 +93,11 @@ func newSplitScan(m *matcher, pairs int) *splitScan {
 		unitOf[i] = u
 		units[u].prices += int32(len(in.Prices))
 		units[u].size++
+		if n := in.GPUCount; n >= 1 && n <= 64 {
+			units[u].perNode |= 1 << (n - 1)
+		} else {
+			shapes++
+		}
 	}
 	if len(units) < 2 {
 		return nil
@@ -130,9 +140,20 @@ func newSplitScan(m *matcher, pairs int) *splitScan {
 	// grows its map.
 	m.cache = make(map[estimateKey]*estimateResult, estimatesRoom/2)
 	m.shapesRoom = max(shapesRoom(cat)/2, 8)
+	if m.q.AutoGPUs && m.q.MaxNodes <= 1 && !m.w.Model.Family.Vision() {
+		// Keyed by GPU and GPUs per node alone (shapeKeyOf): ~170
+		// shapes in all for the embedded catalog's QLoRA ranking, where
+		// a room of 448 on each goroutine cleared 512 slots of 176 bytes
+		// (~90 KB of fresh pages) for ~85 of them. A host short of RAM
+		// adds a shape of its own; a map that needs more grows.
+		for _, u := range units {
+			shapes += bits.OnesCount64(u.perNode)
+		}
+		m.shapesRoom = max(shapes/2, 8)
+	}
 	s.other = *m
 	s.other.cache = make(map[estimateKey]*estimateResult, estimatesRoom/2)
-	s.other.nets, s.other.netGroups = nil, nil
+	s.other.nets, s.other.netGroups, s.other.valid = nil, nil, nil
 	s.other.recent = new(recentEstimates)
 	return s
 }

@@ -31,6 +31,7 @@ func OnInstance(w Workload, cat *Catalog, in *Instance, region string, usdPerHou
 		return Offer{}, kind, why, nil
 	}
 	o, _ = m.offer(in, g, region, usdPerHour, d)
+	o.Geo, _ = cat.Geo(in.Provider, region)
 	o.Estimate = m.fullEstimate(d.r) // its own, not a ring's
 	return o, "", Message{}, nil
 }
