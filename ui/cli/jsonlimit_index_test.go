@@ -65,3 +65,23 @@ func TestJSONIndexesIntoTheRanking(t *testing.T) {
 		t.Error("no index past the limited rows: the case tests nothing of --limit")
 	}
 }
+
+// TestOffersJSONRowsTotal (a walk): offers --limit N --json gave no count
+// of the rows it cut, which recommend's JSON gives (offers_total) and
+// only a stderr note said; rows_total counts them, grouped or not.
+func TestOffersJSONRowsTotal(t *testing.T) {
+	type list struct {
+		Rows      []struct{} `json:"rows"`
+		RowsTotal int        `json:"rows_total"`
+	}
+	all, _ := runCLIJSON[list](t, []string{"offers", "H100:8", "--json"})
+	if len(all.Rows) < 5 || all.RowsTotal != len(all.Rows) {
+		t.Fatalf("offers H100:8: %d rows, rows_total %d; want them equal, the case needs 5 or more", len(all.Rows), all.RowsTotal)
+	}
+	for _, extra := range [][]string{{"--limit", "2"}, {"--limit", "1", "--group-by", "provider"}} {
+		cut, _ := runCLIJSON[list](t, append([]string{"offers", "H100:8", "--json"}, extra...))
+		if cut.RowsTotal != all.RowsTotal || len(cut.Rows) >= all.RowsTotal {
+			t.Errorf("%v: %d rows, rows_total %d; want fewer rows, and the %d before --limit", extra, len(cut.Rows), cut.RowsTotal, all.RowsTotal)
+		}
+	}
+}

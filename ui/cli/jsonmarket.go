@@ -34,6 +34,7 @@ func writeMarketJSON(w io.Writer, s *report.MarketStreamJSON) error {
 		return err
 	}
 	o.value("groups", s.Groups)
+	o.int("rows_total", int64(s.RowsTotal))
 	o.floatPtr("usd_cny", s.USDCNY)
 	o.value("needs_rate", s.NeedsRate)
 	o.value("prices", s.Prices)

@@ -256,13 +256,14 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 				}
 			}
 			// --limit as recommend's: the first N rows (of each group).
+			total := len(res.Rows)
 			more := res.Limit(f.limit)
 			var footer model.Message
 			if hidden > 0 {
 				footer = model.Msg("%d marketplace "+model.Plural(hidden, "offer")+" hidden (--providers %s, or --marketplaces)", hidden, strings.Join(markets, ","))
 			}
 			prov := catalogProvenance(env, cat)
-			m := report.MarketJSON{NeedsRate: report.NeedsRate(cat, q.Providers, q.ExchangeRates),
+			m := report.MarketJSON{RowsTotal: total, NeedsRate: report.NeedsRate(cat, q.Providers, q.ExchangeRates),
 				Prices: report.NewProvenanceJSON(prov)}
 			if f.usdCNY > 0 {
 				m.USDCNY = &f.usdCNY

@@ -19,6 +19,9 @@ import (
 // prices came from.
 type MarketJSON struct {
 	MarketListJSON
+	// RowsTotal counts the rows before --limit, as recommend's
+	// offers_total counts its offers (a script reads how many were cut).
+	RowsTotal int `json:"rows_total"`
 	// USDCNY is the rate given with --usd-cny (1 USD = usd_cny CNY); null
 	// when none was given.
 	USDCNY *float64 `json:"usd_cny"`
