@@ -1739,7 +1739,7 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 		}
 		layouts := strategies
 		if n == 1 {
-			layouts = single[:]
+			layouts = m.oneGPU(strategies)
 		}
 		d, at, own := pickLayout(len(layouts), func(i int) (deployment, FitVerdict) { // saferLayout
 			if w.TP > 1 && n%w.TP != 0 {
@@ -2282,7 +2282,7 @@ func (m *matcher) sizedGPUs(g *GPU, d *deployment) int {
 	for n := 1; n < d.gpus; n *= 2 {
 		for _, s := range strategies {
 			if n == 1 {
-				s = Single
+				s = m.oneGPU(strategies)[0]
 			}
 			if w.TP > 1 && n%w.TP != 0 {
 				continue
@@ -2847,6 +2847,21 @@ func (m *matcher) strategies() []Strategy {
 
 // single is the one layout of one GPU (shape's auto count tries it).
 var single = [...]Strategy{Single}
+
+// oneGPU is the layout the auto count tries on one GPU, of strategies
+// (m.strategies()): single, unless the workload offloads states to host
+// RAM (offloadsShard), which the strategy it names does on one GPU as on
+// many — DeepSpeed's ZeRO-Offload trains "on a single GPU" (Ren et al.
+// 2021, "ZeRO-Offload: Democratizing Billion-Scale Model Training",
+// abstract), as torch FSDP's CPUOffload runs with a world of one. As
+// single, Validate refused the offload, and every 1-GPU type was a near
+// miss under a header of "1 GPU zero3" (a walk: 788 "invalid deployment").
+func (m *matcher) oneGPU(strategies []Strategy) []Strategy {
+	if m.w.offloadsShard() {
+		return strategies
+	}
+	return single[:]
+}
 
 // sameTenth reports whether need and usable bytes print alike as GiB to
 // one decimal: a near miss then says both to two ("needs 45.22 GiB, has
