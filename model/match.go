@@ -1846,7 +1846,10 @@ func (h nodeHostRAM) need(gpus int) float64 {
 	if h.jobGPUs > 0 {
 		procs = min(gpus, h.jobGPUs)
 	}
-	return max(MinHostRAMBytes, h.load.bytes(procs)) + h.hostOffload*float64(gpus)
+	// Each process offloads its own states: a host with more GPUs than
+	// the job runs holds only the job's (a walk: one of a 2× host's
+	// GPUs "needs 393 GiB" where a 1× host needed 224).
+	return max(MinHostRAMBytes, h.load.bytes(procs)) + h.hostOffload*float64(procs)
 }
 
 // hostRAM says why in's host RAM cannot run r, "" when it can. Under

@@ -37,6 +37,8 @@ func TestFullEstimateSame(t *testing.T) {
 	// ZeRO-Offload keeps the optimizer states in host RAM
 	// (States.HostOffload), per GPU of the node.
 	offload := Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 512, GPUs: 8, Strategy: ZeRO2, DatasetTokens: 1e8, Switches: Switches{OffloadOptimizer: true}}, Model: llama2_7B}
+	tf := data
+	tf.Framework = TensorFlow
 	fsdp := Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 512, GPUs: 16, Strategy: FSDP, DatasetTokens: 1e8}, Model: llama2_7B}
 	paged, offloaded, invalid := false, false, false
 	for _, c := range []struct {
@@ -53,9 +55,13 @@ func TestFullEstimateSame(t *testing.T) {
 		{"FSDP over two nodes", fsdp, Query{AllowMultiNode: true}},
 		{"QLoRA", qlora, Query{AutoGPUs: true}},
 		{"ZeRO-Offload", offload, Query{AllowMultiNode: true}},
-		// One GPU runs it single, which offloads nothing: Validate
-		// refuses that count alone (matcher.validate answers per count).
+		// One GPU runs it as ZeRO-2 too (matcher.oneGPU): single
+		// offloads nothing, and Validate refused it.
 		{"ZeRO-Offload, auto GPUs", offload, Query{AutoGPUs: true, AllowMultiNode: true}},
+		// FSDP, which the auto count tries after DDP, is torch's and
+		// JAX's: Validate refuses it for TensorFlow, per layout
+		// (matcher.validate answers per count and strategy).
+		{"TensorFlow, auto GPUs", tf, Query{AutoGPUs: true, AllowMultiNode: true}},
 	} {
 		// One scan, and a scan split across two goroutines, whose
 		// offers' Estimates are mostly copies of the last ones made
@@ -104,7 +110,7 @@ func TestFullEstimateSame(t *testing.T) {
 					if want.Workload.GPUs > 0 {
 						procs = min(gpus, want.Workload.GPUs)
 					}
-					node := HostRAMNeed(&want.Workload, want.Params, procs) + want.States.HostOffload*float64(gpus)
+					node := HostRAMNeed(&want.Workload, want.Params, procs) + want.States.HostOffload*float64(procs)
 					if got, want := r.hostRAM.need(gpus), node; got != want {
 						t.Errorf("%s: %s×%d: host RAM on %d GPUs %v, NodeHostRAMNeed %v", c.name, k.gpu.Key, k.gpus, gpus, got, want)
 					}
