@@ -556,6 +556,11 @@ type shapeKey struct {
 	// against it; else memoryGiB is 0 and the shape was made for any
 	// host RAM (shapeResult.ramBound).
 	withRAM bool
+	// own is the type itself when a shape across nodes reads more of it
+	// than the key holds: without a network figure, its fabric and its
+	// name, which the near miss names (assumedNetwork; a walk: shadeform's
+	// crusoe_L40Sx2 said "no network figure for" primeintellect's type).
+	own *Instance
 }
 
 type shapeResult struct {
@@ -599,7 +604,11 @@ func shapesRoom(cat *Catalog) int { return min(len(cat.Instances), 896) }
 // assumes a network (assumedNetwork), which no key here holds.
 func (m *matcher) shapeKeyOf(in *Instance, g *GPU) shapeKey {
 	if !shareShapes || m.q.AutoGPUs && m.q.MaxNodes > 1 || !m.q.AutoGPUs && m.w.GPUs > in.GPUCount {
-		return shapeKey{g, in.GPUCount, in.VCPUs, math.Float64bits(in.NetworkGbps), math.Float64bits(in.MemoryGiB), true}
+		k := shapeKey{g, in.GPUCount, in.VCPUs, math.Float64bits(in.NetworkGbps), math.Float64bits(in.MemoryGiB), true, nil}
+		if in.NetworkGbps <= 0 {
+			k.own = in
+		}
+		return k
 	}
 	k := shapeKey{gpu: g, gpus: in.GPUCount}
 	if m.w.Model.Family.Vision() {
