@@ -2221,6 +2221,9 @@ func (m *matcher) describeFilters() Message {
 	if len(m.q.Providers) > 0 {
 		parts = append(parts, Msg("providers %s", strings.Join(m.q.Providers, ",")))
 	}
+	if len(m.q.GPUs) > 0 { // --gpu: left out, "providers vast" read as vast renting nothing (a walk)
+		parts = append(parts, Msg("GPU %s", strings.Join(m.q.GPUs, ",")))
+	}
 	if m.q.InstanceType != "" {
 		parts = append(parts, Msg("instance type %s", m.q.InstanceType))
 	}

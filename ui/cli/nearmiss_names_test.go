@@ -33,3 +33,13 @@ func TestNearMissNamesItsOwnType(t *testing.T) {
 		t.Errorf("%d near misses name a type without a network figure; the case needs two or more", checked)
 	}
 }
+
+// TestNoOffersNamesTheGPU (a walk): with --gpu and --providers matching
+// nothing together, the refusal named the providers alone, as if vast
+// rented nothing.
+func TestNoOffersNamesTheGPU(t *testing.T) {
+	code, _, errs := runCLI(t, "recommend", "--model", "qwen3-0.6b", "--task", "lora", "--gpu", "t4", "--providers", "vast")
+	if code != 2 || !strings.Contains(errs, "providers vast, GPU t4, pricing on-demand") {
+		t.Errorf("exit %d: %s; want exit 2 naming the GPU beside the providers", code, errs)
+	}
+}
