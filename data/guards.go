@@ -455,24 +455,24 @@ var baseFloors = sync.OnceValue(func() *Floors { return GPUFloors(sharedCatalog(
 // --trust-overlay (model.Catalog.UseEmbeddedForHeld); its overlay's line
 // says so (model.HeldPricesEmbedded).
 func holdFlagged(base, merged *model.Catalog, nb int, changed []int, found [][]Guard) []model.Message {
-	type key struct{ provider, typ string }
-	at := map[key][]*Guard{}
+	var at byProvider[[]*Guard] // an overlay's 100,000 instances are looked up in it
+	flagged := false
 	for _, part := range found {
 		for i := range part {
 			if g := &part[i]; PriceRule(g.Rule) {
-				k := key{g.Provider, g.Type}
-				at[k] = append(at[k], g)
+				at.set(g.Provider, g.Type, append(at.at(g.Provider, g.Type), g))
+				flagged = true
 			}
 		}
 	}
-	if len(at) == 0 {
+	if !flagged {
 		return nil
 	}
 	count := map[string]int{} // held prices per overlay
 	kept := map[string]int{}  // of them, those the embedded catalog's price stands in for
 	var order []string
 	hold := func(in *model.Instance, cloned bool, was *model.Instance) {
-		gs := at[key{in.Provider, in.Type}]
+		gs := at.at(in.Provider, in.Type)
 		if len(gs) == 0 {
 			return
 		}
