@@ -317,7 +317,7 @@ func badRune(s string, ok func(rune) bool) (int, rune) {
 // the first of a key in first, any later ones in more, which nearly
 // always stays empty (a slice per name cost an allocation each).
 type lookalikes struct {
-	first map[string]string
+	first nameTable
 	more  map[string][]string
 	// key is check's scratch for an ASCII name's key, looked up without
 	// a string of its own; keys holds the keys added, back to back, so
@@ -327,16 +327,12 @@ type lookalikes struct {
 
 // newLookalikes returns an empty set sized for n names.
 func newLookalikes(n int) lookalikes {
-	return lookalikes{first: make(map[string]string, n), more: map[string][]string{}}
+	return lookalikes{first: newNameTable(n), more: map[string][]string{}}
 }
 
 // known adds s, whose key is k.
 func (l *lookalikes) known(k, s string) {
-	f, ok := l.first[k]
-	switch {
-	case !ok:
-		l.first[k] = s
-	case f != s && !slices.Contains(l.more[k], s):
+	if f, ok := l.first.getOrAdd(k, s, nil); ok && f != s && !slices.Contains(l.more[k], s) {
 		l.more[k] = append(l.more[k], s)
 	}
 }
@@ -349,20 +345,18 @@ func (l *lookalikes) check(s string) string {
 		key = append(key[:0], LookKey(s)...)
 	}
 	l.key = key
-	f, ok := l.first[string(key)] // no string made for a look-up
-	if !ok {
-		l.first[l.keep(key)] = s
-		return ""
-	}
-	if f == s || slices.Contains(l.more[string(key)], s) {
+	// The key is looked up in the scratch bytes, and copied into l.keys
+	// only when added: no string is made for a look-up.
+	f, ok := l.first.getOrAdd(unsafe.String(unsafe.SliceData(key), len(key)), s, l.keep)
+	if !ok || f == s || slices.Contains(l.more[string(key)], s) {
 		return ""
 	}
 	return f
 }
 
-// keep returns a string of key stored in l.keys, whose bytes below len
-// are never written again (so the string stays as it is).
-func (l *lookalikes) keep(key []byte) string {
+// keep returns a copy of key stored in l.keys, whose bytes below len are
+// never written again (so the string stays as it is).
+func (l *lookalikes) keep(key string) string {
 	const block = 64 << 10
 	if len(l.keys)+len(key) > cap(l.keys) {
 		l.keys = make([]byte, 0, max(block, len(key)))
