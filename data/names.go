@@ -79,7 +79,13 @@ func (c *NameCheck) of(provider string) *providerNames {
 	if n, ok := c.names[provider]; ok {
 		return n
 	}
-	n := &providerNames{types: newLookalikes(c.expect), regions: newLookalikes(0), okRegions: map[string]struct{}{}}
+	types := c.expect // the caller's names, and base's of provider
+	for i := range c.base.Instances {
+		if c.base.Instances[i].Provider == provider {
+			types++
+		}
+	}
+	n := &providerNames{types: newLookalikes(types), regions: newLookalikes(0), okRegions: map[string]struct{}{}}
 	for i := range c.base.Instances {
 		if in := &c.base.Instances[i]; in.Provider == provider {
 			n.types.known(LookKey(in.Type), in.Type)

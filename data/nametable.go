@@ -14,17 +14,24 @@ import (
 type nameTable struct {
 	seed maphash.Seed
 	// slots hold an entry's index + 1 in the low 32 bits (0: empty) and
-	// its key's hash's high 32 bits above; keys and names are the entries
-	// in the order added.
-	slots       []uint64
-	keys, names []string
+	// its key's hash's high 32 bits above; entries are in the order
+	// added.
+	slots   []uint64
+	entries []nameEntry
 }
 
-// newNameTable returns a table sized for n keys.
+// nameEntry is a key and the name it maps to.
+type nameEntry struct{ key, name string }
+
+// newNameTable returns a table sized for n keys. For a file's 100,000
+// types its arrays are 5 MB of fresh memory, written all over: backed by
+// huge pages (adviseHugePages), not faulted in 4 KiB at a time.
 func newNameTable(n int) nameTable {
 	t := nameTable{seed: maphash.MakeSeed()}
-	t.keys, t.names = make([]string, 0, n), make([]string, 0, n)
+	t.entries = make([]nameEntry, 0, n)
 	t.slots = make([]uint64, slotsFor(n))
+	adviseHugePages(t.entries)
+	adviseHugePages(t.slots)
 	return t
 }
 
@@ -46,8 +53,8 @@ func (t *nameTable) get(key string) (string, bool) {
 		if s == 0 {
 			return "", false
 		}
-		if s>>32 == h>>32 && t.keys[uint32(s)-1] == key {
-			return t.names[uint32(s)-1], true
+		if e := &t.entries[uint32(s)-1]; s>>32 == h>>32 && e.key == key {
+			return e.name, true
 		}
 	}
 }
@@ -56,22 +63,22 @@ func (t *nameTable) get(key string) (string, bool) {
 // name and returns "", false. When keep is set, the key is stored as
 // keep returns it (key may then be scratch memory).
 func (t *nameTable) getOrAdd(key, name string, keep func(string) string) (string, bool) {
-	if len(t.keys)+1 > len(t.slots)*3/4 {
+	if len(t.entries)+1 > len(t.slots)*3/4 {
 		t.grow()
 	}
 	h := maphash.String(t.seed, key)
 	mask := uint64(len(t.slots) - 1)
 	i := h & mask
 	for ; t.slots[i] != 0; i = (i + 1) & mask {
-		if s := t.slots[i]; s>>32 == h>>32 && t.keys[uint32(s)-1] == key {
-			return t.names[uint32(s)-1], true
+		if s := t.slots[i]; s>>32 == h>>32 && t.entries[uint32(s)-1].key == key {
+			return t.entries[uint32(s)-1].name, true
 		}
 	}
 	if keep != nil {
 		key = keep(key)
 	}
-	t.keys, t.names = append(t.keys, key), append(t.names, name)
-	t.slots[i] = h>>32<<32 | uint64(len(t.keys))
+	t.entries = append(t.entries, nameEntry{key, name})
+	t.slots[i] = h>>32<<32 | uint64(len(t.entries))
 	return "", false
 }
 
@@ -81,10 +88,10 @@ func (t *nameTable) grow() {
 	if t.slots == nil {
 		t.seed = maphash.MakeSeed()
 	}
-	t.slots = make([]uint64, max(2*len(t.slots), slotsFor(len(t.keys)+1)))
+	t.slots = make([]uint64, max(2*len(t.slots), slotsFor(len(t.entries)+1)))
 	mask := uint64(len(t.slots) - 1)
-	for j, key := range t.keys {
-		h := maphash.String(t.seed, key)
+	for j := range t.entries {
+		h := maphash.String(t.seed, t.entries[j].key)
 		i := h & mask
 		for t.slots[i] != 0 {
 			i = (i + 1) & mask

@@ -76,8 +76,8 @@ func TestLookalikesSameAsMap(t *testing.T) {
 				t.Fatalf("round %d: first[%q] = %q, %v; want %q", round, k, g, ok, f)
 			}
 		}
-		if len(got.first.keys) != len(want.first) {
-			t.Fatalf("round %d: %d keys, want %d", round, len(got.first.keys), len(want.first))
+		if len(got.first.entries) != len(want.first) {
+			t.Fatalf("round %d: %d keys, want %d", round, len(got.first.entries), len(want.first))
 		}
 	}
 }
