@@ -2,8 +2,12 @@ package data
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // TestByProviderSameAsPairMap: byProvider answers as the map keyed by
@@ -36,5 +40,29 @@ func TestByProviderSameAsPairMap(t *testing.T) {
 				t.Fatalf("round %d op %d: get(%q, %q) = %d, %v; want %d, %v", round, op, provider, name, got, ok, w, wok)
 			}
 		}
+	}
+}
+
+// TestFlaggedAddedParallel: the instances with findings are found in two
+// halves as in one pass, in order.
+func TestFlaggedAddedParallel(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	insts := make([]model.Instance, 3*parallelBuild)
+	var at byProvider[[]*Guard]
+	for i := range insts {
+		insts[i].Provider, insts[i].Type = []string{"aws", "gcp"}[r.IntN(2)], fmt.Sprint("t", r.IntN(len(insts)))
+		if r.IntN(50) == 0 {
+			at.set(insts[i].Provider, insts[i].Type, []*Guard{{}})
+		}
+	}
+	for _, nb := range []int{0, 7, parallelBuild} {
+		got := flaggedAdded(&at, insts, nb)
+		func() {
+			defer func(n int) { parallelBuild = n }(parallelBuild)
+			parallelBuild = math.MaxInt
+			if want := flaggedAdded(&at, insts, nb); !slices.Equal(got, want) || len(want) == 0 {
+				t.Errorf("from %d: two goroutines found %d, one %d", nb, len(got), len(want))
+			}
+		}()
 	}
 }
