@@ -106,3 +106,17 @@ func TestNameTableGrows(t *testing.T) {
 		}
 	}
 }
+
+// FuzzBadTypeRune: the byte loop finds what the rune loop finds.
+func FuzzBadTypeRune(f *testing.F) {
+	for _, s := range []string{"", "g5.xlarge", "gpu_8x_h100_sxm5", "a:b+c-d", "syn$bad", "h1\u00a0", "\xff", "g\u0261", "ａ", "x y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		j, r := badTypeRune(s)
+		wj, wr := badRune(s, typeRune)
+		if j != wj || r != wr {
+			t.Fatalf("badTypeRune(%q) = %d, %q; badRune: %d, %q", s, j, r, wj, wr)
+		}
+	})
+}
