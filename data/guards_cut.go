@@ -61,16 +61,15 @@ func RiseGuards(base *model.Catalog, insts []model.Instance) []Guard {
 // sameTypeGuards is CutGuards, or RiseGuards when rise is set, adding to
 // out.
 func sameTypeGuards(base *model.Catalog, insts []model.Instance, rise bool, out *guardList) {
-	type key struct{ provider, typ string }
-	known := map[key]*model.Instance{}
+	var known byProvider[*model.Instance]
 	for i := range base.Instances {
 		if in := &base.Instances[i]; in.PriceCurrency() == "USD" {
-			known[key{in.Provider, in.Type}] = in
+			known.set(in.Provider, in.Type, in)
 		}
 	}
 	for i := range insts {
 		in := &insts[i]
-		old, ok := known[key{in.Provider, in.Type}]
+		old, ok := known.get(in.Provider, in.Type)
 		if !ok || in.PriceCurrency() != "USD" {
 			continue
 		}

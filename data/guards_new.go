@@ -35,16 +35,16 @@ func NewPriceGuards(base *model.Catalog, insts []model.Instance) []Guard {
 
 // newPriceGuards is NewPriceGuards adding to out.
 func newPriceGuards(base *model.Catalog, insts []model.Instance, out *guardList) {
-	type key struct {
-		provider, gpu string
-		n             int
-	}
 	type low struct {
 		usd        [2]float64 // per GPU-hour: on demand, spot
 		typ, where [2]string
 	}
-	cheapest := map[key]*low{}
-	priced := map[[3]string][2]bool{} // provider, type, region → priced on demand, spot
+	var cheapest byProvider[map[int]*low] // by provider and GPU, then GPU count
+	priced := map[[3]string][2]bool{}     // provider, type, region → priced on demand, spot
+	// pricedTypes are the types of priced: an overlay's new types (all
+	// 100,000 of a generated file's) are passed by one look-up of the
+	// type, not one of a three-string key per price.
+	var pricedTypes byProvider[bool]
 	// The geography is read from a catalog of its own: Geo indexes the
 	// catalog it is called on, and base may be the shared embedded one.
 	geo := &model.Catalog{Regions: base.Regions}
@@ -59,15 +59,20 @@ func newPriceGuards(base *model.Catalog, insts []model.Instance, out *guardList)
 		}
 		for _, p := range in.Prices {
 			priced[[3]string{in.Provider, in.Type, p.Region}] = [2]bool{p.OnDemandUSD > 0, p.SpotUSD > 0}
+			pricedTypes.set(in.Provider, in.Type, true)
 		}
 		if !in.Offered() || in.GPUCount <= 0 {
 			continue
 		}
-		k := key{in.Provider, in.GPU, in.GPUCount}
-		c := cheapest[k]
+		counts := cheapest.at(in.Provider, in.GPU)
+		if counts == nil {
+			counts = map[int]*low{}
+			cheapest.set(in.Provider, in.GPU, counts)
+		}
+		c := counts[in.GPUCount]
 		if c == nil {
 			c = &low{}
-			cheapest[k] = c
+			counts[in.GPUCount] = c
 		}
 		for _, p := range in.Prices {
 			for m, v := range [2]float64{p.OnDemandUSD, p.SpotUSD} {
@@ -81,20 +86,27 @@ func newPriceGuards(base *model.Catalog, insts []model.Instance, out *guardList)
 	provider, providerGeo, seen := "", false, false
 	for i := range insts {
 		in := &insts[i]
-		c := cheapest[key{in.Provider, in.GPU, in.GPUCount}]
+		c := cheapest.at(in.Provider, in.GPU)[in.GPUCount]
 		if c == nil || in.GPUCount <= 0 || in.PriceCurrency() != "USD" {
 			continue
 		}
 		if !seen || in.Provider != provider {
 			provider, providerGeo, seen = in.Provider, geoKnown[in.Provider], true
 		}
+		typePriced := pricedTypes.at(in.Provider, in.Type)
 		for _, p := range in.Prices {
-			had := priced[[3]string{in.Provider, in.Type, p.Region}]
-			_, placed := geo.Geo(in.Provider, p.Region)
-			unknown := providerGeo && !placed
+			var had [2]bool
+			if typePriced {
+				had = priced[[3]string{in.Provider, in.Type, p.Region}]
+			}
+			unknown, placedKnown := false, false
 			for m, v := range [2]float64{p.OnDemandUSD, p.SpotUSD} {
 				if v <= 0 || had[m] || c.usd[m] == 0 {
 					continue
+				}
+				if !placedKnown { // only for a price that is new: most of a real file's are not
+					_, placed := geo.Geo(in.Provider, p.Region)
+					unknown, placedKnown = providerGeo && !placed, true
 				}
 				per, fraction := v/float64(in.GPUCount), cutFraction
 				if unknown {

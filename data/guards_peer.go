@@ -52,11 +52,11 @@ func peerGuards(base *model.Catalog, insts []model.Instance, out *guardList) {
 	cheapest, self := peersOf(base)
 	for i := range insts {
 		in := &insts[i]
-		c := cheapest[peerKey{in.Provider, in.GPU}]
+		c := cheapest.at(in.Provider, in.GPU)
 		if c == nil || in.GPUCount <= 0 || in.PriceCurrency() != "USD" {
 			continue
 		}
-		old := self[[2]string{in.Provider, in.Type}]
+		old := self.at(in.Provider, in.Type)
 		for _, p := range in.Prices {
 			var was model.RegionPrice
 			if old != nil {
@@ -110,7 +110,7 @@ func peerText(mode string, per, fraction float64, ref peer, gpu string, againstO
 func PeerFloors(base *model.Catalog, insts []*model.Instance) {
 	cheapest, _ := peersOf(base)
 	for _, in := range insts {
-		c := cheapest[peerKey{in.Provider, in.GPU}]
+		c := cheapest.at(in.Provider, in.GPU)
 		if c == nil || in.GPUCount <= 0 || in.PriceCurrency() == "USD" {
 			continue
 		}
@@ -137,8 +137,6 @@ type peer struct {
 	usd float64 // per GPU-hour
 }
 
-type peerKey struct{ provider, gpu string }
-
 // otherPeer is the cheapest of two that is not typ.
 func otherPeer(two [2]peer, typ string) peer {
 	if two[0].typ == typ {
@@ -150,24 +148,21 @@ func otherPeer(two [2]peer, typ string) peer {
 // peersOf returns the two cheapest of base's offered USD types per
 // provider, GPU and mode (on demand, spot): a type's peer is the cheapest
 // other than itself; and base's USD types by provider and type.
-func peersOf(base *model.Catalog) (map[peerKey]*[2][2]peer, map[[2]string]*model.Instance) {
-	type key = peerKey
-	cheapest := map[key]*[2][2]peer{}
-	self := map[[2]string]*model.Instance{}
+func peersOf(base *model.Catalog) (cheapest *byProvider[*[2][2]peer], self *byProvider[*model.Instance]) {
+	cheapest, self = &byProvider[*[2][2]peer]{}, &byProvider[*model.Instance]{}
 	for i := range base.Instances {
 		in := &base.Instances[i]
 		if in.PriceCurrency() != "USD" {
 			continue
 		}
-		self[[2]string{in.Provider, in.Type}] = in
+		self.set(in.Provider, in.Type, in)
 		if !in.Offered() || in.GPUCount <= 0 {
 			continue
 		}
-		k := key{in.Provider, in.GPU}
-		c := cheapest[k]
+		c := cheapest.at(in.Provider, in.GPU)
 		if c == nil {
 			c = &[2][2]peer{}
-			cheapest[k] = c
+			cheapest.set(in.Provider, in.GPU, c)
 		}
 		for mode := range 2 {
 			low := 0.0

@@ -6,9 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/csv"
 	"errors"
-	"hash/maphash"
 	"io"
-	"maps"
 	"math"
 	"math/bits"
 	"slices"
@@ -241,6 +239,7 @@ func readSkyPilotCSVAsOf(r io.Reader, name, provider string, gpus GPUResolver, r
 	if len(insts) == 0 {
 		p.warn.add(0, "nogpu", model.Msg("no GPU instance types among %s rows", model.Grouped(p.rows)))
 	}
+	p.dups.find(p)
 	p.dups.warn(&p.warn)
 	return insts, backing[:room+len(insts)], p.warn.lines(name), nil
 }
@@ -510,76 +509,6 @@ type parser struct {
 	dups     dupRows
 }
 
-// dupRows finds rows that repeat an earlier row's instance type, region
-// and zone: add folds them (the lowest price of each kind wins), and the
-// file gets one warning saying so (warning). A row is known by a hash of
-// the three (maphash, 64 bits), not a copy of them: a 100,000-row file
-// keeps a map of integers.
-type dupRows struct {
-	seed     maphash.Seed
-	first    map[uint64]int // the hash's first line
-	n, line  int            // repeated rows; the first repeat's line
-	examples []model.Message
-}
-
-// shownDups is how many repeated rows the warning names.
-const shownDups = 3
-
-// see records a GPU row; a repeat is counted, the first few named.
-func (d *dupRows) see(line int, typ, region, zone string) {
-	if d.first == nil {
-		d.seed, d.first = maphash.MakeSeed(), map[uint64]int{}
-	}
-	var h maphash.Hash
-	h.SetSeed(d.seed)
-	h.WriteString(typ)
-	h.WriteByte(0)
-	h.WriteString(region)
-	h.WriteByte(0)
-	h.WriteString(zone)
-	k := h.Sum64()
-	at, ok := d.first[k]
-	if !ok {
-		d.first[k] = line
-		return
-	}
-	if d.n == 0 {
-		d.line = line
-	}
-	d.n++
-	if len(d.examples) < shownDups {
-		d.examples = append(d.examples, model.Msg("%s %s %s (lines %d, %d)", typ, region, zone, at, line))
-	}
-}
-
-// reserve sizes the table for n rows at once: grown a row at a time, a
-// 100,000-row file's table was rebuilt a dozen times, a twentieth of the
-// read.
-func (d *dupRows) reserve(n int) {
-	if d.first == nil || n <= len(d.first) {
-		return
-	}
-	m := make(map[uint64]int, n)
-	maps.Copy(m, d.first)
-	d.first = m
-}
-
-// warn adds the file's one warning about repeated rows, if any.
-func (d *dupRows) warn(w *warnings) {
-	if d.n == 0 {
-		return
-	}
-	ex := d.examples[0]
-	for _, e := range d.examples[1:] {
-		ex = model.Msg("%v, %v", ex, e)
-	}
-	if d.n == 1 {
-		w.add(d.line, "dup", model.Msg("1 row repeats the instance type, region and zone of an earlier row, %v; the lower on-demand and the lower spot price of the two are kept", ex))
-		return
-	}
-	w.add(d.line, "dup", model.Msg("%s rows repeat the instance type, region and zone of an earlier row, e.g. %v; the lowest on-demand and the lowest spot price of the repeated rows are kept", model.Grouped(d.n), ex))
-}
-
 // newParser returns a parser that leaves room zero instances in front of
 // the ones it reads and expects about types instance types (0: unknown).
 func newParser(name, provider string, gpus GPUResolver, cols *columns, room, types int) *parser {
@@ -632,7 +561,7 @@ func (p *parser) reserve(scale float64) {
 	if g := grow(len(p.rps)); g > 0 {
 		p.rps = growFresh(p.rps, g)
 	}
-	p.dups.reserve(min(grow(len(p.dups.first))+len(p.dups.first), MaxCSVRows))
+	p.dups.reserve(min(grow(len(p.dups.rows))+len(p.dups.rows), MaxCSVRows))
 }
 
 // growFresh is slices.Grow for an array adviseHugePages should back:
@@ -692,8 +621,8 @@ func (p *parser) row(line int, rec []string) error {
 	if !p.resolve(&o, accel, p.gpuMemory(rec, count)) {
 		return nil
 	}
-	p.dups.see(line, typ, region, zone)
-	p.add(&o)
+	at := p.add(&o)
+	p.dups.see(line, len(p.runs)-1, at, p.str(zone))
 	return nil
 }
 
@@ -855,7 +784,8 @@ func awsLocalZone(zone string) bool { return strings.Count(zone, "-") >= 2 }
 // shape, else starts a run. instances then merges the runs of each type
 // in file order as if each row had been checked against its type's first
 // row: a later run of another shape is rows that contradict the first.
-func (p *parser) add(o *offer) {
+// It returns the offer's region (in p.strs).
+func (p *parser) add(o *offer) int32 {
 	var r *typeRun
 	if n := len(p.runs); n > 0 {
 		r = &p.runs[n-1]
@@ -890,6 +820,7 @@ func (p *parser) add(o *offer) {
 		rp = &p.rps[len(p.rps)-1]
 	}
 	rp.fold(o.onDemand, o.spot, o.flexStart, o.spotIgnored)
+	return region
 }
 
 // seeRegion counts region (a strs index) first seen at line; past
@@ -1007,6 +938,10 @@ func (p *parser) instances() []model.Instance {
 		// Different keys are different names: only equal keys are read.
 		for ; j < len(order) && order[j]&^mask == order[k]&^mask && name(&p.runs[order[j]&mask]) == name(t); j++ {
 			p.mergeRun(t, &p.runs[order[j]&mask])
+			p.dups.share(len(p.runs), int(order[j]&mask))
+		}
+		if j > k+1 {
+			p.dups.share(len(p.runs), i)
 		}
 		k = j
 		if n := p.finishRegions(t, name(t)); n > 0 {

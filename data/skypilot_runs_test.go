@@ -369,6 +369,57 @@ func TestOverlayGuardsParallel(t *testing.T) {
 	}
 }
 
+// TestPriceGuardsParallel: the price guards run on two goroutines over
+// many instances (priceGuards) find what they find run one after
+// another, in the same order: the generated overlay's types (new-price-cut)
+// and the embedded catalog's priced at a tenth and ten times its prices
+// (below-floor, price-cut, price-rise, below-peer).
+func TestPriceGuardsParallel(t *testing.T) {
+	base, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in bytes.Buffer
+	if err := synthcsv.Write(&in, 3*parallelBuild, 7); err != nil {
+		t.Fatal(err)
+	}
+	insts, _, err := ReadSkyPilotCSV(bytes.NewReader(in.Bytes()), "vms.csv", "aws", CatalogGPUResolver(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []float64{0.1, 10} {
+		for _, b := range base.Instances {
+			b.Prices = slices.Clone(b.Prices)
+			for j := range b.Prices {
+				b.Prices[j].OnDemandUSD *= f
+				b.Prices[j].SpotUSD *= f
+			}
+			insts = append(insts, b)
+		}
+	}
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(insts), func(i, j int) { insts[i], insts[j] = insts[j], insts[i] })
+	find := func() []string {
+		var found guardList
+		priceGuards(baseFloors(), base, base, insts, &found)
+		var out []string
+		for _, g := range found.slice() {
+			out = append(out, g.Rule+" "+g.Origin+" "+g.Message().String())
+		}
+		return out
+	}
+	parallel := find()
+	defer func(n int) { parallelBuild = n }(parallelBuild)
+	parallelBuild = math.MaxInt
+	serial := find()
+	rules := map[string]bool{}
+	for _, f := range serial {
+		rules[strings.Fields(f)[0]] = true
+	}
+	if !slices.Equal(parallel, serial) || len(rules) < 5 {
+		t.Errorf("two goroutines: %d findings; one: %d, of rules %v (want all 5)", len(parallel), len(serial), rules)
+	}
+}
+
 // TestReadSkyPilotCSVHostArch: the host CPU architecture is set as the
 // instances are built: AWS Graviton hosts (g5g, T4G) and Grace superchips
 // (GH200) are arm64, others x86_64 (empty).
