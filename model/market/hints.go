@@ -42,10 +42,15 @@ func EmptyHints(c *model.Catalog, q *Query) []model.Message {
 			counts[in.GPUCount] = true
 			amd, nvidia = amd || g.Vendor == "amd", nvidia || g.Vendor != "amd"
 		}
+		name, count, _ := strings.Cut(s.Text, ":")
 		if len(counts) == 0 {
+			// A GPU the catalog knows (catalog gpus) that no provider
+			// rents: an empty table said nothing (a walk: offers mi325x).
+			if len(s.Keys) > 0 && s.Vendor == "" && s.VRAMGiB == (Bounds{}) {
+				out = append(out, model.Msg("no provider in the catalog rents %s (gpuplan catalog gpus lists the GPU; no instance type has it)", name))
+			}
 			continue
 		}
-		name, count, _ := strings.Cut(s.Text, ":")
 		have := make([]int, 0, len(counts))
 		fits := false
 		for n := range counts {

@@ -12,7 +12,8 @@ import (
 // can match say nothing.
 func TestEmptyHints(t *testing.T) {
 	cat := &model.Catalog{
-		GPUs: []model.GPU{{Key: "h100", Name: "H100", Vendor: "nvidia", MemoryGiB: 80}, {Key: "mi300x", Name: "MI300X", Vendor: "amd", MemoryGiB: 192}},
+		GPUs: []model.GPU{{Key: "h100", Name: "H100", Vendor: "nvidia", MemoryGiB: 80}, {Key: "mi300x", Name: "MI300X", Vendor: "amd", MemoryGiB: 192},
+			{Key: "mi325x", Name: "MI325X", Vendor: "amd", MemoryGiB: 256}},
 		Instances: []model.Instance{
 			{Provider: "p", Type: "a", GPU: "h100", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r", OnDemandUSD: 3}}},
 			{Provider: "p", Type: "b", GPU: "h100", GPUCount: 8},
@@ -35,6 +36,9 @@ func TestEmptyHints(t *testing.T) {
 		{Query{GPUs: []GPUSpec{spec("MI300X:8")}, Interconnect: LinkNVLink}, "MI300X joins its GPUs with AMD's Infinity Fabric (xGMI), never NVLink"},
 		{Query{GPUs: []GPUSpec{spec("H100:8")}, Interconnect: LinkNVLink}, ""},
 		{Query{GPUs: []GPUSpec{spec("H100:8")}}, ""},
+		// A GPU no instance type has (a walk: offers mi325x said nothing).
+		{Query{GPUs: []GPUSpec{spec("mi325x")}}, "no provider in the catalog rents mi325x (gpuplan catalog gpus lists the GPU; no instance type has it)"},
+		{Query{GPUs: []GPUSpec{spec("MI325X:8")}}, "no provider in the catalog rents MI325X"},
 	} {
 		var got []string
 		for _, m := range EmptyHints(cat, &tt.q) {
