@@ -11,7 +11,8 @@ import (
 // or fine-tune planned as its base of another name resolves to it and says
 // so in one line (model.FineTuneNote), as a quantized release's id does;
 // an instruct variant of the base's own name says nothing; the ids left out
-// on purpose say why in one line and name the nearest key.
+// on purpose say why in one line and name the nearest key; whisper-medium
+// is an entry of its own, its count KerasHub's to the unit.
 func TestNewUserIDs(t *testing.T) {
 	c, err := Load()
 	if err != nil {
@@ -28,6 +29,7 @@ func TestNewUserIDs(t *testing.T) {
 		{"Qwen/Qwen2.5-7B-Instruct", "qwen2.5-7b", ""},
 		{"Qwen/Qwen2.5-7B", "qwen2.5-7b", ""},
 		{"qwen2.5-7b", "qwen2.5-7b", ""},
+		{"openai/whisper-medium", "whisper-medium", ""},
 	} {
 		a, err := c.Model(tc.id)
 		if err != nil || a.Key != tc.key {
@@ -52,6 +54,14 @@ func TestNewUserIDs(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "left out on purpose") || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: %v; want one line saying why, with %q", tc.id, err, tc.want)
 		}
+	}
+	w, err := c.Model("whisper-medium")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// KerasHub whisper_medium_multi: 763,857,920; the paper and model card's 769M is 0.7% above.
+	if got := w.ParamCount(); got != 763_857_920 || got != w.PublishedParams || (769e6-got)/769e6 > 0.01 {
+		t.Errorf("whisper-medium: %v parameters, published %v; want 763,857,920, within 1%% of 769M", got, w.PublishedParams)
 	}
 }
 
