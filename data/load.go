@@ -202,6 +202,7 @@ type rawModel struct {
 	Key                    string   `toml:"key"`
 	Name                   string   `toml:"name"`
 	Aliases                []string `toml:"aliases"`
+	FineTunes              []string `toml:"fine_tunes"`
 	Family                 string   `toml:"family"`
 	Params                 float64  `toml:"params"`
 	PublishedParams        float64  `toml:"published_params"`
@@ -627,7 +628,7 @@ func (r *rawGPU) validate() (model.GPU, error) {
 func (r *rawModel) validate() (model.Architecture, error) {
 	fam, ferr := model.ParseFamily(r.Family)
 	a := model.Architecture{
-		Key: r.Key, Name: r.Name, Aliases: r.Aliases, Family: fam, Params: r.Params, PublishedParams: r.PublishedParams,
+		Key: r.Key, Name: r.Name, Aliases: r.Aliases, FineTunes: r.FineTunes, Family: fam, Params: r.Params, PublishedParams: r.PublishedParams,
 		Layers: r.Layers, DecoderLayers: r.DecoderLayers, Hidden: r.Hidden, Heads: r.Heads, KVHeads: r.KVHeads,
 		HeadDim: r.HeadDim, FFN: r.FFN, GatedMLP: r.GatedMLP, Vocab: r.Vocab, Tied: r.Tied, Norm: model.Norm(r.Norm),
 		NormsPerLayer: r.NormsPerLayer, LinearBias: r.LinearBias, Dropout: r.Dropout, QKVBias: r.QKVBias, LearnedPositions: r.LearnedPositions,
@@ -646,6 +647,11 @@ func (r *rawModel) validate() (model.Architecture, error) {
 	errs = append(errs, checkNames(field{key: "key", v: r.Key}, field{key: "name", v: r.Name}, field{key: "family", v: r.Family},
 		field{key: "norm", v: r.Norm}, field{key: "model_type", v: r.ModelType}, field{key: "activation", v: r.Activation}, field{key: "source", v: r.Source, source: true}, field{key: "params_source", v: r.ParamsSource, source: true})...)
 	errs = append(errs, checkList("aliases", r.Aliases)...)
+	for i, f := range r.FineTunes { // each is an alias too, which finds it: fine_tunes only marks it
+		if !slices.Contains(r.Aliases, f) {
+			errs = append(errs, model.Msg("fine_tunes[%d] %q is not among aliases; list it there too", i+1, f))
+		}
+	}
 	if r.DefaultOptimizer != "" || r.OptimizerSource != "" { // a recipe's optimizer cites the recipe
 		opt, err := model.ParseOptimizer(r.DefaultOptimizer)
 		a.DefaultOptimizer = opt

@@ -45,7 +45,13 @@ type Architecture struct {
 	Key     string   // catalog key, lowercase and hyphenated: "llama-3.1-8b"
 	Name    string   // display name: "Llama 3.1 8B"
 	Aliases []string // other spellings people type: "meta-llama/Llama-3.1-8B"
-	Family  Family
+	// FineTunes are the Hugging Face ids among Aliases that name another
+	// model of this architecture, a distill or fine-tune released under
+	// its own name ("deepseek-ai/DeepSeek-R1-Distill-Qwen-7B" of Qwen2.5
+	// 7B): one resolved by them says whose architecture it is
+	// (FineTuneNote).
+	FineTunes []string
+	Family    Family
 
 	// Params is the parameter count. For transformers it is derived by
 	// ParamCount when zero; when set it overrides the formula (used for

@@ -945,6 +945,15 @@ func (c *Catalog) Model(name string) (*Architecture, error) {
 	if leftOutQwen3Thinking2507(name) {
 		return nil, Errorf(ErrNotFound, "model %q is left out on purpose: its config.json could not be found word for word, and the Qwen3 entries of the same size hold 40,960 positions where the 2507 releases hold 262,144; give its config.json with --hf-config (the Instruct-2507 releases are in the catalog: gpuplan catalog models 2507)", name)
 	}
+	if leftOutMistral3(name) {
+		return nil, Errorf(ErrNotFound, "model %q is left out on purpose: Mistral Small 3.1 and 3.2 (Mistral3ForConditionalGeneration) are Mistral Small 3's text model with a Pixtral vision encoder, "+
+			"whose parameters gpuplan does not count; "+
+			"the nearest supported key is mistral-small-24b (Mistral Small 3, text only)", name)
+	}
+	if leftOutPhi4Reasoning(name) {
+		return nil, Errorf(ErrNotFound, "model %q is left out on purpose: it has phi-4's layers but 32,768 positions (its model card: 32k tokens) where the phi-4 entry holds 16,384, "+
+			"and its config.json could not be found word for word; give its config.json with --hf-config (the nearest key is phi-4)", name)
+	}
 	if leftOutDiT(name) {
 		return nil, Errorf(ErrNotFound, "model %q is left out on purpose: diffusion transformers (Flux.1, SD3/SD3.5 MMDiT) are not costed, "+
 			"because the image-model method needs measured MACs and saved activations per sample, which gpuplan has for none of them (docs/data.md); "+
@@ -1032,6 +1041,31 @@ func leftOutDiT(name string) bool {
 		}
 	}
 	return false
+}
+
+// leftOutMistral3 reports whether name is one of Mistral Small 3.1's or
+// 3.2's releases (mistralai/Mistral-Small-3.1-24B-Instruct-2503,
+// -Base-2503, Mistral-Small-3.2-24B-Instruct-2506), left out because they
+// add a Pixtral vision encoder (config.json vision_config, model_type
+// "pixtral") to the mistral-small-24b text model, which data/hf does not
+// count (its visionTowers are Gemma 3's and Llama 4's); 3.1 also
+// "enhances long context capabilities up to 128k tokens" (transformers
+// docs, model_doc/mistral3.md) where that entry holds 32,768 positions.
+// Aliasing them would plan neither.
+func leftOutMistral3(name string) bool {
+	k := NormKey(name[strings.LastIndex(name, "/")+1:])
+	return strings.HasPrefix(k, "mistralsmall3.1") || strings.HasPrefix(k, "mistralsmall3.2")
+}
+
+// leftOutPhi4Reasoning reports whether name is microsoft/Phi-4-reasoning
+// or -reasoning-plus, Phi-4 fine-tuned (its model card: "Base model same
+// as previously released Phi-4") to a 32k-token context: the phi-4 entry's
+// layers, but twice its 16,384 positions, and no copy of their config.json
+// was found word for word to make an entry of (as the Qwen3 Thinking-2507
+// releases).
+func leftOutPhi4Reasoning(name string) bool {
+	k := NormKey(name[strings.LastIndex(name, "/")+1:])
+	return k == "phi4reasoning" || k == "phi4reasoningplus"
 }
 
 // leftOutQwen3Thinking2507 reports whether name is one of Qwen3's

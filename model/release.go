@@ -124,8 +124,30 @@ func ReleaseNote(a *Architecture) Message {
 
 const releaseNoteKey = "%s is %s with %v weights"
 
-// IsReleaseNote reports whether m is a ReleaseNote.
-func IsReleaseNote(m Message) bool { return m.Key == releaseNoteKey }
+// IsReleaseNote reports whether m is a ReleaseNote or a FineTuneNote:
+// what the id given names, information rather than a warning.
+func IsReleaseNote(m Message) bool { return m.Key == releaseNoteKey || m.Key == fineTuneNoteKey }
+
+// FineTuneNote is the line that says what a distill's or fine-tune's id
+// names when the catalog plans it as its base of another name (a's
+// FineTunes): "deepseek-ai/DeepSeek-R1-Distill-Qwen-7B is Qwen2.5 7B's
+// architecture", as a quantized release's id gets a ReleaseNote. ok is
+// false when name is not one of them (a's key, name or another alias:
+// "Qwen/Qwen2.5-7B-Instruct" names Qwen2.5 7B already). A Hugging Face id
+// matches by its whole spelling or by its part after "org/" (NormKey), as
+// Catalog.Model finds it.
+func FineTuneNote(name string, a *Architecture) (m Message, ok bool) {
+	name = strings.TrimSpace(name)
+	n, short := NormKey(name), NormKey(name[strings.LastIndex(name, "/")+1:])
+	for _, f := range a.FineTunes {
+		if NormKey(f) == n || NormKey(f[strings.LastIndex(f, "/")+1:]) == short {
+			return Msg(fineTuneNoteKey, name, a.Name), true
+		}
+	}
+	return Message{}, false
+}
+
+const fineTuneNoteKey = "%s is %s's architecture"
 
 // ReleaseBase returns the Hugging Face id of the 16-bit checkpoint of the
 // quantized release a names, as the catalog spells it: the release's id

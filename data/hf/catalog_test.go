@@ -31,7 +31,7 @@ var catalogKeys = map[string]string{
 	"mistral-nemo": "mistral-nemo-12b", "mixtral-8x22b": "mixtral-8x22b", "phi-4": "phi-4", "phi-4-mini": "phi-4-mini",
 	"smollm2-135m": "smollm2-135m", "smollm2-360m": "smollm2-360m", "smollm2-1.7b": "smollm2-1.7b",
 	"smollm3-3b": "smollm3-3b", "modernbert-base": "modernbert-base", "modernbert-large": "modernbert-large",
-	"whisper-tiny": "whisper-tiny", "whisper-small": "whisper-small", "whisper-large-v3-turbo": "whisper-large-v3-turbo",
+	"whisper-tiny": "whisper-tiny", "whisper-small": "whisper-small", "whisper-medium": "whisper-medium", "whisper-large-v3-turbo": "whisper-large-v3-turbo",
 }
 
 // TestCatalogMatchesImporter: for every model whose config.json is in

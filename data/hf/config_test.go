@@ -174,6 +174,8 @@ var fixtures = []struct {
 	{"modernbert-large", "modernbert", model.FamilyEncoder, 394_781_696, 0, 395e6, "ModernBERT model card: 395M", 8192, ""},
 	{"whisper-tiny", "whisper", model.FamilyEncoderDecoder, 37_760_640, 0, 37_760_640, "[K] whisper_tiny_multi", 448, model.FP32},
 	{"whisper-small", "whisper", model.FamilyEncoderDecoder, 241_734_912, 0, 241_734_912, "[K] whisper_small_multi", 448, model.FP32},
+	// whisper-medium: [K] whisper_medium_multi to the unit; the paper's and model card's 769M is 0.7% above.
+	{"whisper-medium", "whisper", model.FamilyEncoderDecoder, 763_857_920, 0, 763_857_920, "[K] whisper_medium_multi", 448, ""},
 	{"whisper-large-v3-turbo", "whisper", model.FamilyEncoderDecoder, 808_878_080, 0, 809e6,
 		"whisper-large-v3-turbo model card: 809M", 448, model.AMPFP16},
 }

@@ -797,6 +797,11 @@ func (w *WorkloadAnswers) WorkloadMessages(cat *model.Catalog, rd Readers) (mode
 			if task == model.TaskInference && out.Precision == "" {
 				out.Precision = model.ReleasePrecision(a)
 			}
+		} else if note, ok := model.FineTuneNote(w.Model, a); ok {
+			// A distill or fine-tune planned as its base of another name
+			// (deepseek-ai/DeepSeek-R1-Distill-Qwen-7B: Qwen2.5 7B), said
+			// in one line as a release's id is.
+			warnings = append(warnings, note)
 		}
 	case w.HFConfig != "":
 		if rd.HFConfig == nil {
