@@ -530,10 +530,10 @@ func holdFlagged(base, merged *model.Catalog, nb int, changed []int, found [][]G
 	var out []model.Message
 	for _, o := range order {
 		if count[o] > 0 {
-			out = append(out, model.Msg(model.HeldPrices, o, count[o]))
+			out = append(out, model.HeldCount(model.HeldPrices, o, count[o]))
 		}
 		if kept[o] > 0 {
-			out = append(out, model.Msg(model.HeldPricesEmbedded, o, kept[o]))
+			out = append(out, model.HeldCount(model.HeldPricesEmbedded, o, kept[o]))
 		}
 	}
 	return out

@@ -60,7 +60,7 @@ func discountGuards(c *model.Catalog) []model.Message {
 	slices.Sort(order)
 	var out []model.Message
 	for _, o := range order {
-		out = append(out, model.Msg(model.HeldDiscounts, o, count[o]))
+		out = append(out, model.HeldCount(model.HeldDiscounts, o, count[o]))
 	}
 	return append(out, summarizeGuards(found)...)
 }

@@ -128,7 +128,7 @@ as_of = 2026-12-01
 prices = [{ region = "us-east-1", on_demand = 0.000001 }]
 `)
 	want := []string{
-		"catalog " + path + ": 1 region prices look fake or mistyped (the lines below say why) and are not ranked; pass --trust-overlay to rank them",
+		"catalog " + path + ": 1 region price looks fake or mistyped (the lines below say why) and is not ranked; pass --trust-overlay to rank it",
 		"catalog " + path + ": acme/h20-box us-east-1: on-demand $0.00000012 per GPU-hour is below half of $0.5400 per GPU-hour, what h20 (a GPU no catalog offer prices) would cost for its 96 GiB of memory at the catalog's lowest $0.00562 per GiB-hour of memory (rtx-a4000 on demand): a fake or mistyped price?",
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {

@@ -43,8 +43,8 @@ prices = [{ region = "us-east-1", on_demand = 10.0 }, { region = "us-west-1", on
 	for _, want := range []string{
 		// The new type's price has no embedded one to stand in; the
 		// embedded type's has (RegionPrice.Embedded), said apart.
-		"catalog " + path + ": 1 region prices look fake or mistyped (the lines below say why) and are not ranked; pass --trust-overlay to rank them",
-		"catalog " + path + ": 1 region prices look fake or mistyped (the lines below say why): the embedded catalog's prices for those types and regions are used instead; pass --trust-overlay to rank the file's",
+		"catalog " + path + ": 1 region price looks fake or mistyped (the lines below say why) and is not ranked; pass --trust-overlay to rank it",
+		"catalog " + path + ": 1 region price looks fake or mistyped (the lines below say why): the embedded catalog's price for that type and region is used instead; pass --trust-overlay to rank the file's",
 		"catalog " + path + ": lambda/gpu_8x_h100_sxm5b us-east-1: on-demand $0.4125 per GPU-hour is under 40% of the $3.99 per GPU-hour lambda asks for the same h100-sxm in gpu_8x_h100_sxm5",
 		"catalog " + path + ": lambda/gpu_8x_h100_sxm5 us-east-1: on-demand $1.25 per GPU-hour is under half the catalog's $3.99 per GPU-hour for this type and region (69% less)",
 	} {
@@ -131,7 +131,7 @@ prices = [{ region = "us-east-1", on_demand = 1596.0 }, { region = "us-west-1", 
 	// 1596 / 8 = 199.50 against 31.92 / 8 = 3.99: 4900% more; 63.84 is
 	// twice exactly, kept.
 	for _, want := range []string{
-		"catalog " + path + ": 1 region prices look fake or mistyped (the lines below say why): the embedded catalog's prices for those types and regions are used instead; pass --trust-overlay to rank the file's",
+		"catalog " + path + ": 1 region price looks fake or mistyped (the lines below say why): the embedded catalog's price for that type and region is used instead; pass --trust-overlay to rank the file's",
 		"catalog " + path + ": lambda/gpu_8x_h100_sxm5 us-east-1: on-demand $199.50 per GPU-hour is over twice the catalog's $3.99 per GPU-hour for this type and region (4900% more)",
 	} {
 		if !strings.Contains(text, want) {

@@ -558,6 +558,35 @@ const (
 	HeldDiscountsTrusted = "catalog %s: %d reserved prices its discount gives look fake or mistyped (the lines below say why), ranked as --trust-overlay asks"
 )
 
+// The same counts when there is one (HeldCount): "1 region price looks
+// fake", not "1 region prices look fake" (a new user's walk).
+const (
+	HeldPrice           = "catalog %s: %d region price looks fake or mistyped (the lines below say why) and is not ranked; pass --trust-overlay to rank it"
+	HeldPriceTrusted    = "catalog %s: %d region price looks fake or mistyped (the lines below say why), ranked as --trust-overlay asks"
+	HeldPriceEmbedded   = "catalog %s: %d region price looks fake or mistyped (the lines below say why): the embedded catalog's price for that type and region is used instead; pass --trust-overlay to rank the file's"
+	HeldDiscount        = "catalog %s: %d reserved price its discount gives looks fake or mistyped (the lines below say why) and is not ranked; pass --trust-overlay to rank it"
+	HeldDiscountTrusted = "catalog %s: %d reserved price its discount gives looks fake or mistyped (the lines below say why), ranked as --trust-overlay asks"
+)
+
+// heldOne is the key for one of each count of held prices.
+var heldOne = map[string]string{
+	HeldPrices:           HeldPrice,
+	HeldPricesTrusted:    HeldPriceTrusted,
+	HeldPricesEmbedded:   HeldPriceEmbedded,
+	HeldDiscounts:        HeldDiscount,
+	HeldDiscountsTrusted: HeldDiscountTrusted,
+}
+
+// HeldCount is the count of held prices of a catalog file (origin) under
+// key (HeldPrices, HeldPricesEmbedded, HeldDiscounts …), said in the
+// singular when n is one (HeldPrice …).
+func HeldCount(key, origin string, n int) Message {
+	if one, ok := heldOne[key]; ok && n == 1 {
+		key = one
+	}
+	return Msg(key, origin, n)
+}
+
 // Trusted rewrites the load's warnings for a command given
 // --trust-overlay: the counts of held prices say the prices are ranked,
 // not "pass --trust-overlay" (attack round 12, F4). Other warnings are
@@ -568,8 +597,12 @@ func Trusted(w []Message) []Message {
 		switch m.Key {
 		case HeldPrices, HeldPricesEmbedded:
 			m.Key = HeldPricesTrusted
+		case HeldPrice, HeldPriceEmbedded:
+			m.Key = HeldPriceTrusted
 		case HeldDiscounts:
 			m.Key = HeldDiscountsTrusted
+		case HeldDiscount:
+			m.Key = HeldDiscountTrusted
 		}
 		out[i] = m
 	}

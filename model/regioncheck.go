@@ -140,3 +140,27 @@ func CheckCountryWords(source string, words []string) Message {
 	}
 	return Message{}
 }
+
+// CheckListNamesSome checks that a list filter given explicitly (--country,
+// --regions, --providers, or the configurator's filter line) names
+// something: an empty value or commas only (--country "", --regions ,,)
+// is a mistake, refused as kubectl and gh refuse an empty flag value,
+// not the filter left out. flag is the filter's flag ("--country"); the
+// zero Message when some word is not blank.
+func CheckListNamesSome(flag string, words []string) Message {
+	for _, w := range words {
+		if strings.TrimSpace(w) != "" {
+			return Message{}
+		}
+	}
+	v := strings.Join(words, ",")
+	switch flag {
+	case "--country":
+		return Msg("--country %q names no country; give ISO codes or English names such as de,fr, or leave the flag out for any country", v)
+	case "--regions":
+		return Msg("--regions %q names no region; give regions, prefixes or continents such as us-east-1,europe, or leave the flag out for every region", v)
+	case "--providers":
+		return Msg("--providers %q names no provider; give provider keys such as aws,gcp, or leave the flag out for every provider", v)
+	}
+	return Msg("%s %q names nothing; give a value, or leave the flag out", flag, v)
+}

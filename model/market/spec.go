@@ -61,6 +61,10 @@ func (e *filterError) As(target any) bool {
 // matching ErrBadFilter.
 func BadFilter(format string, a ...any) error { return &filterError{model.Msg(format, a...)} }
 
+// FilterMessage returns m as a filter error, matching ErrBadFilter: a check
+// worded in model (model.CheckListNamesSome) in the filter grammar's errors.
+func FilterMessage(m model.Message) error { return &filterError{m} }
+
 // badEnum is model.ParseEnum's error as a filter error: "sort \"x\": want
 // a, b or c", with its did-you-mean when a name is close (walk55: --sort
 // vramm got none, where --task lorra does).

@@ -46,11 +46,11 @@ func TestHeldCountTrustedWording(t *testing.T) {
 	_, _, errs, path := runWithCatalogDTrust(t, fakeH100, args...)
 	// The catalog prices the type in that region: its price is used instead
 	// (model.HeldPricesEmbedded), said with how to rank the file's.
-	if want := "catalog " + path + ": 1 region prices look fake or mistyped (the lines below say why): the embedded catalog's prices for those types and regions are used instead; pass --trust-overlay to rank the file's"; !strings.Contains(errs, want) {
+	if want := "catalog " + path + ": 1 region price looks fake or mistyped (the lines below say why): the embedded catalog's price for that type and region is used instead; pass --trust-overlay to rank the file's"; !strings.Contains(errs, want) {
 		t.Errorf("stderr lacks %q:\n%s", want, errs)
 	}
 	_, _, errs, path = runWithCatalogDTrust(t, fakeH100, append(args, "--trust-overlay")...)
-	if want := "catalog " + path + ": 1 region prices look fake or mistyped (the lines below say why), ranked as --trust-overlay asks"; !strings.Contains(errs, want) {
+	if want := "catalog " + path + ": 1 region price looks fake or mistyped (the lines below say why), ranked as --trust-overlay asks"; !strings.Contains(errs, want) {
 		t.Errorf("stderr lacks %q:\n%s", want, errs)
 	}
 	if strings.Contains(errs, "pass --trust-overlay to rank") {

@@ -32,7 +32,7 @@ prices = [{ region = "eu-north1", on_demand = 0.05 }]
 	if code != 0 || json.Unmarshal([]byte(out), &d) != nil || len(d.Rows) != 1 || d.Rows[0].USDPerHour != 2.95 || d.Rows[0].Origin != "embedded" || d.Rows[0].Held {
 		t.Fatalf("exit %d, rows %+v, stderr %q; want the catalog's $2.95 row", code, d.Rows, errs)
 	}
-	if !strings.Contains(errs, "the embedded catalog's prices for those types and regions are used instead") {
+	if !strings.Contains(errs, "the embedded catalog's price for that type and region is used instead") {
 		t.Errorf("stderr %q; want the line saying the catalog's price is used", errs)
 	}
 	code, out, errs, _ = runWithCatalogD(t, overlay, "offers", "H100:1", "--providers", "nebius", "--json")

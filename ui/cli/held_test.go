@@ -92,7 +92,7 @@ func TestExportNamesHeldPrice(t *testing.T) {
 		t.Errorf("--trust-overlay: exit %d: %s", code, errs)
 	}
 	args[len(args)-1] = "us-east-1" // the catalog's price there stands in for the held one
-	if code, out, errs, _ := runWithCatalogDTrust(t, fakeH100, args...); code != 0 || out == "" || !strings.Contains(errs, "the embedded catalog's prices for those types and regions are used instead") {
+	if code, out, errs, _ := runWithCatalogDTrust(t, fakeH100, args...); code != 0 || out == "" || !strings.Contains(errs, "the embedded catalog's price for that type and region is used instead") {
 		t.Errorf("us-east-1: exit %d, stderr %q; want the export on the catalog's price", code, errs)
 	}
 }
@@ -106,7 +106,7 @@ func TestExportNamesHeldPrice(t *testing.T) {
 func TestExportNamesHeldPriceBelowSpot(t *testing.T) {
 	neg := "schema_version = 1\n[[instance]]\nprovider = \"nebius\"\ntype = \"gpu-h100-sxm_1gpu-16vcpu-200gb\"\nsource = \"negotiated\"\nas_of = 2026-11-30\nprices = [{ region = \"eu-north1\", on_demand = 0.05 }]\n"
 	code, out, errs, path := runWithCatalogDTrust(t, neg, "export", "--model", "llama-3.1-8b", "--task", "qlora", "--instance", "nebius/gpu-h100-sxm_1gpu-16vcpu-200gb", "--region", "eu-north1", "--format", "skypilot")
-	want := "catalog " + path + ": 1 region prices look fake or mistyped (the lines below say why): the embedded catalog's prices for those types and regions are used instead"
+	want := "catalog " + path + ": 1 region price looks fake or mistyped (the lines below say why): the embedded catalog's price for that type and region is used instead"
 	if code != 0 || !strings.Contains(errs, want) || !strings.Contains(out, "eu-north1") {
 		t.Errorf("exit %d, stderr lacks %q:\n%s", code, want, errs)
 	}

@@ -205,6 +205,9 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 					return usage(model.Msg("--format %q: want table, csv or markdown", f.format))
 				}
 			}
+			if err := listNamesSome(cmd.Flags(), "providers", "regions", "country"); err != nil {
+				return err
+			}
 			env.listHeld = f.all // --all lists the held prices themselves, marked
 			cat, warnings, err := env.LoadCatalog(*overlays)
 			if err != nil {

@@ -177,7 +177,7 @@ func TestOverlayHeldUnlessTrusted(t *testing.T) {
 	code, out, errs, path := runWithCatalogDTrust(t, negotiated, args...)
 	// The catalog prices the type in that region: its price stands in
 	// for the held one (walk: a held price hid the catalog's row).
-	want := "gpuplan: warning: catalog " + path + ": 1 region prices look fake or mistyped (the lines below say why): the embedded catalog's prices for those types and regions are used instead; pass --trust-overlay to rank the file's\n"
+	want := "gpuplan: warning: catalog " + path + ": 1 region price looks fake or mistyped (the lines below say why): the embedded catalog's price for that type and region is used instead; pass --trust-overlay to rank the file's\n"
 	if code != 0 || !strings.Contains(errs, want) || !strings.Contains(errs, "nebius/gpu-h100-sxm_1gpu-16vcpu-200gb eu-north1: on-demand $0.0500 per GPU-hour is below half the lowest on-demand price the catalog lists for h100-sxm ($1.29 per GPU-hour, any provider): a fake or mistyped price?\n") {
 		t.Errorf("exit %d, stderr lacks %q and the floor finding:\n%s", code, want, errs)
 	}

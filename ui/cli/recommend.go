@@ -76,6 +76,9 @@ func (f *queryFlags) register(fs *pflag.FlagSet) {
 // query returns the search over base (from --config; zero for none):
 // flags given on the command line win.
 func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool, base model.Query) (model.Query, error) {
+	if err := listNamesSome(fs, "providers", "regions", "country"); err != nil {
+		return base, err
+	}
 	q := base
 	q.AutoGPUs = autoGPUs
 	changed := fs.Changed
@@ -202,6 +205,26 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 		return q, usage(err)
 	}
 	return q, nil
+}
+
+// listNamesSome refuses a list flag of names given with none
+// (--country "", --regions ,,), as kubectl and gh refuse an empty flag
+// value: one wording for offers, recommend and the configurator's filter
+// line (model.CheckListNamesSome), exit 2.
+func listNamesSome(fs *pflag.FlagSet, names ...string) error {
+	for _, n := range names {
+		if !fs.Changed(n) {
+			continue
+		}
+		v, err := fs.GetStringSlice(n)
+		if err != nil {
+			continue // not a list flag of this command
+		}
+		if m := model.CheckListNamesSome("--"+n, v); !m.IsZero() {
+			return usage(m)
+		}
+	}
+	return nil
 }
 
 // fileValueError marks a query error about a value of the --config file

@@ -170,15 +170,19 @@ are not fetched. It honours HTTPS_PROXY and runs only when asked.`,
 
 // updateProvidersUsage is --providers' usage, from update's own lists so
 // the help names what the code fetches: the defaults, then the providers
-// fetched only on request.
+// fetched only when named. "Default" is what update fetches, not what
+// recommend ranks: runpod and yotta are ranked from the embedded catalog
+// either way, and an update that leaves them out leaves their prices as
+// they are (a new user's walk read "also runpod, yotta" as not fetched
+// and so not ranked by default).
 func updateProvidersUsage() string {
-	var also []string
+	var named []string
 	for _, p := range update.KnownProviders() {
 		if !slices.Contains(update.DefaultProviders, p) {
-			also = append(also, p)
+			named = append(named, p)
 		}
 	}
-	return "only these providers (default: " + strings.Join(update.DefaultProviders, ", ") + "; also " + strings.Join(also, ", ") + "); comma-separated"
+	return "only these providers (fetched by default: " + strings.Join(update.DefaultProviders, ", ") + "; fetched only when named: " + strings.Join(named, ", ") + ", whose prices an update without them leaves as they are); comma-separated"
 }
 
 // updateProgress returns the progress callback: on a terminal, one line

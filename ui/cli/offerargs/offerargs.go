@@ -112,6 +112,14 @@ func set(q *market.Query, name, val string) error {
 		return out
 	}
 	switch name {
+	case "regions", "country", "providers":
+		// regions= or country=,, names nothing: refused as the flags of
+		// offers and recommend refuse it, not read as no filter.
+		if m := model.CheckListNamesSome("--"+name, strings.Split(val, ",")); !m.IsZero() {
+			return market.FilterMessage(m)
+		}
+	}
+	switch name {
 	case "vram":
 		q.VRAMGiB, err = market.ParseVRAMRange(val)
 	case "regions":

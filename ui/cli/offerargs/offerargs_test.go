@@ -62,6 +62,9 @@ func TestParseMarketArgsErrors(t *testing.T) {
 		{"price of 0", []string{"max-price=0"}, "want USD per hour above 0"},
 		{"nvlink against pcie", []string{"--nvlink", "interconnect=pcie"}, "--nvlink and --interconnect pcie: give one"},
 		{"bad sort", []string{"sort=cheap"}, `sort "cheap": want price`},
+		{"regions naming none", []string{"regions="}, `--regions "" names no region; give regions`},
+		{"countries naming none", []string{"--country", ",,,"}, `--country ",,," names no country; give ISO codes`},
+		{"providers naming none", []string{"--providers="}, `--providers "" names no provider`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
