@@ -123,7 +123,7 @@ func newProvidersCmd(env *Env, overlays *[]string) *cobra.Command {
 	c := &cobra.Command{
 		Use:     "providers",
 		Short:   "List the providers: instance types, offers, regions, newest price, origin, marketplace or not",
-		Example: "  gpuplan catalog providers\n  gpuplan catalog providers --json | jq '.[] | select(.marketplace | not) | .provider'",
+		Example: "  gpuplan catalog providers\n  gpuplan catalog providers --json | jq '.[] | select((.marketplace | not) and .retired == \"\") | .provider'",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			out, err := outputFormat(cmd, asJSON, output)
