@@ -374,6 +374,18 @@ func unknownName(what, name string, valid []string, list model.Message) error {
 type regionPrice struct {
 	price float64
 	j     int32 // index into Instance.Prices
+	// embedded is set for the embedded catalog's price that the held
+	// overlay price Instance.Prices[j] covers (model.RegionPrice.Embedded):
+	// listed and ranked in its place, the held one only with Query.Held.
+	embedded bool
+}
+
+// of returns the region price p is of in in.
+func (p regionPrice) of(in *model.Instance) *model.RegionPrice {
+	if p.embedded {
+		return in.Prices[p.j].Embedded
+	}
+	return &in.Prices[p.j]
 }
 
 // Browse lists the market: every instance type of c that passes q's
@@ -579,11 +591,20 @@ func buildBase(c *model.Catalog, q *Query, only []instancePred, limit float64) *
 		prices = prices[:0]
 		for j := range in.Prices {
 			rp := &in.Prices[j]
-			usd, ok := c.ListPrice(in, rp, q.Pricing, q.ExchangeRates)
-			if !ok || !rf.Match(in.Provider, rp.Region) || limit > 0 && usd > limit {
+			if !rf.Match(in.Provider, rp.Region) {
 				continue
 			}
-			prices = append(prices, regionPrice{usd, int32(j)})
+			if usd, ok := c.ListPrice(in, rp, q.Pricing, q.ExchangeRates); ok && (limit <= 0 || usd <= limit) {
+				prices = append(prices, regionPrice{price: usd, j: int32(j)})
+			}
+			// A held overlay price hides no embedded price (model.HeldPricesEmbedded):
+			// unless trusted, the one it covers is listed too, ranked in its place,
+			// so that --all (Query.Held) lists a superset of the default rows.
+			if e := rp.Embedded; rp.Held && e != nil && !c.TrustOverlays {
+				if usd, ok := c.ListPrice(in, e, q.Pricing, q.ExchangeRates); ok && (limit <= 0 || usd <= limit) {
+					prices = append(prices, regionPrice{price: usd, j: int32(j), embedded: true})
+				}
+			}
 		}
 		if len(prices) == 0 {
 			continue
@@ -849,7 +870,7 @@ rows:
 func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Instance, g *model.GPU, q *Query, prices []regionPrice, trust bool, disc *model.Discount) ([]Row, []string, [][2]int32) {
 	offered := len(prices)
 	held := func(p regionPrice) bool {
-		rp := &in.Prices[p.j]
+		rp := p.of(in)
 		return !trust && (model.HeldAt(in, rp, q.ExchangeRates) || disc.HeldFor(in.Type, rp.Region))
 	}
 	if !q.AllRegions { // keep the cheapest only (of each kind): one pass, then a sort of a few
@@ -877,7 +898,7 @@ func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Inst
 		if c := cmp.Compare(a.price, b.price); c != 0 {
 			return c
 		}
-		ra, rb := &in.Prices[a.j], &in.Prices[b.j]
+		ra, rb := a.of(in), b.of(in)
 		if ra.Patch != rb.Patch {
 			as, ao, _ := model.PriceProvenance(in, ra)
 			bs, bo, _ := model.PriceProvenance(in, rb)
@@ -891,11 +912,11 @@ func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Inst
 		return strings.Compare(ra.Region, rb.Region)
 	})
 	for start := 0; start < len(prices); {
-		first := &in.Prices[prices[start].j]
+		first := prices[start].of(in)
 		src, origin, _ := model.PriceProvenance(in, first)
 		end := start + 1
 		for end < len(prices) && prices[end].price == prices[start].price && held(prices[end]) == held(prices[start]) {
-			if s, o, _ := model.PriceProvenance(in, &in.Prices[prices[end].j]); s != src || o != origin {
+			if s, o, _ := model.PriceProvenance(in, prices[end].of(in)); s != src || o != origin {
 				break
 			}
 			end++
@@ -906,7 +927,7 @@ func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Inst
 		}
 		from := int32(len(pool))
 		for _, p := range prices[start:end] {
-			rp := &in.Prices[p.j]
+			rp := p.of(in)
 			pool = append(pool, rp.Region)
 			row.OnDemandUSD = lowestKnown(row.OnDemandUSD, rp.OnDemandUSD)
 			row.SpotVaries = row.SpotVaries || rp.SpotUSD != first.SpotUSD
