@@ -374,16 +374,17 @@ func unknownName(what, name string, valid []string, list model.Message) error {
 type regionPrice struct {
 	price float64
 	j     int32 // index into Instance.Prices
-	// embedded is set for the embedded catalog's price that the held
-	// overlay price Instance.Prices[j] covers (model.RegionPrice.Embedded):
-	// listed and ranked in its place, the held one only with Query.Held.
-	embedded bool
+	// beside is set for the price listed beside Instance.Prices[j]
+	// (model.RegionPrice.Beside): the embedded price a held overlay price
+	// covers, or the held price UseEmbeddedForHeld put the embedded one
+	// back over.
+	beside bool
 }
 
 // of returns the region price p is of in in.
 func (p regionPrice) of(in *model.Instance) *model.RegionPrice {
-	if p.embedded {
-		return in.Prices[p.j].Embedded
+	if p.beside {
+		return in.Prices[p.j].Beside
 	}
 	return &in.Prices[p.j]
 }
@@ -598,11 +599,12 @@ func buildBase(c *model.Catalog, q *Query, only []instancePred, limit float64) *
 				prices = append(prices, regionPrice{price: usd, j: int32(j)})
 			}
 			// A held overlay price hides no embedded price (model.HeldPricesEmbedded):
-			// unless trusted, the one it covers is listed too, ranked in its place,
-			// so that --all (Query.Held) lists a superset of the default rows.
-			if e := rp.Embedded; rp.Held && e != nil && !c.TrustOverlays {
-				if usd, ok := c.ListPrice(in, e, q.Pricing, q.ExchangeRates); ok && (limit <= 0 || usd <= limit) {
-					prices = append(prices, regionPrice{price: usd, j: int32(j), embedded: true})
+			// unless trusted, the price beside it is listed too, so that the
+			// rows with Query.Held are a superset of those without: the
+			// embedded one ranked, the held one last, marked (Row.Held).
+			if b := rp.Beside; b != nil && !c.TrustOverlays {
+				if usd, ok := c.ListPrice(in, b, q.Pricing, q.ExchangeRates); ok && (limit <= 0 || usd <= limit) {
+					prices = append(prices, regionPrice{price: usd, j: int32(j), beside: true})
 				}
 			}
 		}
