@@ -453,7 +453,7 @@ var baseFloors = sync.OnceValue(func() *Floors { return GPUFloors(sharedCatalog(
 // instance, and nothing when there are none.
 //
 // A held price over one base has for the same type and region keeps
-// base's in RegionPrice.Embedded, listed in its place unless
+// base's in RegionPrice.Beside, listed in its place unless
 // --trust-overlay (model.Catalog.UseEmbeddedForHeld); its overlay's line
 // says so (model.HeldPricesEmbedded).
 func holdFlagged(base, merged *model.Catalog, nb int, changed []int, found [][]Guard) []model.Message {
@@ -510,7 +510,7 @@ func holdFlagged(base, merged *model.Catalog, nb int, changed []int, found [][]G
 						if bp, ok := regionPriceOf(was, in.Prices[j].Region); ok && !bp.Held {
 							src, org, asOf := model.PriceProvenance(was, &bp)
 							bp.Patch = &model.PricePatch{Source: src, Origin: org, AsOf: asOf}
-							in.Prices[j].Embedded = &bp
+							in.Prices[j].Beside = &bp
 							kept[origin]++
 							continue
 						}

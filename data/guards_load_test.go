@@ -42,7 +42,7 @@ prices = [{ region = "us-east-1", on_demand = 10.0 }, { region = "us-west-1", on
 	c, path, text := loadHandOverlay(t, dir, overlay)
 	for _, want := range []string{
 		// The new type's price has no embedded one to stand in; the
-		// embedded type's has (RegionPrice.Embedded), said apart.
+		// embedded type's has (RegionPrice.Beside), said apart.
 		"catalog " + path + ": 1 region price looks fake or mistyped (the lines below say why) and is not ranked; pass --trust-overlay to rank it",
 		"catalog " + path + ": 1 region price looks fake or mistyped (the lines below say why): the embedded catalog's price for that type and region is used instead; pass --trust-overlay to rank the file's",
 		"catalog " + path + ": lambda/gpu_8x_h100_sxm5b us-east-1: on-demand $0.4125 per GPU-hour is under 40% of the $3.99 per GPU-hour lambda asks for the same h100-sxm in gpu_8x_h100_sxm5",
@@ -73,8 +73,8 @@ prices = [{ region = "us-east-1", on_demand = 10.0 }, { region = "us-west-1", on
 		if rp.Held != tt.held {
 			t.Errorf("%s %s: Held = %v, want %v", tt.typ, tt.region, rp.Held, tt.held)
 		}
-		if wantEmb := tt.held && tt.typ == "gpu_8x_h100_sxm5"; (rp.Embedded != nil) != wantEmb || wantEmb && (rp.Embedded.OnDemandUSD != 31.92 || rp.Embedded.Held || rp.Embedded.Patch == nil || rp.Embedded.Patch.Origin != "embedded") {
-			t.Errorf("%s %s: Embedded = %+v, want the catalog's $31.92 (embedded) only on the embedded type's held price", tt.typ, tt.region, rp.Embedded)
+		if wantEmb := tt.held && tt.typ == "gpu_8x_h100_sxm5"; (rp.Beside != nil) != wantEmb || wantEmb && (rp.Beside.OnDemandUSD != 31.92 || rp.Beside.Held || rp.Beside.Patch == nil || rp.Beside.Patch.Origin != "embedded") {
+			t.Errorf("%s %s: Embedded = %+v, want the catalog's $31.92 (embedded) only on the embedded type's held price", tt.typ, tt.region, rp.Beside)
 		}
 		if _, ok := c.Price(in, rp, model.OnDemand, nil); ok == tt.held {
 			t.Errorf("%s %s: ranked = %v, want %v", tt.typ, tt.region, ok, !tt.held)

@@ -25,6 +25,7 @@ import (
 	"github.com/gpuplan/gpuplan/internal/startup"
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // SchemaVersion is the catalog schema this build reads.
@@ -1201,7 +1202,9 @@ func patchFromSkyPilot(dst *model.Instance, in *model.Instance, kept *skyPilotKe
 	for i := range prices {
 		prices[i].Patch = patch
 	}
-	dst.Prices = mergePrices(dst.Prices, prices)
+	var stale []string
+	dst.Prices, stale = mergePrices(dst.Prices, prices)
+	kept.staleSpot(dst, stale)
 	dst.MissingSince, dst.MissingSource = "", ""
 }
 
@@ -1211,6 +1214,17 @@ func patchFromSkyPilot(dst *model.Instance, in *model.Instance, kept *skyPilotKe
 // retired (a CSV's, or a TOML entry's that gives no `retired`; kept retired).
 type skyPilotKept struct {
 	shape, retired []string
+	// spot are the regions whose older spot price was above the on-demand
+	// price the file set, dropped (mergePrices).
+	spot []string
+}
+
+// staleSpot records the regions of dst whose older spot price mergePrices
+// dropped.
+func (k *skyPilotKept) staleSpot(dst *model.Instance, regions []string) {
+	for _, r := range regions {
+		k.spot = append(k.spot, dst.Provider+"/"+dst.Type+" "+r)
+	}
 }
 
 // gpusDiffer records and reports whether in, a file's entry for the
@@ -1237,6 +1251,10 @@ func (k *skyPilotKept) warnings(file string) []model.Message {
 	if len(k.shape) > 0 {
 		out = append(out, model.Msg("catalog %s: GPUs differ from the catalog's sourced entries (file ≠ catalog) for %v: %v; the catalog's are kept, the prices taken from the file",
 			file, countMsg(len(k.shape), "type"), examples(k.shape)))
+	}
+	if len(k.spot) > 0 {
+		out = append(out, model.Msg("catalog %s: the file's on-demand price is below the spot price the catalog had for %v; that spot price is dropped there (spot unknown; give spot in the file to set one)",
+			file, examples(k.spot)))
 	}
 	if len(k.retired) > 0 {
 		out = append(out, model.Msg("catalog %s: prices for %v the catalog has as retired (%v); they stay retired (gpuplan catalog instances --all lists them)",
@@ -1295,7 +1313,9 @@ func patchInstance(dst *model.Instance, p instanceEntry, date string, kept *skyP
 				prices[i].Patch = oldPatch
 			}
 		}
-		dst.Prices = mergePrices(prices, p.Prices)
+		var stale []string
+		dst.Prices, stale = mergePrices(prices, p.Prices)
+		kept.staleSpot(dst, stale)
 		return
 	}
 	s := p.Instance
@@ -1304,7 +1324,9 @@ func patchInstance(dst *model.Instance, p instanceEntry, date string, kept *skyP
 	for i := range s.Prices {
 		s.Prices[i].Patch = patch
 	}
-	dst.Prices = mergePrices(dst.Prices, s.Prices)
+	var stale []string
+	dst.Prices, stale = mergePrices(dst.Prices, s.Prices)
+	kept.staleSpot(dst, stale)
 	ext := patchExt(dst, &s)
 	if len(s.Prices) > 0 && s.LocalNVMeGB == 0 && s.NetworkGbps == 0 && s.Interconnect == "" && s.Retired == "" && !ext {
 		return
@@ -1334,8 +1356,17 @@ func patchInstance(dst *model.Instance, p instanceEntry, date string, kept *skyP
 // region in both takes upd's positive prices (and its patch), one only in
 // upd is appended. Regions are found through a map, so an instance priced
 // in many distinct regions merges in linear time (issue 29).
-func mergePrices(old, upd []model.RegionPrice) []model.RegionPrice {
-	out := append([]model.RegionPrice(nil), old...)
+//
+// A region's old spot price above the on-demand price upd sets without a
+// spot price of its own is dropped (spot unknown there), its region
+// returned in stale with the two prices: the region's prices are sourced
+// to upd's file from then on, and an on-demand price below its own spot
+// is never ranked (model.Catalog.ListPrice), so the old spot would hide
+// the file's on-demand price even with --trust-overlay (a negotiated
+// $1.20 for Nebius's 1×H100 under the catalog's $1.25 spot: the type was
+// left out of recommend).
+func mergePrices(old, upd []model.RegionPrice) (out []model.RegionPrice, stale []string) {
+	out = append([]model.RegionPrice(nil), old...)
 	at := make(map[string][]int, len(old)+len(upd)) // region → its rows in out
 	for i := range out {
 		at[out[i].Region] = append(at[out[i].Region], i)
@@ -1345,6 +1376,10 @@ func mergePrices(old, upd []model.RegionPrice) []model.RegionPrice {
 		for _, i := range rows {
 			if u.OnDemandUSD > 0 {
 				out[i].OnDemandUSD = u.OnDemandUSD
+				if u.SpotUSD <= 0 && out[i].SpotUSD > u.OnDemandUSD*1.0001 {
+					stale = append(stale, fmt.Sprintf("%s (spot %s > on-demand %s)", u.Region, show.USDPerHour(out[i].SpotUSD), show.USDPerHour(u.OnDemandUSD)))
+					out[i].SpotUSD = 0
+				}
 			}
 			if u.SpotUSD > 0 {
 				out[i].SpotUSD = u.SpotUSD
@@ -1357,7 +1392,7 @@ func mergePrices(old, upd []model.RegionPrice) []model.RegionPrice {
 			out = append(out, u)
 		}
 	}
-	return out
+	return out, stale
 }
 
 // LoadWith returns the embedded catalog overlaid with the files `catalog

@@ -377,14 +377,19 @@ type RegionPrice struct {
 	// the provider's own price for the GPU...): it is never ranked unless
 	// Catalog.TrustOverlays is set.
 	Held bool
-	// Embedded is, on a held price (Held) that an overlay set over a
-	// price of the embedded catalog for the same type and region, that
-	// embedded price, with its provenance in its Patch: listed and ranked
-	// in its place unless Catalog.TrustOverlays (UseEmbeddedForHeld), so
-	// that a mistyped overlay price does not hide the catalog's (walk:
-	// nebius 1×H100 at 0.05 left offers with 0 rows where the catalog
-	// has $2.95), as catalog update keeps the embedded row.
-	Embedded *RegionPrice
+	// Beside is the price listed beside this one for the same type and
+	// region. On a held price (Held) that an overlay set over a price of
+	// the embedded catalog, it is that embedded price, with its provenance
+	// in its Patch: listed and ranked in its place unless
+	// Catalog.TrustOverlays (UseEmbeddedForHeld), so that a mistyped
+	// overlay price does not hide the catalog's (walk: nebius 1×H100 at
+	// 0.05 left offers with 0 rows where the catalog has $2.95), as catalog
+	// update keeps the embedded row. On the embedded price
+	// UseEmbeddedForHeld put back in its place, it is the held price, which
+	// the market lists last, marked, when asked (market.Query.Held: offers
+	// --all and the browser's --all list a superset of what they list
+	// without it).
+	Beside *RegionPrice
 	// Patch is set when an overlay patched this region's price: its
 	// source, origin and as_of; nil means the instance's. Behind a pointer,
 	// so that the prices no overlay patched (all of a 100,000-row CSV's)
@@ -1222,23 +1227,27 @@ func abs(x int) int {
 
 // UseEmbeddedForHeld puts back the embedded catalog's price wherever an
 // overlay's price for the same type and region is held (RegionPrice.Held
-// with Embedded), for a command not given --trust-overlay: the row is
-// the catalog's again, with the catalog's provenance. It returns how many
-// prices it put back. The prices it changes are copied, never written in
-// place (they may be shared with the compiled catalog).
+// with Beside), for a command not given --trust-overlay: the row is
+// the catalog's again, with the catalog's provenance, and the held price
+// beside it (RegionPrice.Beside) for the market to list when asked. It
+// returns how many prices it put back. The prices it changes are copied,
+// never written in place (they may be shared with the compiled catalog).
 func (c *Catalog) UseEmbeddedForHeld() int {
 	n := 0
 	for i := range c.Instances {
 		in := &c.Instances[i]
 		cloned := false
 		for j := range in.Prices {
-			if p := &in.Prices[j]; !p.Held || p.Embedded == nil {
+			if p := &in.Prices[j]; !p.Held || p.Beside == nil {
 				continue
 			}
 			if !cloned {
 				in.Prices, cloned = slices.Clone(in.Prices), true
 			}
-			in.Prices[j] = *in.Prices[j].Embedded
+			held := in.Prices[j]
+			in.Prices[j] = *held.Beside
+			held.Beside = nil
+			in.Prices[j].Beside = &held
 			n++
 		}
 	}

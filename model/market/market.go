@@ -374,6 +374,19 @@ func unknownName(what, name string, valid []string, list model.Message) error {
 type regionPrice struct {
 	price float64
 	j     int32 // index into Instance.Prices
+	// beside is set for the price listed beside Instance.Prices[j]
+	// (model.RegionPrice.Beside): the embedded price a held overlay price
+	// covers, or the held price UseEmbeddedForHeld put the embedded one
+	// back over.
+	beside bool
+}
+
+// of returns the region price p is of in in.
+func (p regionPrice) of(in *model.Instance) *model.RegionPrice {
+	if p.beside {
+		return in.Prices[p.j].Beside
+	}
+	return &in.Prices[p.j]
 }
 
 // Browse lists the market: every instance type of c that passes q's
@@ -579,11 +592,21 @@ func buildBase(c *model.Catalog, q *Query, only []instancePred, limit float64) *
 		prices = prices[:0]
 		for j := range in.Prices {
 			rp := &in.Prices[j]
-			usd, ok := c.ListPrice(in, rp, q.Pricing, q.ExchangeRates)
-			if !ok || !rf.Match(in.Provider, rp.Region) || limit > 0 && usd > limit {
+			if !rf.Match(in.Provider, rp.Region) {
 				continue
 			}
-			prices = append(prices, regionPrice{usd, int32(j)})
+			if usd, ok := c.ListPrice(in, rp, q.Pricing, q.ExchangeRates); ok && (limit <= 0 || usd <= limit) {
+				prices = append(prices, regionPrice{price: usd, j: int32(j)})
+			}
+			// A held overlay price hides no embedded price (model.HeldPricesEmbedded):
+			// unless trusted, the price beside it is listed too, so that the
+			// rows with Query.Held are a superset of those without: the
+			// embedded one ranked, the held one last, marked (Row.Held).
+			if b := rp.Beside; b != nil && !c.TrustOverlays {
+				if usd, ok := c.ListPrice(in, b, q.Pricing, q.ExchangeRates); ok && (limit <= 0 || usd <= limit) {
+					prices = append(prices, regionPrice{price: usd, j: int32(j), beside: true})
+				}
+			}
 		}
 		if len(prices) == 0 {
 			continue
@@ -849,7 +872,7 @@ rows:
 func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Instance, g *model.GPU, q *Query, prices []regionPrice, trust bool, disc *model.Discount) ([]Row, []string, [][2]int32) {
 	offered := len(prices)
 	held := func(p regionPrice) bool {
-		rp := &in.Prices[p.j]
+		rp := p.of(in)
 		return !trust && (model.HeldAt(in, rp, q.ExchangeRates) || disc.HeldFor(in.Type, rp.Region))
 	}
 	if !q.AllRegions { // keep the cheapest only (of each kind): one pass, then a sort of a few
@@ -877,7 +900,7 @@ func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Inst
 		if c := cmp.Compare(a.price, b.price); c != 0 {
 			return c
 		}
-		ra, rb := &in.Prices[a.j], &in.Prices[b.j]
+		ra, rb := a.of(in), b.of(in)
 		if ra.Patch != rb.Patch {
 			as, ao, _ := model.PriceProvenance(in, ra)
 			bs, bo, _ := model.PriceProvenance(in, rb)
@@ -891,11 +914,11 @@ func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Inst
 		return strings.Compare(ra.Region, rb.Region)
 	})
 	for start := 0; start < len(prices); {
-		first := &in.Prices[prices[start].j]
+		first := prices[start].of(in)
 		src, origin, _ := model.PriceProvenance(in, first)
 		end := start + 1
 		for end < len(prices) && prices[end].price == prices[start].price && held(prices[end]) == held(prices[start]) {
-			if s, o, _ := model.PriceProvenance(in, &in.Prices[prices[end].j]); s != src || o != origin {
+			if s, o, _ := model.PriceProvenance(in, prices[end].of(in)); s != src || o != origin {
 				break
 			}
 			end++
@@ -906,7 +929,7 @@ func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Inst
 		}
 		from := int32(len(pool))
 		for _, p := range prices[start:end] {
-			rp := &in.Prices[p.j]
+			rp := p.of(in)
 			pool = append(pool, rp.Region)
 			row.OnDemandUSD = lowestKnown(row.OnDemandUSD, rp.OnDemandUSD)
 			row.SpotVaries = row.SpotVaries || rp.SpotUSD != first.SpotUSD

@@ -71,11 +71,6 @@ type Env struct {
 	// trustOverlay is --trust-overlay: rank the overlay prices the guards
 	// held back (model.Catalog.TrustOverlays).
 	trustOverlay bool
-	// listHeld is set by a command that lists the held prices (offers
-	// --all) before it loads the catalog: they are kept as the overlay
-	// wrote them, not replaced by the embedded catalog's
-	// (model.Catalog.UseEmbeddedForHeld).
-	listHeld bool
 
 	// lang prints messages in the language of --lang, the config's lang
 	// key or the environment (resolveLang); nil is English.
@@ -119,8 +114,8 @@ func Run(env Env) int {
 				c.TrustOverlays = env.trustOverlay // --trust-overlay, parsed by now
 				if env.trustOverlay {
 					w = model.Trusted(w)
-				} else if !env.listHeld {
-					c.UseEmbeddedForHeld() // a held overlay price hides no catalog price (model.HeldPricesEmbedded)
+				} else {
+					c.UseEmbeddedForHeld() // a held overlay price hides no catalog price (model.HeldPricesEmbedded); the market lists it beside, asked (offers --all)
 				}
 				// An overlay that changes an embedded GPU's or model's
 				// figures under its key is refused unless trusted, then

@@ -208,7 +208,6 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			if err := listNamesSome(cmd.Flags(), "providers", "regions", "country"); err != nil {
 				return err
 			}
-			env.listHeld = f.all // --all lists the held prices themselves, marked
 			cat, warnings, err := env.LoadCatalog(*overlays)
 			if err != nil {
 				return err
