@@ -60,6 +60,11 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 				if err != nil {
 					return err
 				}
+				// A quoted "llama 70b" is the words llama 70b: one argument
+				// of several words matched as one run of characters found
+				// only an alias (DeepSeek-R1-Distill-Llama-70B), where the
+				// same words unquoted list every Llama 70B (walk, 2026-12-06).
+				words = splitWords(words)
 				apart := false
 				if len(words) > 0 {
 					var notes []model.Message
@@ -426,4 +431,18 @@ func narrowModels(cat *model.Catalog, words []string) (_ *model.Catalog, apart b
 		return nil, false, nil, unmatched(missing, rest, keys, false)
 	}
 	return out, apart, notes, nil
+}
+
+// splitWords is the arguments' words: "llama 70b" as llama 70b. A blank
+// argument stays, for the narrowing to refuse ("" names nothing).
+func splitWords(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if f := strings.Fields(a); len(f) > 0 {
+			out = append(out, f...)
+		} else {
+			out = append(out, a)
+		}
+	}
+	return out
 }

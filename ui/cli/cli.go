@@ -569,11 +569,16 @@ func noArgs(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
-// exactArgs is cobra.ExactArgs as a usage error carrying a message.
-func exactArgs(n int) cobra.PositionalArgs {
+// fileArg is cobra.ExactArgs(1) for a command reading one file, as a
+// usage error that names the file wanted ("accepts 1 arg(s), received
+// 0" named none), e.g. fileArg("plan", "PLAN.toml").
+func fileArg(command, file string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
-		if len(args) != n {
-			return usage(model.Msg("accepts %d arg(s), received %d", n, len(args)))
+		switch {
+		case len(args) == 0:
+			return usage(model.Msg("%s needs a file: gpuplan %s %s (- reads standard input; see gpuplan %s --help)", command, command, file, command))
+		case len(args) > 1:
+			return usage(model.Msg("%s reads one file, got %d (%q, %q…): give one, or run it once for each", command, len(args), args[0], args[1]))
 		}
 		return nil
 	}

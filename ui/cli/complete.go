@@ -274,7 +274,7 @@ func instanceNames(c *model.Catalog, toComplete string) ([]cobra.Completion, cob
 func chosenProviders(cmd *cobra.Command) []string {
 	var out []string
 	if f := cmd.Flags().Lookup("providers"); f != nil && f.Changed {
-		ps, _ := cmd.Flags().GetStringSlice("providers")
+		ps, _ := listFlag(cmd.Flags(), "providers")
 		for _, p := range ps {
 			out = append(out, strings.ToLower(strings.TrimSpace(p)))
 		}

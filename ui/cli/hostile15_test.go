@@ -53,6 +53,12 @@ func TestHostile15Refusals(t *testing.T) {
 		// 11: Go's CSV reader's words.
 		{[]string{"offers", "--providers", `a"b`}, `--providers "a\"b": a stray double quote`},
 		{[]string{"offers", "--country", `"`}, `--country "\"": a stray double quote`},
+		// walk (2026-12-06): pflag's lists read "eu\nrope" as "eu", exit 0.
+		{[]string{"offers", "--regions", "eu\nrope"}, `--regions "eu\nrope": a control character (U+000A) in the list`},
+		{[]string{"offers", "--providers", "aws\r\nbogus"}, `--providers "aws\r\nbogus": a control character (U+000D)`},
+		{with(rec, "--country", "de\nzz"), `--country "de\nzz": a control character (U+000A)`},
+		{with(rec, "--providers", "aws\nbogus"), `--providers "aws\nbogus": a control character`},
+		{[]string{"catalog", "update", "--providers", "lambda\naws"}, `--providers "lambda\naws": a control character`},
 		// 12: a date passed answered "no offer finishes within —".
 		{with(rec, "--finish-by", "2017-01-01"), `--finish-by "2017-01-01" is not in the future`},
 	} {
@@ -69,6 +75,8 @@ func TestHostile15Accepted(t *testing.T) {
 		{"estimate", "--model", "llama-3.1-8b", "--task", "inference", "--gpu", "h100", "--replicas", "2", "--tp", "2"},
 		{"estimate", "--model", "llama-3.1-8b", "--network-gbps", "1", "--gpus", "16", "--gpu", "h100", "--dataset-tokens", "1B"},
 		{"offers", "--country", `"united states",de`},
+		{"offers", "--country", `"korea, republic of"`, "--country", "jp"},
+		{"recommend", "--model", "llama-3.1-8b", "--task", "qlora", "--providers", "aws", "--providers", "gcp,lambda", "--regions", "us-", "--limit", "1"},
 	} {
 		if code, _, errOut := runCLI(t, args...); code != 0 {
 			t.Errorf("%v: exit %d: %s", args, code, errOut)

@@ -217,7 +217,11 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 				printWarningsIn(env.lang, env.Stderr, warnings)
 				return usage(err)
 			}
-			printWarningsIn(env.lang, env.Stderr, append(warnings, hiddenTypes(env, cat, q.Providers)...))
+			warnings = append(warnings, hiddenTypes(env, cat, q.Providers)...)
+			if !q.Retired { // --all lists a retired provider's types
+				warnings = append(warnings, retiredNamed(cat, q.Providers)...)
+			}
+			printWarningsIn(env.lang, env.Stderr, warnings)
 			res, err := market.Browse(cat, q)
 			if err != nil {
 				return usage(err)
@@ -336,9 +340,9 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.vram, "vram", "", "memory per GPU: 24GB..80GB, 40GB+, 80GB")
-	fl.StringSliceVar(&f.regions, "regions", nil, "regions, prefixes (us-east-1, europe-, asia*), continents (europe, eu, asia, north-america) or ISO country codes (de, us: every region in that country); comma-separated; leaves out offers whose location is not stated")
-	fl.StringSliceVar(&f.countries, "country", nil, "regions in these countries: ISO codes or English names (de, uk, \"united states\", holland); comma-separated; leaves out offers whose location is not stated")
-	fl.StringSliceVar(&f.providers, "providers", nil, "providers (aws, gcp, azure, lambda, …); comma-separated")
+	fl.Var(newList(&f.regions), "regions", "regions, prefixes (us-east-1, europe-, asia*), continents (europe, eu, asia, north-america) or ISO country codes (de, us: every region in that country); comma-separated; leaves out offers whose location is not stated")
+	fl.Var(newList(&f.countries), "country", "regions in these countries: ISO codes or English names (de, uk, \"united states\", holland); comma-separated; leaves out offers whose location is not stated")
+	fl.Var(newList(&f.providers), "providers", "providers (aws, gcp, azure, lambda, …); comma-separated")
 	fl.StringVar(&f.provider, "provider", "", "one provider (same as --providers)")
 	_ = fl.MarkHidden("provider")
 	fl.StringVar(&f.pricing, "pricing", "", "on-demand (default), spot, reserved-1y, reserved-3y, flex-start or capacity-block")

@@ -70,7 +70,7 @@ provider, region and GPU type (a change of the workload stays on that pinned
 offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Phases need [phase.answers] (or config) for it.`,
 		Example: `  gpuplan plan plan.toml
   gpuplan plan plan.toml --json`,
-		Args: exactArgs(1),
+		Args: fileArg("plan", "PLAN.toml"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := readPlan(args[0], cmd.InOrStdin())
 			if err != nil {

@@ -22,7 +22,7 @@ func TestPlanCommand(t *testing.T) {
 			[]string{`"total_usd": 1452.96`, `"billed_hours": 1800`, `"usd": 4.32`}, ""},
 		{"not TOML", []string{"plan", "plan_test.go"}, 2, nil, "plan_test.go: line"},
 		{"missing file", []string{"plan", "testdata/nothing.toml"}, 2, nil, "no such file"},
-		{"no file", []string{"plan"}, 2, nil, "accepts 1 arg"},
+		{"no file", []string{"plan"}, 2, nil, "plan needs a file: gpuplan plan PLAN.toml"},
 	}
 	for _, tt := range tests {
 		code, out, errOut := runCLI(t, tt.args...)

@@ -50,9 +50,9 @@ type queryFlags struct {
 }
 
 func (f *queryFlags) register(fs *pflag.FlagSet) {
-	fs.StringSliceVar(&f.providers, "providers", nil, "only these providers: aws,gcp,azure,lambda,… (default all)")
-	fs.StringSliceVar(&f.regions, "regions", nil, "only these regions, prefixes ending in '-', continents or country codes: us-east-1,europe-,europe,asia,DE (a country code is every region in that country; default all; leaves out offers whose location is not stated)")
-	fs.StringSliceVar(&f.countries, "country", nil, "only regions in these countries, ISO codes or English names: de,uk,\"united states\",holland (default any; leaves out offers whose location is not stated)")
+	fs.Var(newList(&f.providers), "providers", "only these providers: aws,gcp,azure,lambda,… (default all)")
+	fs.Var(newList(&f.regions), "regions", "only these regions, prefixes ending in '-', continents or country codes: us-east-1,europe-,europe,asia,DE (a country code is every region in that country; default all; leaves out offers whose location is not stated)")
+	fs.Var(newList(&f.countries), "country", "only regions in these countries, ISO codes or English names: de,uk,\"united states\",holland (default any; leaves out offers whose location is not stated)")
 	fs.BoolVar(&f.marketplaces, "marketplaces", false, "include marketplace offers (vast, lium, hyperbolic, simplepod), left out unless --providers names them")
 	parsePricing := func(s string) (model.Pricing, error) {
 		f.preemptible = strings.EqualFold(strings.TrimSpace(s), "preemptible")
@@ -216,8 +216,8 @@ func listNamesSome(fs *pflag.FlagSet, names ...string) error {
 		if !fs.Changed(n) {
 			continue
 		}
-		v, err := fs.GetStringSlice(n)
-		if err != nil {
+		v, ok := listFlag(fs, n)
+		if !ok {
 			continue // not a list flag of this command
 		}
 		if m := model.CheckListNamesSome("--"+n, v); !m.IsZero() {
@@ -341,6 +341,7 @@ hosts the framework cannot run on only when nothing else is left.`,
 				return usage(needsRateHint(err, cat, q))
 			}
 			warnings = append(warnings, hiddenTypes(env, cat, q.Providers)...)
+			warnings = append(warnings, retiredNamed(cat, q.Providers)...)
 			if q.DeadlineHours > 0 && w.DatasetSamples == 0 && w.DatasetTokens == 0 {
 				warnings = append(warnings, model.Msg("--deadline-hours needs a dataset (--dataset-samples or --dataset-tokens) to time the job; ignored"))
 			}
@@ -470,6 +471,20 @@ func retiredProviders(cat *model.Catalog, ps []string, source string) error {
 		return nil
 	}
 	return usage(model.Msg("%s: %s: none of its instance types is offered; pick another provider (list: gpuplan catalog instances)", source, strings.Join(why, "; ")))
+}
+
+// retiredNamed says which providers of a list with some still offering
+// were retired (retiredProviders refuses a list of only those): the
+// ranking leaves their types out, and `--providers cudo,aws` went on in
+// silence while `--providers cudo` said why (walk, 2026-12-06).
+func retiredNamed(cat *model.Catalog, ps []string) []model.Message {
+	var out []model.Message
+	for _, p := range ps {
+		if date, _, ok := cat.ProviderRetirement(p); ok {
+			out = append(out, model.Msg("--providers: %s shut down on %s: left out; the other providers named are searched", p, date))
+		}
+	}
+	return out
 }
 
 // needsRateHint adds to a no-offers error the instance types the search

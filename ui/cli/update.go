@@ -158,7 +158,7 @@ are not fetched. It honours HTTPS_PROXY and runs only when asked.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringSliceVar(&o.Providers, "providers", nil, updateProvidersUsage())
+	cmd.Flags().Var(newList(&o.Providers), "providers", updateProvidersUsage())
 	cmd.Flags().StringArrayVar(&o.Sources, "source", nil, "a SkyPilot mirror's base URL, tried instead of the defaults (every provider but azure and oci); repeatable, in order")
 	cmd.Flags().StringArrayVar(&o.AllowRedirects, "allow-redirect", nil, "a host redirects may lead to besides the one asked; repeatable")
 	cmd.Flags().BoolVar(&o.Force, "force", false, "accept a result that drops more than half of a provider's types")

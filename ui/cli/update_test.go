@@ -55,7 +55,9 @@ func TestUpdateProviderNames(t *testing.T) {
 		{"aws,AWS", "gpuplan: --providers: provider aws given twice\n"},
 		// empty is no provider, not all of them (attack test 3, L7)
 		{"", "gpuplan: --providers is empty; name the providers to update, or leave the flag out for the defaults\n"},
-		{"lambda\x1b]0;pwned\x07", `gpuplan: --providers: unknown provider "lambda\x1b]0;pwned\a": catalog update fetches aws, azure, daytona, gcp, hyperbolic, hyperstack, jarvislabs, lambda, lium, nebius, oci, primeintellect, runpod, seeweb, shadeform, vast, verda, yotta` + "\n"},
+		// Refused as the value is read, as every list flag's (a line break
+		// ended pflag's CSV record and dropped the rest in silence).
+		{"lambda\x1b]0;pwned\x07", `gpuplan: --providers "lambda\x1b]0;pwned\a": a control character (U+001B) in the list; want comma-separated names on one line (a,b)` + "\n"},
 	} {
 		code, asked, _, errs := runUpdateCLI(t, "", nil, "--providers", tc.arg)
 		if code != ExitUsage || asked != nil || errs != tc.want {

@@ -5,10 +5,13 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/serve"
+	"github.com/spf13/pflag"
 )
 
 // Flag values with messages that say what is valid. pflag's own numeric
@@ -313,20 +316,37 @@ func (boolValue) Type() string     { return "bool" }
 func (boolValue) IsBoolFlag() bool { return true }
 
 // listValue is a comma-separated list, as pflag's StringSlice: the first
-// use replaces the default, later uses append.
+// use replaces the default, later uses append. Unlike pflag's, a value
+// holding a control character is refused: the CSV reader both take it
+// with reads a line break as the end of the record, so pflag's kept "eu"
+// of "eu\nrope" and dropped the rest without a word.
 type listValue struct {
 	v   *[]string
 	set *bool
 }
 
+// newList is a list flag over p whose default (p's value) the first use
+// replaces.
+func newList(p *[]string) listValue { return listValue{p, new(bool)} }
+
 func (l listValue) String() string {
 	if l.v == nil || len(*l.v) == 0 {
 		return "" // pflag shows no default for "" (its own slices: "[]")
 	}
-	return "[" + strings.Join(*l.v, ",") + "]"
+	// As pflag's stringSlice writes itself, so GetStringSlice reads back a
+	// name holding a comma ("korea, republic of") whole.
+	var b strings.Builder
+	w := csv.NewWriter(&b)
+	_ = w.Write(*l.v) // a strings.Builder does not fail
+	w.Flush()
+	return "[" + strings.TrimSuffix(b.String(), "\n") + "]"
 }
 
 func (l listValue) Set(s string) error {
+	if i := strings.IndexFunc(s, unicode.IsControl); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(s[i:])
+		return model.Msg("a control character (%U) in the list; want comma-separated names on one line (a,b)", r)
+	}
 	r := csv.NewReader(strings.NewReader(s))
 	vals, err := r.Read()
 	if err != nil && s != "" {
@@ -344,6 +364,23 @@ func (l listValue) Set(s string) error {
 }
 
 func (listValue) Type() string { return "stringSlice" }
+
+// GetSlice is the names as given (as pflag.SliceValue's). pflag's
+// GetStringSlice reparses String() and panics on the "" an unset list
+// shows; read lists with listFlag.
+func (l listValue) GetSlice() []string { return *l.v }
+
+// listFlag is the names of fs's list flag name, and whether fs has one.
+func listFlag(fs *pflag.FlagSet, name string) ([]string, bool) {
+	f := fs.Lookup(name)
+	if f == nil {
+		return nil, false
+	}
+	if v, ok := f.Value.(interface{ GetSlice() []string }); ok { // listValue, pflag's slices
+		return v.GetSlice(), true
+	}
+	return nil, false
+}
 
 // flagBool is a boolean flag for a setting whose default is false, so
 // absent and false are the same; --name alone is true.

@@ -584,7 +584,11 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *advice.Fit,
 	}
 	line("  %.3g FLOPs per sample, %.3g per step of %s samples", e.FLOPsPerSample, e.FLOPsPerStep, model.FormatCount(e.SamplesPerStep))
 	if e.TotalFLOPs > 0 {
-		line("  %.3g FLOPs for %s samples (%s steps)", e.TotalFLOPs, model.FormatCount(e.Samples), model.FormatCount(e.Steps))
+		key := "  %.3g FLOPs for %s samples (%s steps)"
+		if model.FormatCount(e.Steps) == "1" {
+			key = "  %.3g FLOPs for %s samples (%s step)" // --dataset-tokens 1K: "(1 steps)"
+		}
+		line(key, e.TotalFLOPs, model.FormatCount(e.Samples), model.FormatCount(e.Steps))
 	}
 	switch {
 	case e.HasTime:
