@@ -1202,7 +1202,7 @@ func patchFromSkyPilot(dst *model.Instance, in *model.Instance, kept *skyPilotKe
 	for i := range prices {
 		prices[i].Patch = patch
 	}
-	var stale []string
+	var stale []staleSpot
 	dst.Prices, stale = mergePrices(dst.Prices, prices)
 	kept.staleSpot(dst, stale)
 	dst.MissingSince, dst.MissingSource = "", ""
@@ -1216,14 +1216,24 @@ type skyPilotKept struct {
 	shape, retired []string
 	// spot are the regions whose older spot price was above the on-demand
 	// price the file set, dropped (mergePrices).
-	spot []string
+	spot []staleSpot
+}
+
+// staleSpot is a region whose older spot price mergePrices dropped, the
+// on-demand price the file set being below it; text says so for a
+// warning.
+type staleSpot struct {
+	provider, typ, region string
+	text                  string
 }
 
 // staleSpot records the regions of dst whose older spot price mergePrices
 // dropped.
-func (k *skyPilotKept) staleSpot(dst *model.Instance, regions []string) {
-	for _, r := range regions {
-		k.spot = append(k.spot, dst.Provider+"/"+dst.Type+" "+r)
+func (k *skyPilotKept) staleSpot(dst *model.Instance, stale []staleSpot) {
+	for _, st := range stale {
+		st.provider, st.typ = dst.Provider, dst.Type
+		st.text = dst.Provider + "/" + dst.Type + " " + st.text
+		k.spot = append(k.spot, st)
 	}
 }
 
@@ -1239,8 +1249,12 @@ func (k *skyPilotKept) gpusDiffer(dst, in *model.Instance) bool {
 	return true
 }
 
-// warnings says what was kept, a line per kind with a few examples.
-func (k *skyPilotKept) warnings(file string) []model.Message {
+// warnings says what was kept, a line per kind with a few examples. A
+// dropped spot price where the guards held the file's on-demand price
+// and kept the catalog's beside it (heldBeside) is said apart, as
+// model.StaleSpotHeld: untrusted, the catalog's row stands in, its spot
+// too, and nothing was dropped (new-user walk, 2026-12-06).
+func (k *skyPilotKept) warnings(file string, heldBeside func(provider, typ, region string) bool) []model.Message {
 	examples := func(s []string) model.Message {
 		if len(s) > shownPerKind {
 			return model.Msg("%s and %s more", strings.Join(s[:shownPerKind], ", "), model.Grouped(len(s)-shownPerKind))
@@ -1252,9 +1266,19 @@ func (k *skyPilotKept) warnings(file string) []model.Message {
 		out = append(out, model.Msg("catalog %s: GPUs differ from the catalog's sourced entries (file ≠ catalog) for %v: %v; the catalog's are kept, the prices taken from the file",
 			file, countMsg(len(k.shape), "type"), examples(k.shape)))
 	}
-	if len(k.spot) > 0 {
-		out = append(out, model.Msg("catalog %s: the file's on-demand price is below the spot price the catalog had for %v; that spot price is dropped there (spot unknown; give spot in the file to set one)",
-			file, examples(k.spot)))
+	var dropped, held []string
+	for _, st := range k.spot {
+		if heldBeside(st.provider, st.typ, st.region) {
+			held = append(held, st.text)
+		} else {
+			dropped = append(dropped, st.text)
+		}
+	}
+	if len(dropped) > 0 {
+		out = append(out, model.Msg(model.StaleSpot, file, examples(dropped)))
+	}
+	if len(held) > 0 {
+		out = append(out, model.Msg(model.StaleSpotHeld, file, examples(held)))
 	}
 	if len(k.retired) > 0 {
 		out = append(out, model.Msg("catalog %s: prices for %v the catalog has as retired (%v); they stay retired (gpuplan catalog instances --all lists them)",
@@ -1313,7 +1337,7 @@ func patchInstance(dst *model.Instance, p instanceEntry, date string, kept *skyP
 				prices[i].Patch = oldPatch
 			}
 		}
-		var stale []string
+		var stale []staleSpot
 		dst.Prices, stale = mergePrices(prices, p.Prices)
 		kept.staleSpot(dst, stale)
 		return
@@ -1324,7 +1348,7 @@ func patchInstance(dst *model.Instance, p instanceEntry, date string, kept *skyP
 	for i := range s.Prices {
 		s.Prices[i].Patch = patch
 	}
-	var stale []string
+	var stale []staleSpot
 	dst.Prices, stale = mergePrices(dst.Prices, s.Prices)
 	kept.staleSpot(dst, stale)
 	ext := patchExt(dst, &s)
@@ -1365,7 +1389,7 @@ func patchInstance(dst *model.Instance, p instanceEntry, date string, kept *skyP
 // the file's on-demand price even with --trust-overlay (a negotiated
 // $1.20 for Nebius's 1×H100 under the catalog's $1.25 spot: the type was
 // left out of recommend).
-func mergePrices(old, upd []model.RegionPrice) (out []model.RegionPrice, stale []string) {
+func mergePrices(old, upd []model.RegionPrice) (out []model.RegionPrice, stale []staleSpot) {
 	out = append([]model.RegionPrice(nil), old...)
 	at := make(map[string][]int, len(old)+len(upd)) // region → its rows in out
 	for i := range out {
@@ -1377,7 +1401,7 @@ func mergePrices(old, upd []model.RegionPrice) (out []model.RegionPrice, stale [
 			if u.OnDemandUSD > 0 {
 				out[i].OnDemandUSD = u.OnDemandUSD
 				if u.SpotUSD <= 0 && out[i].SpotUSD > u.OnDemandUSD*1.0001 {
-					stale = append(stale, fmt.Sprintf("%s (spot %s > on-demand %s)", u.Region, show.USDPerHour(out[i].SpotUSD), show.USDPerHour(u.OnDemandUSD)))
+					stale = append(stale, staleSpot{region: u.Region, text: fmt.Sprintf("%s (spot %s > on-demand %s)", u.Region, show.USDPerHour(out[i].SpotUSD), show.USDPerHour(u.OnDemandUSD))})
 					out[i].SpotUSD = 0
 				}
 			}
@@ -1524,12 +1548,40 @@ func loadFiles(paths []string, updated int, fix func(int, error) error) (*model.
 	}
 	c.Redefined = redefinitions(base, files)
 	warnings = append(warnings, retirements(base, files)...)
+	guards := overlayGuards(base, &c, files) // holds prices first: the spot lines say which it held
+	heldBeside := heldBesideIn(&c)
 	for i := range kept[len(emb):] {
-		warnings = append(warnings, kept[len(emb)+i].warnings(files[i].name)...)
+		warnings = append(warnings, kept[len(emb)+i].warnings(files[i].name, heldBeside)...)
 	}
-	warnings = append(warnings, overlayGuards(base, &c, files)...)
+	warnings = append(warnings, guards...)
 	warnings = append(warnings, discountGuards(&c)...)
 	return &c, warnings, nil
+}
+
+// heldBesideIn reports whether c's price of a type in a region is held
+// with the embedded catalog's beside it (RegionPrice.Beside), looking the
+// type up on first use.
+func heldBesideIn(c *model.Catalog) func(provider, typ, region string) bool {
+	var at map[[2]string]*model.Instance
+	return func(provider, typ, region string) bool {
+		if at == nil {
+			at = make(map[[2]string]*model.Instance)
+			for i := range c.Instances {
+				in := &c.Instances[i]
+				at[[2]string{in.Provider, in.Type}] = in
+			}
+		}
+		in := at[[2]string{provider, typ}]
+		if in == nil {
+			return false
+		}
+		for _, p := range in.Prices {
+			if p.Region == region && p.Held && p.Beside != nil {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // baseFiles turns a loaded catalog back into one complete file for merge.

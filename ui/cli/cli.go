@@ -115,6 +115,7 @@ func Run(env Env) int {
 				if env.trustOverlay {
 					w = model.Trusted(w)
 				} else {
+					w = model.Untrusted(w)
 					c.UseEmbeddedForHeld() // a held overlay price hides no catalog price (model.HeldPricesEmbedded); the market lists it beside, asked (offers --all)
 				}
 				// An overlay that changes an embedded GPU's or model's

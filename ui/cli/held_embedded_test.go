@@ -120,4 +120,9 @@ prices = [{ region = "eu-north1", on_demand = 1.20 }]
 	if code != 0 || json.Unmarshal([]byte(out), &d) != nil || len(d.Rows) != 1 || d.Rows[0].USDPerHour != 2.95 || d.Rows[0].Spot == nil || *d.Rows[0].Spot != 1.25 {
 		t.Errorf("untrusted: exit %d, rows %+v, stderr %q; want the catalog's $2.95 with its $1.25 spot", code, d.Rows, errs)
 	}
+	// Untrusted, the catalog's row stands in with its spot: no line may say
+	// that spot was dropped (new-user walk, 2026-12-06: it did).
+	if strings.Contains(errs, "spot price is dropped") || strings.Contains(errs, "spot $1.25 >") {
+		t.Errorf("untrusted: stderr %q says the spot is dropped; the catalog's $1.25 stands", errs)
+	}
 }
