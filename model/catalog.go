@@ -556,17 +556,17 @@ func (r *Redefinition) Refusal() Message {
 // --trust-overlay, which ranks them (Catalog.Price), the same
 // count said as such (Trusted).
 const (
-	HeldPrices           = "catalog %s: %d region prices look fake or mistyped (the lines below say why) and are not ranked; pass --trust-overlay to rank them"
-	HeldPricesTrusted    = "catalog %s: %d region prices look fake or mistyped (the lines below say why), ranked as --trust-overlay asks"
-	HeldPricesEmbedded   = "catalog %s: %d region prices look fake or mistyped (the lines below say why): the embedded catalog's prices for those types and regions are used instead; pass --trust-overlay to rank the file's"
-	HeldDiscounts        = "catalog %s: %d reserved prices its discount gives look fake or mistyped (the lines below say why) and are not ranked; pass --trust-overlay to rank them"
+	HeldPrices         = "catalog %s: %d region prices look fake or mistyped (the lines below say why) and are not ranked; pass --trust-overlay to rank them"
+	HeldPricesTrusted  = "catalog %s: %d region prices look fake or mistyped (the lines below say why), ranked as --trust-overlay asks"
+	HeldPricesEmbedded = "catalog %s: %d region prices look fake or mistyped (the lines below say why): the embedded catalog's prices for those types and regions are used instead; pass --trust-overlay to rank the file's"
+	HeldDiscounts      = "catalog %s: %d reserved prices its discount gives look fake or mistyped (the lines below say why) and are not ranked; pass --trust-overlay to rank them"
 	// StaleSpot says an overlay's on-demand price below the catalog's spot
 	// price there dropped that spot price. StaleSpotHeld is the same for
 	// prices the guards held with the catalog's beside: Trusted makes it
 	// StaleSpot, Untrusted leaves it out (the catalog's row, its spot
 	// too, stands in).
-	StaleSpot     = "catalog %s: the file's on-demand price is below the spot price the catalog had for %v; that spot price is dropped there (spot unknown; give spot in the file to set one)"
-	StaleSpotHeld = "catalog %s: the file's on-demand price, held as fake or mistyped, is below the spot price the catalog had for %v; with --trust-overlay that spot price is dropped there (spot unknown; give spot in the file to set one)"
+	StaleSpot            = "catalog %s: the file's on-demand price is below the spot price the catalog had for %v; that spot price is dropped there (spot unknown; give spot in the file to set one)"
+	StaleSpotHeld        = "catalog %s: the file's on-demand price, held as fake or mistyped, is below the spot price the catalog had for %v; with --trust-overlay that spot price is dropped there (spot unknown; give spot in the file to set one)"
 	HeldDiscountsTrusted = "catalog %s: %d reserved prices its discount gives look fake or mistyped (the lines below say why), ranked as --trust-overlay asks"
 )
 
