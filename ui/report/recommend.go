@@ -594,17 +594,60 @@ func unconfirmedRegionsNote(p *i18n.Printer, offers []model.Offer, singles bool)
 // SizedTableNote explains the ranking of an oversized offer in a table
 // (model.SizedSlack), or is "" when no shown offer rents more GPUs than
 // the job needs. recommend's table and the configurator's panel show it.
+// It names the oversized types ranked below a row whose figure is higher
+// (the walk of 2026-12-06 found a second one, below a dearer row, left
+// unexplained), else the first oversized type shown; a type in several
+// regions once, at most three and a count.
 func SizedTableNote(p *i18n.Printer, offers []model.Offer, k model.SortKey) string {
 	if k == model.SortTime || k == model.SortHeadroom {
 		return ""
 	}
+	demoted := func(i int) bool {
+		o := &offers[i]
+		for j := range offers[:i] {
+			if e := &offers[j]; e.Risky() == o.Risky() && model.RankedFigure(e, k) > model.RankedFigure(o, k) {
+				return true
+			}
+		}
+		return false
+	}
+	var named []*model.Offer
+	first := -1
 	for i := range offers {
-		if o := &offers[i]; o.Oversized() {
-			return p.Sprintf("%s rents %d GPUs where %d would run the job: a host sized to the job ranks first unless the bigger one costs %.0f%% less",
-				o.Instance.Type, o.Rented(), o.SizedGPUs, model.SizedSlack*100)
+		o := &offers[i]
+		if !o.Oversized() {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		if demoted(i) && !slices.ContainsFunc(named, func(e *model.Offer) bool { return e.Instance.Type == o.Instance.Type }) {
+			named = append(named, o)
 		}
 	}
-	return ""
+	switch {
+	case first < 0:
+		return ""
+	case len(named) == 0:
+		named = []*model.Offer{&offers[first]}
+	}
+	if len(named) == 1 {
+		o := named[0]
+		return p.Sprintf("%s rents %d GPUs where %d would run the job: a host sized to the job ranks first unless the bigger one costs %.0f%% less",
+			o.Instance.Type, o.Rented(), o.SizedGPUs, model.SizedSlack*100)
+	}
+	const shown = 3
+	var names []string
+	for _, o := range named[:min(len(named), shown)] {
+		names = append(names, o.Instance.Type)
+	}
+	list := strings.Join(names, p.T(", "))
+	if len(named) > shown {
+		list = p.Sprintf("%s and %d more", list, len(named)-shown)
+	}
+	// Short enough for the configurator's panel, two lines at 120x40.
+	return p.Sprintf("%s rent more GPUs than the job needs: a host sized to it ranks first unless the bigger one costs %.0f%% less",
+		list, model.SizedSlack*100)
 }
 
 // RiskyAheadNote says, in one line, which offer would rank first but

@@ -121,7 +121,7 @@ func TestPanelSaysSizedRanking(t *testing.T) {
 		t.Skip("no oversized offer in this catalog's ranking")
 	}
 	flat := strings.Join(strings.Fields(screenText(m)), " ")
-	if !strings.Contains(flat, "would run the job: a host sized to") {
+	if !strings.Contains(flat, "ranks first unless the bigger one costs") { // one oversized type or several
 		t.Errorf("the panel does not explain the sized ranking:\n%s", screenText(m))
 	}
 }
