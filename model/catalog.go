@@ -995,22 +995,8 @@ func (c *Catalog) Model(name string) (*Architecture, error) {
 	if a, ok := c.quantRelease(name); ok {
 		return a, nil
 	}
-	if leftOutQwen3Thinking2507(name) {
-		return nil, Errorf(ErrNotFound, "model %q is left out on purpose: its config.json could not be found word for word, and the Qwen3 entries of the same size hold 40,960 positions where the 2507 releases hold 262,144; give its config.json with --hf-config (the Instruct-2507 releases are in the catalog: gpuplan catalog models 2507)", name)
-	}
-	if leftOutMistral3(name) {
-		return nil, Errorf(ErrNotFound, "model %q is left out on purpose: Mistral Small 3.1 and 3.2 (Mistral3ForConditionalGeneration) are Mistral Small 3's text model with a Pixtral vision encoder, "+
-			"whose parameters gpuplan does not count; "+
-			"the nearest supported key is mistral-small-24b (Mistral Small 3, text only)", name)
-	}
-	if leftOutPhi4Reasoning(name) {
-		return nil, Errorf(ErrNotFound, "model %q is left out on purpose: it has phi-4's layers but 32,768 positions (its model card: 32k tokens) where the phi-4 entry holds 16,384, "+
-			"and its config.json could not be found word for word; give its config.json with --hf-config (the nearest key is phi-4)", name)
-	}
-	if leftOutDiT(name) {
-		return nil, Errorf(ErrNotFound, "model %q is left out on purpose: diffusion transformers (Flux.1, SD3/SD3.5 MMDiT) are not costed, "+
-			"because the image-model method needs measured MACs and saved activations per sample, which gpuplan has for none of them (docs/data.md); "+
-			"the diffusion models it does cost are the U-Nets sd15-unet and sdxl-unet (gpuplan catalog models)", name)
+	if reason, ok := LeftOutReason(name); ok {
+		return nil, &KindError{Kind: ErrNotFound, Msg: reason}
 	}
 	keys := make([]string, len(c.Models))
 	for i := range c.Models {
@@ -1071,6 +1057,47 @@ func sizedSuggestions(name string, suggestions []string) (same, family []string)
 		}
 	}
 	return same, family
+}
+
+// LeftOutReason says why name is left out of the catalog on purpose, in
+// one line ("model %q is left out on purpose: …"), when it names one of
+// the models docs/data.md leaves out with a reason (issue 32): Qwen3's
+// Thinking-2507 releases, Mistral Small 3.1 and 3.2, Phi-4-reasoning and
+// the diffusion transformers Flux.1, SD3 and SD3.5. Catalog.Model refuses
+// such a name with this line, after the catalog's own keys and aliases;
+// the searches (gpuplan catalog models, the configurator's model list)
+// give it for a search that finds nothing. Names are compared as NormKey
+// has them, a Hugging Face id by its part after "org/" too
+// (black-forest-labs/FLUX.1-dev), and a partial name does not claim one
+// ("flu", "phi-4", "qwen3-4b"): the predicates below say how much of each
+// name they need. ok is false for any other name.
+func LeftOutReason(name string) (_ Message, ok bool) {
+	switch {
+	case leftOutQwen3Thinking2507(name):
+		return Msg("model %q is left out on purpose: its config.json could not be found word for word, and the Qwen3 entries of the same size hold 40,960 positions where the 2507 releases hold 262,144; give its config.json with --hf-config (the Instruct-2507 releases are in the catalog: gpuplan catalog models 2507)", name), true
+	case leftOutMistral3(name):
+		return Msg("model %q is left out on purpose: Mistral Small 3.1 and 3.2 (Mistral3ForConditionalGeneration) are Mistral Small 3's text model with a Pixtral vision encoder, whose parameters gpuplan does not count; the nearest supported key is mistral-small-24b (Mistral Small 3, text only)", name), true
+	case leftOutPhi4Reasoning(name):
+		return Msg("model %q is left out on purpose: it has phi-4's layers but 32,768 positions (its model card: 32k tokens) where the phi-4 entry holds 16,384, and its config.json could not be found word for word; give its config.json with --hf-config (the nearest key is phi-4)", name), true
+	case leftOutDiT(name):
+		return Msg("model %q is left out on purpose: diffusion transformers (Flux.1, SD3/SD3.5 MMDiT) are not costed, because the image-model method needs measured MACs and saved activations per sample, which gpuplan has for none of them (docs/data.md); the diffusion models it does cost are the U-Nets sd15-unet and sdxl-unet (gpuplan catalog models)", name), true
+	}
+	return Message{}, false
+}
+
+// IsLeftOutReason reports whether m is a LeftOutReason: what a name the
+// catalog leaves out on purpose is, information rather than a warning
+// (gpuplan catalog models prints it as a note beside the models it lists).
+func IsLeftOutReason(m Message) bool {
+	if len(m.Args) != 1 {
+		return false
+	}
+	name, ok := m.Args[0].(string)
+	if !ok {
+		return false
+	}
+	r, ok := LeftOutReason(name)
+	return ok && r.Key == m.Key
 }
 
 // leftOutDiTPrefixes are the normalised (NormKey) names of the diffusion

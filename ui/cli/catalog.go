@@ -69,6 +69,7 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 				if len(words) > 0 {
 					var notes []model.Message
 					if cat, apart, notes, err = narrow(cat, words); err != nil {
+						printWarningsIn(env.lang, env.Stderr, notes) // the left-out models' reasons, beside a word that matches nothing
 						return err
 					}
 					warnings = append(warnings, notes...)
@@ -169,7 +170,9 @@ key, name or an alias holds them, case and separators aside, never inside a numb
 ("qwen3" is not Qwen-32B); those found by an alias come last. Several words are one
 name: "llama 70b" lists the models that hold every word. They are several names when
 each alone is a key, name or alias ("qwen3-8b llama-3.1-8b"), or when no model holds
-them all (said on stderr): the models that hold any of them are listed.`
+them all (said on stderr): the models that hold any of them are listed. A model left
+out on purpose ("flux", "sd3", "phi-4-reasoning", "mistral small 3.1") is said with
+why, as estimate --model says it: as the error, or on stderr beside the models listed.`
 )
 
 // entryNames are what a catalog entry is called: its key, name and
@@ -406,6 +409,7 @@ func narrowModels(cat *model.Catalog, words []string) (_ *model.Catalog, apart b
 		m := &cat.Models[i]
 		keys[i], entries[i] = m.Key, entryNames{m.Key, m.Name, m.Aliases}
 	}
+	leftOut, rest := leftOutWords(rest, entries)
 	rank := make([]int, len(cat.Models))
 	missing := ""
 	if len(rest) > 0 {
@@ -427,10 +431,70 @@ func narrowModels(cat *model.Catalog, words []string) (_ *model.Catalog, apart b
 			}
 		}
 	}
-	if len(out.Models) == 0 {
-		return nil, false, nil, unmatched(missing, rest, keys, false)
+	switch {
+	case len(out.Models) > 0:
+		return out, apart, append(notes, leftOut...), nil
+	case len(rest) > 0 || len(leftOut) == 0:
+		return nil, false, leftOut, unmatched(missing, rest, keys, false)
 	}
-	return out, apart, notes, nil
+	// Only left-out models: the last reason is the error (exit 2, as a
+	// word that matches nothing), the others notes before it.
+	return nil, false, leftOut[:len(leftOut)-1], usage(leftOut[len(leftOut)-1])
+}
+
+// leftOutWords takes out of words the models the catalog leaves out on
+// purpose, with the reason model.LeftOutReason gives (the one estimate
+// --model gives), and returns the other words (a new user's walk:
+// catalog models flux said only "no model matches", where estimate said
+// why). A left-out name is never one an entry holds: "mistral small"
+// lists Mistral Small 3, whose name holds both words. The words are one
+// such name when, read as one, LeftOutReason has it and no word is an
+// entry's key, name or alias ("mistral small 3.1", "stable diffusion 3.5
+// large"); each word is one on its own otherwise ("flux llama-3.1-8b":
+// Flux's reason, then Llama 3.1 8B listed). A word of a name, such as
+// "flu" or "phi-4", claims nothing (LeftOutReason needs the name).
+func leftOutWords(words []string, entries []entryNames) (reasons []model.Message, rest []string) {
+	holdsAll := func(ws []string) bool { // an entry holds every word
+		var nws []string
+		for _, w := range ws {
+			if nw := model.NormKey(w); nw != "" {
+				nws = append(nws, nw)
+			}
+		}
+		return len(nws) > 0 && slices.ContainsFunc(entries, func(e entryNames) bool {
+			for _, nw := range nws {
+				if ok, _ := e.holds(nw); !ok {
+					return false
+				}
+			}
+			return true
+		})
+	}
+	alone := func(w string) (model.Message, bool) { // w by itself names a left-out model
+		if holdsAll([]string{w}) {
+			return model.Message{}, false
+		}
+		return model.LeftOutReason(w)
+	}
+	if len(words) > 1 {
+		named := func(w string) bool {
+			nw := model.NormKey(w)
+			return slices.ContainsFunc(entries, func(e entryNames) bool { return e.is(nw) })
+		}
+		each := func(w string) bool { _, ok := alone(w); return ok }
+		r, ok := model.LeftOutReason(strings.Join(words, " "))
+		if ok && !holdsAll(words) && !slices.ContainsFunc(words, named) && slices.ContainsFunc(words, func(w string) bool { return !each(w) }) {
+			return []model.Message{r}, nil
+		}
+	}
+	for _, w := range words {
+		if r, ok := alone(w); ok {
+			reasons = append(reasons, r)
+			continue
+		}
+		rest = append(rest, w)
+	}
+	return reasons, rest
 }
 
 // splitWords is the arguments' words: "llama 70b" as llama 70b. A blank

@@ -77,7 +77,7 @@ func resolveLang(env *Env) error {
 // safe for the terminal (their values come from files).
 func printWarningsIn(p *i18n.Printer, w io.Writer, warnings []model.Message) {
 	for _, m := range warnings {
-		if model.IsReleaseNote(m) { // what a release's id names: information (a new user's walk read it as a warning)
+		if model.IsReleaseNote(m) || model.IsLeftOutReason(m) { // what a release's id names, why a model is left out: information (a new user's walk read it as a warning)
 			notef(p, w, m)
 			continue
 		}

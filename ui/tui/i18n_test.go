@@ -58,6 +58,7 @@ func zhScreens() []zhScreen {
 		{name: "offers-sorted", keys: then(runes("s"))},
 		{name: "help", keys: msgs(runes("?"))},
 		{name: "nofit", keys: msgs(tab, up, up, enter, runes("/"), typed("llama 3.1 70b"), enter)},
+		{name: "model-left-out", keys: msgs(enter, enter, runes("/"), typed("phi-4-reasoning"))}, // the model search says why Phi-4-reasoning is left out
 		{name: "invalid", keys: invalidBatch()},
 		{name: "invalid-offers", keys: append(invalidBatch(), ctrlO)},
 		{name: "warnings", set: func(m *app) { // the catalog's, as the command line passes them: in the screens' language
@@ -164,6 +165,9 @@ func zhAllowlist(t *testing.T) i18n.Allowlist {
 		LLM seq2seq Ada Hopper Ampere momentum absmax Liger Cut Cross-Entropy Transformer
 		lambda sxm fine-tune
 		English L`) // an overlay's cloud and GPU key (warnings), a phase's default name (plan-add), the help's language switch (named in its own language)
+	// model-left-out: the name typed in the model search and, in its
+	// reason, phi-4 and --hf-config (cut from its dashes where it wraps).
+	allow.Add("phi-4-reasoning phi-4 hf-config")
 	return allow
 }
 

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // cachedSelect is a huh.Select whose drawing is kept until the field
@@ -41,9 +42,10 @@ type cachedSelect[T comparable] struct {
 }
 
 // cacheSelect wraps s; title, description, options and height are what
-// s was built with (huh does not say). hint is drawn in place of the
-// options when a filter matches none ("" for none).
-func cacheSelect[T comparable](s *huh.Select[T], title, description string, options []huh.Option[T], height int, value *T, hint string) *cachedSelect[T] {
+// s was built with (huh does not say). hint is what is drawn in place of
+// the options when a filter matches none, given the filter's text (nil,
+// or "" from it, for nothing).
+func cacheSelect[T comparable](s *huh.Select[T], title, description string, options []huh.Option[T], height int, value *T, hint func(query string) string) *cachedSelect[T] {
 	q := textinput.New()
 	q.Prompt = "/" // as huh.NewSelect's filter
 	q.Focus()      // fed only while huh's filter is open, which is when huh's is focused
@@ -221,7 +223,7 @@ func (c *cachedSelect[T]) move(k tea.KeyPressMsg) bool {
 // TestWindowDrawsAsHuh compares the two drawings key by key.
 type window[T comparable] struct {
 	title, desc string
-	hint        string
+	hint        func(query string) string // drawn when the filter matches nothing (cacheSelect)
 	options     []huh.Option[T]
 	theme       huh.Theme
 	width       int
@@ -435,10 +437,11 @@ func (w *window[T]) view(c *cachedSelect[T]) (string, bool) {
 			}
 		}
 	}
-	if len(idx) == 0 && w.hint != "" {
-		st := w.styles()
-		lines = strings.Split(st.Description.Render(lipgloss.Wrap(w.hint, w.width-st.Base.GetHorizontalFrameSize(), ",.-; ")), "\n")
-		lines = lines[:min(len(lines), h)]
+	if len(idx) == 0 && w.hint != nil {
+		if hint := w.hint(c.query.Value()); hint != "" {
+			st := w.styles()
+			lines = strings.Split(st.Description.Render(strings.Join(wrapFit(hint, w.width-st.Base.GetHorizontalFrameSize(), h), "\n")), "\n")
+		}
 	}
 	list := lipgloss.NewStyle().Width(w.width).Height(h).Render(strings.Join(lines, "\n"))
 	parts := []string{w.titleView(c)}
@@ -447,4 +450,20 @@ func (w *window[T]) view(c *cachedSelect[T]) (string, bool) {
 	}
 	parts = append(parts, list)
 	return w.styles().Base.Width(w.width).Height(w.height).Render(strings.Join(parts, "\n")), true
+}
+
+// wrapFit is text wrapped to width cells at its spaces (a word longer
+// than a line, as Chinese is, broken where it must be) in at most h lines,
+// the last ending in "…" when text needs more: a hint as long as a
+// left-out model's reason (wizard.go) is cut, not dropped, on a short
+// terminal. A name such as "docs/data.md" or "SD3.5" stays whole.
+func wrapFit(text string, width, h int) []string {
+	lines := strings.Split(lipgloss.Wrap(text, width, ""), "\n")
+	if len(lines) <= h {
+		return lines
+	}
+	lines = lines[:max(h, 1)]
+	last := strings.TrimRight(lines[len(lines)-1], " ")
+	lines[len(lines)-1] = ansi.Truncate(last, max(width-1, 0), "") + "…"
+	return lines
 }

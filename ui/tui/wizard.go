@@ -454,7 +454,14 @@ func (w *wizard) modelPages(hfEnabled bool) []page {
 				}
 			}
 			s := newSelect[string](w.theme).Title(title).Description(desc).Options(opts...).Height(modelListHeight).Value(&a.Model)
-			hint := T("no model matches: esc clears the search; custom… and config.json, at the end, take any other model")
+			hint := func(query string) string {
+				// A model left out on purpose says why, as estimate --model
+				// and catalog models do; a name in part ("flu") is not one.
+				if reason, ok := model.LeftOutReason(query); ok {
+					return w.lang.Message(reason)
+				}
+				return T("no model matches: esc clears the search; custom… and config.json, at the end, take any other model")
+			}
 			c := cacheSelect(s, title, desc, opts, modelListHeight, &a.Model, hint) // forty options: the dozen in view drawn once per keystroke
 			c.WithTheme(w.theme)
 			w.heights[c] = modelListHeight
