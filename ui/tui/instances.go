@@ -393,7 +393,19 @@ func (v *offersView) refresh(keep *model.Offer) {
 		// fit for its chance of running out of memory (S4).
 		// Far cheaper, it is worth trying first: said so, as recommend's
 		// "try first:" line under its best (model.TryFirstShare).
-		rec := &model.Recommendation{Offers: v.disp, Sort: v.sort}
+		// Of the rows the provider filter (p) keeps: a note about another
+		// provider's offer stayed under a list filtered to aws (walk,
+		// 2026-12-06).
+		offers := v.disp
+		if v.provider != "" {
+			offers = make([]model.Offer, 0, len(v.disp))
+			for i := range v.disp {
+				if v.disp[i].Instance.Provider == v.provider {
+					offers = append(offers, v.disp[i])
+				}
+			}
+		}
+		rec := &model.Recommendation{Offers: offers, Sort: v.sort}
 		risky := report.TryFirstNoteShort(v.lang, rec)
 		if risky == "" {
 			risky = report.RiskyAheadNoteShort(v.lang, rec)
