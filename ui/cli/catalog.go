@@ -447,12 +447,20 @@ func narrowModels(cat *model.Catalog, words []string) (_ *model.Catalog, apart b
 // --model gives), and returns the other words (a new user's walk:
 // catalog models flux said only "no model matches", where estimate said
 // why). A left-out name is never one an entry holds: "mistral small"
-// lists Mistral Small 3, whose name holds both words. The words are one
-// such name when, read as one, LeftOutReason has it and no word is an
-// entry's key, name or alias ("mistral small 3.1", "stable diffusion 3.5
-// large"); each word is one on its own otherwise ("flux llama-3.1-8b":
-// Flux's reason, then Llama 3.1 8B listed). A word of a name, such as
-// "flu" or "phi-4", claims nothing (LeftOutReason needs the name).
+// lists Mistral Small 3, whose name holds both words.
+//
+// A left-out name is a run of words, found left to right, in any place
+// and order among the others: the shortest run LeftOutReason has
+// ("mistral small 3.1", "flux"), that does not start with a word standing
+// outside it (llama in "llama mistral small 3.1"), lengthened by the
+// words after it while it stays such a name ("flux dev",
+// "stable-diffusion-3.5 large"). A word an entry's key or name starts
+// with (a family: llama, mistral) or a left-out name of its own ends the
+// run, so "flux llama" is Flux's reason and the Llamas listed, as "llama
+// flux" is (a walk, 2026-12-06: "flux llama" was refused whole as a
+// left-out name, the Llamas never shown), and "sd3 flux" is two names. A word of a
+// name, such as "flu" or "phi-4", claims nothing (LeftOutReason needs the
+// name).
 func leftOutWords(words []string, entries []entryNames) (reasons []model.Message, rest []string) {
 	holdsAll := func(ws []string) bool { // an entry holds every word
 		var nws []string
@@ -470,29 +478,48 @@ func leftOutWords(words []string, entries []entryNames) (reasons []model.Message
 			return true
 		})
 	}
-	alone := func(w string) (model.Message, bool) { // w by itself names a left-out model
-		if holdsAll([]string{w}) {
+	starts := func(w string) bool { // an entry's key or name starts with w: a family (llama, mistral), not a size or variant (large)
+		nw := model.NormKey(w)
+		return nw != "" && slices.ContainsFunc(entries, func(e entryNames) bool {
+			return strings.HasPrefix(model.NormKey(e.key), nw) || strings.HasPrefix(model.NormKey(e.name), nw)
+		})
+	}
+	leftOut := func(ws []string) (model.Message, bool) {
+		if holdsAll(ws) {
 			return model.Message{}, false
 		}
-		return model.LeftOutReason(w)
+		return model.LeftOutReason(strings.Join(ws, " "))
 	}
-	if len(words) > 1 {
-		named := func(w string) bool {
-			nw := model.NormKey(w)
-			return slices.ContainsFunc(entries, func(e entryNames) bool { return e.is(nw) })
+	for i := 0; i < len(words); {
+		k := -1
+		for j := i + 1; j <= len(words); j++ {
+			if _, ok := leftOut(words[i:j]); ok {
+				if j-i > 1 {
+					if _, inner := leftOut(words[i+1 : j]); inner {
+						break // the run starts after words[i]
+					}
+				}
+				k = j
+				break
+			}
 		}
-		each := func(w string) bool { _, ok := alone(w); return ok }
-		r, ok := model.LeftOutReason(strings.Join(words, " "))
-		if ok && !holdsAll(words) && !slices.ContainsFunc(words, named) && slices.ContainsFunc(words, func(w string) bool { return !each(w) }) {
-			return []model.Message{r}, nil
-		}
-	}
-	for _, w := range words {
-		if r, ok := alone(w); ok {
-			reasons = append(reasons, r)
+		if k < 0 {
+			rest = append(rest, words[i])
+			i++
 			continue
 		}
-		rest = append(rest, w)
+		for k < len(words) && !starts(words[k]) {
+			if _, own := leftOut(words[k : k+1]); own {
+				break // the next left-out name ("sd3 flux")
+			}
+			if _, ok := leftOut(words[i : k+1]); !ok {
+				break
+			}
+			k++
+		}
+		r, _ := leftOut(words[i:k])
+		reasons = append(reasons, r)
+		i = k
 	}
 	return reasons, rest
 }

@@ -42,6 +42,20 @@ func TestCatalogModelsLeftOut(t *testing.T) {
 		{"a quantized release and phi-4-reasoning", []string{"Qwen/Qwen3-32B-AWQ", "phi-4-reasoning", "-o", "csv"}, 0,
 			[]string{`gpuplan: note: Qwen/Qwen3-32B-AWQ is Qwen3 32B`, `gpuplan: note: model "phi-4-reasoning" is left out on purpose`},
 			[]string{"\nqwen3-32b,"}, []string{"\nphi-4,"}},
+		// In any order (a walk, 2026-12-06: "flux llama" was refused whole as
+		// one left-out name, the Llamas never listed; "llama flux" listed them).
+		{"flux then a family", []string{"flux", "llama", "-o", "csv"}, 0, []string{`gpuplan: note: model "flux" ` + dit},
+			[]string{"\nllama-3.1-8b,", "\nllama-3.3-70b,"}, nil},
+		{"a family then flux", []string{"llama", "flux", "-o", "csv"}, 0, []string{`gpuplan: note: model "flux" ` + dit},
+			[]string{"\nllama-3.1-8b,", "\nllama-3.3-70b,"}, nil},
+		{"mistral small 3.1 then a family", []string{"mistral", "small", "3.1", "llama", "70b", "-o", "csv"}, 0,
+			[]string{`gpuplan: note: model "mistral small 3.1" is left out on purpose`}, []string{"\nllama-3.3-70b,"}, []string{"\nllama-3.1-8b,"}},
+		{"a family then mistral small 3.1", []string{"llama", "mistral", "small", "3.1", "-o", "csv"}, 0,
+			[]string{`gpuplan: note: model "mistral small 3.1" is left out on purpose`}, []string{"\nllama-3.1-8b,"}, []string{"\nmistral-small-24b,"}},
+		{"quoted beside a key", []string{"mistral small 3.1", "llama-3.1-8b", "-o", "csv"}, 0,
+			[]string{`gpuplan: note: model "mistral small 3.1" is left out on purpose`}, []string{"\nllama-3.1-8b,"}, []string{"\nwhisper-small,"}},
+		{"FLUX.1-dev then a family", []string{"FLUX.1-dev", "gemma", "-o", "csv"}, 0, []string{`gpuplan: note: model "FLUX.1-dev" ` + dit},
+			[]string{"\ngemma-3-27b,"}, nil},
 		// A word that matches nothing is still the error, the reason a note before it.
 		{"flux and a typo", []string{"qwen4", "flux"}, 2, []string{`gpuplan: note: model "flux" ` + dit, `gpuplan: no model matches "qwen4"`}, nil, nil},
 
