@@ -576,9 +576,11 @@ func noArgs(cmd *cobra.Command, args []string) error {
 func fileArg(command, file string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		switch {
-		case len(args) == 0:
+		case len(args) == 0 || len(args) == 1 && strings.TrimSpace(args[0]) == "": // plan "": a variable left empty
 			return usage(model.Msg("%s needs a file: gpuplan %s %s (- reads standard input; see gpuplan %s --help)", command, command, file, command))
-		case len(args) > 1:
+		case len(args) == 2:
+			return usage(model.Msg("%s reads one file, got 2 (%q, %q): give one, or run it once for each", command, args[0], args[1]))
+		case len(args) > 2:
 			return usage(model.Msg("%s reads one file, got %d (%q, %q…): give one, or run it once for each", command, len(args), args[0], args[1]))
 		}
 		return nil

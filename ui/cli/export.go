@@ -242,6 +242,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if err != nil {
 		return err
 	}
+	warnings = append(warnings, qf.retiredLeftOut...) // --providers cudo,aws: cudo is not written
 	if q.Pricing == "" {
 		q.Pricing = model.OnDemand
 	}

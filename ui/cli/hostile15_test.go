@@ -54,11 +54,13 @@ func TestHostile15Refusals(t *testing.T) {
 		{[]string{"offers", "--providers", `a"b`}, `--providers "a\"b": a stray double quote`},
 		{[]string{"offers", "--country", `"`}, `--country "\"": a stray double quote`},
 		// walk (2026-12-06): pflag's lists read "eu\nrope" as "eu", exit 0.
-		{[]string{"offers", "--regions", "eu\nrope"}, `--regions "eu\nrope": a control character (U+000A) in the list`},
-		{[]string{"offers", "--providers", "aws\r\nbogus"}, `--providers "aws\r\nbogus": a control character (U+000D)`},
-		{with(rec, "--country", "de\nzz"), `--country "de\nzz": a control character (U+000A)`},
-		{with(rec, "--providers", "aws\nbogus"), `--providers "aws\nbogus": a control character`},
-		{[]string{"catalog", "update", "--providers", "lambda\naws"}, `--providers "lambda\naws": a control character`},
+		{[]string{"offers", "--regions", "eu\nrope"}, `--regions "eu\nrope": a control or invisible character (U+000A) in the list`},
+		{[]string{"offers", "--providers", "aws\r\nbogus"}, `--providers "aws\r\nbogus": a control or invisible character (U+000D)`},
+		{with(rec, "--country", "de\nzz"), `--country "de\nzz": a control or invisible character (U+000A)`},
+		{with(rec, "--providers", "aws\nbogus"), `--providers "aws\nbogus": a control or invisible character`},
+		{[]string{"offers", "--providers", "aws\u2028"}, `--providers "aws\u2028": a control or invisible character (U+2028)`},
+		{[]string{"offers", "--country", "\u200bde"}, `--country "\u200bde": a control or invisible character (U+200B)`},
+		{[]string{"catalog", "update", "--providers", "lambda\naws"}, `--providers "lambda\naws": a control or invisible character`},
 		// 12: a date passed answered "no offer finishes within —".
 		{with(rec, "--finish-by", "2017-01-01"), `--finish-by "2017-01-01" is not in the future`},
 	} {

@@ -42,8 +42,11 @@ type queryFlags struct {
 	maxGPUs            int
 	precisionFallback  bool
 	limit              int
-	sort               model.SortKey
-	usdCNY             float64
+	// retiredLeftOut says which providers named query left out as retired
+	// (retiredNamed), for the command to print.
+	retiredLeftOut []model.Message
+	sort           model.SortKey
+	usdCNY         float64
 	// preemptible is set when --pricing was spelt "preemptible", which
 	// parses as spot (model.ParsePricing's alias): recommend says so once.
 	preemptible bool
@@ -188,6 +191,12 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	if err := retiredProviders(cat, ps, source); err != nil {
 		return q, err
 	}
+	// A retired provider beside others is left out of the search itself,
+	// so that export does not write it (a file naming cudo warned on every
+	// reload, naming a flag it was not given), with a warning the
+	// commands print (walk, 2026-12-06).
+	f.retiredLeftOut = retiredNamed(cat, ps, source)
+	ps = slices.DeleteFunc(ps, func(p string) bool { _, _, retired := cat.ProviderRetirement(p); return retired })
 	q.Providers = ps
 	// One check and one wording with offers' (model.CheckRegionWords).
 	if m := model.CheckCountryWords("--country", q.Countries); !m.IsZero() {
@@ -341,7 +350,7 @@ hosts the framework cannot run on only when nothing else is left.`,
 				return usage(needsRateHint(err, cat, q))
 			}
 			warnings = append(warnings, hiddenTypes(env, cat, q.Providers)...)
-			warnings = append(warnings, retiredNamed(cat, q.Providers)...)
+			warnings = append(warnings, qf.retiredLeftOut...)
 			if q.DeadlineHours > 0 && w.DatasetSamples == 0 && w.DatasetTokens == 0 {
 				warnings = append(warnings, model.Msg("--deadline-hours needs a dataset (--dataset-samples or --dataset-tokens) to time the job; ignored"))
 			}
@@ -477,11 +486,14 @@ func retiredProviders(cat *model.Catalog, ps []string, source string) error {
 // were retired (retiredProviders refuses a list of only those): the
 // ranking leaves their types out, and `--providers cudo,aws` went on in
 // silence while `--providers cudo` said why (walk, 2026-12-06).
-func retiredNamed(cat *model.Catalog, ps []string) []model.Message {
+func retiredNamed(cat *model.Catalog, ps []string, source string) []model.Message {
 	var out []model.Message
-	for _, p := range ps {
+	for i, p := range ps {
+		if slices.Contains(ps[:i], p) {
+			continue // --providers cudo,cudo,aws: said once
+		}
 		if date, _, ok := cat.ProviderRetirement(p); ok {
-			out = append(out, model.Msg("--providers: %s shut down on %s: left out; the other providers named are searched", p, date))
+			out = append(out, model.Msg("%s: %s shut down on %s: left out; the other providers named are searched", source, p, date))
 		}
 	}
 	return out

@@ -579,7 +579,7 @@ func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workload
 		return serveErr(err)
 	}
 	sl.warnings = append(sl.warnings, hiddenTypes(env, sl.cat, q.Providers)...)
-	sl.warnings = append(sl.warnings, retiredNamed(sl.cat, q.Providers)...)
+	sl.warnings = append(sl.warnings, qf.retiredLeftOut...)
 	s := sl.s
 	if len(plans) > 0 {
 		s = plans[0].Serving

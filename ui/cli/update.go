@@ -18,6 +18,7 @@ import (
 	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
 
+	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/data/update"
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/i18n"
@@ -96,6 +97,16 @@ are not fetched. It honours HTTPS_PROXY and runs only when asked.`,
 				o.Providers[i] = strings.ToLower(strings.TrimSpace(p))
 			}
 			if err := update.CheckProviders(o.Providers); err != nil {
+				// A provider the catalog has as shut down has no price list
+				// to fetch: say so, as offers and recommend do, rather than
+				// "unknown provider" (walk, 2026-12-06).
+				if cat, lerr := data.Load(); lerr == nil {
+					for _, p := range o.Providers {
+						if date, _, ok := cat.ProviderRetirement(p); ok {
+							return usage(model.Msg("--providers: %s shut down on %s: it has no price list to fetch; catalog update fetches %s", p, date, strings.Join(update.KnownProviders(), ", ")))
+						}
+					}
+				}
 				return usage(model.Msg("--providers: %v", err))
 			}
 			if len(o.Sources) > 0 {

@@ -51,13 +51,14 @@ func runUpdateCLI(t *testing.T, summary string, runErr error, args ...string) (c
 func TestUpdateProviderNames(t *testing.T) {
 	for _, tc := range []struct{ arg, want string }{
 		{"x/../../evil", `gpuplan: --providers: unknown provider "x/../../evil": catalog update fetches aws, azure, daytona, gcp, hyperbolic, hyperstack, jarvislabs, lambda, lium, nebius, oci, primeintellect, runpod, seeweb, shadeform, vast, verda, yotta` + "\n"},
-		{"cudo", `gpuplan: --providers: unknown provider "cudo": catalog update fetches aws, azure, daytona, gcp, hyperbolic, hyperstack, jarvislabs, lambda, lium, nebius, oci, primeintellect, runpod, seeweb, shadeform, vast, verda, yotta` + "\n"},
+		{"cudo", `gpuplan: --providers: cudo shut down on 2026-03-31: it has no price list to fetch; catalog update fetches aws, azure, daytona, gcp, hyperbolic, hyperstack, jarvislabs, lambda, lium, nebius, oci, primeintellect, runpod, seeweb, shadeform, vast, verda, yotta` + "\n"}, // as offers and recommend say (walk, 2026-12-06; it was "unknown provider")
+		{"aws,cudo", `gpuplan: --providers: cudo shut down on 2026-03-31: it has no price list to fetch; catalog update fetches aws, azure, daytona, gcp, hyperbolic, hyperstack, jarvislabs, lambda, lium, nebius, oci, primeintellect, runpod, seeweb, shadeform, vast, verda, yotta` + "\n"},
 		{"aws,AWS", "gpuplan: --providers: provider aws given twice\n"},
 		// empty is no provider, not all of them (attack test 3, L7)
 		{"", "gpuplan: --providers is empty; name the providers to update, or leave the flag out for the defaults\n"},
 		// Refused as the value is read, as every list flag's (a line break
 		// ended pflag's CSV record and dropped the rest in silence).
-		{"lambda\x1b]0;pwned\x07", `gpuplan: --providers "lambda\x1b]0;pwned\a": a control character (U+001B) in the list; want comma-separated names on one line (a,b)` + "\n"},
+		{"lambda\x1b]0;pwned\x07", `gpuplan: --providers "lambda\x1b]0;pwned\a": a control or invisible character (U+001B) in the list; want comma-separated names on one line (a,b)` + "\n"},
 	} {
 		code, asked, _, errs := runUpdateCLI(t, "", nil, "--providers", tc.arg)
 		if code != ExitUsage || asked != nil || errs != tc.want {

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/serve"
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 	"github.com/spf13/pflag"
 )
 
@@ -317,7 +317,7 @@ func (boolValue) IsBoolFlag() bool { return true }
 
 // listValue is a comma-separated list, as pflag's StringSlice: the first
 // use replaces the default, later uses append. Unlike pflag's, a value
-// holding a control character is refused: the CSV reader both take it
+// holding a control or invisible character is refused: the CSV reader both take it
 // with reads a line break as the end of the record, so pflag's kept "eu"
 // of "eu\nrope" and dropped the rest without a word.
 type listValue struct {
@@ -343,9 +343,11 @@ func (l listValue) String() string {
 }
 
 func (l listValue) Set(s string) error {
-	if i := strings.IndexFunc(s, unicode.IsControl); i >= 0 {
+	// termsafe.Safe, not only controls: U+2028 at an end was trimmed as
+	// a space and the value accepted (walk, 2026-12-06).
+	if i := strings.IndexFunc(s, func(r rune) bool { return !termsafe.Safe(r) }); i >= 0 {
 		r, _ := utf8.DecodeRuneInString(s[i:])
-		return model.Msg("a control character (%U) in the list; want comma-separated names on one line (a,b)", r)
+		return model.Msg("a control or invisible character (%U) in the list; want comma-separated names on one line (a,b)", r)
 	}
 	r := csv.NewReader(strings.NewReader(s))
 	vals, err := r.Read()

@@ -7,7 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode"
+
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
 // The walk of 2026-12-06 (new user, issue 32's close): each case failed
@@ -45,6 +46,7 @@ func TestRetiredProviderAmongOthersSaid(t *testing.T) {
 	for _, args := range [][]string{
 		{"recommend", "--model", "llama-3.1-8b", "--task", "qlora", "--providers", "cudo,aws", "--limit", "1"},
 		{"offers", "A100:8", "--providers", "aws,cudo"},
+		{"offers", "A100:8", "--providers", "cudo,cudo,aws"},
 	} {
 		code, out, errOut := runCLI(t, args...)
 		if code != 0 || out == "" || strings.Count(errOut, line) != 1 {
@@ -54,6 +56,23 @@ func TestRetiredProviderAmongOthersSaid(t *testing.T) {
 	// --all lists a retired provider's types: nothing is left out.
 	if code, _, errOut := runCLI(t, "offers", "--all", "--providers", "aws,cudo"); code != 0 || strings.Contains(errOut, "shut down") {
 		t.Errorf("offers --all: exit %d, stderr %q; want no left-out line", code, errOut)
+	}
+	// export leaves it out of the file it writes, and says so: the file
+	// named cudo and warned on every reload, naming a flag it was not given.
+	out := filepath.Join(t.TempDir(), "job.toml")
+	code, _, errOut := runCLI(t, "export", "--model", "llama-3.1-8b", "--task", "qlora", "--instance", "aws/g6e.xlarge", "--providers", "cudo,aws", "--format", "toml", "-o", out)
+	b, err := os.ReadFile(out)
+	if code != 0 || err != nil || !strings.Contains(errOut, line) || !strings.Contains(string(b), `providers = ["aws"]`) {
+		t.Errorf("export: exit %d, stderr %q, file:\n%s", code, errOut, b)
+	}
+	// A file naming it is searched without it, the warning naming the file's key.
+	cfg := filepath.Join(t.TempDir(), "c.toml")
+	if err := os.WriteFile(cfg, []byte("schema_version = 1\n[workload]\nmodel = \"llama-3.1-8b\"\ntask = \"qlora\"\n[search]\nproviders = [\"cudo\", \"aws\"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runCLI(t, "recommend", "--config", cfg, "--limit", "1")
+	if code != 0 || !strings.Contains(errOut, "search.providers: cudo shut down on 2026-03-31: left out") {
+		t.Errorf("recommend --config: exit %d, stderr %q", code, errOut)
 	}
 	// A list of providers still offering says nothing.
 	if _, _, errOut := runCLI(t, "offers", "A100:8", "--providers", "aws,gcp"); strings.Contains(errOut, "shut down") {
@@ -68,7 +87,10 @@ func TestPlanNeedsAFile(t *testing.T) {
 		want string
 	}{
 		{[]string{"plan"}, "gpuplan: plan needs a file: gpuplan plan PLAN.toml"},
-		{[]string{"plan", "a.toml", "b.toml"}, `gpuplan: plan reads one file, got 2 ("a.toml", "b.toml"…)`},
+		{[]string{"plan", "a.toml", "b.toml"}, `gpuplan: plan reads one file, got 2 ("a.toml", "b.toml"): give one`},
+		{[]string{"plan", "a.toml", "b.toml", "c.toml"}, `gpuplan: plan reads one file, got 3 ("a.toml", "b.toml"…)`},
+		{[]string{"plan", ""}, "gpuplan: plan needs a file: gpuplan plan PLAN.toml"},
+		{[]string{"plan", " "}, "gpuplan: plan needs a file: gpuplan plan PLAN.toml"},
 	} {
 		code, out, errOut := runCLI(t, tt.args...)
 		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, tt.want) {
@@ -102,7 +124,7 @@ func TestEstimateOneStep(t *testing.T) {
 // panic, no name holding a control character, and String() reads back
 // (as pflag's GetStringSlice and the help's default do) to the same names.
 func FuzzListValue(f *testing.F) {
-	for _, s := range []string{"eu,rope", "eu\nrope", `"united states",de`, `"korea, republic of"`, `a"b`, "", ",,", " , ", "aws\r\nx", "\x1b]0;x\a"} {
+	for _, s := range []string{"eu,rope", "eu\nrope", `"united states",de`, `"korea, republic of"`, `a"b`, "", ",,", " , ", "aws\r\nx", "\x1b]0;x\a", "aws\u2028", "\u200bde"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -112,7 +134,7 @@ func FuzzListValue(f *testing.F) {
 			return
 		}
 		for _, name := range v {
-			if strings.IndexFunc(name, unicode.IsControl) >= 0 {
+			if strings.IndexFunc(name, func(r rune) bool { return !termsafe.Safe(r) }) >= 0 {
 				t.Fatalf("%q: accepted %q", s, name)
 			}
 		}
