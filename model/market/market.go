@@ -87,7 +87,15 @@ type Row struct {
 	// geo is where Region is (Catalog.Geo), shared by the rows of a
 	// provider's region; nil when not known (Geo).
 	geo *model.RegionGeo
+	// trusted is the catalog's TrustOverlays when the row was built
+	// (Trusted).
+	trusted bool
 }
+
+// Trusted reports whether the row's catalog trusts its overlays
+// (model.Catalog.TrustOverlays): a Held price is then ranked, not held
+// back, and tables say so rather than "held".
+func (r *Row) Trusted() bool { return r.trusted }
 
 // Geo returns where Region is (Catalog.Geo); zero when not known.
 func (r *Row) Geo() model.RegionGeo {
@@ -925,7 +933,7 @@ func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Inst
 		}
 		row := Row{
 			Instance: in, GPU: g, Pricing: q.Pricing, Offered: offered, USDPerHour: prices[start].price,
-			price: first, heldFX: !first.Held && model.HeldAt(in, first, q.ExchangeRates), discount: disc,
+			price: first, heldFX: !first.Held && model.HeldAt(in, first, q.ExchangeRates), discount: disc, trusted: trust,
 		}
 		from := int32(len(pool))
 		for _, p := range prices[start:end] {

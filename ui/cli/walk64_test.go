@@ -152,3 +152,25 @@ func FuzzListValue(f *testing.F) {
 		}
 	})
 }
+
+// A price the guards flag is "held" only when it is held back: with
+// --trust-overlay it ranks, and the row said "(held: looks fake)" beside
+// "ranked as --trust-overlay asks" (verification walk, 2026-12-06).
+func TestTrustedFlaggedRowNotHeld(t *testing.T) {
+	const overlay = `schema_version = 1
+
+[[instance]]
+provider = "nebius"
+type = "gpu-h100-sxm_1gpu-16vcpu-200gb"
+source = "our deal"
+prices = [{ region = "eu-north1", on_demand = 0.01 }]
+`
+	code, out, errs, _ := runWithCatalogD(t, overlay, "offers", "H100:1", "--providers", "nebius")
+	if code != 0 || !strings.Contains(out, "gpu-h100-sxm_1gpu-16vcpu-200gb (looks fake; trusted)") || strings.Contains(out, "(held") {
+		t.Errorf("--trust-overlay: exit %d, stderr %q:\n%s", code, errs, out)
+	}
+	code, out, errs, _ = runWithCatalogDTrust(t, overlay, "offers", "H100:1", "--providers", "nebius", "--all")
+	if code != 0 || !strings.Contains(out, "gpu-h100-sxm_1gpu-16vcpu-200gb (held: looks fake)") || strings.Contains(out, "trusted)") {
+		t.Errorf("untrusted --all: exit %d, stderr %q:\n%s", code, errs, out)
+	}
+}

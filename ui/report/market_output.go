@@ -291,7 +291,10 @@ func MarketMarkdownRow(r *market.Row) []string {
 	}
 	region := MarketRegionIn(nil, r)
 	name := r.Instance.Type
-	if r.Held() {
+	switch {
+	case r.Held() && r.Trusted():
+		name += " (looks fake; trusted)" // ranked as --trust-overlay asks: not "held" (walk, 2026-12-06)
+	case r.Held():
 		name += " (held: looks fake)" // the guards flagged it: --trust-overlay ranks it
 	}
 	if r.Instance.Retired != "" {
