@@ -51,7 +51,8 @@ prices = [{ region = "us-east-1", on_demand = 0.05 }]
 			"| lab | h1 | 1× h100-sxm | 80 (80) | $1.5* | $1.5 | — | 16 | 128 | — | r1 | 2026-11-30 |\n" +
 			"\n\\* price from overlay " + mdPath + ` (\[verified\](http://evil.example/x) \<img src=x\> \| col, as of 2026-11-30)` + "\n"},
 		{[]string{"offers", "GH200", "--providers", "lambda", "--max-price", "0.1", "--all"}, held},
-		{[]string{"catalog", "instances", "GH200", "--providers", "lambda", "--max-price", "0.1", "--trust-overlay"}, held},
+		// Trusted, it ranks: not "held" (verification walk, 2026-12-06).
+		{[]string{"catalog", "instances", "GH200", "--providers", "lambda", "--max-price", "0.1", "--trust-overlay"}, strings.Replace(held, "(held: looks fake)", "(looks fake; trusted)", 1)},
 	} {
 		for _, lang := range []string{"C", zhLocale} {
 			args := append(append([]string{"--catalog", path}, tc.args...), "-o", "markdown")
