@@ -671,6 +671,10 @@ func findInstance(cat *model.Catalog, spec, from string) (*model.Instance, error
 			return in, nil
 		}
 	}
+	if date, _, ok := cat.ProviderRetirement(provider); ok {
+		// Its list is refused without --all (walk, 2026-12-06): point there.
+		return nil, model.Msg("%s %s: unknown %s instance type %q, and %s shut down on %s (its former types: gpuplan catalog instances --all --providers %s)", from, spec, provider, typ, provider, date, provider)
+	}
 	if s := model.Closest(typ, types, 3); len(s) > 0 {
 		q := make([]string, len(s))
 		for i, v := range s {

@@ -673,6 +673,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	if err != nil {
 		return true, err
 	}
+	sl.warnings = append(sl.warnings, qf.retiredLeftOut...) // --providers cudo,aws: cudo is not written
 	asked := search.Query(false)
 	if err := checkInSearch(fs, cat, &ff, in, ef, asked); err != nil {
 		return true, err

@@ -65,6 +65,18 @@ func TestRetiredProviderAmongOthersSaid(t *testing.T) {
 	if code != 0 || err != nil || !strings.Contains(errOut, line) || !strings.Contains(string(b), `providers = ["aws"]`) {
 		t.Errorf("export: exit %d, stderr %q, file:\n%s", code, errOut, b)
 	}
+	code, _, errOut = runCLI(t, "export", "--model", "llama-3.1-8b", "--task", "inference", "--instance", "aws/g5.2xlarge", "--providers", "cudo,aws", "-o", "-")
+	if code != 0 || strings.Count(errOut, line) != 1 {
+		t.Errorf("export --task inference: exit %d, stderr %q; want %q once", code, errOut, line)
+	}
+	// An unknown type of it points at the list that shows its former types.
+	code, _, errOut = runCLI(t, "export", "--model", "llama-3.1-8b", "--task", "qlora", "--instance", "cudo/x", "-o", "-")
+	if code != 2 || !strings.Contains(errOut, `unknown cudo instance type "x", and cudo shut down on 2026-03-31 (its former types: gpuplan catalog instances --all --providers cudo)`) {
+		t.Errorf("export --instance cudo/x: exit %d, stderr %q", code, errOut)
+	}
+	if code, out, errOut := runCLI(t, "catalog", "instances", "--all", "--providers", "cudo"); code != 0 || !strings.Contains(out, "cudo") {
+		t.Errorf("catalog instances --all --providers cudo: exit %d, %q", code, errOut)
+	}
 	// A file naming it is searched without it, the warning naming the file's key.
 	cfg := filepath.Join(t.TempDir(), "c.toml")
 	if err := os.WriteFile(cfg, []byte("schema_version = 1\n[workload]\nmodel = \"llama-3.1-8b\"\ntask = \"qlora\"\n[search]\nproviders = [\"cudo\", \"aws\"]\n"), 0o600); err != nil {
