@@ -269,7 +269,7 @@ func spotAbove(onDemand, spot float64) func(*Guard) model.Message {
 
 func belowMedian(perGPU, median float64) func(*Guard) model.Message {
 	return func(*Guard) model.Message {
-		return model.Msg("on-demand %s per GPU is below %.0f%% of the type's median over regions %s (a flex-start or promotional price?)",
+		return model.Msg("on-demand %s per GPU-hour is below %.0f%% of the type's median over regions, %s (a flex-start or promotional price?)",
 			show.USDPerHour(perGPU), medianFraction*100, show.USDPerHour(median))
 	}
 }

@@ -186,7 +186,7 @@ func TestGuardTexts(t *testing.T) {
 		// 1.0 per GPU over the median of {3, 3, 1}: 3; 1 < 0.6 × 3.
 		{model.Instance{Provider: "aws", Type: "g5.xlarge", GPU: "a10g", GPUCount: 1,
 			Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 3}, {Region: "us-east-2", OnDemandUSD: 3}, {Region: "us-west-2", OnDemandUSD: 1}}},
-			"aws/g5.xlarge us-west-2: on-demand $1.00 per GPU is below 60% of the type's median over regions $3.00 (a flex-start or promotional price?)"},
+			"aws/g5.xlarge us-west-2: on-demand $1.00 per GPU-hour is below 60% of the type's median over regions, $3.00 (a flex-start or promotional price?)"},
 	} {
 		got := Guards(c, []model.Instance{tt.in}, nil)
 		if len(got) != 1 || got[0].String() != tt.want {

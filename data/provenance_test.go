@@ -131,7 +131,7 @@ func TestOverlayWarningsSummarized(t *testing.T) {
 	for _, want := range []string{
 		p + ":2: zz000000.xlarge in xx-test-1: spot $0.9000 above on-demand $0.5000; spot dropped\n",
 		p + ": and 19,997 more like these\n",
-		"catalog " + p + ": aws/zz-median.xlarge us-east-1: on-demand $0.3000 per GPU is below 60% of the type's median over regions $1.65",
+		"catalog " + p + ": aws/zz-median.xlarge us-east-1: on-demand $0.3000 per GPU-hour is below 60% of the type's median over regions, $1.65",
 		"catalog " + p + ": and 19,997 more like these",
 	} {
 		if !strings.Contains(all+"\n", want) {
