@@ -1,11 +1,14 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // formText is the form's column of the screen (left of the panel, the
@@ -109,6 +112,30 @@ func TestWrapFit(t *testing.T) {
 	for _, l := range got {
 		if w := len([]rune(l)); w > 30 {
 			t.Errorf("wrapFit(30, 2): %q is %d cells wide", l, w)
+		}
+	}
+}
+
+// TestModelSearchLeftOutSaysTheListsWay: a reason that tells the command
+// line's way to a config.json (--hf-config) says the configurator's here,
+// the list's last item (walk, 2026-12-06), when that item is there.
+func TestModelSearchLeftOutSaysTheListsWay(t *testing.T) {
+	read := func(string, model.Task) (model.Architecture, model.Precision, []model.Message, error) {
+		return model.Architecture{}, "", nil, errors.New("unused")
+	}
+	for _, tt := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{ReadHFConfig: read}, "give its config.json with the list's last item, Hugging Face config.json…"},
+		{Options{ReadHFConfig: read, Lang: zhOptions().Lang}, "请用列表最后一项“Hugging Face config.json…”给出它的 config.json"},
+		{Options{}, "give its config.json with --hf-config"}, // no such item: the flag's words
+	} {
+		m := toPage(t, start(t, newTestApp(t, testCatalog(t), tt.opts), size(200, 60)), "Model")
+		m = drive(t, m, msgs(runes("/"), typed("phi-4-reasoning"))...)
+		text := strings.ReplaceAll(formText(m), " ", "")
+		if !strings.Contains(text, strings.ReplaceAll(tt.want, " ", "")) || tt.opts.ReadHFConfig != nil && strings.Contains(text, "--hf-config") {
+			t.Errorf("%q: form says\n%s\nwant %q", tt.opts.Lang, formText(m), tt.want)
 		}
 	}
 }

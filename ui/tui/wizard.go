@@ -312,6 +312,14 @@ func regionPlace(label string, g model.RegionGeo) string {
 	return "  " + strings.Join(parts, ", ")
 }
 
+// leftOutHere are the model.LeftOutReason lines that name a command-line
+// flag (--hf-config, catalog models) as the configurator says them: its
+// way to a config.json is the model list's last item (walk, 2026-12-06).
+var leftOutHere = map[string]string{
+	"model %q is left out on purpose: its config.json could not be found word for word, and the Qwen3 entries of the same size hold 40,960 positions where the 2507 releases hold 262,144; give its config.json with --hf-config (the Instruct-2507 releases are in the catalog: gpuplan catalog models 2507)": "model %q is left out on purpose: its config.json could not be found word for word, and the Qwen3 entries of the same size hold 40,960 positions where the 2507 releases hold 262,144; give its config.json with the list's last item, Hugging Face config.json… (the Instruct-2507 releases are in this list: search 2507)",
+	"model %q is left out on purpose: it has phi-4's layers but 32,768 positions (its model card: 32k tokens) where the phi-4 entry holds 16,384, and its config.json could not be found word for word; give its config.json with --hf-config (the nearest key is phi-4)":                                      "model %q is left out on purpose: it has phi-4's layers but 32,768 positions (its model card: 32k tokens) where the phi-4 entry holds 16,384, and its config.json could not be found word for word; give its config.json with the list's last item, Hugging Face config.json… (the nearest is phi-4)",
+}
+
 // focusedPage returns the index of the page on screen.
 func (w *wizard) focusedPage() int { return w.form.cur }
 
@@ -458,6 +466,9 @@ func (w *wizard) modelPages(hfEnabled bool) []page {
 				// A model left out on purpose says why, as estimate --model
 				// and catalog models do; a name in part ("flu") is not one.
 				if reason, ok := model.LeftOutReason(query); ok {
+					if k, ok := leftOutHere[reason.Key]; ok && hfEnabled {
+						reason.Key = k
+					}
 					return w.lang.Message(reason)
 				}
 				return T("no model matches: esc clears the search; custom… and config.json, at the end, take any other model")
