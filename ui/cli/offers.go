@@ -219,7 +219,8 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			}
 			warnings = append(warnings, hiddenTypes(env, cat, q.Providers)...)
 			if !q.Retired { // --all lists a retired provider's types
-				warnings = append(warnings, retiredNamed(cat, q.Providers, "--providers")...)
+				_, said := retiredNamed(cat, q.Providers, "--providers")
+				warnings = append(warnings, said...)
 			}
 			printWarningsIn(env.lang, env.Stderr, warnings)
 			res, err := market.Browse(cat, q)

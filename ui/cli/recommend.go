@@ -195,8 +195,7 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	// so that export does not write it (a file naming cudo warned on every
 	// reload, naming a flag it was not given), with a warning the
 	// commands print (walk, 2026-12-06).
-	f.retiredLeftOut = retiredNamed(cat, ps, source)
-	ps = slices.DeleteFunc(ps, func(p string) bool { _, _, retired := cat.ProviderRetirement(p); return retired })
+	ps, f.retiredLeftOut = retiredNamed(cat, ps, source)
 	q.Providers = ps
 	// One check and one wording with offers' (model.CheckRegionWords).
 	if m := model.CheckCountryWords("--country", q.Countries); !m.IsZero() {
@@ -482,21 +481,22 @@ func retiredProviders(cat *model.Catalog, ps []string, source string) error {
 	return usage(model.Msg("%s: %s: none of its instance types is offered; pick another provider (list: gpuplan catalog instances)", source, strings.Join(why, "; ")))
 }
 
-// retiredNamed says which providers of a list with some still offering
-// were retired (retiredProviders refuses a list of only those): the
-// ranking leaves their types out, and `--providers cudo,aws` went on in
-// silence while `--providers cudo` said why (walk, 2026-12-06).
-func retiredNamed(cat *model.Catalog, ps []string, source string) []model.Message {
-	var out []model.Message
+// retiredNamed splits a list with some providers still offering into
+// those (live) and a warning for each retired one (retiredProviders
+// refuses a list of only those): the ranking leaves their types out, and
+// `--providers cudo,aws` went on in silence while `--providers cudo` said
+// why (walk, 2026-12-06). Each provider's retirement is looked up once.
+func retiredNamed(cat *model.Catalog, ps []string, source string) (live []string, said []model.Message) {
 	for i, p := range ps {
-		if slices.Contains(ps[:i], p) {
-			continue // --providers cudo,cudo,aws: said once
-		}
-		if date, _, ok := cat.ProviderRetirement(p); ok {
-			out = append(out, model.Msg("%s: %s shut down on %s: left out; the other providers named are searched", source, p, date))
+		date, _, retired := cat.ProviderRetirement(p)
+		switch {
+		case !retired:
+			live = append(live, p)
+		case !slices.Contains(ps[:i], p): // --providers cudo,cudo,aws: said once
+			said = append(said, model.Msg("%s: %s shut down on %s: left out; the other providers named are searched", source, p, date))
 		}
 	}
-	return out
+	return live, said
 }
 
 // needsRateHint adds to a no-offers error the instance types the search

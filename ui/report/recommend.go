@@ -602,26 +602,25 @@ func SizedTableNote(p *i18n.Printer, offers []model.Offer, k model.SortKey) stri
 	if k == model.SortTime || k == model.SortHeadroom {
 		return ""
 	}
-	demoted := func(i int) bool {
-		o := &offers[i]
-		for j := range offers[:i] {
-			if e := &offers[j]; e.Risky() == o.Risky() && model.RankedFigure(e, k) > model.RankedFigure(o, k) {
-				return true
-			}
-		}
-		return false
-	}
+	// An offer is below a dearer row when the highest figure of the rows
+	// before it, among those that fit or those that are risky as it is, is
+	// higher: one pass.
+	var top [2]float64 // [fits, risky]
+	top[0], top[1] = math.Inf(-1), math.Inf(-1)
 	var named []*model.Offer
 	first := -1
 	for i := range offers {
 		o := &offers[i]
+		g, v := b2i(o.Risky()), model.RankedFigure(o, k)
+		demoted := top[g] > v
+		top[g] = max(top[g], v)
 		if !o.Oversized() {
 			continue
 		}
 		if first < 0 {
 			first = i
 		}
-		if demoted(i) && !slices.ContainsFunc(named, func(e *model.Offer) bool { return e.Instance.Type == o.Instance.Type }) {
+		if demoted && !slices.ContainsFunc(named, func(e *model.Offer) bool { return e.Instance.Type == o.Instance.Type }) {
 			named = append(named, o)
 		}
 	}
